@@ -1,0 +1,100 @@
+//! Command-line interface. These names are a contract scripts rely on.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Benchmark WebAssembly runtimes against each other and against native code.
+#[derive(Debug, Parser)]
+#[command(name = "wasmeter", version, about)]
+pub struct Cli {
+    /// Results directory (default: env WASMETER_RESULTS, else ./results).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Suites directory (default: env WASMETER_SUITES, else ./suites).
+    #[arg(long, global = true, value_name = "DIR", hide = true)]
+    pub suites_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every known runtime with kind, version and availability.
+    Runtimes {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List suites, or one suite's tests.
+    Suites {
+        /// Suite to show.
+        name: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a suite on runtimes and save the run.
+    Run(RunArgs),
+    /// List saved runs.
+    Runs {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one saved run's summary.
+    Show {
+        /// Run id, unique prefix, `latest`, or path.
+        run: String,
+        /// Baseline runtime (default: the run's).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one cell as an isolated worker (used by the runner; reads a spec on stdin).
+    #[command(hide = true)]
+    Worker,
+}
+
+/// Arguments of `wasmeter run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Suite to run.
+    #[arg(long)]
+    pub suite: String,
+    /// Tests to run (comma-separated; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub tests: Vec<String>,
+    /// Runtimes to run on (comma-separated; default every available one).
+    #[arg(long, value_delimiter = ',')]
+    pub runtimes: Vec<String>,
+    /// Warm-up iterations per cell.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Measured iterations per cell.
+    #[arg(long, default_value_t = 5)]
+    pub runs: u32,
+    /// Seconds an iteration may take before its cell is killed.
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+    /// Problem size: quick or full.
+    #[arg(long, default_value = "quick")]
+    pub size: String,
+    /// Label stored with the run.
+    #[arg(long = "name")]
+    pub name: Option<String>,
+    /// Baseline runtime for relative figures.
+    #[arg(long, default_value = "native")]
+    pub baseline: String,
+    /// Memory cap per cell in MiB.
+    #[arg(long, default_value_t = 4096)]
+    pub memory_mib: u64,
+    /// Live sampling interval in ms.
+    #[arg(long, default_value_t = 100)]
+    pub sample_ms: u64,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

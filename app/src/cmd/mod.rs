@@ -1,0 +1,57 @@
+//! One file per subcommand; each returns the process exit code.
+
+mod run;
+mod runs;
+mod runtimes;
+mod show;
+mod suites;
+
+use crate::InputError;
+use crate::cli::{Cli, Command};
+use anyhow::Result;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
+
+/// Runs the chosen subcommand.
+pub fn dispatch(cli: Cli) -> Result<ExitCode> {
+    let ctx = Ctx {
+        results: cli
+            .results
+            .or_else(|| std::env::var_os("WASMETER_RESULTS").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("results")),
+        suites: cli.suites_dir.unwrap_or_else(default_suites_dir),
+    };
+    match cli.command {
+        Command::Runtimes { json } => runtimes::main(json),
+        Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
+        Command::Run(args) => run::main(&ctx, args),
+        Command::Runs { json } => runs::main(&ctx, json),
+        Command::Show { run, baseline, json } => show::main(&ctx, &run, baseline.as_deref(), json),
+        Command::Worker => {
+            let code = wasmeter_core::runner::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
+            Ok(ExitCode::from(code as u8))
+        }
+    }
+}
+
+/// Where things are, resolved once from flags and environment.
+pub struct Ctx {
+    /// Results directory.
+    pub results: PathBuf,
+    /// Suites root.
+    pub suites: PathBuf,
+}
+
+impl Ctx {
+    /// The suites, or an input error naming the manifest at fault.
+    pub fn catalog(&self) -> Result<SuiteCatalog> {
+        SuiteCatalog::discover(&self.suites).map_err(|e| InputError(e.to_string()).into())
+    }
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}

@@ -1,0 +1,254 @@
+//! End-to-end tests of the `wasmeter` binary: real runtimes, real files, real processes.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn wasmeter(args: &[&str], results: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(args)
+        .arg("--results")
+        .arg(results)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("WASMETER_SUITES", suites_root())
+        .output()
+        .expect("run wasmeter")
+}
+
+fn suites_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout={} stderr={}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+#[test]
+fn runtimes_lists_embedded_and_native() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(&["runtimes", "--json"], tmp.path());
+    assert!(out.status.success());
+    let v = json(&out);
+    let ids: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    for id in [
+        "native",
+        "wasmtime",
+        "wasmtime-pooling",
+        "wasmtime-winch",
+        "wasmtime-o0",
+        "wasmer-cranelift",
+        "wasmer-singlepass",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let wt = v.as_array().unwrap().iter().find(|r| r["id"] == "wasmtime").unwrap();
+    assert_eq!(wt["kind"], "embedded");
+    assert!(wt["version"].as_str().unwrap().starts_with(char::is_numeric));
+    assert!(wt["unavailable"].is_null());
+}
+
+#[test]
+fn suites_lists_the_compute_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(&["suites", "compute", "--json"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = json(&out);
+    let tests = v[0]["tests"].as_array().unwrap();
+    assert!(tests.len() >= 14, "only {} tests", tests.len());
+}
+
+#[test]
+fn a_real_run_saves_summarises_and_shows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(
+        &[
+            "run", "--suite", "compute", "--tests", "sha256,nbody", "--runtimes",
+            "native,wasmtime,wasmer-singlepass", "--warmup", "0", "--runs", "2", "--name", "e2e", "--json",
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = json(&out);
+    assert_eq!(s["baseline"], "native");
+    assert_eq!(s["cells"].as_array().unwrap().len(), 6);
+    for c in s["cells"].as_array().unwrap() {
+        assert!(c["failure"].is_null(), "{c}");
+        assert_eq!(c["source"], "self", "guest self-timing should be used: {c}");
+        assert_eq!(c["time"]["n"], 2);
+        assert!(c["time"]["median"].as_f64().unwrap() > 1000.0);
+        let rel = c["relative"].as_f64().unwrap();
+        if c["runtime"] == "native" {
+            assert_eq!(rel, 1.0);
+        } else {
+            assert!(rel > 0.2 && rel < 50.0, "implausible relative time {rel}");
+            assert!(c["phases"]["compile"].as_f64().unwrap() > 0.0, "{c}");
+            assert!(c["phases"]["instantiate"].as_f64().unwrap() > 0.0, "{c}");
+        }
+    }
+    // Listed, loadable by prefix and `latest`, identical summary.
+    let runs = json(&wasmeter(&["runs", "--json"], tmp.path()));
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["label"], "e2e");
+    assert_eq!(runs[0]["status"], "complete");
+    let id = runs[0]["id"].as_str().unwrap();
+    let shown = json(&wasmeter(&["show", &id[..id.len() - 2], "--json"], tmp.path()));
+    assert_eq!(shown, s);
+    let latest = json(&wasmeter(&["show", "latest", "--json"], tmp.path()));
+    assert_eq!(latest, s);
+    // Compacted to Parquet; samples recorded.
+    let dir = tmp.path().join(id);
+    assert!(dir.join("measurements.parquet").is_file());
+    assert!(!dir.join("measurements.jsonl").exists());
+    assert!(dir.join("samples.parquet").is_file());
+    let text = String::from_utf8_lossy(&wasmeter(&["show", id], tmp.path()).stdout).to_string();
+    assert!(text.contains("geomean"), "{text}");
+}
+
+#[test]
+fn input_errors_exit_2_and_name_the_problem() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(&["run", "--suite", "compute", "--runtimes", "nosuch"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown runtime 'nosuch' (known: native, wasmtime"), "{}", stderr(&out));
+
+    let out = wasmeter(&["run", "--suite", "compute", "--tests", "nosuch"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown test 'nosuch' in suite 'compute' (known: "), "{}", stderr(&out));
+
+    let out = wasmeter(&["run", "--suite", "nosuch"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown suite 'nosuch'"));
+
+    let out = wasmeter(&["run", "--suite", "compute", "--size", "huge"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+
+    let out = wasmeter(&["show", "nosuch"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+
+    // A results "directory" that is a file: refused before anything runs.
+    let file = tmp.path().join("not-a-dir");
+    std::fs::write(&file, "keep me").unwrap();
+    let out = wasmeter(&["run", "--suite", "compute", "--tests", "sha256"], &file);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not writable"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+}
+
+/// A one-test suite in a temp dir whose module is `wasm` and whose expected answer is `expected`.
+fn custom_suite(root: &Path, wasm: &[u8], expected: &str) {
+    let dir = root.join("custom");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join("wasm")).unwrap();
+    std::fs::create_dir_all(dir.join("expected")).unwrap();
+    std::fs::write(dir.join("src/t.c"), "int main(void){return 0;}\n").unwrap();
+    std::fs::write(dir.join("wasm/t.wasm"), wasm).unwrap();
+    std::fs::write(dir.join("expected/t.quick.txt"), expected).unwrap();
+    std::fs::write(
+        dir.join("suite.toml"),
+        "[suite]\nname = \"custom\"\n\n[[test]]\nname = \"t\"\nsource = \"src/t.c\"\n",
+    )
+    .unwrap();
+}
+
+fn run_custom(root: &Path, results: &Path, runtimes: &str, extra: &[&str]) -> (Output, Value) {
+    let mut args = vec!["run", "--suite", "custom", "--runtimes", runtimes, "--warmup", "0", "--runs", "1", "--json"];
+    args.extend_from_slice(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(&args)
+        .arg("--results")
+        .arg(results)
+        .env("WASMETER_SUITES", root)
+        .output()
+        .unwrap();
+    let v = json(&out);
+    (out, v)
+}
+
+fn failures(v: &Value) -> Vec<String> {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
+        .collect()
+}
+
+// (module (func (export "_start") (loop (br 0))))
+const LOOP_FOREVER: &[u8] = &[
+    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's', b't',
+    b'a', b'r', b't', 0, 0, 10, 9, 1, 7, 0, 3, 0x40, 0x0c, 0, 0x0b, 0x0b,
+];
+// (module (func (export "_start") unreachable))
+const TRAP: &[u8] = &[
+    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's', b't',
+    b'a', b'r', b't', 0, 0, 10, 5, 1, 3, 0, 0, 0x0b,
+];
+
+#[test]
+fn malformed_module_fails_its_cell_with_the_file_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite(tmp.path(), b"\0asm\x01\0\0\0garbage", "");
+    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime,wasmer-cranelift", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    for f in failures(&v) {
+        assert!(f.contains("custom/wasm/t.wasm: not a valid WebAssembly module ("), "{f}");
+    }
+}
+
+#[test]
+fn trap_and_hang_fail_their_cells_and_the_run_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite(tmp.path(), TRAP, "");
+    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(failures(&v)[0].starts_with("trap: "), "{:?}", failures(&v));
+
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite(tmp.path(), LOOP_FOREVER, "");
+    let started = std::time::Instant::now();
+    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime,wasmtime-winch", &["--timeout", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(failures(&v), vec!["timeout after 1 s", "timeout after 1 s"]);
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn wrong_answer_fails_as_wrong_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = std::fs::read(suites_root().join("compute/wasm/sha256.wasm")).unwrap();
+    custom_suite(tmp.path(), &wasm, "not the answer\n");
+    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let f = &failures(&v)[0];
+    assert!(f.starts_with("wrong output: line 1: expected 'not the answer'"), "{f}");
+}
+
+#[test]
+fn manifest_errors_exit_2_naming_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite(tmp.path(), TRAP, "");
+    std::fs::write(
+        tmp.path().join("custom/suite.toml"),
+        "[suite]\nname = \"custom\"\n\n[[test]]\nname = \"t\"\nsource = \"src/none.c\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(["suites"])
+        .env("WASMETER_SUITES", tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(e.contains("custom/suite.toml:6: source file 'src/none.c' does not exist"), "{e}");
+}

@@ -1,0 +1,16 @@
+//! wasmeter-core: everything that is not a screen.
+//!
+//! Suites are parsed from manifests ([`suite`]), run on runtimes ([`runtime`]) by the
+//! [`runner`] in isolated worker processes that are sampled live ([`sample`]), saved as
+//! they go ([`store`]) and summarised ([`analysis`]).
+
+pub mod analysis;
+pub mod machine;
+pub mod runner;
+pub mod runtime;
+pub mod sample;
+pub mod store;
+pub mod suite;
+
+/// Version of wasmeter itself, recorded with every run.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

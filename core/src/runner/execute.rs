@@ -1,0 +1,380 @@
+//! The runner's loop: one worker process per cell, watched for progress, memory and time.
+
+use super::worker::{CellSpec, WorkerMsg};
+use super::{Event, Plan, RunnerError};
+use crate::machine::Machine;
+use crate::runtime::native::signal_name;
+use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
+use crate::sample::TreeSampler;
+use crate::store::{
+    CellRecord, MeasurementRow, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION, SampleRow,
+    TestRecord, new_run_id,
+};
+use crate::suite::TestCase;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How to start a worker: normally the wasmeter binary itself with `worker`.
+#[derive(Debug, Clone)]
+pub struct WorkerCommand {
+    /// Program to run.
+    pub program: PathBuf,
+    /// Arguments before the cell spec is written to its stdin.
+    pub args: Vec<String>,
+}
+
+impl WorkerCommand {
+    /// The running executable with the `worker` subcommand.
+    pub fn current_exe() -> std::io::Result<WorkerCommand> {
+        Ok(WorkerCommand {
+            program: std::env::current_exe()?,
+            args: vec!["worker".into()],
+        })
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    /// Run id.
+    pub run_id: String,
+    /// Run directory.
+    pub dir: PathBuf,
+    /// Final status.
+    pub status: RunStatus,
+    /// Cells that failed.
+    pub failed: usize,
+    /// Cells run.
+    pub cells: usize,
+}
+
+/// Creates the run directory and metadata for a plan.
+fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
+    let tests = plan
+        .tests
+        .iter()
+        .map(|t| TestRecord {
+            name: t.name.clone(),
+            source_hash: plan.suite.source_hash(t).unwrap_or_else(|_| "missing".into()),
+        })
+        .collect();
+    let meta = RunMeta {
+        schema_version: SCHEMA_VERSION,
+        id: new_run_id(&plan.suite.name),
+        label: plan.label.clone(),
+        suite: plan.suite.name.clone(),
+        tests,
+        runtimes: plan.runtimes.clone(),
+        settings: plan.settings.clone(),
+        machine: Machine::detect(),
+        wasmeter_version: crate::VERSION.to_string(),
+        started_unix: crate::store::now_unix(),
+        finished_unix: None,
+        status: RunStatus::Running,
+        pid: std::process::id(),
+    };
+    Ok(RunWriter::create(results, meta)?)
+}
+
+/// Runs a plan to the end (or until `cancel` is set), saving into `results` and sending
+/// events. Cell failures are recorded and the run goes on.
+pub fn execute(
+    plan: &Plan,
+    results: &Path,
+    worker: &WorkerCommand,
+    events: &Sender<Event>,
+    cancel: &AtomicBool,
+) -> Result<RunOutcome, RunnerError> {
+    let mut writer = start_run(plan, results)?;
+    let run_id = writer.meta().id.clone();
+    let cells = plan.cells();
+    let _ = events.send(Event::Planned {
+        run_id: run_id.clone(),
+        cells: cells
+            .iter()
+            .map(|(r, t)| (r.id.clone(), t.name.clone()))
+            .collect(),
+        iterations_per_cell: plan.settings.warmup + plan.settings.runs,
+    });
+    let started = Instant::now();
+    let compiler = NativeCompiler::detect();
+    let mut failed = 0;
+    let mut ran = 0;
+    let mut status = RunStatus::Complete;
+    for (index, (rt, test)) in cells.iter().enumerate() {
+        if cancel.load(Ordering::SeqCst) {
+            status = RunStatus::Cancelled;
+            break;
+        }
+        let _ = events.send(Event::CellStarted { index });
+        let t0 = Instant::now();
+        let mut cell = CellCtx {
+            plan,
+            index,
+            runtime: rt,
+            test,
+            writer: &mut writer,
+            events,
+            run_started: started,
+            cancel,
+        };
+        let failure = match cell.prepare(compiler.as_ref()) {
+            Ok(spec) => cell.run(worker, &spec)?,
+            Err(f) => Some(f),
+        };
+        if failure == Some(Failure::Cancelled) {
+            status = RunStatus::Cancelled;
+        }
+        let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
+        writer.cell(&CellRecord {
+            runtime: rt.id.clone(),
+            test: test.name.clone(),
+            failure: failure.clone(),
+            wall_ms,
+        })?;
+        ran += 1;
+        failed += usize::from(failure.is_some());
+        let _ = events.send(Event::CellFinished {
+            index,
+            failure,
+            wall_ms,
+        });
+        if status == RunStatus::Cancelled {
+            break;
+        }
+    }
+    let dir = writer.finish(status)?;
+    let _ = events.send(Event::RunFinished { status, failed });
+    Ok(RunOutcome {
+        run_id,
+        dir,
+        status,
+        failed,
+        cells: ran,
+    })
+}
+
+struct CellCtx<'a> {
+    plan: &'a Plan,
+    index: usize,
+    runtime: &'a RuntimeInfo,
+    test: &'a TestCase,
+    writer: &'a mut RunWriter,
+    events: &'a Sender<Event>,
+    run_started: Instant,
+    cancel: &'a AtomicBool,
+}
+
+enum Line {
+    Msg(WorkerMsg),
+    Garbage(String),
+    Eof,
+}
+
+#[allow(unsafe_code)]
+fn kill_group(pgid: u32) {
+    // SAFETY: kill has no memory effects; a negative pid addresses the worker's own
+    // process group, which it leads, so nothing else is signalled.
+    unsafe {
+        libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+impl CellCtx<'_> {
+    /// Everything the worker needs; failures here are the cell's, not the run's.
+    fn prepare(&self, compiler: Result<&NativeCompiler, &String>) -> Result<CellSpec, Failure> {
+        if let Some(why) = &self.runtime.unavailable {
+            return Err(Failure::Unavailable(why.clone()));
+        }
+        let size = self.plan.settings.size;
+        let expected_path = self.plan.suite.expected_path(self.test, size);
+        let expected = std::fs::read_to_string(&expected_path)
+            .map_err(|_| Failure::MissingFile(expected_path.display().to_string()))?;
+        let program = match self.runtime.kind {
+            RuntimeKind::Native => compiler
+                .map_err(|e| Failure::Unavailable(e.clone()))?
+                .build(&self.plan.suite, self.test)?,
+            _ => self.test.wasm.clone(),
+        };
+        let scratch = std::env::temp_dir().join(format!(
+            "wasmeter-scratch-{}-{}",
+            std::process::id(),
+            self.index
+        ));
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
+        Ok(CellSpec {
+            runtime: self.runtime.id.clone(),
+            job: Job {
+                program,
+                name: self.test.name.clone(),
+                args: vec![size.as_str().to_string()],
+                env: Vec::new(),
+                scratch,
+                memory_limit: self.plan.settings.memory_cap_bytes,
+                stdout_limit: 16 << 20,
+            },
+            expected: Some(expected),
+            warmup: self.plan.settings.warmup,
+            runs: self.plan.settings.runs,
+        })
+    }
+
+    /// Runs the worker for this cell, returning why it failed (if it did).
+    fn run(&mut self, worker: &WorkerCommand, spec: &CellSpec) -> Result<Option<Failure>, RunnerError> {
+        let result = self.supervise(worker, spec);
+        let _ = std::fs::remove_dir_all(&spec.job.scratch);
+        result
+    }
+
+    fn supervise(&mut self, worker: &WorkerCommand, spec: &CellSpec) -> Result<Option<Failure>, RunnerError> {
+        let mut child = Command::new(&worker.program)
+            .args(&worker.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|source| RunnerError::Spawn {
+                program: worker.program.display().to_string(),
+                source,
+            })?;
+        let pid = child.id();
+        let spec_json = serde_json::to_vec(spec).expect("cell spec serialises");
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(&spec_json);
+        }
+        let (tx, rx) = unbounded();
+        let stdout = child.stdout.take().expect("piped");
+        std::thread::spawn(move || read_lines(stdout, tx));
+        let mut stderr = child.stderr.take().expect("piped");
+        let stderr_tail = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            let s = String::from_utf8_lossy(&buf);
+            let tail: Vec<&str> = s.lines().rev().filter(|l| !l.trim().is_empty()).take(3).collect();
+            tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+        });
+
+        let failure = self.watch(pid, &rx, spec);
+        if failure.is_some() {
+            kill_group(pid);
+        }
+        let status = child.wait().ok();
+        let tail = stderr_tail.join().unwrap_or_default();
+        Ok(failure.map(|f| match f {
+            // A worker that vanished mid-cell: say how it died, with its last words.
+            Failure::Crash(_) => {
+                let how = match status {
+                    Some(s) if s.signal().is_some() => {
+                        let sig = s.signal().unwrap_or(0);
+                        format!("worker killed by signal {sig} ({})", signal_name(sig))
+                    }
+                    Some(s) => format!("worker exited with {}", s.code().unwrap_or(-1)),
+                    None => "worker vanished".into(),
+                };
+                if tail.is_empty() {
+                    Failure::Crash(how)
+                } else {
+                    Failure::Crash(format!("{how}: {tail}"))
+                }
+            }
+            other => other,
+        }))
+    }
+
+    /// Follows the worker until it is done, fails, hangs, or outgrows its memory cap.
+    fn watch(&mut self, pid: u32, rx: &Receiver<Line>, spec: &CellSpec) -> Option<Failure> {
+        let settings = &self.plan.settings;
+        let interval = Duration::from_millis(settings.sample_interval_ms);
+        let timeout = Duration::from_secs(settings.timeout_secs);
+        let mut sampler = TreeSampler::new(pid);
+        let mut deadline = Instant::now() + timeout;
+        let mut next_sample = Instant::now() + interval;
+        let mut done = 0;
+        loop {
+            let wait = next_sample.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(wait) {
+                Ok(Line::Msg(WorkerMsg::Started { .. })) => deadline = Instant::now() + timeout,
+                Ok(Line::Msg(WorkerMsg::Iteration { iteration, warmup, values })) => {
+                    let rows: Vec<MeasurementRow> = values
+                        .into_iter()
+                        .map(|v| MeasurementRow {
+                            runtime: spec.runtime.clone(),
+                            test: self.test.name.clone(),
+                            phase: v.phase,
+                            iteration,
+                            warmup,
+                            metric: v.metric,
+                            value: v.value,
+                        })
+                        .collect();
+                    if let Err(e) = self.writer.measurements(&rows) {
+                        return Some(Failure::Other(format!("cannot save: {e}")));
+                    }
+                    done += 1;
+                    let _ = self.events.send(Event::Measurement(rows));
+                    let _ = self.events.send(Event::Progress {
+                        index: self.index,
+                        done,
+                    });
+                }
+                Ok(Line::Msg(WorkerMsg::Failed { failure, .. })) => return Some(failure),
+                Ok(Line::Msg(WorkerMsg::Done)) => return None,
+                Ok(Line::Garbage(l)) => {
+                    return Some(Failure::Other(format!("worker said something unexpected: {l}")));
+                }
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    return Some(Failure::Crash(String::new()));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let now = Instant::now();
+            if now >= next_sample {
+                next_sample = now + interval;
+                let r = sampler.sample();
+                let row = SampleRow {
+                    t_ms: self.run_started.elapsed().as_secs_f64() * 1e3,
+                    runtime: spec.runtime.clone(),
+                    test: self.test.name.clone(),
+                    cpu_pct: r.cpu_pct,
+                    rss_bytes: r.rss_bytes,
+                };
+                let _ = self.writer.sample(&row);
+                let _ = self.events.send(Event::Sample(row));
+                if r.rss_bytes > settings.memory_cap_bytes {
+                    return Some(Failure::OutOfMemory(format!(
+                        "resident memory {} MiB over the cap of {} MiB",
+                        r.rss_bytes >> 20,
+                        settings.memory_cap_bytes >> 20
+                    )));
+                }
+            }
+            if now >= deadline {
+                return Some(Failure::Timeout(settings.timeout_secs));
+            }
+            if self.cancel.load(Ordering::SeqCst) {
+                return Some(Failure::Cancelled);
+            }
+        }
+    }
+}
+
+fn read_lines(stdout: impl Read, tx: Sender<Line>) {
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let msg = match serde_json::from_str::<WorkerMsg>(&line) {
+            Ok(m) => Line::Msg(m),
+            Err(_) => Line::Garbage(line.chars().take(200).collect()),
+        };
+        if tx.send(msg).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Line::Eof);
+}

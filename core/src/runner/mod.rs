@@ -1,0 +1,75 @@
+//! Plans runs (runtimes × tests × iterations), runs each cell in a worker process with a
+//! timeout and a memory cap, samples it live, saves as it goes and streams typed events.
+
+mod execute;
+mod plan;
+mod worker;
+
+pub use execute::{RunOutcome, WorkerCommand, execute};
+pub use plan::{Plan, PlanError, RunRequest};
+pub use worker::{CellSpec, WorkerMsg, worker_main};
+
+use crate::runtime::Failure;
+use crate::store::{MeasurementRow, RunStatus, SampleRow};
+
+/// What the runner reports while it works; UIs drain these at their own pace.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The plan is fixed and the run directory exists.
+    Planned {
+        /// Run id.
+        run_id: String,
+        /// Cells in order, as (runtime, test).
+        cells: Vec<(String, String)>,
+        /// Iterations per cell, warm-ups included.
+        iterations_per_cell: u32,
+    },
+    /// A cell's worker started.
+    CellStarted {
+        /// Index into the planned cells.
+        index: usize,
+    },
+    /// An iteration of the running cell finished.
+    Progress {
+        /// Cell index.
+        index: usize,
+        /// Iterations done in this cell.
+        done: u32,
+    },
+    /// Values of one iteration.
+    Measurement(Vec<MeasurementRow>),
+    /// A live CPU/RSS sample of the running cell.
+    Sample(SampleRow),
+    /// A cell ended.
+    CellFinished {
+        /// Cell index.
+        index: usize,
+        /// Why it failed, if it did.
+        failure: Option<Failure>,
+        /// Wall time of the cell, ms.
+        wall_ms: f64,
+    },
+    /// The run ended and was saved.
+    RunFinished {
+        /// Final status.
+        status: RunStatus,
+        /// Cells that failed.
+        failed: usize,
+    },
+}
+
+/// Errors that stop a whole run (cell failures do not).
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// Saving failed; what was saved before is intact.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// The worker could not be started at all.
+    #[error("cannot start worker '{program}': {source}")]
+    Spawn {
+        /// Worker program.
+        program: String,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+}

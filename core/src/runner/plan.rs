@@ -1,0 +1,154 @@
+//! What a run will do, checked before anything runs.
+
+use crate::runtime::{RuntimeInfo, known_runtimes};
+use crate::store::RunSettings;
+use crate::suite::{Size, Suite, SuiteError, TestCase};
+use std::time::Duration;
+
+/// What the user asked for.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// The suite.
+    pub suite: Suite,
+    /// Test names; empty means all.
+    pub tests: Vec<String>,
+    /// Runtime ids; empty means every available runtime.
+    pub runtimes: Vec<String>,
+    /// Warm-up iterations per cell.
+    pub warmup: u32,
+    /// Measured iterations per cell.
+    pub runs: u32,
+    /// Per-iteration timeout.
+    pub timeout: Duration,
+    /// Problem size.
+    pub size: Size,
+    /// User label.
+    pub label: Option<String>,
+    /// Memory cap per cell, bytes.
+    pub memory_cap: u64,
+    /// Live sampling interval.
+    pub sample_interval: Duration,
+    /// Baseline runtime id.
+    pub baseline: String,
+}
+
+impl RunRequest {
+    /// Defaults: all tests, available runtimes, 1 warm-up, 5 runs, 60 s, quick, 4 GiB, 100 ms.
+    pub fn new(suite: Suite) -> RunRequest {
+        RunRequest {
+            suite,
+            tests: Vec::new(),
+            runtimes: Vec::new(),
+            warmup: 1,
+            runs: 5,
+            timeout: Duration::from_secs(60),
+            size: Size::Quick,
+            label: None,
+            memory_cap: 4 << 30,
+            sample_interval: Duration::from_millis(100),
+            baseline: "native".into(),
+        }
+    }
+}
+
+/// Input errors: the user named something that does not exist.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// Unknown runtime id.
+    #[error("unknown runtime '{id}' (known: {known})")]
+    UnknownRuntime {
+        /// Requested id.
+        id: String,
+        /// Comma-separated known ids.
+        known: String,
+    },
+    /// Unknown test.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    /// Nonsensical settings.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A checked run plan.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The suite.
+    pub suite: Suite,
+    /// Tests to run, in order.
+    pub tests: Vec<TestCase>,
+    /// Runtimes to run them on, in order.
+    pub runtimes: Vec<RuntimeInfo>,
+    /// Settings recorded with the run.
+    pub settings: RunSettings,
+    /// User label.
+    pub label: Option<String>,
+}
+
+impl Plan {
+    /// Checks a request against the suite and the known runtimes.
+    pub fn new(req: RunRequest) -> Result<Plan, PlanError> {
+        if req.runs == 0 {
+            return Err(PlanError::Invalid("--runs must be at least 1".into()));
+        }
+        if req.timeout.is_zero() {
+            return Err(PlanError::Invalid("--timeout must be positive".into()));
+        }
+        let all = known_runtimes();
+        let runtimes = if req.runtimes.is_empty() {
+            all.iter().filter(|r| r.available()).cloned().collect()
+        } else {
+            let mut v: Vec<RuntimeInfo> = Vec::new();
+            for id in &req.runtimes {
+                let info = all.iter().find(|r| &r.id == id).ok_or_else(|| {
+                    PlanError::UnknownRuntime {
+                        id: id.clone(),
+                        known: all.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", "),
+                    }
+                })?;
+                if !v.iter().any(|r| r.id == info.id) {
+                    v.push(info.clone());
+                }
+            }
+            v
+        };
+        if !all.iter().any(|r| r.id == req.baseline) {
+            return Err(PlanError::UnknownRuntime {
+                id: req.baseline.clone(),
+                known: all.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", "),
+            });
+        }
+        let tests = if req.tests.is_empty() {
+            req.suite.tests.clone()
+        } else {
+            req.tests
+                .iter()
+                .map(|t| req.suite.test(t).cloned())
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        Ok(Plan {
+            settings: crate::store::RunSettings {
+                warmup: req.warmup,
+                runs: req.runs,
+                timeout_secs: req.timeout.as_secs().max(1),
+                memory_cap_bytes: req.memory_cap,
+                sample_interval_ms: req.sample_interval.as_millis().max(1) as u64,
+                size: req.size,
+                baseline: req.baseline,
+            },
+            suite: req.suite,
+            tests,
+            runtimes,
+            label: req.label,
+        })
+    }
+
+    /// Cells in run order: for each test, every runtime, so that slow drift of the machine
+    /// affects runtimes alike.
+    pub fn cells(&self) -> Vec<(&RuntimeInfo, &TestCase)> {
+        self.tests
+            .iter()
+            .flat_map(|t| self.runtimes.iter().map(move |r| (r, t)))
+            .collect()
+    }
+}

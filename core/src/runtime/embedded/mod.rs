@@ -1,0 +1,29 @@
+//! Engines linked into wasmeter, run inside the worker process.
+
+mod wasmer;
+mod wasmtime;
+
+pub use self::wasmer::{Wasmer, WasmerCompiler};
+pub use self::wasmtime::{Wasmtime, WasmtimeVariant};
+
+use super::{Failure, Job};
+
+/// Reads the module a job names; a missing file is its own failure kind.
+fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
+    std::fs::read(&job.program).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Failure::MissingFile(job.program.display().to_string())
+        } else {
+            Failure::Other(format!("{}: {e}", job.program.display()))
+        }
+    })
+}
+
+/// Versions of the embedded engines, read from Cargo.lock at build time.
+pub fn engine_version(crate_name: &str) -> &'static str {
+    match crate_name {
+        "wasmtime" => env!("WASMETER_WASMTIME_VERSION"),
+        "wasmer" => env!("WASMETER_WASMER_VERSION"),
+        _ => "unknown",
+    }
+}

@@ -1,0 +1,126 @@
+//! wasmer in-process with wasmer-wasix: one `Engine` per worker, a fresh `Store` per iteration.
+
+use super::super::{Failure, Iteration, Job, Phase, Runtime};
+use super::read_module;
+use std::io::Read;
+use std::time::Instant;
+use wasmer::{Engine, Instance, Module, Store};
+use wasmer_wasix::{Pipe, WasiEnv, WasiError};
+
+/// The wasmer compilers wasmeter compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmerCompiler {
+    /// Cranelift, the default optimising compiler.
+    Cranelift,
+    /// Singlepass, a fast baseline compiler.
+    Singlepass,
+}
+
+/// An embedded wasmer engine with one compiler.
+pub struct Wasmer {
+    engine: Engine,
+    // wasmer-wasix schedules its host tasks on tokio; the runtime must outlive every store.
+    tokio: tokio::runtime::Runtime,
+}
+
+impl Wasmer {
+    /// Builds the engine for a compiler.
+    pub fn new(compiler: WasmerCompiler) -> Result<Wasmer, Failure> {
+        let engine: Engine = match compiler {
+            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
+            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+        };
+        let tokio = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Other(format!("cannot start tokio: {e}")))?;
+        Ok(Wasmer { engine, tokio })
+    }
+}
+
+fn other(e: impl std::fmt::Display) -> Failure {
+    Failure::Other(e.to_string())
+}
+
+impl Runtime for Wasmer {
+    fn run(&self, job: &Job) -> Result<Iteration, Failure> {
+        let _guard = self.tokio.enter();
+        let bytes = read_module(job)?;
+        let mut store = Store::new(self.engine.clone());
+        Module::validate(&store, &bytes)
+            .map_err(|e| Failure::invalid_module(&job.program, e))?;
+        let mut it = Iteration::default();
+
+        let t = Instant::now();
+        let module = Module::new(&store, &bytes).map_err(other)?;
+        it.wall(Phase::Compile, t.elapsed());
+
+        let (out_tx, mut out_rx) = Pipe::channel();
+        let (err_tx, mut err_rx) = Pipe::channel();
+        let mut builder = WasiEnv::builder(job.name.clone())
+            .args(job.args.iter())
+            .stdout(Box::new(out_tx))
+            .stderr(Box::new(err_tx));
+        for (k, v) in &job.env {
+            builder.add_env(k, v);
+        }
+        let builder = builder
+            .map_dir(".", &job.scratch)
+            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+        let mut wasi = builder.finalize(&mut store).map_err(other)?;
+
+        let t = Instant::now();
+        let imports = wasi.import_object(&mut store, &module).map_err(other)?;
+        let instance = Instance::new(&mut store, &module, &imports).map_err(|e| match e {
+            wasmer::InstantiationError::Start(rt) => classify(rt),
+            e => Failure::Other(e.to_string()),
+        })?;
+        wasi.initialize(&mut store, instance.clone())
+            .map_err(other)?;
+        it.wall(Phase::Instantiate, t.elapsed());
+
+        let start = instance
+            .exports
+            .get_function("_start")
+            .map_err(|e| Failure::Other(format!("no _start export: {e}")))?
+            .clone();
+        let t = Instant::now();
+        let result = start.call(&mut store, &[]);
+        it.wall(Phase::Execute, t.elapsed());
+
+        let t = Instant::now();
+        wasi.on_exit(&mut store, None);
+        drop(start);
+        drop(instance);
+        drop(wasi);
+        drop(store);
+        it.wall(Phase::Teardown, t.elapsed());
+
+        // Every writer end is gone with the store, so these reads end.
+        let _ = out_rx.read_to_end(&mut it.stdout);
+        let _ = err_rx.read_to_end(&mut it.stderr);
+        if it.stdout.len() > job.stdout_limit {
+            return Err(Failure::Other(format!(
+                "stdout exceeded {} bytes",
+                job.stdout_limit
+            )));
+        }
+        match result {
+            Ok(_) => Ok(it),
+            Err(e) => Err(classify(e)),
+        }
+    }
+}
+
+fn classify(e: wasmer::RuntimeError) -> Failure {
+    match e.downcast::<WasiError>() {
+        Ok(WasiError::Exit(code)) if code.is_success() => Failure::ExitCode(0),
+        Ok(WasiError::Exit(code)) => Failure::ExitCode(code.raw()),
+        Ok(other) => Failure::Other(other.to_string()),
+        Err(rt) => match rt.clone().to_trap() {
+            Some(code) => Failure::Trap(code.to_string()),
+            None => Failure::Other(rt.message()),
+        },
+    }
+}

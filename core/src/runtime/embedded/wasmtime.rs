@@ -1,0 +1,144 @@
+//! wasmtime in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
+
+use super::super::{Failure, Iteration, Job, Phase, Runtime};
+use super::read_module;
+use std::time::Instant;
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, Linker, Module, OptLevel,
+    PoolingAllocationConfig, Store, StoreLimits, StoreLimitsBuilder, Strategy,
+};
+use wasmtime_wasi::p1::{self, WasiP1Ctx};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
+
+/// The wasmtime configurations wasmeter compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmtimeVariant {
+    /// Cranelift with the default configuration.
+    Default,
+    /// Pooling instance allocator with copy-on-write memory initialisation.
+    Pooling,
+    /// Winch, the baseline (single-pass) compiler.
+    Winch,
+    /// Cranelift with optimisations off: shows what the optimiser is worth.
+    O0,
+}
+
+struct Host {
+    wasi: WasiP1Ctx,
+    limits: StoreLimits,
+}
+
+/// An embedded wasmtime engine in one configuration.
+pub struct Wasmtime {
+    engine: Engine,
+    linker: Linker<Host>,
+}
+
+fn other(e: impl std::fmt::Display) -> Failure {
+    Failure::Other(format!("{e:#}"))
+}
+
+impl Wasmtime {
+    /// Builds the engine for a variant.
+    pub fn new(variant: WasmtimeVariant) -> Result<Wasmtime, Failure> {
+        let mut cfg = Config::new();
+        match variant {
+            WasmtimeVariant::Default => {}
+            WasmtimeVariant::Pooling => {
+                let mut pool = PoolingAllocationConfig::default();
+                pool.total_memories(16)
+                    .total_tables(16)
+                    .total_core_instances(16)
+                    .total_stacks(16);
+                cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+                cfg.memory_init_cow(true);
+            }
+            WasmtimeVariant::Winch => {
+                cfg.strategy(Strategy::Winch);
+            }
+            WasmtimeVariant::O0 => {
+                cfg.cranelift_opt_level(OptLevel::None);
+            }
+        }
+        let engine = Engine::new(&cfg).map_err(other)?;
+        let mut linker = Linker::new(&engine);
+        p1::add_to_linker_sync(&mut linker, |h: &mut Host| &mut h.wasi).map_err(other)?;
+        Ok(Wasmtime { engine, linker })
+    }
+}
+
+impl Runtime for Wasmtime {
+    fn run(&self, job: &Job) -> Result<Iteration, Failure> {
+        let bytes = read_module(job)?;
+        Module::validate(&self.engine, &bytes)
+            .map_err(|e| Failure::invalid_module(&job.program, format!("{e:#}")))?;
+        let mut it = Iteration::default();
+
+        let t = Instant::now();
+        let module = Module::new(&self.engine, &bytes).map_err(other)?;
+        let pre = self
+            .linker
+            .instantiate_pre(&module)
+            .map_err(|e| Failure::Other(format!("cannot link: {e:#}")))?;
+        it.wall(Phase::Compile, t.elapsed());
+
+        let stdout = MemoryOutputPipe::new(job.stdout_limit);
+        let stderr = MemoryOutputPipe::new(1 << 20);
+        let mut b = WasiCtxBuilder::new();
+        let mut argv = vec![job.name.clone()];
+        argv.extend(job.args.iter().cloned());
+        b.args(&argv).stdout(stdout.clone()).stderr(stderr.clone());
+        for (k, v) in &job.env {
+            b.env(k, v);
+        }
+        b.preopened_dir(&job.scratch, ".", FsPerms::ReadWrite)
+            .map_err(|e| Failure::Other(format!("{}: {e:#}", job.scratch.display())))?;
+        let host = Host {
+            wasi: b.build_p1(),
+            limits: StoreLimitsBuilder::new()
+                .memory_size(usize::try_from(job.memory_limit).unwrap_or(usize::MAX))
+                .build(),
+        };
+
+        let t = Instant::now();
+        let mut store = Store::new(&self.engine, host);
+        store.limiter(|h| &mut h.limits);
+        let instance = pre.instantiate(&mut store).map_err(classify)?;
+        it.wall(Phase::Instantiate, t.elapsed());
+
+        let start = instance
+            .get_typed_func::<(), ()>(&mut store, "_start")
+            .map_err(|e| Failure::Other(format!("no _start export: {e:#}")))?;
+        let t = Instant::now();
+        let result = start.call(&mut store, ());
+        it.wall(Phase::Execute, t.elapsed());
+
+        let t = Instant::now();
+        drop(instance);
+        drop(store);
+        it.wall(Phase::Teardown, t.elapsed());
+
+        it.stdout = stdout.contents().to_vec();
+        it.stderr = stderr.contents().to_vec();
+        match result {
+            Ok(()) => Ok(it),
+            Err(e) => match e.downcast_ref::<I32Exit>() {
+                Some(I32Exit(0)) => Ok(it),
+                Some(I32Exit(code)) => Err(Failure::ExitCode(*code)),
+                None => Err(classify(e)),
+            },
+        }
+    }
+}
+
+fn classify(e: wasmtime::Error) -> Failure {
+    if let Some(trap) = e.downcast_ref::<wasmtime::Trap>() {
+        return Failure::Trap(trap.to_string());
+    }
+    let msg = format!("{e:#}");
+    if msg.contains("memory") && (msg.contains("limit") || msg.contains("grow")) {
+        return Failure::OutOfMemory(msg);
+    }
+    Failure::Other(msg)
+}

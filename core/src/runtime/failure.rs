@@ -1,0 +1,69 @@
+//! Why a cell failed, as data: stored with the run and shown to the user.
+
+use serde::{Deserialize, Serialize};
+
+/// The reason a cell (runtime × test) failed. The run goes on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", content = "detail", rename_all = "snake_case")]
+pub enum Failure {
+    /// The guest trapped (unreachable, out-of-bounds access, stack overflow, ...).
+    #[error("trap: {0}")]
+    Trap(String),
+    /// The guest called `proc_exit` (or the process exited) with a non-zero code.
+    #[error("exit code {0}")]
+    ExitCode(i32),
+    /// No progress within the timeout.
+    #[error("timeout after {0} s")]
+    Timeout(u64),
+    /// The worker or the guest process died (signal, abort).
+    #[error("crash: {0}")]
+    Crash(String),
+    /// The guest's answer differs from the expected file.
+    #[error("wrong output: {0}")]
+    WrongOutput(String),
+    /// A file the cell needs does not exist.
+    #[error("missing file: {0}")]
+    MissingFile(String),
+    /// The module does not validate; the message names the file.
+    #[error("{0}")]
+    InvalidModule(String),
+    /// The cell went over its memory cap.
+    #[error("out of memory: {0}")]
+    OutOfMemory(String),
+    /// The runtime cannot run here.
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    /// The run was cancelled by the user before the cell ended.
+    #[error("cancelled")]
+    Cancelled,
+    /// Anything else, with the runtime's words.
+    #[error("error: {0}")]
+    Other(String),
+}
+
+impl Failure {
+    /// Short stable name of the kind, for tables and filters.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Trap(_) => "trap",
+            Failure::ExitCode(_) => "exit_code",
+            Failure::Timeout(_) => "timeout",
+            Failure::Crash(_) => "crash",
+            Failure::WrongOutput(_) => "wrong_output",
+            Failure::MissingFile(_) => "missing_file",
+            Failure::InvalidModule(_) => "invalid_module",
+            Failure::OutOfMemory(_) => "out_of_memory",
+            Failure::Unavailable(_) => "unavailable",
+            Failure::Cancelled => "cancelled",
+            Failure::Other(_) => "error",
+        }
+    }
+
+    /// The message for a module that does not validate: `<file>: not a valid WebAssembly module (<reason>)`.
+    pub fn invalid_module(file: &std::path::Path, reason: impl std::fmt::Display) -> Failure {
+        Failure::InvalidModule(format!(
+            "{}: not a valid WebAssembly module ({reason})",
+            file.display()
+        ))
+    }
+}

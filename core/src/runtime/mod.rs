@@ -1,0 +1,180 @@
+//! Runtimes: what runs a test. Embedded engines run in the worker process; native runs the
+//! C build of the same test as a child process.
+
+pub mod embedded;
+mod failure;
+pub mod native;
+mod native_build;
+mod registry;
+
+pub use failure::Failure;
+pub use native::NativeRuntime;
+pub use native_build::{NativeCompiler, native_cache_dir};
+pub use registry::{RuntimeInfo, instantiate, known_runtimes, runtime_info};
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// How a runtime runs a guest; decides which phases it can time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuntimeKind {
+    /// An engine linked into wasmeter: every phase timed separately.
+    Embedded,
+    /// An external runtime's command line: the whole process, plus self-timing.
+    Cli,
+    /// The C build of the test, the baseline.
+    Native,
+}
+
+impl std::fmt::Display for RuntimeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RuntimeKind::Embedded => "embedded",
+            RuntimeKind::Cli => "cli",
+            RuntimeKind::Native => "native",
+        })
+    }
+}
+
+/// Phases of one iteration, as data (sightglass-style).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Turning bytes into machine code (and linking it against the host).
+    Compile,
+    /// Creating an instance, after the WASI context is built.
+    Instantiate,
+    /// Running `_start`.
+    Execute,
+    /// Dropping the instance and its store.
+    Teardown,
+    /// The whole iteration as seen from outside (a whole process for native and CLIs).
+    Total,
+}
+
+impl Phase {
+    /// Stable name used in files and exports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Compile => "compile",
+            Phase::Instantiate => "instantiate",
+            Phase::Execute => "execute",
+            Phase::Teardown => "teardown",
+            Phase::Total => "total",
+        }
+    }
+
+    /// Parses [`Phase::as_str`] back.
+    pub fn parse(s: &str) -> Option<Phase> {
+        [
+            Phase::Compile,
+            Phase::Instantiate,
+            Phase::Execute,
+            Phase::Teardown,
+            Phase::Total,
+        ]
+        .into_iter()
+        .find(|p| p.as_str() == s)
+    }
+}
+
+/// What a measurement measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Wall-clock nanoseconds measured by the harness.
+    WallNs,
+    /// Nanoseconds the guest measured itself (self-timing protocol).
+    SelfNs,
+    /// User CPU nanoseconds of a child process.
+    UserNs,
+    /// System CPU nanoseconds of a child process.
+    SysNs,
+    /// Peak resident set of a child process, KiB.
+    MaxRssKib,
+}
+
+impl Metric {
+    /// Stable name used in files and exports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::WallNs => "wall_ns",
+            Metric::SelfNs => "self_ns",
+            Metric::UserNs => "user_ns",
+            Metric::SysNs => "sys_ns",
+            Metric::MaxRssKib => "max_rss_kib",
+        }
+    }
+
+    /// Parses [`Metric::as_str`] back.
+    pub fn parse(s: &str) -> Option<Metric> {
+        [
+            Metric::WallNs,
+            Metric::SelfNs,
+            Metric::UserNs,
+            Metric::SysNs,
+            Metric::MaxRssKib,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == s)
+    }
+}
+
+/// One value of one iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PhaseValue {
+    /// Phase measured.
+    pub phase: Phase,
+    /// What was measured.
+    pub metric: Metric,
+    /// The value in the metric's unit.
+    pub value: f64,
+}
+
+/// Everything one run of a guest needs. Paths are absolute.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    /// The `.wasm` module (embedded runtimes) or executable (native).
+    pub program: PathBuf,
+    /// argv[0] as the guest sees it.
+    pub name: String,
+    /// Arguments after argv[0].
+    pub args: Vec<String>,
+    /// Environment the guest sees; nothing of the host's unless put here.
+    pub env: Vec<(String, String)>,
+    /// The guest's private scratch directory, preopened as `.`.
+    pub scratch: PathBuf,
+    /// Upper bound of guest linear memory, bytes.
+    pub memory_limit: u64,
+    /// Upper bound of captured stdout, bytes.
+    pub stdout_limit: usize,
+}
+
+/// Outcome of one successful run of a guest.
+#[derive(Debug, Clone, Default)]
+pub struct Iteration {
+    /// Phase timings and resource figures.
+    pub values: Vec<PhaseValue>,
+    /// Captured stdout.
+    pub stdout: Vec<u8>,
+    /// Captured stderr.
+    pub stderr: Vec<u8>,
+}
+
+impl Iteration {
+    /// Records a wall-clock phase duration.
+    pub fn wall(&mut self, phase: Phase, d: std::time::Duration) {
+        self.values.push(PhaseValue {
+            phase,
+            metric: Metric::WallNs,
+            value: d.as_nanos() as f64,
+        });
+    }
+}
+
+/// A way to run guests; one instance per worker, reused across iterations.
+pub trait Runtime {
+    /// Runs the job once, timing each phase this runtime can see.
+    fn run(&self, job: &Job) -> Result<Iteration, Failure>;
+}

@@ -1,0 +1,92 @@
+//! Building the native baseline: the same C sources as the wasm, compiled by the system C
+//! compiler, cached by what they are built from.
+
+use super::Failure;
+use crate::suite::{Suite, TestCase};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The C compiler of the native baseline: `$WASMETER_CC`, else `$CC`, else `cc`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NativeCompiler {
+    /// Program name or path.
+    pub program: String,
+    /// First line of `--version`, recorded with runs.
+    pub version: String,
+}
+
+impl NativeCompiler {
+    /// Finds the compiler and asks its version; the error says what is missing.
+    pub fn detect() -> Result<NativeCompiler, String> {
+        let program = std::env::var("WASMETER_CC")
+            .or_else(|_| std::env::var("CC"))
+            .unwrap_or_else(|_| "cc".to_string());
+        let out = Command::new(&program)
+            .arg("--version")
+            .output()
+            .map_err(|e| format!("no C compiler '{program}' ({e}); install gcc or set CC"))?;
+        let version = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or("unknown")
+            .trim()
+            .to_string();
+        Ok(NativeCompiler { program, version })
+    }
+
+    /// Builds (or finds in the cache) the native executable of a test.
+    pub fn build(&self, suite: &Suite, test: &TestCase) -> Result<PathBuf, Failure> {
+        let mut h = Sha256::new();
+        let read = |p: &Path| {
+            std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))
+        };
+        h.update(read(&test.source)?);
+        for inc in &suite.includes {
+            h.update(read(inc)?);
+        }
+        h.update(test.native_cflags.join(" "));
+        h.update(suite.native_libs.join(" "));
+        h.update(&self.version);
+        let key = crate::suite::hex(&h.finalize());
+        let dir = native_cache_dir().join(&key[..16]);
+        let exe = dir.join(&test.name);
+        if exe.is_file() {
+            return Ok(exe);
+        }
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))?;
+        let tmp = dir.join(format!(".{}.{}", test.name, std::process::id()));
+        let out = Command::new(&self.program)
+            .args(&test.native_cflags)
+            .arg("-o")
+            .arg(&tmp)
+            .arg(&test.source)
+            .args(&suite.native_libs)
+            .output()
+            .map_err(|e| Failure::Other(format!("cannot run {}: {e}", self.program)))?;
+        if !out.status.success() {
+            let _ = std::fs::remove_file(&tmp);
+            let log = String::from_utf8_lossy(&out.stderr);
+            let tail: Vec<&str> = log.lines().rev().take(5).collect();
+            return Err(Failure::Other(format!(
+                "native build of {} failed: {}",
+                test.source.display(),
+                tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+            )));
+        }
+        std::fs::rename(&tmp, &exe)
+            .map_err(|e| Failure::Other(format!("{}: {e}", exe.display())))?;
+        Ok(exe)
+    }
+}
+
+/// Where native builds are cached: `$WASMETER_CACHE/native`, else `~/.cache/wasmeter/native`.
+pub fn native_cache_dir() -> PathBuf {
+    let base = std::env::var_os("WASMETER_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("wasmeter")))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/wasmeter")))
+        .unwrap_or_else(|| std::env::temp_dir().join("wasmeter-cache"));
+    base.join("native")
+}

@@ -1,0 +1,95 @@
+//! Live CPU and memory sampling of a worker's process tree (sysinfo).
+
+use serde::{Deserialize, Serialize};
+use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
+
+/// One reading of a process tree.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    /// CPU use of the whole tree since the previous reading, percent of one core.
+    pub cpu_pct: f32,
+    /// Resident memory of the whole tree, bytes.
+    pub rss_bytes: u64,
+}
+
+/// Samples one process and its descendants. Only the tree is refreshed, not every process
+/// on the machine, so sampling stays cheap at 100 ms intervals.
+pub struct TreeSampler {
+    root: u32,
+    sys: System,
+}
+
+impl TreeSampler {
+    /// Starts sampling the tree rooted at `root`.
+    pub fn new(root: u32) -> TreeSampler {
+        let mut s = TreeSampler {
+            root,
+            sys: System::new(),
+        };
+        let _ = s.sample();
+        s
+    }
+
+    /// Reads CPU and RSS of the tree now.
+    pub fn sample(&mut self) -> Reading {
+        let pids: Vec<Pid> = descendants(self.root)
+            .into_iter()
+            .map(Pid::from_u32)
+            .collect();
+        self.sys.refresh_processes_specifics(
+            ProcessesToUpdate::Some(&pids),
+            true,
+            ProcessRefreshKind::nothing().with_cpu().with_memory(),
+        );
+        let mut r = Reading {
+            cpu_pct: 0.0,
+            rss_bytes: 0,
+        };
+        for pid in &pids {
+            if let Some(p) = self.sys.process(*pid) {
+                r.cpu_pct += p.cpu_usage();
+                r.rss_bytes += p.memory();
+            }
+        }
+        r
+    }
+}
+
+/// The process and all its descendants, from /proc's children lists.
+pub fn descendants(root: u32) -> Vec<u32> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        let pid = out[i];
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+            for t in tasks.flatten() {
+                if let Ok(s) = std::fs::read_to_string(t.path().join("children")) {
+                    out.extend(s.split_whitespace().filter_map(|x| x.parse::<u32>().ok()));
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sees_a_busy_child_and_its_memory() {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap();
+        let mut s = TreeSampler::new(std::process::id());
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let r = s.sample();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(descendants(std::process::id()).len() >= 1);
+        assert!(r.cpu_pct > 30.0, "busy child should show CPU, got {}", r.cpu_pct);
+        assert!(r.rss_bytes > 1 << 20, "rss {}", r.rss_bytes);
+    }
+}

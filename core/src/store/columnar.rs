@@ -1,0 +1,187 @@
+//! Parquet files of a finished run (via polars), and the JSON-lines files they replace.
+
+use super::{MeasurementRow, SampleRow, StoreError};
+use crate::runtime::{Metric, Phase};
+use polars::prelude::*;
+use serde::de::DeserializeOwned;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// Reads a JSON-lines file. A last line cut short by a crash is dropped; any other bad
+/// line is an error naming the file and line.
+pub(crate) fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, StoreError> {
+    let f = File::open(path).map_err(|e| StoreError::io(path, e))?;
+    let lines: Vec<String> = BufReader::new(f)
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| StoreError::io(path, e))?;
+    let text_ends_with_newline = std::fs::read(path)
+        .map(|b| b.last() == Some(&b'\n'))
+        .unwrap_or(true);
+    let mut out = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(line) {
+            Ok(v) => out.push(v),
+            Err(_) if i + 1 == lines.len() && !text_ends_with_newline => break,
+            Err(e) => {
+                return Err(StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    message: format!("line {}: {e}", i + 1),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn polars_err(path: &Path, e: PolarsError) -> StoreError {
+    StoreError::Corrupt {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn write_parquet(path: &Path, mut df: DataFrame) -> Result<(), StoreError> {
+    let tmp = path.with_extension("parquet.tmp");
+    let f = File::create(&tmp).map_err(|e| StoreError::io(&tmp, e))?;
+    ParquetWriter::new(f)
+        .finish(&mut df)
+        .map_err(|e| polars_err(path, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| StoreError::io(path, e))
+}
+
+fn read_parquet(path: &Path) -> Result<DataFrame, StoreError> {
+    let f = File::open(path).map_err(|e| StoreError::io(path, e))?;
+    ParquetReader::new(f)
+        .finish()
+        .map_err(|e| polars_err(path, e))
+}
+
+
+/// Measurement rows as a DataFrame (one column per field).
+pub fn measurements_frame(rows: &[MeasurementRow]) -> PolarsResult<DataFrame> {
+    DataFrame::new(
+        rows.len(),
+        vec![
+            Column::new("runtime".into(), rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>()),
+            Column::new("test".into(), rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>()),
+            Column::new("phase".into(), rows.iter().map(|r| r.phase.as_str()).collect::<Vec<_>>()),
+            Column::new("iteration".into(), rows.iter().map(|r| r.iteration).collect::<Vec<_>>()),
+            Column::new("warmup".into(), rows.iter().map(|r| r.warmup).collect::<Vec<_>>()),
+            Column::new("metric".into(), rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>()),
+            Column::new("value".into(), rows.iter().map(|r| r.value).collect::<Vec<_>>()),
+        ],
+    )
+}
+
+fn samples_frame(rows: &[SampleRow]) -> PolarsResult<DataFrame> {
+    DataFrame::new(
+        rows.len(),
+        vec![
+            Column::new("t_ms".into(), rows.iter().map(|r| r.t_ms).collect::<Vec<_>>()),
+            Column::new("runtime".into(), rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>()),
+            Column::new("test".into(), rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>()),
+            Column::new("cpu_pct".into(), rows.iter().map(|r| r.cpu_pct).collect::<Vec<_>>()),
+            Column::new("rss_bytes".into(), rows.iter().map(|r| r.rss_bytes).collect::<Vec<_>>()),
+        ],
+    )
+}
+
+fn missing(path: &Path, what: &str) -> StoreError {
+    StoreError::Corrupt {
+        path: path.to_path_buf(),
+        message: format!("missing or null value in column '{what}'"),
+    }
+}
+
+/// Reads measurements.parquet back into rows.
+pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, StoreError> {
+    let df = read_parquet(path)?;
+    let pe = |e| polars_err(path, e);
+    let runtime = df.column("runtime").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let test = df.column("test").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let phase = df.column("phase").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let iteration = df.column("iteration").and_then(|c| c.u32().cloned()).map_err(pe)?;
+    let warmup = df.column("warmup").and_then(|c| c.bool().cloned()).map_err(pe)?;
+    let metric = df.column("metric").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let value = df.column("value").and_then(|c| c.f64().cloned()).map_err(pe)?;
+    let mut out = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        let p = phase.get(i).ok_or_else(|| missing(path, "phase"))?;
+        let m = metric.get(i).ok_or_else(|| missing(path, "metric"))?;
+        out.push(MeasurementRow {
+            runtime: runtime.get(i).ok_or_else(|| missing(path, "runtime"))?.to_string(),
+            test: test.get(i).ok_or_else(|| missing(path, "test"))?.to_string(),
+            phase: Phase::parse(p).ok_or_else(|| StoreError::Corrupt {
+                path: path.to_path_buf(),
+                message: format!("row {i}: unknown phase '{p}'"),
+            })?,
+            iteration: iteration.get(i).ok_or_else(|| missing(path, "iteration"))?,
+            warmup: warmup.get(i).ok_or_else(|| missing(path, "warmup"))?,
+            metric: Metric::parse(m).ok_or_else(|| StoreError::Corrupt {
+                path: path.to_path_buf(),
+                message: format!("row {i}: unknown metric '{m}'"),
+            })?,
+            value: value.get(i).ok_or_else(|| missing(path, "value"))?,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads samples.parquet back into rows.
+pub(crate) fn read_samples(path: &Path) -> Result<Vec<SampleRow>, StoreError> {
+    let df = read_parquet(path)?;
+    let pe = |e| polars_err(path, e);
+    let t = df.column("t_ms").and_then(|c| c.f64().cloned()).map_err(pe)?;
+    let runtime = df.column("runtime").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let test = df.column("test").and_then(|c| c.str().cloned()).map_err(pe)?;
+    let cpu = df.column("cpu_pct").and_then(|c| c.f32().cloned()).map_err(pe)?;
+    let rss = df.column("rss_bytes").and_then(|c| c.u64().cloned()).map_err(pe)?;
+    (0..df.height())
+        .map(|i| {
+            Ok(SampleRow {
+                t_ms: t.get(i).ok_or_else(|| missing(path, "t_ms"))?,
+                runtime: runtime.get(i).ok_or_else(|| missing(path, "runtime"))?.to_string(),
+                test: test.get(i).ok_or_else(|| missing(path, "test"))?.to_string(),
+                cpu_pct: cpu.get(i).ok_or_else(|| missing(path, "cpu_pct"))?,
+                rss_bytes: rss.get(i).ok_or_else(|| missing(path, "rss_bytes"))?,
+            })
+        })
+        .collect()
+}
+
+/// Turns the run's JSON-lines files into Parquet, then removes them. The Parquet files
+/// are read back and checked before anything is removed.
+pub(crate) fn compact(dir: &Path) -> Result<(), StoreError> {
+    let mj = dir.join("measurements.jsonl");
+    if mj.exists() {
+        let rows: Vec<MeasurementRow> = read_jsonl(&mj)?;
+        let mp = dir.join("measurements.parquet");
+        write_parquet(&mp, measurements_frame(&rows).map_err(|e| polars_err(&mp, e))?)?;
+        if read_measurements(&mp)?.len() != rows.len() {
+            return Err(StoreError::Corrupt {
+                path: mp,
+                message: "row count differs after compaction".into(),
+            });
+        }
+        std::fs::remove_file(&mj).map_err(|e| StoreError::io(&mj, e))?;
+    }
+    let sj = dir.join("samples.jsonl");
+    if sj.exists() {
+        let rows: Vec<SampleRow> = read_jsonl(&sj)?;
+        let sp = dir.join("samples.parquet");
+        write_parquet(&sp, samples_frame(&rows).map_err(|e| polars_err(&sp, e))?)?;
+        if read_samples(&sp)?.len() != rows.len() {
+            return Err(StoreError::Corrupt {
+                path: sp,
+                message: "row count differs after compaction".into(),
+            });
+        }
+        std::fs::remove_file(&sj).map_err(|e| StoreError::io(&sj, e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! Saved runs: one directory per run under the results directory, written as the run goes
+//! and compacted to Parquet when it ends.
+//!
+//! ```text
+//! results/<run-id>/meta.json            run metadata (rewritten atomically)
+//! results/<run-id>/cells.jsonl          one line per finished cell (ok or failed, with reason)
+//! results/<run-id>/measurements.jsonl   tidy rows, appended and flushed as the run goes
+//! results/<run-id>/samples.jsonl        live CPU/RSS samples
+//! results/<run-id>/measurements.parquet after compaction (the .jsonl is then removed)
+//! results/<run-id>/samples.parquet
+//! ```
+
+mod columnar;
+mod reader;
+mod writer;
+
+pub use reader::{RunListing, SavedRun, format_time, list_runs, load_run, resolve_run};
+pub use writer::{RunWriter, check_writable, new_run_id, now_unix};
+
+use crate::machine::Machine;
+use crate::runtime::{Failure, Metric, Phase, RuntimeInfo};
+use crate::suite::Size;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Version of the on-disk layout; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Errors reading or writing saved runs; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// File or directory.
+        path: PathBuf,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// A file exists but its content is not what it should be.
+    #[error("{path}: {message}")]
+    Corrupt {
+        /// File.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// No saved run matches what the user named.
+    #[error("no saved run matches '{spec}' in {dir}")]
+    NotFound {
+        /// What the user asked for.
+        spec: String,
+        /// Results directory searched.
+        dir: PathBuf,
+    },
+    /// More than one saved run matches a prefix.
+    #[error("'{spec}' matches several runs: {matches}")]
+    Ambiguous {
+        /// What the user asked for.
+        spec: String,
+        /// Comma-separated run ids.
+        matches: String,
+    },
+}
+
+impl StoreError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> StoreError {
+        StoreError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// State of a run as saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Being written by a live process.
+    Running,
+    /// Every planned cell ran (some may have failed).
+    Complete,
+    /// Stopped by the user; finished cells are kept.
+    Cancelled,
+    /// The process died before the end; found on load.
+    Interrupted,
+}
+
+impl std::fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Interrupted => "interrupted",
+        })
+    }
+}
+
+/// Run settings, recorded so a run can be understood and repeated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// Warm-up iterations per cell (not summarised).
+    pub warmup: u32,
+    /// Measured iterations per cell.
+    pub runs: u32,
+    /// Seconds without progress before a cell is killed.
+    pub timeout_secs: u64,
+    /// Memory cap of a cell, bytes.
+    pub memory_cap_bytes: u64,
+    /// Live sampling interval, ms.
+    pub sample_interval_ms: u64,
+    /// Problem size.
+    pub size: Size,
+    /// Baseline runtime for relative figures.
+    pub baseline: String,
+}
+
+/// A test as recorded with a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestRecord {
+    /// Test name.
+    pub name: String,
+    /// Hash of its sources and flags (see `Suite::source_hash`).
+    pub source_hash: String,
+}
+
+/// Everything about a run except its measurements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    /// Layout version.
+    pub schema_version: u32,
+    /// Run id (directory name).
+    pub id: String,
+    /// User label.
+    pub label: Option<String>,
+    /// Suite name.
+    pub suite: String,
+    /// Tests in plan order.
+    pub tests: Vec<TestRecord>,
+    /// Runtimes in plan order, with versions.
+    pub runtimes: Vec<RuntimeInfo>,
+    /// Settings.
+    pub settings: RunSettings,
+    /// Where it ran.
+    pub machine: Machine,
+    /// wasmeter version.
+    pub wasmeter_version: String,
+    /// Start, seconds since the Unix epoch.
+    pub started_unix: f64,
+    /// End, seconds since the Unix epoch.
+    pub finished_unix: Option<f64>,
+    /// State.
+    pub status: RunStatus,
+    /// Process writing it while running (to detect interrupted runs).
+    pub pid: u32,
+}
+
+/// One value: a tidy row (runtime, test, phase, iteration, metric).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasurementRow {
+    /// Runtime id.
+    pub runtime: String,
+    /// Test name.
+    pub test: String,
+    /// Phase.
+    pub phase: Phase,
+    /// Iteration index within the cell (warm-ups first).
+    pub iteration: u32,
+    /// True for warm-up iterations.
+    pub warmup: bool,
+    /// Metric.
+    pub metric: Metric,
+    /// Value in the metric's unit.
+    pub value: f64,
+}
+
+/// One live sample of a cell's process tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleRow {
+    /// Milliseconds since the run started.
+    pub t_ms: f64,
+    /// Runtime id of the cell sampled.
+    pub runtime: String,
+    /// Test of the cell sampled.
+    pub test: String,
+    /// CPU, percent of one core.
+    pub cpu_pct: f32,
+    /// Resident memory, bytes.
+    pub rss_bytes: u64,
+}
+
+/// How a cell ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellRecord {
+    /// Runtime id.
+    pub runtime: String,
+    /// Test name.
+    pub test: String,
+    /// Why it failed; `None` when every iteration succeeded.
+    pub failure: Option<Failure>,
+    /// Wall time of the whole cell, ms.
+    pub wall_ms: f64,
+}

@@ -1,0 +1,207 @@
+//! Loading saved runs: finished ones from Parquet, unfinished ones recovered from their
+//! JSON-lines files.
+
+use super::columnar::{read_jsonl, read_measurements, read_samples};
+use super::{CellRecord, MeasurementRow, RunMeta, RunStatus, SampleRow, StoreError};
+use std::path::{Path, PathBuf};
+
+/// A saved run, loaded whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedRun {
+    /// Its directory.
+    pub dir: PathBuf,
+    /// Metadata (status corrected to `Interrupted` when its writer died).
+    pub meta: RunMeta,
+    /// How each finished cell ended.
+    pub cells: Vec<CellRecord>,
+    /// Tidy measurements.
+    pub measurements: Vec<MeasurementRow>,
+    /// Live samples.
+    pub samples: Vec<SampleRow>,
+}
+
+/// A run directory in a listing: its metadata, or why it could not be read.
+#[derive(Debug)]
+pub struct RunListing {
+    /// Its directory.
+    pub dir: PathBuf,
+    /// Metadata, or the error naming the broken file.
+    pub meta: Result<RunMeta, StoreError>,
+}
+
+fn writer_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|c| String::from_utf8_lossy(&c).contains("wasmeter"))
+        .unwrap_or(false)
+}
+
+fn read_meta(dir: &Path) -> Result<RunMeta, StoreError> {
+    let path = dir.join("meta.json");
+    let bytes = std::fs::read(&path).map_err(|e| StoreError::io(&path, e))?;
+    let mut meta: RunMeta = serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt {
+        path: path.clone(),
+        message: format!("not valid run metadata: {e}"),
+    })?;
+    if meta.schema_version > super::SCHEMA_VERSION {
+        return Err(StoreError::Corrupt {
+            path,
+            message: format!(
+                "schema version {} is newer than this wasmeter understands ({})",
+                meta.schema_version,
+                super::SCHEMA_VERSION
+            ),
+        });
+    }
+    if meta.status == RunStatus::Running && !writer_alive(meta.pid) {
+        meta.status = RunStatus::Interrupted;
+    }
+    Ok(meta)
+}
+
+/// Loads a run directory whole. Errors name the file at fault.
+pub fn load_run(dir: &Path) -> Result<SavedRun, StoreError> {
+    let meta = read_meta(dir)?;
+    let pick = |stem: &str| -> Result<Option<(PathBuf, bool)>, StoreError> {
+        let pq = dir.join(format!("{stem}.parquet"));
+        let jl = dir.join(format!("{stem}.jsonl"));
+        if pq.exists() {
+            Ok(Some((pq, true)))
+        } else if jl.exists() {
+            Ok(Some((jl, false)))
+        } else if matches!(meta.status, RunStatus::Complete | RunStatus::Cancelled) {
+            Err(StoreError::Corrupt {
+                path: pq,
+                message: "missing (the run is marked finished)".into(),
+            })
+        } else {
+            Ok(None)
+        }
+    };
+    let measurements = match pick("measurements")? {
+        Some((p, true)) => read_measurements(&p)?,
+        Some((p, false)) => read_jsonl(&p)?,
+        None => Vec::new(),
+    };
+    let samples = match pick("samples")? {
+        Some((p, true)) => read_samples(&p)?,
+        Some((p, false)) => read_jsonl(&p)?,
+        None => Vec::new(),
+    };
+    let cells_path = dir.join("cells.jsonl");
+    let cells = if cells_path.exists() {
+        read_jsonl(&cells_path)?
+    } else {
+        Vec::new()
+    };
+    Ok(SavedRun {
+        dir: dir.to_path_buf(),
+        meta,
+        cells,
+        measurements,
+        samples,
+    })
+}
+
+/// Every run directory under `results`, oldest first. Reads only metadata, so it is fast;
+/// a broken run is listed with its error rather than hiding the others.
+pub fn list_runs(results: &Path) -> Result<Vec<RunListing>, StoreError> {
+    let rd = match std::fs::read_dir(results) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(StoreError::io(results, e)),
+    };
+    let mut dirs: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .map(|e| e.path())
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    dirs.sort();
+    Ok(dirs
+        .into_iter()
+        .map(|dir| RunListing {
+            meta: read_meta(&dir),
+            dir,
+        })
+        .collect())
+}
+
+/// Finds a run by id, unique id prefix, `latest`, or path.
+pub fn resolve_run(results: &Path, spec: &str) -> Result<PathBuf, StoreError> {
+    let as_path = Path::new(spec);
+    if as_path.join("meta.json").is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    let runs = list_runs(results)?;
+    if spec == "latest" {
+        return runs
+            .iter()
+            .filter_map(|r| r.meta.as_ref().ok().map(|m| (m.started_unix, &r.dir)))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, d)| d.clone())
+            .ok_or_else(|| StoreError::NotFound {
+                spec: spec.into(),
+                dir: results.to_path_buf(),
+            });
+    }
+    let name = |d: &Path| d.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    if let Some(r) = runs.iter().find(|r| name(&r.dir) == spec) {
+        return Ok(r.dir.clone());
+    }
+    let matches: Vec<&RunListing> = runs.iter().filter(|r| name(&r.dir).starts_with(spec)).collect();
+    match matches.len() {
+        0 => Err(StoreError::NotFound {
+            spec: spec.into(),
+            dir: results.to_path_buf(),
+        }),
+        1 => Ok(matches[0].dir.clone()),
+        _ => Err(StoreError::Ambiguous {
+            spec: spec.into(),
+            matches: matches.iter().map(|r| name(&r.dir)).collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+/// UTC calendar fields of a Unix time (days-from-civil inverse, Howard Hinnant's method).
+pub(crate) fn civil(secs: i64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (
+        y,
+        m,
+        d,
+        (rem / 3600) as u32,
+        (rem % 3600 / 60) as u32,
+        (rem % 60) as u32,
+    )
+}
+
+/// `YYYY-MM-DD HH:MM` UTC of a Unix time, for listings.
+pub fn format_time(secs: f64) -> String {
+    let (y, mo, d, h, mi, _) = civil(secs as i64);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
+        assert_eq!(civil(1_795_308_245), (2026, 11, 22, 0, 44, 5));
+    }
+}

@@ -1,0 +1,385 @@
+//! `suite.toml`: the list of tests of a suite and how their guests are built.
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// Errors in a suite manifest; every one names the file, and the line where one is known.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// The manifest could not be read.
+    #[error("{path}: cannot read suite manifest: {source}")]
+    Io {
+        /// Manifest path.
+        path: PathBuf,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// The manifest is not valid TOML or does not have the expected shape.
+    #[error("{path}:{line}: {message}")]
+    Parse {
+        /// Manifest path.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// No suite with that name was found.
+    #[error("unknown suite '{name}' (known: {known})")]
+    UnknownSuite {
+        /// Requested name.
+        name: String,
+        /// Comma-separated known names.
+        known: String,
+    },
+    /// A test name that the suite does not have.
+    #[error("unknown test '{name}' in suite '{suite}' (known: {known})")]
+    UnknownTest {
+        /// Suite name.
+        suite: String,
+        /// Requested test.
+        name: String,
+        /// Comma-separated known tests.
+        known: String,
+    },
+}
+
+/// Problem size of a run: every test takes it as its first argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Size {
+    /// Well under a second per run natively.
+    Quick,
+    /// A few seconds per run natively.
+    Full,
+}
+
+impl Size {
+    /// The word passed to the guest and used in file names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Size::Quick => "quick",
+            Size::Full => "full",
+        }
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "quick" => Ok(Size::Quick),
+            "full" => Ok(Size::Full),
+            other => Err(format!("unknown size '{other}' (known: quick, full)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    suite: RawSuite,
+    #[serde(default, rename = "test")]
+    tests: Vec<Spanned<RawTest>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSuite {
+    name: Spanned<String>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    includes: Vec<Spanned<String>>,
+    #[serde(default)]
+    wasm_cflags: Vec<String>,
+    #[serde(default)]
+    native_cflags: Vec<String>,
+    #[serde(default)]
+    native_libs: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTest {
+    name: Spanned<String>,
+    source: Spanned<String>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    tags: Vec<String>,
+    wasm: Option<Spanned<String>>,
+    #[serde(default)]
+    wasm_cflags: Vec<String>,
+    #[serde(default)]
+    native_cflags: Vec<String>,
+}
+
+/// A suite loaded from its manifest, with every path made absolute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suite {
+    /// Suite name (unique among suites).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Directory holding `suite.toml`.
+    pub dir: PathBuf,
+    /// Files every test's source depends on (part of each source hash).
+    pub includes: Vec<PathBuf>,
+    /// Compiler flags of the native build, before each test's own.
+    pub native_cflags: Vec<String>,
+    /// Libraries of the native link.
+    pub native_libs: Vec<String>,
+    /// Tests in manifest order.
+    pub tests: Vec<TestCase>,
+}
+
+/// One test of a suite: a WASI command built from one C source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestCase {
+    /// Test name (unique in its suite).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// Category tags (hashing, float, ...).
+    pub tags: Vec<String>,
+    /// C source file.
+    pub source: PathBuf,
+    /// Prebuilt WebAssembly module.
+    pub wasm: PathBuf,
+    /// All wasm compiler flags, the suite's then the test's.
+    pub wasm_cflags: Vec<String>,
+    /// All native compiler flags, the suite's then the test's.
+    pub native_cflags: Vec<String>,
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+impl Suite {
+    /// Reads and validates `dir/suite.toml` (or a manifest file path).
+    pub fn load(path: &Path) -> Result<Suite, SuiteError> {
+        let manifest = if path.is_dir() {
+            path.join("suite.toml")
+        } else {
+            path.to_path_buf()
+        };
+        let text = std::fs::read_to_string(&manifest).map_err(|source| SuiteError::Io {
+            path: manifest.clone(),
+            source,
+        })?;
+        Self::parse(&manifest, &text)
+    }
+
+    /// Parses manifest text; `manifest` is used for paths and error messages.
+    pub fn parse(manifest: &Path, text: &str) -> Result<Suite, SuiteError> {
+        let err = |offset: usize, message: String| SuiteError::Parse {
+            path: manifest.to_path_buf(),
+            line: line_of(text, offset),
+            message,
+        };
+        let raw: RawManifest = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map(|s| s.start).unwrap_or(0);
+            err(offset, e.message().to_string())
+        })?;
+        let dir = manifest
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        let name = raw.suite.name.get_ref().trim().to_string();
+        if !valid_name(&name) {
+            return Err(err(
+                raw.suite.name.span().start,
+                format!("invalid suite name '{name}' (use letters, digits, '-', '_')"),
+            ));
+        }
+        let mut includes = Vec::new();
+        for inc in &raw.suite.includes {
+            let p = dir.join(inc.get_ref());
+            if !p.is_file() {
+                return Err(err(
+                    inc.span().start,
+                    format!("include file '{}' does not exist", inc.get_ref()),
+                ));
+            }
+            includes.push(p);
+        }
+        let mut tests: Vec<TestCase> = Vec::new();
+        for spanned in &raw.tests {
+            let t = spanned.get_ref();
+            let tname = t.name.get_ref().trim().to_string();
+            if !valid_name(&tname) {
+                return Err(err(
+                    t.name.span().start,
+                    format!("invalid test name '{tname}' (use letters, digits, '-', '_')"),
+                ));
+            }
+            if tests.iter().any(|x| x.name == tname) {
+                return Err(err(
+                    t.name.span().start,
+                    format!("duplicate test name '{tname}'"),
+                ));
+            }
+            let source = dir.join(t.source.get_ref());
+            if !source.is_file() {
+                return Err(err(
+                    t.source.span().start,
+                    format!("source file '{}' does not exist", t.source.get_ref()),
+                ));
+            }
+            let wasm = match &t.wasm {
+                Some(w) => dir.join(w.get_ref()),
+                None => dir.join("wasm").join(format!("{tname}.wasm")),
+            };
+            tests.push(TestCase {
+                name: tname,
+                description: t.description.clone(),
+                tags: t.tags.clone(),
+                source,
+                wasm,
+                wasm_cflags: concat(&raw.suite.wasm_cflags, &t.wasm_cflags),
+                native_cflags: concat(&raw.suite.native_cflags, &t.native_cflags),
+            });
+        }
+        if tests.is_empty() {
+            return Err(err(text.len(), "suite has no [[test]] entries".into()));
+        }
+        Ok(Suite {
+            name,
+            description: raw.suite.description,
+            dir,
+            includes,
+            native_cflags: raw.suite.native_cflags,
+            native_libs: raw.suite.native_libs,
+            tests,
+        })
+    }
+
+    /// The test called `name`, or an error listing the known ones.
+    pub fn test(&self, name: &str) -> Result<&TestCase, SuiteError> {
+        self.tests
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| SuiteError::UnknownTest {
+                suite: self.name.clone(),
+                name: name.to_string(),
+                known: self.test_names().join(", "),
+            })
+    }
+
+    /// Test names in manifest order.
+    pub fn test_names(&self) -> Vec<String> {
+        self.tests.iter().map(|t| t.name.clone()).collect()
+    }
+
+    /// The known-answer file for a test at a size.
+    pub fn expected_path(&self, test: &TestCase, size: Size) -> PathBuf {
+        self.dir
+            .join("expected")
+            .join(format!("{}.{}.txt", test.name, size.as_str()))
+    }
+
+    /// Hash of everything the test's wasm is built from: source, includes, then flags.
+    ///
+    /// The same definition as `build.sh` writes into `wasm/build.lock`, so staleness is
+    /// detectable without a compiler and runs can record exactly what they measured.
+    pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
+        let mut h = Sha256::new();
+        h.update(std::fs::read(&test.source)?);
+        for inc in &self.includes {
+            h.update(std::fs::read(inc)?);
+        }
+        h.update(test.wasm_cflags.join(" ").as_bytes());
+        Ok(hex(&h.finalize()))
+    }
+}
+
+fn concat(a: &[String], b: &[String]) -> Vec<String> {
+    a.iter().chain(b).cloned().collect()
+}
+
+fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Lower-case hex of bytes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_suite(manifest: &str) -> (tempfile::TempDir, Result<Suite, SuiteError>) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.c"), "int main(){return 0;}").unwrap();
+        std::fs::write(dir.path().join("src/common.h"), "").unwrap();
+        std::fs::write(dir.path().join("suite.toml"), manifest).unwrap();
+        let r = Suite::load(dir.path());
+        (dir, r)
+    }
+
+    #[test]
+    fn parses_a_valid_manifest() {
+        let (dir, s) = write_suite(
+            "[suite]\nname = \"s\"\nincludes = [\"src/common.h\"]\nwasm_cflags = [\"-O2\"]\n\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\nwasm_cflags = [\"-msimd128\"]\n",
+        );
+        let s = s.unwrap();
+        assert_eq!(s.name, "s");
+        assert_eq!(s.tests.len(), 1);
+        assert_eq!(s.tests[0].wasm, dir.path().join("wasm/a.wasm"));
+        assert_eq!(s.tests[0].wasm_cflags, vec!["-O2", "-msimd128"]);
+        let hash = s.source_hash(&s.tests[0]).unwrap();
+        let mut h = Sha256::new();
+        h.update(b"int main(){return 0;}");
+        h.update(b"-O2 -msimd128");
+        assert_eq!(hash, hex(&h.finalize()));
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let (_d, r) = write_suite("[suite]\nname = \"s\"\n\n[[test]]\nname = \"a\"\nsource = \"src/missing.c\"\n");
+        let msg = r.unwrap_err().to_string();
+        assert!(msg.contains("suite.toml:6:"), "{msg}");
+        assert!(msg.contains("src/missing.c"), "{msg}");
+
+        let (_d, r) = write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\nbogus = 1\n");
+        let msg = r.unwrap_err().to_string();
+        assert!(msg.contains("suite.toml:6:"), "{msg}");
+        assert!(msg.contains("bogus"), "{msg}");
+
+        let (_d, r) = write_suite("[suite\nname = 1");
+        assert!(r.unwrap_err().to_string().contains("suite.toml:1:"));
+
+        let (_d, r) = write_suite(
+            "[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n",
+        );
+        let msg = r.unwrap_err().to_string();
+        assert!(msg.contains(":7:") && msg.contains("duplicate"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_test_lists_known() {
+        let (_d, s) = write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n");
+        let e = s.unwrap().test("zz").unwrap_err().to_string();
+        assert_eq!(e, "unknown test 'zz' in suite 's' (known: a)");
+    }
+}

@@ -1,0 +1,10 @@
+//! Benchmark suites: manifest parsing, discovery, and the self-timing output protocol.
+
+mod discovery;
+mod manifest;
+mod output;
+
+pub use discovery::{SuiteCatalog, default_suites_dir};
+pub use manifest::{Size, Suite, SuiteError, TestCase};
+pub(crate) use manifest::hex;
+pub use output::{GuestOutput, OutputCheck, check_output, parse_output};

@@ -1,0 +1,80 @@
+//! The committed compute suite: known answers on the embedded runtimes, and wasm that
+//! matches its sources.
+
+use std::path::{Path, PathBuf};
+use wasmeter_core::runtime::{Job, instantiate};
+use wasmeter_core::suite::{Size, Suite, check_output, parse_output, OutputCheck};
+
+fn suite() -> Suite {
+    Suite::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/compute")).unwrap()
+}
+
+fn job(program: PathBuf, name: &str, scratch: &Path) -> Job {
+    Job {
+        program,
+        name: name.into(),
+        args: vec!["quick".into()],
+        env: Vec::new(),
+        scratch: scratch.to_path_buf(),
+        memory_limit: 1 << 30,
+        stdout_limit: 1 << 20,
+    }
+}
+
+#[test]
+fn suite_has_the_required_breadth() {
+    let s = suite();
+    assert!(s.tests.len() >= 14, "{} tests", s.tests.len());
+    let tags: Vec<&str> = s.tests.iter().flat_map(|t| t.tags.iter().map(String::as_str)).collect();
+    for tag in ["hashing", "cipher", "mac", "bignum", "memory-hard", "codec", "vector", "simd", "branchy", "alloc", "float", "string"] {
+        assert!(tags.contains(&tag), "no test tagged {tag}");
+    }
+    assert!(s.tests.iter().any(|t| t.wasm_cflags.iter().any(|f| f == "-msimd128")));
+}
+
+#[test]
+fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
+    let s = suite();
+    let scratch = tempfile::tempdir().unwrap();
+    for rt_id in ["wasmtime", "wasmer-cranelift"] {
+        let rt = instantiate(rt_id).unwrap();
+        for t in &s.tests {
+            let expected = std::fs::read_to_string(s.expected_path(t, Size::Quick)).unwrap();
+            let it = rt
+                .run(&job(t.wasm.clone(), &t.name, scratch.path()))
+                .unwrap_or_else(|f| panic!("{rt_id} × {}: {f}", t.name));
+            let out = parse_output(&String::from_utf8_lossy(&it.stdout)).unwrap();
+            assert_eq!(check_output(&out.answer, &expected), OutputCheck::Match, "{rt_id} × {}", t.name);
+            let ns = out.self_time_ns.unwrap_or_else(|| panic!("{} does not self-time", t.name));
+            assert!(ns > 1e5, "{} self-timed only {ns} ns", t.name);
+        }
+    }
+}
+
+#[test]
+fn committed_wasm_matches_its_sources() {
+    let s = suite();
+    let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
+    for t in &s.tests {
+        let want = s.source_hash(t).unwrap();
+        let line = lock
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(t.name.as_str()))
+            .unwrap_or_else(|| panic!("{} missing from build.lock", t.name));
+        let got = line.split_whitespace().nth(1).unwrap_or("");
+        assert_eq!(got, want, "{}: wasm is stale against its sources; run suites/compute/build.sh", t.name);
+        assert!(t.wasm.is_file(), "{} missing", t.wasm.display());
+    }
+    // With the toolchain present, rebuild and compare bytes (CI installs it).
+    let have_clang = std::process::Command::new("clang-19").arg("--version").output().is_ok();
+    if have_clang {
+        let st = std::process::Command::new("bash")
+            .arg(s.dir.join("build.sh"))
+            .arg("--check")
+            .status()
+            .unwrap();
+        assert!(st.success(), "build.sh --check: committed wasm differs from a rebuild");
+    } else {
+        assert!(std::env::var("CI").is_err(), "CI must have clang-19 to check the committed wasm");
+    }
+}

@@ -1,0 +1,135 @@
+//! Saved runs load back exactly as written, recover when unfinished, and name broken files.
+
+use wasmeter_core::machine::Machine;
+use wasmeter_core::runtime::{Failure, Metric, Phase, known_runtimes};
+use wasmeter_core::store::*;
+use wasmeter_core::suite::Size;
+
+fn meta(id: &str, pid: u32) -> RunMeta {
+    RunMeta {
+        schema_version: SCHEMA_VERSION,
+        id: id.into(),
+        label: Some("round trip".into()),
+        suite: "compute".into(),
+        tests: vec![TestRecord { name: "sha256".into(), source_hash: "ab".repeat(32) }],
+        runtimes: known_runtimes().into_iter().take(2).collect(),
+        settings: RunSettings {
+            warmup: 1,
+            runs: 3,
+            timeout_secs: 60,
+            memory_cap_bytes: 1 << 30,
+            sample_interval_ms: 100,
+            size: Size::Quick,
+            baseline: "native".into(),
+        },
+        machine: Machine::detect(),
+        wasmeter_version: "test".into(),
+        started_unix: 1_795_308_245.5,
+        finished_unix: None,
+        status: RunStatus::Running,
+        pid,
+    }
+}
+
+fn rows() -> Vec<MeasurementRow> {
+    (0..4)
+        .flat_map(|i| {
+            [(Phase::Compile, Metric::WallNs), (Phase::Execute, Metric::SelfNs)].map(|(phase, metric)| MeasurementRow {
+                runtime: "wasmtime".into(),
+                test: "sha256".into(),
+                phase,
+                iteration: i,
+                warmup: i == 0,
+                metric,
+                value: 1234.5 * f64::from(i + 1),
+            })
+        })
+        .collect()
+}
+
+fn fill(w: &mut RunWriter) {
+    w.measurements(&rows()).unwrap();
+    w.sample(&SampleRow { t_ms: 100.0, runtime: "wasmtime".into(), test: "sha256".into(), cpu_pct: 99.5, rss_bytes: 12 << 20 }).unwrap();
+    w.cell(&CellRecord { runtime: "wasmtime".into(), test: "sha256".into(), failure: None, wall_ms: 12.5 }).unwrap();
+    w.cell(&CellRecord {
+        runtime: "native".into(),
+        test: "sha256".into(),
+        failure: Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())),
+        wall_ms: 3.0,
+    })
+    .unwrap();
+}
+
+#[test]
+fn finished_run_round_trips_through_parquet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let m = meta("20261122-004405-compute-0001", std::process::id());
+    let mut w = RunWriter::create(tmp.path(), m.clone()).unwrap();
+    fill(&mut w);
+    let dir = w.finish(RunStatus::Complete).unwrap();
+    assert!(dir.join("measurements.parquet").is_file());
+    assert!(!dir.join("measurements.jsonl").exists());
+    let run = load_run(&dir).unwrap();
+    assert_eq!(run.measurements, rows());
+    assert_eq!(run.samples.len(), 1);
+    assert_eq!(run.samples[0].cpu_pct, 99.5);
+    assert_eq!(run.cells.len(), 2);
+    assert_eq!(run.cells[1].failure, Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())));
+    assert_eq!(run.meta.status, RunStatus::Complete);
+    assert!(run.meta.finished_unix.is_some());
+    let mut expected_meta = m;
+    expected_meta.status = RunStatus::Complete;
+    expected_meta.finished_unix = run.meta.finished_unix;
+    assert_eq!(run.meta, expected_meta);
+    // Loading twice gives the same thing.
+    assert_eq!(load_run(&dir).unwrap(), run);
+}
+
+#[test]
+fn a_run_whose_writer_died_is_recovered_as_interrupted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dead_pid = 0x3fff_fff0;
+    let mut w = RunWriter::create(tmp.path(), meta("20261122-004405-compute-0002", dead_pid)).unwrap();
+    fill(&mut w);
+    drop(w);
+    // A crash mid-write leaves half a line at the end: dropped, the rest kept.
+    let mj = tmp.path().join("20261122-004405-compute-0002/measurements.jsonl");
+    let mut text = std::fs::read_to_string(&mj).unwrap();
+    text.push_str("{\"runtime\":\"wasm");
+    std::fs::write(&mj, text).unwrap();
+    let run = load_run(&tmp.path().join("20261122-004405-compute-0002")).unwrap();
+    assert_eq!(run.meta.status, RunStatus::Interrupted);
+    assert_eq!(run.measurements, rows());
+    let listed = list_runs(tmp.path()).unwrap();
+    assert_eq!(listed[0].meta.as_ref().unwrap().status, RunStatus::Interrupted);
+}
+
+#[test]
+fn corrupt_files_are_named_and_other_runs_still_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, id) in ["20261122-000001-compute-aaaa", "20261122-000002-compute-bbbb"].iter().enumerate() {
+        let mut w = RunWriter::create(tmp.path(), meta(id, std::process::id())).unwrap();
+        fill(&mut w);
+        w.finish(RunStatus::Complete).unwrap();
+        let _ = i;
+    }
+    let bad = tmp.path().join("20261122-000001-compute-aaaa");
+    std::fs::write(bad.join("meta.json"), "{ not json").unwrap();
+    let e = load_run(&bad).unwrap_err().to_string();
+    assert!(e.contains("20261122-000001-compute-aaaa/meta.json: not valid run metadata"), "{e}");
+    let listed = list_runs(tmp.path()).unwrap();
+    assert_eq!(listed.len(), 2);
+    assert!(listed[0].meta.is_err());
+    assert!(listed[1].meta.is_ok());
+
+    let other = tmp.path().join("20261122-000002-compute-bbbb");
+    let pq = other.join("measurements.parquet");
+    let bytes = std::fs::read(&pq).unwrap();
+    std::fs::write(&pq, &bytes[..bytes.len() / 2]).unwrap();
+    let e = load_run(&other).unwrap_err().to_string();
+    assert!(e.contains("measurements.parquet"), "{e}");
+
+    assert_eq!(resolve_run(tmp.path(), "20261122-000002").unwrap(), other);
+    assert!(matches!(resolve_run(tmp.path(), "20261122"), Err(StoreError::Ambiguous { .. })));
+    assert_eq!(resolve_run(tmp.path(), "latest").unwrap(), other);
+}

@@ -1,0 +1,50 @@
+# Shared by scripts/*: installs what is missing and sets up the shared build cache.
+# shellcheck shell=bash
+
+# One target dir outside the clone, shared by every script and CI run, so the heavy crates
+# (wasmtime, wasmer, polars) are compiled once and later runs are incremental.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/wasmeter-target}"
+# One profile for tests and timed runs.
+export WASMETER_PROFILE="${WASMETER_PROFILE:-ci}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1; fi
+}
+
+apt_updated=0
+# apt_need PKG...: installs the Debian packages that are not installed yet.
+apt_need() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing Debian packages: ${missing[*]}" >&2
+  if [ "$apt_updated" = 0 ]; then as_root apt-get update -qq >&2; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >&2
+}
+
+# need_rust: cargo on PATH (rustup's default location included).
+need_rust() {
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+  if ! command -v cargo >/dev/null; then
+    echo "cargo not found: install Rust 1.95+ with rustup (https://rustup.rs)" >&2
+    exit 1
+  fi
+}
+
+# need_native_cc: the C compiler of the native baseline.
+need_native_cc() {
+  command -v cc >/dev/null || apt_need gcc libc6-dev
+}
+
+# need_wasi_toolchain: clang-19 + wasi-libc, to rebuild and check the committed guests.
+need_wasi_toolchain() {
+  apt_need clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32
+}
+
+wasmeter_bin() {
+  echo "$CARGO_TARGET_DIR/$WASMETER_PROFILE/wasmeter"
+}
