@@ -3,9 +3,9 @@
  * integrator; prints the energy before and after with 9 decimals.  Only
  * +, -, *, / and sqrt are used, so results are IEEE-exact everywhere (as
  * long as nothing fuses multiply-adds: see the manifest). */
-#include <math.h>
-
 #include "common.h"
+
+#include <math.h>
 
 #define PI 3.141592653589793
 #define SOLAR_MASS (4 * PI * PI)
