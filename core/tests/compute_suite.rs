@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use wasmeter_core::runtime::{Job, instantiate};
-use wasmeter_core::suite::{Size, Suite, check_output, parse_output, OutputCheck};
+use wasmeter_core::suite::{OutputCheck, Size, Suite, SuiteCatalog, check_output, parse_output};
 
 fn suite() -> Suite {
     Suite::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites/compute")).unwrap()
@@ -52,29 +52,33 @@ fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
 }
 
 #[test]
-fn committed_wasm_matches_its_sources() {
-    let s = suite();
-    let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
-    for t in &s.tests {
-        let want = s.source_hash(t).unwrap();
-        let line = lock
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(t.name.as_str()))
-            .unwrap_or_else(|| panic!("{} missing from build.lock", t.name));
-        let got = line.split_whitespace().nth(1).unwrap_or("");
-        assert_eq!(got, want, "{}: wasm is stale against its sources; run suites/compute/build.sh", t.name);
-        assert!(t.wasm.is_file(), "{} missing", t.wasm.display());
-    }
-    // With the toolchain present, rebuild and compare bytes (CI installs it).
+fn committed_wasm_matches_its_sources_in_every_suite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites");
+    let catalog = SuiteCatalog::discover(&root).unwrap();
+    assert!(catalog.suites.len() >= 2);
     let have_clang = std::process::Command::new("clang-19").arg("--version").output().is_ok();
-    if have_clang {
-        let st = std::process::Command::new("bash")
-            .arg(s.dir.join("build.sh"))
-            .arg("--check")
-            .status()
-            .unwrap();
-        assert!(st.success(), "build.sh --check: committed wasm differs from a rebuild");
-    } else {
-        assert!(std::env::var("CI").is_err(), "CI must have clang-19 to check the committed wasm");
+    for s in &catalog.suites {
+        let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
+        for t in &s.tests {
+            let want = s.source_hash(t).unwrap();
+            let line = lock
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(t.name.as_str()))
+                .unwrap_or_else(|| panic!("{} missing from {}/wasm/build.lock", t.name, s.name));
+            let got = line.split_whitespace().nth(1).unwrap_or("");
+            assert_eq!(got, want, "{}/{}: wasm is stale against its sources; run suites/{}/build.sh", s.name, t.name, s.name);
+            assert!(t.wasm.is_file(), "{} missing", t.wasm.display());
+        }
+        // With the toolchain present, rebuild and compare bytes (CI installs it).
+        if have_clang {
+            let st = std::process::Command::new("bash")
+                .arg(s.dir.join("build.sh"))
+                .arg("--check")
+                .status()
+                .unwrap();
+            assert!(st.success(), "suites/{}/build.sh --check: committed wasm differs from a rebuild", s.name);
+        } else {
+            assert!(std::env::var("CI").is_err(), "CI must have clang-19 to check the committed wasm");
+        }
     }
 }

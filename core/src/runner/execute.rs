@@ -239,6 +239,7 @@ impl CellCtx<'_> {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
+            .env("RUST_BACKTRACE", "0")
             .spawn()
             .map_err(|source| RunnerError::Spawn {
                 program: worker.program.display().to_string(),
@@ -256,9 +257,7 @@ impl CellCtx<'_> {
         let stderr_tail = std::thread::spawn(move || {
             let mut buf = Vec::new();
             let _ = stderr.read_to_end(&mut buf);
-            let s = String::from_utf8_lossy(&buf);
-            let tail: Vec<&str> = s.lines().rev().filter(|l| !l.trim().is_empty()).take(3).collect();
-            tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+            last_words(&String::from_utf8_lossy(&buf))
         });
 
         let failure = self.watch(pid, &rx, spec);
@@ -377,4 +376,14 @@ fn read_lines(stdout: impl Read, tx: Sender<Line>) {
         }
     }
     let _ = tx.send(Line::Eof);
+}
+
+/// The useful part of a dead worker's stderr: a panic's message, else its last lines.
+fn last_words(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    if let Some(i) = lines.iter().position(|l| l.contains("panicked at")) {
+        return lines[i..lines.len().min(i + 2)].join(" ");
+    }
+    let tail = &lines[lines.len().saturating_sub(3)..];
+    tail.join(" | ")
 }

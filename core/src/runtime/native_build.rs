@@ -7,7 +7,9 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The C compiler of the native baseline: `$WASMETER_CC`, else `$CC`, else `cc`.
+/// The C compiler of the native baseline: `$WASMETER_CC`, else `$CC`, else `clang-19` when
+/// installed (the compiler of the committed wasm, so both sides get the same optimiser),
+/// else `cc`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NativeCompiler {
     /// Program name or path.
@@ -21,7 +23,14 @@ impl NativeCompiler {
     pub fn detect() -> Result<NativeCompiler, String> {
         let program = std::env::var("WASMETER_CC")
             .or_else(|_| std::env::var("CC"))
-            .unwrap_or_else(|_| "cc".to_string());
+            .unwrap_or_else(|_| {
+                let clang = Command::new("clang-19").arg("--version").output();
+                if clang.is_ok_and(|o| o.status.success()) {
+                    "clang-19".to_string()
+                } else {
+                    "cc".to_string()
+                }
+            });
         let out = Command::new(&program)
             .arg("--version")
             .output()

@@ -59,14 +59,22 @@ impl Runtime for Wasmer {
         let (out_tx, mut out_rx) = Pipe::channel();
         let (err_tx, mut err_rx) = Pipe::channel();
         let mut builder = WasiEnv::builder(job.name.clone())
+            .engine(self.engine.clone())
             .args(job.args.iter())
             .stdout(Box::new(out_tx))
             .stderr(Box::new(err_tx));
         for (k, v) in &job.env {
             builder.add_env(k, v);
         }
+        // The guest's whole file system is the scratch dir: a host FS rooted there.
+        let host_fs = wasmer_wasix::virtual_fs::host_fs::FileSystem::new(
+            tokio::runtime::Handle::current(),
+            &job.scratch,
+        )
+        .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
         let builder = builder
-            .map_dir(".", &job.scratch)
+            .fs(std::sync::Arc::new(host_fs) as std::sync::Arc<dyn wasmer_wasix::virtual_fs::FileSystem + Send + Sync>)
+            .map_dir(".", "/")
             .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
         let mut wasi = builder.finalize(&mut store).map_err(other)?;
 

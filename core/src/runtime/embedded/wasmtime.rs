@@ -115,7 +115,6 @@ impl Runtime for Wasmtime {
         it.wall(Phase::Execute, t.elapsed());
 
         let t = Instant::now();
-        drop(instance);
         drop(store);
         it.wall(Phase::Teardown, t.elapsed());
 
