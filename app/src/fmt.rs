@@ -40,7 +40,12 @@ pub fn table(header: &[String], rows: &[Vec<String>], left: usize) -> String {
     };
     let mut out = line(header);
     out.push('\n');
-    out.push_str(&w.iter().map(|n| "-".repeat(*n)).collect::<Vec<_>>().join("  "));
+    out.push_str(
+        &w.iter()
+            .map(|n| "-".repeat(*n))
+            .collect::<Vec<_>>()
+            .join("  "),
+    );
     out.push('\n');
     for r in rows {
         out.push_str(&line(r));

@@ -39,7 +39,12 @@ fn runtimes_lists_embedded_and_native() {
     let out = wasmeter(&["runtimes", "--json"], tmp.path());
     assert!(out.status.success());
     let v = json(&out);
-    let ids: Vec<&str> = v.as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     for id in [
         "native",
         "wasmtime",
@@ -51,9 +56,19 @@ fn runtimes_lists_embedded_and_native() {
     ] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }
-    let wt = v.as_array().unwrap().iter().find(|r| r["id"] == "wasmtime").unwrap();
+    let wt = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "wasmtime")
+        .unwrap();
     assert_eq!(wt["kind"], "embedded");
-    assert!(wt["version"].as_str().unwrap().starts_with(char::is_numeric));
+    assert!(
+        wt["version"]
+            .as_str()
+            .unwrap()
+            .starts_with(char::is_numeric)
+    );
     assert!(wt["unavailable"].is_null());
 }
 
@@ -72,8 +87,20 @@ fn a_real_run_saves_summarises_and_shows() {
     let tmp = tempfile::tempdir().unwrap();
     let out = wasmeter(
         &[
-            "run", "--suite", "compute", "--tests", "sha256,nbody", "--runtimes",
-            "native,wasmtime,wasmer-singlepass", "--warmup", "0", "--runs", "2", "--name", "e2e", "--json",
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "sha256,nbody",
+            "--runtimes",
+            "native,wasmtime,wasmer-singlepass",
+            "--warmup",
+            "0",
+            "--runs",
+            "2",
+            "--name",
+            "e2e",
+            "--json",
         ],
         tmp.path(),
     );
@@ -102,7 +129,10 @@ fn a_real_run_saves_summarises_and_shows() {
     assert_eq!(runs[0]["label"], "e2e");
     assert_eq!(runs[0]["status"], "complete");
     let id = runs[0]["id"].as_str().unwrap();
-    let shown = json(&wasmeter(&["show", &id[..id.len() - 2], "--json"], tmp.path()));
+    let shown = json(&wasmeter(
+        &["show", &id[..id.len() - 2], "--json"],
+        tmp.path(),
+    ));
     assert_eq!(shown, s);
     let latest = json(&wasmeter(&["show", "latest", "--json"], tmp.path()));
     assert_eq!(latest, s);
@@ -118,13 +148,27 @@ fn a_real_run_saves_summarises_and_shows() {
 #[test]
 fn input_errors_exit_2_and_name_the_problem() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = wasmeter(&["run", "--suite", "compute", "--runtimes", "nosuch"], tmp.path());
+    let out = wasmeter(
+        &["run", "--suite", "compute", "--runtimes", "nosuch"],
+        tmp.path(),
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown runtime 'nosuch' (known: native, wasmtime"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown runtime 'nosuch' (known: native, wasmtime"),
+        "{}",
+        stderr(&out)
+    );
 
-    let out = wasmeter(&["run", "--suite", "compute", "--tests", "nosuch"], tmp.path());
+    let out = wasmeter(
+        &["run", "--suite", "compute", "--tests", "nosuch"],
+        tmp.path(),
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown test 'nosuch' in suite 'compute' (known: "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown test 'nosuch' in suite 'compute' (known: "),
+        "{}",
+        stderr(&out)
+    );
 
     let out = wasmeter(&["run", "--suite", "nosuch"], tmp.path());
     assert_eq!(out.status.code(), Some(2));
@@ -162,7 +206,18 @@ fn custom_suite(root: &Path, wasm: &[u8], expected: &str) {
 }
 
 fn run_custom(root: &Path, results: &Path, runtimes: &str, extra: &[&str]) -> (Output, Value) {
-    let mut args = vec!["run", "--suite", "custom", "--runtimes", runtimes, "--warmup", "0", "--runs", "1", "--json"];
+    let mut args = vec![
+        "run",
+        "--suite",
+        "custom",
+        "--runtimes",
+        runtimes,
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--json",
+    ];
     args.extend_from_slice(extra);
     let out = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
         .args(&args)
@@ -186,23 +241,31 @@ fn failures(v: &Value) -> Vec<String> {
 
 // (module (func (export "_start") (loop (br 0))))
 const LOOP_FOREVER: &[u8] = &[
-    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's', b't',
-    b'a', b'r', b't', 0, 0, 10, 9, 1, 7, 0, 3, 0x40, 0x0c, 0, 0x0b, 0x0b,
+    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's',
+    b't', b'a', b'r', b't', 0, 0, 10, 9, 1, 7, 0, 3, 0x40, 0x0c, 0, 0x0b, 0x0b,
 ];
 // (module (func (export "_start") unreachable))
 const TRAP: &[u8] = &[
-    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's', b't',
-    b'a', b'r', b't', 0, 0, 10, 5, 1, 3, 0, 0, 0x0b,
+    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 7, 10, 1, 6, b'_', b's',
+    b't', b'a', b'r', b't', 0, 0, 10, 5, 1, 3, 0, 0, 0x0b,
 ];
 
 #[test]
 fn malformed_module_fails_its_cell_with_the_file_named() {
     let tmp = tempfile::tempdir().unwrap();
     custom_suite(tmp.path(), b"\0asm\x01\0\0\0garbage", "");
-    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime,wasmer-cranelift", &[]);
+    let (out, v) = run_custom(
+        tmp.path(),
+        &tmp.path().join("r"),
+        "wasmtime,wasmer-cranelift",
+        &[],
+    );
     assert_eq!(out.status.code(), Some(1));
     for f in failures(&v) {
-        assert!(f.contains("custom/wasm/t.wasm: not a valid WebAssembly module ("), "{f}");
+        assert!(
+            f.contains("custom/wasm/t.wasm: not a valid WebAssembly module ("),
+            "{f}"
+        );
     }
 }
 
@@ -217,7 +280,12 @@ fn trap_and_hang_fail_their_cells_and_the_run_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
     custom_suite(tmp.path(), LOOP_FOREVER, "");
     let started = std::time::Instant::now();
-    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime,wasmtime-winch", &["--timeout", "1"]);
+    let (out, v) = run_custom(
+        tmp.path(),
+        &tmp.path().join("r"),
+        "wasmtime,wasmtime-winch",
+        &["--timeout", "1"],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(failures(&v), vec!["timeout after 1 s", "timeout after 1 s"]);
     assert!(started.elapsed().as_secs() < 30);
@@ -231,7 +299,10 @@ fn wrong_answer_fails_as_wrong_output() {
     let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "wasmtime", &[]);
     assert_eq!(out.status.code(), Some(1));
     let f = &failures(&v)[0];
-    assert!(f.starts_with("wrong output: line 1: expected 'not the answer'"), "{f}");
+    assert!(
+        f.starts_with("wrong output: line 1: expected 'not the answer'"),
+        "{f}"
+    );
 }
 
 #[test]
@@ -250,5 +321,8 @@ fn manifest_errors_exit_2_naming_file_and_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let e = stderr(&out);
-    assert!(e.contains("custom/suite.toml:6: source file 'src/none.c' does not exist"), "{e}");
+    assert!(
+        e.contains("custom/suite.toml:6: source file 'src/none.c' does not exist"),
+        "{e}"
+    );
 }

@@ -25,11 +25,32 @@ fn job(program: PathBuf, name: &str, scratch: &Path) -> Job {
 fn suite_has_the_required_breadth() {
     let s = suite();
     assert!(s.tests.len() >= 14, "{} tests", s.tests.len());
-    let tags: Vec<&str> = s.tests.iter().flat_map(|t| t.tags.iter().map(String::as_str)).collect();
-    for tag in ["hashing", "cipher", "mac", "bignum", "memory-hard", "codec", "vector", "simd", "branchy", "alloc", "float", "string"] {
+    let tags: Vec<&str> = s
+        .tests
+        .iter()
+        .flat_map(|t| t.tags.iter().map(String::as_str))
+        .collect();
+    for tag in [
+        "hashing",
+        "cipher",
+        "mac",
+        "bignum",
+        "memory-hard",
+        "codec",
+        "vector",
+        "simd",
+        "branchy",
+        "alloc",
+        "float",
+        "string",
+    ] {
         assert!(tags.contains(&tag), "no test tagged {tag}");
     }
-    assert!(s.tests.iter().any(|t| t.wasm_cflags.iter().any(|f| f == "-msimd128")));
+    assert!(
+        s.tests
+            .iter()
+            .any(|t| t.wasm_cflags.iter().any(|f| f == "-msimd128"))
+    );
 }
 
 #[test]
@@ -44,8 +65,15 @@ fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
                 .run(&job(t.wasm.clone(), &t.name, scratch.path()))
                 .unwrap_or_else(|f| panic!("{rt_id} × {}: {f}", t.name));
             let out = parse_output(&String::from_utf8_lossy(&it.stdout)).unwrap();
-            assert_eq!(check_output(&out.answer, &expected), OutputCheck::Match, "{rt_id} × {}", t.name);
-            let ns = out.self_time_ns.unwrap_or_else(|| panic!("{} does not self-time", t.name));
+            assert_eq!(
+                check_output(&out.answer, &expected),
+                OutputCheck::Match,
+                "{rt_id} × {}",
+                t.name
+            );
+            let ns = out
+                .self_time_ns
+                .unwrap_or_else(|| panic!("{} does not self-time", t.name));
             assert!(ns > 1e5, "{} self-timed only {ns} ns", t.name);
         }
     }
@@ -56,7 +84,10 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites");
     let catalog = SuiteCatalog::discover(&root).unwrap();
     assert!(catalog.suites.len() >= 2);
-    let have_clang = std::process::Command::new("clang-19").arg("--version").output().is_ok();
+    let have_clang = std::process::Command::new("clang-19")
+        .arg("--version")
+        .output()
+        .is_ok();
     for s in &catalog.suites {
         let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
         for t in &s.tests {
@@ -66,7 +97,11 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
                 .find(|l| l.split_whitespace().next() == Some(t.name.as_str()))
                 .unwrap_or_else(|| panic!("{} missing from {}/wasm/build.lock", t.name, s.name));
             let got = line.split_whitespace().nth(1).unwrap_or("");
-            assert_eq!(got, want, "{}/{}: wasm is stale against its sources; run suites/{}/build.sh", s.name, t.name, s.name);
+            assert_eq!(
+                got, want,
+                "{}/{}: wasm is stale against its sources; run suites/{}/build.sh",
+                s.name, t.name, s.name
+            );
             assert!(t.wasm.is_file(), "{} missing", t.wasm.display());
         }
         // With the toolchain present, rebuild and compare bytes (CI installs it).
@@ -76,9 +111,16 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
                 .arg("--check")
                 .status()
                 .unwrap();
-            assert!(st.success(), "suites/{}/build.sh --check: committed wasm differs from a rebuild", s.name);
+            assert!(
+                st.success(),
+                "suites/{}/build.sh --check: committed wasm differs from a rebuild",
+                s.name
+            );
         } else {
-            assert!(std::env::var("CI").is_err(), "CI must have clang-19 to check the committed wasm");
+            assert!(
+                std::env::var("CI").is_err(),
+                "CI must have clang-19 to check the committed wasm"
+            );
         }
     }
 }

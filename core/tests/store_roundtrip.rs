@@ -11,7 +11,10 @@ fn meta(id: &str, pid: u32) -> RunMeta {
         id: id.into(),
         label: Some("round trip".into()),
         suite: "compute".into(),
-        tests: vec![TestRecord { name: "sha256".into(), source_hash: "ab".repeat(32) }],
+        tests: vec![TestRecord {
+            name: "sha256".into(),
+            source_hash: "ab".repeat(32),
+        }],
         runtimes: known_runtimes().into_iter().take(2).collect(),
         settings: RunSettings {
             warmup: 1,
@@ -34,7 +37,11 @@ fn meta(id: &str, pid: u32) -> RunMeta {
 fn rows() -> Vec<MeasurementRow> {
     (0..4)
         .flat_map(|i| {
-            [(Phase::Compile, Metric::WallNs), (Phase::Execute, Metric::SelfNs)].map(|(phase, metric)| MeasurementRow {
+            [
+                (Phase::Compile, Metric::WallNs),
+                (Phase::Execute, Metric::SelfNs),
+            ]
+            .map(|(phase, metric)| MeasurementRow {
                 runtime: "wasmtime".into(),
                 test: "sha256".into(),
                 phase,
@@ -49,8 +56,21 @@ fn rows() -> Vec<MeasurementRow> {
 
 fn fill(w: &mut RunWriter) {
     w.measurements(&rows()).unwrap();
-    w.sample(&SampleRow { t_ms: 100.0, runtime: "wasmtime".into(), test: "sha256".into(), cpu_pct: 99.5, rss_bytes: 12 << 20 }).unwrap();
-    w.cell(&CellRecord { runtime: "wasmtime".into(), test: "sha256".into(), failure: None, wall_ms: 12.5 }).unwrap();
+    w.sample(&SampleRow {
+        t_ms: 100.0,
+        runtime: "wasmtime".into(),
+        test: "sha256".into(),
+        cpu_pct: 99.5,
+        rss_bytes: 12 << 20,
+    })
+    .unwrap();
+    w.cell(&CellRecord {
+        runtime: "wasmtime".into(),
+        test: "sha256".into(),
+        failure: None,
+        wall_ms: 12.5,
+    })
+    .unwrap();
     w.cell(&CellRecord {
         runtime: "native".into(),
         test: "sha256".into(),
@@ -74,7 +94,10 @@ fn finished_run_round_trips_through_parquet() {
     assert_eq!(run.samples.len(), 1);
     assert_eq!(run.samples[0].cpu_pct, 99.5);
     assert_eq!(run.cells.len(), 2);
-    assert_eq!(run.cells[1].failure, Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())));
+    assert_eq!(
+        run.cells[1].failure,
+        Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into()))
+    );
     assert_eq!(run.meta.status, RunStatus::Complete);
     assert!(run.meta.finished_unix.is_some());
     let mut expected_meta = m;
@@ -89,11 +112,14 @@ fn finished_run_round_trips_through_parquet() {
 fn a_run_whose_writer_died_is_recovered_as_interrupted() {
     let tmp = tempfile::tempdir().unwrap();
     let dead_pid = 0x3fff_fff0;
-    let mut w = RunWriter::create(tmp.path(), meta("20261122-004405-compute-0002", dead_pid)).unwrap();
+    let mut w =
+        RunWriter::create(tmp.path(), meta("20261122-004405-compute-0002", dead_pid)).unwrap();
     fill(&mut w);
     drop(w);
     // A crash mid-write leaves half a line at the end: dropped, the rest kept.
-    let mj = tmp.path().join("20261122-004405-compute-0002/measurements.jsonl");
+    let mj = tmp
+        .path()
+        .join("20261122-004405-compute-0002/measurements.jsonl");
     let mut text = std::fs::read_to_string(&mj).unwrap();
     text.push_str("{\"runtime\":\"wasm");
     std::fs::write(&mj, text).unwrap();
@@ -101,13 +127,22 @@ fn a_run_whose_writer_died_is_recovered_as_interrupted() {
     assert_eq!(run.meta.status, RunStatus::Interrupted);
     assert_eq!(run.measurements, rows());
     let listed = list_runs(tmp.path()).unwrap();
-    assert_eq!(listed[0].meta.as_ref().unwrap().status, RunStatus::Interrupted);
+    assert_eq!(
+        listed[0].meta.as_ref().unwrap().status,
+        RunStatus::Interrupted
+    );
 }
 
 #[test]
 fn corrupt_files_are_named_and_other_runs_still_list() {
     let tmp = tempfile::tempdir().unwrap();
-    for (i, id) in ["20261122-000001-compute-aaaa", "20261122-000002-compute-bbbb"].iter().enumerate() {
+    for (i, id) in [
+        "20261122-000001-compute-aaaa",
+        "20261122-000002-compute-bbbb",
+    ]
+    .iter()
+    .enumerate()
+    {
         let mut w = RunWriter::create(tmp.path(), meta(id, std::process::id())).unwrap();
         fill(&mut w);
         w.finish(RunStatus::Complete).unwrap();
@@ -116,7 +151,10 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
     let bad = tmp.path().join("20261122-000001-compute-aaaa");
     std::fs::write(bad.join("meta.json"), "{ not json").unwrap();
     let e = load_run(&bad).unwrap_err().to_string();
-    assert!(e.contains("20261122-000001-compute-aaaa/meta.json: not valid run metadata"), "{e}");
+    assert!(
+        e.contains("20261122-000001-compute-aaaa/meta.json: not valid run metadata"),
+        "{e}"
+    );
     let listed = list_runs(tmp.path()).unwrap();
     assert_eq!(listed.len(), 2);
     assert!(listed[0].meta.is_err());
@@ -130,6 +168,9 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
     assert!(e.contains("measurements.parquet"), "{e}");
 
     assert_eq!(resolve_run(tmp.path(), "20261122-000002").unwrap(), other);
-    assert!(matches!(resolve_run(tmp.path(), "20261122"), Err(StoreError::Ambiguous { .. })));
+    assert!(matches!(
+        resolve_run(tmp.path(), "20261122"),
+        Err(StoreError::Ambiguous { .. })
+    ));
     assert_eq!(resolve_run(tmp.path(), "latest").unwrap(), other);
 }

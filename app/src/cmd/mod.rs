@@ -27,9 +27,16 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
         Command::Run(args) => run::main(&ctx, args),
         Command::Runs { json } => runs::main(&ctx, json),
-        Command::Show { run, baseline, json } => show::main(&ctx, &run, baseline.as_deref(), json),
+        Command::Show {
+            run,
+            baseline,
+            json,
+        } => show::main(&ctx, &run, baseline.as_deref(), json),
         Command::Worker => {
-            let code = wasmeter_core::runner::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
+            let code = wasmeter_core::runner::worker_main(
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+            );
             Ok(ExitCode::from(code as u8))
         }
     }

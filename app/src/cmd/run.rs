@@ -53,7 +53,12 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     if args.json {
         super::print_json(&summary)?;
     } else {
-        println!("run {} ({}) saved in {}", outcome.run_id, outcome.status, outcome.dir.display());
+        println!(
+            "run {} ({}) saved in {}",
+            outcome.run_id,
+            outcome.status,
+            outcome.dir.display()
+        );
         print!("{}", super::show::render_summary(&summary));
     }
     Ok(if outcome.failed > 0 {
@@ -85,7 +90,10 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
                         .expect("valid template"),
                     );
                 } else {
-                    eprintln!("run {run_id}: {} cells × {iterations_per_cell} iterations", c.len());
+                    eprintln!(
+                        "run {run_id}: {} cells × {iterations_per_cell} iterations",
+                        c.len()
+                    );
                 }
                 cells = c;
             }
@@ -102,7 +110,11 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
             } => {
                 let (rt, t) = cells.get(index).cloned().unwrap_or_default();
                 let line = match failure {
-                    None => format!("[{}/{}] {rt} × {t}: ok ({wall_ms:.0} ms)", index + 1, cells.len()),
+                    None => format!(
+                        "[{}/{}] {rt} × {t}: ok ({wall_ms:.0} ms)",
+                        index + 1,
+                        cells.len()
+                    ),
                     Some(f) => format!("[{}/{}] {rt} × {t}: FAILED: {f}", index + 1, cells.len()),
                 };
                 if tty {

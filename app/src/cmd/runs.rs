@@ -76,10 +76,27 @@ pub fn main(ctx: &Ctx, json: bool) -> Result<ExitCode> {
                 r.tests.to_string(),
                 r.runtimes.join(","),
             ],
-            Some(e) => vec![r.id.clone(), String::new(), String::new(), String::new(), format!("unreadable: {e}"), String::new(), String::new()],
+            Some(e) => vec![
+                r.id.clone(),
+                String::new(),
+                String::new(),
+                String::new(),
+                format!("unreadable: {e}"),
+                String::new(),
+                String::new(),
+            ],
         })
         .collect();
-    let header = ["run", "label", "started (UTC)", "suite", "status", "tests", "runtimes"].map(String::from);
+    let header = [
+        "run",
+        "label",
+        "started (UTC)",
+        "suite",
+        "status",
+        "tests",
+        "runtimes",
+    ]
+    .map(String::from);
     print!("{}", table(&header, &rows, 7));
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,9 @@ use wasmeter_core::store::{StoreError, load_run, resolve_run};
 
 pub fn main(ctx: &Ctx, spec: &str, baseline: Option<&str>, json: bool) -> Result<ExitCode> {
     let dir = resolve_run(&ctx.results, spec).map_err(|e| match e {
-        StoreError::NotFound { .. } | StoreError::Ambiguous { .. } => InputError(e.to_string()).into(),
+        StoreError::NotFound { .. } | StoreError::Ambiguous { .. } => {
+            InputError(e.to_string()).into()
+        }
         e => anyhow::Error::from(e),
     })?;
     let run = load_run(&dir)?;
@@ -22,7 +24,10 @@ pub fn main(ctx: &Ctx, spec: &str, baseline: Option<&str>, json: bool) -> Result
         println!(
             "run {}{} — suite {} ({}), {}, {} warm-up + {} runs",
             m.id,
-            m.label.as_ref().map(|l| format!(" \"{l}\"")).unwrap_or_default(),
+            m.label
+                .as_ref()
+                .map(|l| format!(" \"{l}\""))
+                .unwrap_or_default(),
             m.suite,
             m.settings.size,
             m.status,
@@ -61,7 +66,11 @@ pub fn render_summary(s: &RunSummary) -> String {
     }
     let mut g = vec![format!("geomean × {}", s.baseline)];
     for r in &s.per_runtime {
-        g.push(r.geomean_relative.map(|v| format!("{v:.2}×")).unwrap_or_else(|| "-".into()));
+        g.push(
+            r.geomean_relative
+                .map(|v| format!("{v:.2}×"))
+                .unwrap_or_else(|| "-".into()),
+        );
     }
     rows.push(g);
     let mut out = format!(
@@ -72,10 +81,18 @@ pub fn render_summary(s: &RunSummary) -> String {
     let failures: Vec<String> = s
         .cells
         .iter()
-        .filter_map(|c| c.failure.as_ref().map(|f| format!("  {} × {}: {f}", c.runtime, c.test)))
+        .filter_map(|c| {
+            c.failure
+                .as_ref()
+                .map(|f| format!("  {} × {}: {f}", c.runtime, c.test))
+        })
         .collect();
     if !failures.is_empty() {
-        out.push_str(&format!("{} failed cells:\n{}\n", failures.len(), failures.join("\n")));
+        out.push_str(&format!(
+            "{} failed cells:\n{}\n",
+            failures.len(),
+            failures.join("\n")
+        ));
     }
     out
 }

@@ -54,9 +54,22 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
     if name.is_none() {
         let rows: Vec<Vec<String>> = suites
             .iter()
-            .map(|s| vec![s.name.clone(), s.tests.len().to_string(), s.description.clone()])
+            .map(|s| {
+                vec![
+                    s.name.clone(),
+                    s.tests.len().to_string(),
+                    s.description.clone(),
+                ]
+            })
             .collect();
-        print!("{}", table(&["suite", "tests", "description"].map(String::from), &rows, 3));
+        print!(
+            "{}",
+            table(
+                &["suite", "tests", "description"].map(String::from),
+                &rows,
+                3
+            )
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for s in suites {
@@ -66,7 +79,10 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
             .iter()
             .map(|t| vec![t.name.clone(), t.tags.join(","), t.description.clone()])
             .collect();
-        print!("{}", table(&["test", "tags", "description"].map(String::from), &rows, 3));
+        print!(
+            "{}",
+            table(&["test", "tags", "description"].map(String::from), &rows, 3)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -74,7 +74,10 @@ mod tests {
     #[test]
     fn known_values() {
         let s = Stats::of(&[4.0, 1.0, 3.0, 2.0]).unwrap();
-        assert_eq!((s.n, s.min, s.max, s.median, s.mean), (4, 1.0, 4.0, 2.5, 2.5));
+        assert_eq!(
+            (s.n, s.min, s.max, s.median, s.mean),
+            (4, 1.0, 4.0, 2.5, 2.5)
+        );
         assert!((s.stddev - 1.2909944487358056).abs() < 1e-12);
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert!((geomean(&[1.0, 4.0]).unwrap() - 2.0).abs() < 1e-12);

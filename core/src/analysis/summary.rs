@@ -68,9 +68,7 @@ impl RunSummary {
 /// it reported one (comparable across every runtime), else the harness's wall time of
 /// `execute`, else of the whole iteration.
 pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
-    let baseline = baseline
-        .unwrap_or(&run.meta.settings.baseline)
-        .to_string();
+    let baseline = baseline.unwrap_or(&run.meta.settings.baseline).to_string();
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
     let mut by_key: BTreeMap<(&str, &str, Phase, Metric), Vec<f64>> = BTreeMap::new();
@@ -103,16 +101,26 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 .iter()
                 .find(|c| &c.runtime == rt && &c.test == test)
                 .and_then(|c| c.failure.as_ref().map(|f| f.to_string()));
-            let p = if failure.is_some() { None } else { primary(rt, test) };
-            let phases = [Phase::Compile, Phase::Instantiate, Phase::Execute, Phase::Teardown, Phase::Total]
-                .into_iter()
-                .filter_map(|ph| {
-                    by_key
-                        .get(&(rt.as_str(), test.as_str(), ph, Metric::WallNs))
-                        .and_then(|v| super::stats::median(v))
-                        .map(|m| (ph.as_str().to_string(), m))
-                })
-                .collect();
+            let p = if failure.is_some() {
+                None
+            } else {
+                primary(rt, test)
+            };
+            let phases = [
+                Phase::Compile,
+                Phase::Instantiate,
+                Phase::Execute,
+                Phase::Teardown,
+                Phase::Total,
+            ]
+            .into_iter()
+            .filter_map(|ph| {
+                by_key
+                    .get(&(rt.as_str(), test.as_str(), ph, Metric::WallNs))
+                    .and_then(|v| super::stats::median(v))
+                    .map(|m| (ph.as_str().to_string(), m))
+            })
+            .collect();
             cells.push(CellSummary {
                 runtime: rt.clone(),
                 test: test.clone(),
@@ -120,7 +128,10 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     (Some((s, _)), Some(b)) if b > 0.0 => Some(s.median / b),
                     _ => None,
                 },
-                source: p.as_ref().map(|(_, src)| src.to_string()).unwrap_or_default(),
+                source: p
+                    .as_ref()
+                    .map(|(_, src)| src.to_string())
+                    .unwrap_or_default(),
                 time: p.map(|(s, _)| s),
                 phases,
                 failure,

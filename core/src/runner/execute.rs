@@ -60,7 +60,10 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
         .iter()
         .map(|t| TestRecord {
             name: t.name.clone(),
-            source_hash: plan.suite.source_hash(t).unwrap_or_else(|_| "missing".into()),
+            source_hash: plan
+                .suite
+                .source_hash(t)
+                .unwrap_or_else(|_| "missing".into()),
         })
         .collect();
     let meta = RunMeta {
@@ -226,13 +229,21 @@ impl CellCtx<'_> {
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).
-    fn run(&mut self, worker: &WorkerCommand, spec: &CellSpec) -> Result<Option<Failure>, RunnerError> {
+    fn run(
+        &mut self,
+        worker: &WorkerCommand,
+        spec: &CellSpec,
+    ) -> Result<Option<Failure>, RunnerError> {
         let result = self.supervise(worker, spec);
         let _ = std::fs::remove_dir_all(&spec.job.scratch);
         result
     }
 
-    fn supervise(&mut self, worker: &WorkerCommand, spec: &CellSpec) -> Result<Option<Failure>, RunnerError> {
+    fn supervise(
+        &mut self,
+        worker: &WorkerCommand,
+        spec: &CellSpec,
+    ) -> Result<Option<Failure>, RunnerError> {
         let mut child = Command::new(&worker.program)
             .args(&worker.args)
             .stdin(Stdio::piped())
@@ -300,7 +311,11 @@ impl CellCtx<'_> {
             let wait = next_sample.saturating_duration_since(Instant::now());
             match rx.recv_timeout(wait) {
                 Ok(Line::Msg(WorkerMsg::Started { .. })) => deadline = Instant::now() + timeout,
-                Ok(Line::Msg(WorkerMsg::Iteration { iteration, warmup, values })) => {
+                Ok(Line::Msg(WorkerMsg::Iteration {
+                    iteration,
+                    warmup,
+                    values,
+                })) => {
                     let rows: Vec<MeasurementRow> = values
                         .into_iter()
                         .map(|v| MeasurementRow {
@@ -326,7 +341,9 @@ impl CellCtx<'_> {
                 Ok(Line::Msg(WorkerMsg::Failed { failure, .. })) => return Some(failure),
                 Ok(Line::Msg(WorkerMsg::Done)) => return None,
                 Ok(Line::Garbage(l)) => {
-                    return Some(Failure::Other(format!("worker said something unexpected: {l}")));
+                    return Some(Failure::Other(format!(
+                        "worker said something unexpected: {l}"
+                    )));
                 }
                 Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     return Some(Failure::Crash(String::new()));

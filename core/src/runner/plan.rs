@@ -100,12 +100,17 @@ impl Plan {
         } else {
             let mut v: Vec<RuntimeInfo> = Vec::new();
             for id in &req.runtimes {
-                let info = all.iter().find(|r| &r.id == id).ok_or_else(|| {
-                    PlanError::UnknownRuntime {
-                        id: id.clone(),
-                        known: all.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", "),
-                    }
-                })?;
+                let info =
+                    all.iter()
+                        .find(|r| &r.id == id)
+                        .ok_or_else(|| PlanError::UnknownRuntime {
+                            id: id.clone(),
+                            known: all
+                                .iter()
+                                .map(|r| r.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        })?;
                 if !v.iter().any(|r| r.id == info.id) {
                     v.push(info.clone());
                 }
@@ -115,7 +120,11 @@ impl Plan {
         if !all.iter().any(|r| r.id == req.baseline) {
             return Err(PlanError::UnknownRuntime {
                 id: req.baseline.clone(),
-                known: all.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", "),
+                known: all
+                    .iter()
+                    .map(|r| r.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         }
         let tests = if req.tests.is_empty() {

@@ -98,7 +98,13 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
     let rt = match runtime::instantiate(&spec.runtime) {
         Ok(rt) => rt,
         Err(failure) => {
-            let _ = send(&mut output, &WorkerMsg::Failed { iteration: 0, failure });
+            let _ = send(
+                &mut output,
+                &WorkerMsg::Failed {
+                    iteration: 0,
+                    failure,
+                },
+            );
             return 0;
         }
     };
@@ -112,7 +118,10 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
                 warmup: i < spec.warmup,
                 values,
             },
-            Err(failure) => WorkerMsg::Failed { iteration: i, failure },
+            Err(failure) => WorkerMsg::Failed {
+                iteration: i,
+                failure,
+            },
         };
         let failed = matches!(msg, WorkerMsg::Failed { .. });
         if send(&mut output, &msg).is_err() {

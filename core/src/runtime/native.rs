@@ -63,7 +63,10 @@ fn wait4(pid: libc::pid_t, status: &mut libc::c_int, ru: &mut libc::rusage) -> l
 }
 
 /// Reads a pipe to the end, keeping at most `limit` bytes (the rest is drained).
-fn drain(mut r: impl Read + Send + 'static, limit: usize) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
+fn drain(
+    mut r: impl Read + Send + 'static,
+    limit: usize,
+) -> std::thread::JoinHandle<(Vec<u8>, bool)> {
     std::thread::spawn(move || {
         let mut kept = Vec::new();
         let mut buf = [0u8; 64 * 1024];
@@ -83,7 +86,10 @@ fn drain(mut r: impl Read + Send + 'static, limit: usize) -> std::thread::JoinHa
 /// Describes how a process ended when it did not exit with 0.
 pub fn exit_failure(status: std::process::ExitStatus) -> Option<Failure> {
     if let Some(sig) = status.signal() {
-        return Some(Failure::Crash(format!("killed by signal {sig} ({})", signal_name(sig))));
+        return Some(Failure::Crash(format!(
+            "killed by signal {sig} ({})",
+            signal_name(sig)
+        )));
     }
     match status.code() {
         Some(0) => None,
@@ -126,8 +132,8 @@ impl Runtime for NativeRuntime {
             .map_err(|e| Failure::Other(format!("{}: {e}", job.program.display())))?;
         let out = drain(child.stdout.take().expect("piped"), job.stdout_limit);
         let err = drain(child.stderr.take().expect("piped"), 1 << 20);
-        let (status, usage) = wait_with_usage(child.id())
-            .map_err(|e| Failure::Other(format!("wait: {e}")))?;
+        let (status, usage) =
+            wait_with_usage(child.id()).map_err(|e| Failure::Other(format!("wait: {e}")))?;
         let wall = t.elapsed();
         let (stdout, over) = out.join().unwrap_or_default();
         let (stderr, _) = err.join().unwrap_or_default();

@@ -47,9 +47,8 @@ impl NativeCompiler {
     /// Builds (or finds in the cache) the native executable of a test.
     pub fn build(&self, suite: &Suite, test: &TestCase) -> Result<PathBuf, Failure> {
         let mut h = Sha256::new();
-        let read = |p: &Path| {
-            std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))
-        };
+        let read =
+            |p: &Path| std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()));
         h.update(read(&test.source)?);
         for inc in &suite.includes {
             h.update(read(inc)?);

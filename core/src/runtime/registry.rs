@@ -59,7 +59,11 @@ fn native_info() -> RuntimeInfo {
             format!("C sources built by '{}'", c.program),
             None,
         ),
-        Err(e) => ("-".into(), "C sources built by the system compiler".into(), Some(e)),
+        Err(e) => (
+            "-".into(),
+            "C sources built by the system compiler".into(),
+            Some(e),
+        ),
     };
     RuntimeInfo {
         id: "native".into(),

@@ -1,6 +1,8 @@
 //! Live CPU and memory sampling of a worker's process tree (sysinfo).
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
 
 /// One reading of a process tree.
@@ -17,6 +19,9 @@ pub struct Reading {
 pub struct TreeSampler {
     root: u32,
     sys: System,
+    /// CPU-ms each process had used at the previous reading.
+    cpu_ms: HashMap<u32, u64>,
+    at: Instant,
 }
 
 impl TreeSampler {
@@ -25,12 +30,15 @@ impl TreeSampler {
         let mut s = TreeSampler {
             root,
             sys: System::new(),
+            cpu_ms: HashMap::new(),
+            at: Instant::now(),
         };
         let _ = s.sample();
         s
     }
 
-    /// Reads CPU and RSS of the tree now.
+    /// Reads CPU and RSS of the tree now. CPU is the tree's CPU time since the previous
+    /// reading over the wall time between them (a process born in between counts whole).
     pub fn sample(&mut self) -> Reading {
         let pids: Vec<Pid> = descendants(self.root)
             .into_iter()
@@ -45,11 +53,22 @@ impl TreeSampler {
             cpu_pct: 0.0,
             rss_bytes: 0,
         };
+        let now = Instant::now();
+        let wall_ms = now.duration_since(self.at).as_secs_f64() * 1e3;
+        self.at = now;
+        let mut used_ms = 0u64;
+        let mut seen = HashMap::with_capacity(pids.len());
         for pid in &pids {
             if let Some(p) = self.sys.process(*pid) {
-                r.cpu_pct += p.cpu_usage();
+                let acc = p.accumulated_cpu_time();
+                used_ms += acc.saturating_sub(self.cpu_ms.get(&pid.as_u32()).copied().unwrap_or(0));
+                seen.insert(pid.as_u32(), acc);
                 r.rss_bytes += p.memory();
             }
+        }
+        self.cpu_ms = seen;
+        if wall_ms > 0.0 {
+            r.cpu_pct = (used_ms as f64 / wall_ms * 100.0) as f32;
         }
         r
     }
@@ -89,7 +108,11 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(descendants(std::process::id()).len() >= 1);
-        assert!(r.cpu_pct > 30.0, "busy child should show CPU, got {}", r.cpu_pct);
+        assert!(
+            r.cpu_pct > 30.0,
+            "busy child should show CPU, got {}",
+            r.cpu_pct
+        );
         assert!(r.rss_bytes > 1 << 20, "rss {}", r.rss_bytes);
     }
 }

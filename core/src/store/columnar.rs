@@ -61,19 +61,39 @@ fn read_parquet(path: &Path) -> Result<DataFrame, StoreError> {
         .map_err(|e| polars_err(path, e))
 }
 
-
 /// Measurement rows as a DataFrame (one column per field).
 pub fn measurements_frame(rows: &[MeasurementRow]) -> PolarsResult<DataFrame> {
     DataFrame::new(
         rows.len(),
         vec![
-            Column::new("runtime".into(), rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>()),
-            Column::new("test".into(), rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>()),
-            Column::new("phase".into(), rows.iter().map(|r| r.phase.as_str()).collect::<Vec<_>>()),
-            Column::new("iteration".into(), rows.iter().map(|r| r.iteration).collect::<Vec<_>>()),
-            Column::new("warmup".into(), rows.iter().map(|r| r.warmup).collect::<Vec<_>>()),
-            Column::new("metric".into(), rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>()),
-            Column::new("value".into(), rows.iter().map(|r| r.value).collect::<Vec<_>>()),
+            Column::new(
+                "runtime".into(),
+                rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "test".into(),
+                rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "phase".into(),
+                rows.iter().map(|r| r.phase.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "iteration".into(),
+                rows.iter().map(|r| r.iteration).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "warmup".into(),
+                rows.iter().map(|r| r.warmup).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "metric".into(),
+                rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "value".into(),
+                rows.iter().map(|r| r.value).collect::<Vec<_>>(),
+            ),
         ],
     )
 }
@@ -82,11 +102,26 @@ fn samples_frame(rows: &[SampleRow]) -> PolarsResult<DataFrame> {
     DataFrame::new(
         rows.len(),
         vec![
-            Column::new("t_ms".into(), rows.iter().map(|r| r.t_ms).collect::<Vec<_>>()),
-            Column::new("runtime".into(), rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>()),
-            Column::new("test".into(), rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>()),
-            Column::new("cpu_pct".into(), rows.iter().map(|r| r.cpu_pct).collect::<Vec<_>>()),
-            Column::new("rss_bytes".into(), rows.iter().map(|r| r.rss_bytes).collect::<Vec<_>>()),
+            Column::new(
+                "t_ms".into(),
+                rows.iter().map(|r| r.t_ms).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "runtime".into(),
+                rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "test".into(),
+                rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "cpu_pct".into(),
+                rows.iter().map(|r| r.cpu_pct).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "rss_bytes".into(),
+                rows.iter().map(|r| r.rss_bytes).collect::<Vec<_>>(),
+            ),
         ],
     )
 }
@@ -102,20 +137,47 @@ fn missing(path: &Path, what: &str) -> StoreError {
 pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, StoreError> {
     let df = read_parquet(path)?;
     let pe = |e| polars_err(path, e);
-    let runtime = df.column("runtime").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let test = df.column("test").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let phase = df.column("phase").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let iteration = df.column("iteration").and_then(|c| c.u32().cloned()).map_err(pe)?;
-    let warmup = df.column("warmup").and_then(|c| c.bool().cloned()).map_err(pe)?;
-    let metric = df.column("metric").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let value = df.column("value").and_then(|c| c.f64().cloned()).map_err(pe)?;
+    let runtime = df
+        .column("runtime")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let test = df
+        .column("test")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let phase = df
+        .column("phase")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let iteration = df
+        .column("iteration")
+        .and_then(|c| c.u32().cloned())
+        .map_err(pe)?;
+    let warmup = df
+        .column("warmup")
+        .and_then(|c| c.bool().cloned())
+        .map_err(pe)?;
+    let metric = df
+        .column("metric")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let value = df
+        .column("value")
+        .and_then(|c| c.f64().cloned())
+        .map_err(pe)?;
     let mut out = Vec::with_capacity(df.height());
     for i in 0..df.height() {
         let p = phase.get(i).ok_or_else(|| missing(path, "phase"))?;
         let m = metric.get(i).ok_or_else(|| missing(path, "metric"))?;
         out.push(MeasurementRow {
-            runtime: runtime.get(i).ok_or_else(|| missing(path, "runtime"))?.to_string(),
-            test: test.get(i).ok_or_else(|| missing(path, "test"))?.to_string(),
+            runtime: runtime
+                .get(i)
+                .ok_or_else(|| missing(path, "runtime"))?
+                .to_string(),
+            test: test
+                .get(i)
+                .ok_or_else(|| missing(path, "test"))?
+                .to_string(),
             phase: Phase::parse(p).ok_or_else(|| StoreError::Corrupt {
                 path: path.to_path_buf(),
                 message: format!("row {i}: unknown phase '{p}'"),
@@ -136,17 +198,38 @@ pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, Stor
 pub(crate) fn read_samples(path: &Path) -> Result<Vec<SampleRow>, StoreError> {
     let df = read_parquet(path)?;
     let pe = |e| polars_err(path, e);
-    let t = df.column("t_ms").and_then(|c| c.f64().cloned()).map_err(pe)?;
-    let runtime = df.column("runtime").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let test = df.column("test").and_then(|c| c.str().cloned()).map_err(pe)?;
-    let cpu = df.column("cpu_pct").and_then(|c| c.f32().cloned()).map_err(pe)?;
-    let rss = df.column("rss_bytes").and_then(|c| c.u64().cloned()).map_err(pe)?;
+    let t = df
+        .column("t_ms")
+        .and_then(|c| c.f64().cloned())
+        .map_err(pe)?;
+    let runtime = df
+        .column("runtime")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let test = df
+        .column("test")
+        .and_then(|c| c.str().cloned())
+        .map_err(pe)?;
+    let cpu = df
+        .column("cpu_pct")
+        .and_then(|c| c.f32().cloned())
+        .map_err(pe)?;
+    let rss = df
+        .column("rss_bytes")
+        .and_then(|c| c.u64().cloned())
+        .map_err(pe)?;
     (0..df.height())
         .map(|i| {
             Ok(SampleRow {
                 t_ms: t.get(i).ok_or_else(|| missing(path, "t_ms"))?,
-                runtime: runtime.get(i).ok_or_else(|| missing(path, "runtime"))?.to_string(),
-                test: test.get(i).ok_or_else(|| missing(path, "test"))?.to_string(),
+                runtime: runtime
+                    .get(i)
+                    .ok_or_else(|| missing(path, "runtime"))?
+                    .to_string(),
+                test: test
+                    .get(i)
+                    .ok_or_else(|| missing(path, "test"))?
+                    .to_string(),
                 cpu_pct: cpu.get(i).ok_or_else(|| missing(path, "cpu_pct"))?,
                 rss_bytes: rss.get(i).ok_or_else(|| missing(path, "rss_bytes"))?,
             })
@@ -161,7 +244,10 @@ pub(crate) fn compact(dir: &Path) -> Result<(), StoreError> {
     if mj.exists() {
         let rows: Vec<MeasurementRow> = read_jsonl(&mj)?;
         let mp = dir.join("measurements.parquet");
-        write_parquet(&mp, measurements_frame(&rows).map_err(|e| polars_err(&mp, e))?)?;
+        write_parquet(
+            &mp,
+            measurements_frame(&rows).map_err(|e| polars_err(&mp, e))?,
+        )?;
         if read_measurements(&mp)?.len() != rows.len() {
             return Err(StoreError::Corrupt {
                 path: mp,

@@ -117,7 +117,10 @@ pub fn list_runs(results: &Path) -> Result<Vec<RunListing>, StoreError> {
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
         .map(|e| e.path())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     dirs.sort();
     Ok(dirs
@@ -147,11 +150,18 @@ pub fn resolve_run(results: &Path, spec: &str) -> Result<PathBuf, StoreError> {
                 dir: results.to_path_buf(),
             });
     }
-    let name = |d: &Path| d.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let name = |d: &Path| {
+        d.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    };
     if let Some(r) = runs.iter().find(|r| name(&r.dir) == spec) {
         return Ok(r.dir.clone());
     }
-    let matches: Vec<&RunListing> = runs.iter().filter(|r| name(&r.dir).starts_with(spec)).collect();
+    let matches: Vec<&RunListing> = runs
+        .iter()
+        .filter(|r| name(&r.dir).starts_with(spec))
+        .collect();
     match matches.len() {
         0 => Err(StoreError::NotFound {
             spec: spec.into(),
@@ -160,7 +170,11 @@ pub fn resolve_run(results: &Path, spec: &str) -> Result<PathBuf, StoreError> {
         1 => Ok(matches[0].dir.clone()),
         _ => Err(StoreError::Ambiguous {
             spec: spec.into(),
-            matches: matches.iter().map(|r| name(&r.dir)).collect::<Vec<_>>().join(", "),
+            matches: matches
+                .iter()
+                .map(|r| name(&r.dir))
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }

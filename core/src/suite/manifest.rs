@@ -191,10 +191,7 @@ impl Suite {
             let offset = e.span().map(|s| s.start).unwrap_or(0);
             err(offset, e.message().to_string())
         })?;
-        let dir = manifest
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let dir = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
         let dir = if dir.as_os_str().is_empty() {
             PathBuf::from(".")
         } else {
@@ -356,12 +353,16 @@ mod tests {
 
     #[test]
     fn errors_name_file_and_line() {
-        let (_d, r) = write_suite("[suite]\nname = \"s\"\n\n[[test]]\nname = \"a\"\nsource = \"src/missing.c\"\n");
+        let (_d, r) = write_suite(
+            "[suite]\nname = \"s\"\n\n[[test]]\nname = \"a\"\nsource = \"src/missing.c\"\n",
+        );
         let msg = r.unwrap_err().to_string();
         assert!(msg.contains("suite.toml:6:"), "{msg}");
         assert!(msg.contains("src/missing.c"), "{msg}");
 
-        let (_d, r) = write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\nbogus = 1\n");
+        let (_d, r) = write_suite(
+            "[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\nbogus = 1\n",
+        );
         let msg = r.unwrap_err().to_string();
         assert!(msg.contains("suite.toml:6:"), "{msg}");
         assert!(msg.contains("bogus"), "{msg}");
@@ -378,7 +379,8 @@ mod tests {
 
     #[test]
     fn unknown_test_lists_known() {
-        let (_d, s) = write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n");
+        let (_d, s) =
+            write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n");
         let e = s.unwrap().test("zz").unwrap_err().to_string();
         assert_eq!(e, "unknown test 'zz' in suite 's' (known: a)");
     }

@@ -78,10 +78,16 @@ pub fn check_output(answer: &str, expected: &str) -> OutputCheck {
                 ));
             }
             (None, Some(w)) => {
-                return OutputCheck::Mismatch(format!("line {n}: expected '{}', got nothing", clip(w)));
+                return OutputCheck::Mismatch(format!(
+                    "line {n}: expected '{}', got nothing",
+                    clip(w)
+                ));
             }
             (Some(g), None) => {
-                return OutputCheck::Mismatch(format!("line {n}: unexpected extra output '{}'", clip(g)));
+                return OutputCheck::Mismatch(format!(
+                    "line {n}: unexpected extra output '{}'",
+                    clip(g)
+                ));
             }
             (None, None) => return OutputCheck::Mismatch("differs in line endings".into()),
         }

@@ -48,8 +48,7 @@ impl Runtime for Wasmer {
         let _guard = self.tokio.enter();
         let bytes = read_module(job)?;
         let mut store = Store::new(self.engine.clone());
-        Module::validate(&store, &bytes)
-            .map_err(|e| Failure::invalid_module(&job.program, e))?;
+        Module::validate(&store, &bytes).map_err(|e| Failure::invalid_module(&job.program, e))?;
         let mut it = Iteration::default();
 
         let t = Instant::now();
@@ -73,7 +72,10 @@ impl Runtime for Wasmer {
         )
         .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
         let builder = builder
-            .fs(std::sync::Arc::new(host_fs) as std::sync::Arc<dyn wasmer_wasix::virtual_fs::FileSystem + Send + Sync>)
+            .fs(std::sync::Arc::new(host_fs)
+                as std::sync::Arc<
+                    dyn wasmer_wasix::virtual_fs::FileSystem + Send + Sync,
+                >)
             .map_dir(".", "/")
             .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
         let mut wasi = builder.finalize(&mut store).map_err(other)?;

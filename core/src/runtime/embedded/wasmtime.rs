@@ -4,8 +4,8 @@ use super::super::{Failure, Iteration, Job, Phase, Runtime};
 use super::read_module;
 use std::time::Instant;
 use wasmtime::{
-    Config, Engine, InstanceAllocationStrategy, Linker, Module, OptLevel,
-    PoolingAllocationConfig, Store, StoreLimits, StoreLimitsBuilder, Strategy,
+    Config, Engine, InstanceAllocationStrategy, Linker, Module, OptLevel, PoolingAllocationConfig,
+    Store, StoreLimits, StoreLimitsBuilder, Strategy,
 };
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
