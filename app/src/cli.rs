@@ -49,6 +49,9 @@ pub enum Command {
         /// Baseline runtime (default: the run's).
         #[arg(long)]
         baseline: Option<String>,
+        /// Also print the median of every phase per runtime and test.
+        #[arg(long)]
+        phases: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,

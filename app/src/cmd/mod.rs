@@ -30,8 +30,9 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Show {
             run,
             baseline,
+            phases,
             json,
-        } => show::main(&ctx, &run, baseline.as_deref(), json),
+        } => show::main(&ctx, &run, baseline.as_deref(), phases, json),
         Command::Worker => {
             let code = wasmeter_core::runner::worker_main(
                 std::io::stdin().lock(),

@@ -8,7 +8,13 @@ use std::process::ExitCode;
 use wasmeter_core::analysis::{RunSummary, summarize};
 use wasmeter_core::store::{StoreError, load_run, resolve_run};
 
-pub fn main(ctx: &Ctx, spec: &str, baseline: Option<&str>, json: bool) -> Result<ExitCode> {
+pub fn main(
+    ctx: &Ctx,
+    spec: &str,
+    baseline: Option<&str>,
+    phases: bool,
+    json: bool,
+) -> Result<ExitCode> {
     let dir = resolve_run(&ctx.results, spec).map_err(|e| match e {
         StoreError::NotFound { .. } | StoreError::Ambiguous { .. } => {
             InputError(e.to_string()).into()
@@ -39,8 +45,39 @@ pub fn main(ctx: &Ctx, spec: &str, baseline: Option<&str>, json: bool) -> Result
             m.machine.cpu_model, m.machine.cores, m.machine.os, m.machine.kernel
         );
         print!("{}", render_summary(&summary));
+        if phases {
+            print!("{}", render_phases(&summary));
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Median of each phase per runtime and test: where the time of an iteration goes, and how
+/// the guest's own timing compares with the harness's timing of `execute`.
+pub fn render_phases(s: &RunSummary) -> String {
+    let names = ["compile", "instantiate", "execute", "teardown", "total"];
+    let mut header = vec!["runtime".to_string(), "test".to_string()];
+    header.extend(names.iter().map(|n| n.to_string()));
+    header.push("self-timed".into());
+    let cell = |v: Option<&f64>| v.map(|ns| duration_ns(*ns)).unwrap_or_else(|| "-".into());
+    let rows: Vec<Vec<String>> = s
+        .cells
+        .iter()
+        .filter(|c| c.failure.is_none())
+        .map(|c| {
+            let mut row = vec![c.runtime.clone(), c.test.clone()];
+            row.extend(names.iter().map(|n| cell(c.phases.get(*n))));
+            row.push(match (&c.time, c.source.as_str()) {
+                (Some(t), "self") => duration_ns(t.median),
+                _ => "-".into(),
+            });
+            row
+        })
+        .collect();
+    format!(
+        "\nmedian per phase (harness wall clock)\n{}",
+        table(&header, &rows, 2)
+    )
 }
 
 /// The summary as a table: median per test × runtime with time relative to the baseline,

@@ -50,6 +50,7 @@ impl Runtime for Wasmer {
         let mut store = Store::new(self.engine.clone());
         Module::validate(&store, &bytes).map_err(|e| Failure::invalid_module(&job.program, e))?;
         let mut it = Iteration::default();
+        let whole = Instant::now();
 
         let t = Instant::now();
         let module = Module::new(&store, &bytes).map_err(other)?;
@@ -101,11 +102,10 @@ impl Runtime for Wasmer {
 
         let t = Instant::now();
         wasi.on_exit(&mut store, None);
-        drop(start);
         drop(instance);
-        drop(wasi);
         drop(store);
         it.wall(Phase::Teardown, t.elapsed());
+        it.wall(Phase::Total, whole.elapsed());
 
         // Every writer end is gone with the store, so these reads end.
         let _ = out_rx.read_to_end(&mut it.stdout);

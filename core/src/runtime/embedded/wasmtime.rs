@@ -74,6 +74,7 @@ impl Runtime for Wasmtime {
         Module::validate(&self.engine, &bytes)
             .map_err(|e| Failure::invalid_module(&job.program, format!("{e:#}")))?;
         let mut it = Iteration::default();
+        let whole = Instant::now();
 
         let t = Instant::now();
         let module = Module::new(&self.engine, &bytes).map_err(other)?;
@@ -117,6 +118,7 @@ impl Runtime for Wasmtime {
         let t = Instant::now();
         drop(store);
         it.wall(Phase::Teardown, t.elapsed());
+        it.wall(Phase::Total, whole.elapsed());
 
         it.stdout = stdout.contents().to_vec();
         it.stderr = stderr.contents().to_vec();
