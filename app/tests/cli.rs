@@ -191,11 +191,16 @@ fn input_errors_exit_2_and_name_the_problem() {
 
 /// A one-test suite in a temp dir whose module is `wasm` and whose expected answer is `expected`.
 fn custom_suite(root: &Path, wasm: &[u8], expected: &str) {
+    custom_suite_with_source(root, wasm, expected, "int main(void){return 0;}\n");
+}
+
+/// Like [`custom_suite`], with the C source the native runtime builds.
+fn custom_suite_with_source(root: &Path, wasm: &[u8], expected: &str, c_source: &str) {
     let dir = root.join("custom");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::create_dir_all(dir.join("wasm")).unwrap();
     std::fs::create_dir_all(dir.join("expected")).unwrap();
-    std::fs::write(dir.join("src/t.c"), "int main(void){return 0;}\n").unwrap();
+    std::fs::write(dir.join("src/t.c"), c_source).unwrap();
     std::fs::write(dir.join("wasm/t.wasm"), wasm).unwrap();
     std::fs::write(dir.join("expected/t.quick.txt"), expected).unwrap();
     std::fs::write(
@@ -325,4 +330,63 @@ fn manifest_errors_exit_2_naming_file_and_line() {
         e.contains("custom/suite.toml:6: source file 'src/none.c' does not exist"),
         "{e}"
     );
+}
+
+// (module (memory 1) (func (export "_start") (drop (memory.grow (i32.const 1000)))))
+const GROW_64_MIB: &[u8] = &[
+    0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1, 7, 10, 1, 6,
+    b'_', b's', b't', b'a', b'r', b't', 0, 0, 10, 10, 1, 8, 0, 0x41, 0xe8, 0x07, 0x40, 0, 0x1a,
+    0x0b,
+];
+
+#[test]
+fn memory_cap_ends_cells_as_out_of_memory() {
+    // Linear memory: a refused memory.grow ends the cell.
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite(tmp.path(), GROW_64_MIB, "");
+    let (out, v) = run_custom(
+        tmp.path(),
+        &tmp.path().join("r"),
+        "wasmtime,wasmtime-pooling",
+        &["--memory-mib", "32"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    for f in failures(&v) {
+        assert!(
+            f.starts_with("out of memory: linear memory over the cap"),
+            "{f}"
+        );
+    }
+    // The same module under a cap it fits in succeeds.
+    let (out, v) = run_custom(
+        tmp.path(),
+        &tmp.path().join("r"),
+        "wasmtime",
+        &["--memory-mib", "256"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", failures(&v));
+
+    // A process tree whose resident memory passes the cap is killed by the sampler.
+    let tmp = tempfile::tempdir().unwrap();
+    custom_suite_with_source(
+        tmp.path(),
+        TRAP,
+        "",
+        "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\
+         int main(void){size_t n=(size_t)256<<20;char*p=malloc(n);memset(p,1,n);sleep(20);return p[n-1]==7;}\n",
+    );
+    let started = std::time::Instant::now();
+    let (out, v) = run_custom(
+        tmp.path(),
+        &tmp.path().join("r"),
+        "native",
+        &["--memory-mib", "64", "--timeout", "30"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let f = &failures(&v)[0];
+    assert!(
+        f.starts_with("out of memory: resident memory") && f.ends_with("over the cap of 64 MiB"),
+        "{f}"
+    );
+    assert!(started.elapsed().as_secs() < 15, "not killed promptly");
 }

@@ -6,6 +6,7 @@ use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{RunSummary, summarize};
+use wasmeter_core::runtime::Phase;
 use wasmeter_core::store::{StoreError, load_run, resolve_run};
 
 pub fn main(
@@ -55,7 +56,7 @@ pub fn main(
 /// Median of each phase per runtime and test: where the time of an iteration goes, and how
 /// the guest's own timing compares with the harness's timing of `execute`.
 pub fn render_phases(s: &RunSummary) -> String {
-    let names = ["compile", "instantiate", "execute", "teardown", "total"];
+    let names: Vec<&str> = Phase::ALL.iter().map(|p| p.as_str()).collect();
     let mut header = vec!["runtime".to_string(), "test".to_string()];
     header.extend(names.iter().map(|n| n.to_string()));
     header.push("self-timed".into());

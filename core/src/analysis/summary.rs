@@ -106,21 +106,15 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             } else {
                 primary(rt, test)
             };
-            let phases = [
-                Phase::Compile,
-                Phase::Instantiate,
-                Phase::Execute,
-                Phase::Teardown,
-                Phase::Total,
-            ]
-            .into_iter()
-            .filter_map(|ph| {
-                by_key
-                    .get(&(rt.as_str(), test.as_str(), ph, Metric::WallNs))
-                    .and_then(|v| super::stats::median(v))
-                    .map(|m| (ph.as_str().to_string(), m))
-            })
-            .collect();
+            let phases = Phase::ALL
+                .into_iter()
+                .filter_map(|ph| {
+                    by_key
+                        .get(&(rt.as_str(), test.as_str(), ph, Metric::WallNs))
+                        .and_then(|v| super::stats::median(v))
+                        .map(|m| (ph.as_str().to_string(), m))
+                })
+                .collect();
             cells.push(CellSummary {
                 runtime: rt.clone(),
                 test: test.clone(),

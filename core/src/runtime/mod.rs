@@ -54,6 +54,15 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in the order they happen.
+    pub const ALL: [Phase; 5] = [
+        Phase::Compile,
+        Phase::Instantiate,
+        Phase::Execute,
+        Phase::Teardown,
+        Phase::Total,
+    ];
+
     /// Stable name used in files and exports.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -67,15 +76,7 @@ impl Phase {
 
     /// Parses [`Phase::as_str`] back.
     pub fn parse(s: &str) -> Option<Phase> {
-        [
-            Phase::Compile,
-            Phase::Instantiate,
-            Phase::Execute,
-            Phase::Teardown,
-            Phase::Total,
-        ]
-        .into_iter()
-        .find(|p| p.as_str() == s)
+        Phase::ALL.into_iter().find(|p| p.as_str() == s)
     }
 }
 

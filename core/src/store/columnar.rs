@@ -61,68 +61,36 @@ fn read_parquet(path: &Path) -> Result<DataFrame, StoreError> {
         .map_err(|e| polars_err(path, e))
 }
 
+/// One column per (name, field) of rows.
+macro_rules! frame {
+    ($rows:expr; $($name:literal => $field:expr),+ $(,)?) => {
+        DataFrame::new(
+            $rows.len(),
+            vec![$(Column::new($name.into(), $rows.iter().map($field).collect::<Vec<_>>())),+],
+        )
+    };
+}
+
 /// Measurement rows as a DataFrame (one column per field).
 pub fn measurements_frame(rows: &[MeasurementRow]) -> PolarsResult<DataFrame> {
-    DataFrame::new(
-        rows.len(),
-        vec![
-            Column::new(
-                "runtime".into(),
-                rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "test".into(),
-                rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "phase".into(),
-                rows.iter().map(|r| r.phase.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "iteration".into(),
-                rows.iter().map(|r| r.iteration).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "warmup".into(),
-                rows.iter().map(|r| r.warmup).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "metric".into(),
-                rows.iter().map(|r| r.metric.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "value".into(),
-                rows.iter().map(|r| r.value).collect::<Vec<_>>(),
-            ),
-        ],
+    frame!(rows;
+        "runtime" => |r| r.runtime.as_str(),
+        "test" => |r| r.test.as_str(),
+        "phase" => |r| r.phase.as_str(),
+        "iteration" => |r| r.iteration,
+        "warmup" => |r| r.warmup,
+        "metric" => |r| r.metric.as_str(),
+        "value" => |r| r.value,
     )
 }
 
 fn samples_frame(rows: &[SampleRow]) -> PolarsResult<DataFrame> {
-    DataFrame::new(
-        rows.len(),
-        vec![
-            Column::new(
-                "t_ms".into(),
-                rows.iter().map(|r| r.t_ms).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "runtime".into(),
-                rows.iter().map(|r| r.runtime.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "test".into(),
-                rows.iter().map(|r| r.test.as_str()).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "cpu_pct".into(),
-                rows.iter().map(|r| r.cpu_pct).collect::<Vec<_>>(),
-            ),
-            Column::new(
-                "rss_bytes".into(),
-                rows.iter().map(|r| r.rss_bytes).collect::<Vec<_>>(),
-            ),
-        ],
+    frame!(rows;
+        "t_ms" => |r| r.t_ms,
+        "runtime" => |r| r.runtime.as_str(),
+        "test" => |r| r.test.as_str(),
+        "cpu_pct" => |r| r.cpu_pct,
+        "rss_bytes" => |r| r.rss_bytes,
     )
 }
 

@@ -99,6 +99,9 @@ impl Runtime for Wasmtime {
             wasi: b.build_p1(),
             limits: StoreLimitsBuilder::new()
                 .memory_size(usize::try_from(job.memory_limit).unwrap_or(usize::MAX))
+                // A refused memory.grow ends the cell as out of memory instead of leaving the
+                // guest to limp on with a NULL from malloc.
+                .trap_on_grow_failure(true)
                 .build(),
         };
 
@@ -134,12 +137,12 @@ impl Runtime for Wasmtime {
 }
 
 fn classify(e: wasmtime::Error) -> Failure {
+    let msg = format!("{e:#}");
+    if msg.contains("forcing trap when growing memory") || msg.contains("memory minimum size") {
+        return Failure::OutOfMemory(format!("linear memory over the cap ({msg})"));
+    }
     if let Some(trap) = e.downcast_ref::<wasmtime::Trap>() {
         return Failure::Trap(trap.to_string());
-    }
-    let msg = format!("{e:#}");
-    if msg.contains("memory") && (msg.contains("limit") || msg.contains("grow")) {
-        return Failure::OutOfMemory(msg);
     }
     Failure::Other(msg)
 }
