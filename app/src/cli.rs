@@ -97,6 +97,9 @@ pub struct RunArgs {
     /// Live sampling interval in ms.
     #[arg(long, default_value_t = 100)]
     pub sample_ms: u64,
+    /// Leave out named runtimes that are unavailable (with a warning) instead of failing.
+    #[arg(long)]
+    pub skip_missing: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,

@@ -5,6 +5,7 @@
 //! they go ([`store`]) and summarised ([`analysis`]).
 
 pub mod analysis;
+pub mod config;
 pub mod machine;
 pub mod runner;
 pub mod runtime;

@@ -2,7 +2,8 @@
 //! matches its sources.
 
 use std::path::{Path, PathBuf};
-use wasmeter_core::runtime::{Job, instantiate};
+use wasmeter_core::config::Config;
+use wasmeter_core::runtime::{Job, instantiate, known_runtimes};
 use wasmeter_core::suite::{OutputCheck, Size, Suite, SuiteCatalog, check_output, parse_output};
 
 fn suite() -> Suite {
@@ -58,7 +59,11 @@ fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
     let s = suite();
     let scratch = tempfile::tempdir().unwrap();
     for rt_id in ["wasmtime", "wasmer-cranelift"] {
-        let rt = instantiate(rt_id).unwrap();
+        let info = known_runtimes(&Config::default())
+            .into_iter()
+            .find(|r| r.id == rt_id)
+            .unwrap();
+        let rt = instantiate(&info).unwrap();
         for t in &s.tests {
             let expected = std::fs::read_to_string(s.expected_path(t, Size::Quick)).unwrap();
             let it = rt

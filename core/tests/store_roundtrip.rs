@@ -15,7 +15,10 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             name: "sha256".into(),
             source_hash: "ab".repeat(32),
         }],
-        runtimes: known_runtimes().into_iter().take(2).collect(),
+        runtimes: known_runtimes(&wasmeter_core::config::Config::default())
+            .into_iter()
+            .take(2)
+            .collect(),
         settings: RunSettings {
             warmup: 1,
             runs: 3,

@@ -11,6 +11,7 @@ use crate::cli::{Cli, Command};
 use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use wasmeter_core::config::Config;
 use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
 
 /// Runs the chosen subcommand.
@@ -23,7 +24,7 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
         suites: cli.suites_dir.unwrap_or_else(default_suites_dir),
     };
     match cli.command {
-        Command::Runtimes { json } => runtimes::main(json),
+        Command::Runtimes { json } => runtimes::main(&ctx, json),
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
         Command::Run(args) => run::main(&ctx, args),
         Command::Runs { json } => runs::main(&ctx, json),
@@ -52,6 +53,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The config file in force; its errors are input errors naming file and line.
+    pub fn config(&self) -> Result<Config> {
+        Config::load_default().map_err(|e| InputError(e.to_string()).into())
+    }
+
     /// The suites, or an input error naming the manifest at fault.
     pub fn catalog(&self) -> Result<SuiteCatalog> {
         SuiteCatalog::discover(&self.suites).map_err(|e| InputError(e.to_string()).into())

@@ -31,7 +31,12 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     req.baseline = args.baseline;
     req.memory_cap = args.memory_mib << 20;
     req.sample_interval = Duration::from_millis(args.sample_ms.max(10));
+    req.config = ctx.config()?;
+    req.skip_missing = args.skip_missing;
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
+    for (id, why) in &plan.skipped {
+        eprintln!("wasmeter: warning: skipping runtime '{id}': {why}");
+    }
     check_writable(&ctx.results)
         .map_err(|e| InputError(format!("results directory not writable: {e}")))?;
     let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;

@@ -5,8 +5,8 @@ use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::runtime::known_runtimes;
 
-pub fn main(json: bool) -> Result<ExitCode> {
-    let all = known_runtimes();
+pub fn main(ctx: &super::Ctx, json: bool) -> Result<ExitCode> {
+    let all = known_runtimes(&ctx.config()?);
     if json {
         super::print_json(&all)?;
         return Ok(ExitCode::SUCCESS);
@@ -18,15 +18,16 @@ pub fn main(json: bool) -> Result<ExitCode> {
                 r.id.clone(),
                 r.kind.to_string(),
                 r.version.clone(),
-                match &r.unavailable {
-                    None => "yes".into(),
-                    Some(why) => format!("no: {why}"),
-                },
                 r.config.clone(),
+                match (&r.unavailable, &r.hint) {
+                    (None, _) => "yes".into(),
+                    (Some(why), Some(hint)) => format!("no: {why}; install: {hint}"),
+                    (Some(why), None) => format!("no: {why}"),
+                },
             ]
         })
         .collect();
-    let header = ["id", "kind", "version", "available", "configuration"].map(String::from);
+    let header = ["id", "kind", "version", "configuration", "available"].map(String::from);
     print!("{}", table(&header, &rows, 5));
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,10 @@ pub struct CellSummary {
     pub relative: Option<f64>,
     /// Median per phase (ns, wall clock), for runtimes that time phases.
     pub phases: BTreeMap<String, f64>,
+    /// Everything but the measured region: median whole-iteration wall time minus median
+    /// self-timed time (process start-up for CLIs and native; compile, instantiate and WASI
+    /// start-up for embedded runtimes).
+    pub startup_ns: Option<f64>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
 }
@@ -106,7 +110,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             } else {
                 primary(rt, test)
             };
-            let phases = Phase::ALL
+            let phases: BTreeMap<String, f64> = Phase::ALL
                 .into_iter()
                 .filter_map(|ph| {
                     by_key
@@ -115,7 +119,12 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                         .map(|m| (ph.as_str().to_string(), m))
                 })
                 .collect();
+            let startup_ns = match (&p, phases.get("total")) {
+                (Some((s, "self")), Some(total)) => Some(total - s.median),
+                _ => None,
+            };
             cells.push(CellSummary {
+                startup_ns,
                 runtime: rt.clone(),
                 test: test.clone(),
                 relative: match (p.as_ref(), base) {

@@ -3,7 +3,7 @@
 use super::worker::{CellSpec, WorkerMsg};
 use super::{Event, Plan, RunnerError};
 use crate::machine::Machine;
-use crate::runtime::native::signal_name;
+use crate::runtime::process::signal_name;
 use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
 use crate::sample::TreeSampler;
 use crate::store::{
@@ -212,7 +212,7 @@ impl CellCtx<'_> {
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
         Ok(CellSpec {
-            runtime: self.runtime.id.clone(),
+            runtime: self.runtime.clone(),
             job: Job {
                 program,
                 name: self.test.name.clone(),
@@ -279,7 +279,7 @@ impl CellCtx<'_> {
         let tail = stderr_tail.join().unwrap_or_default();
         Ok(failure.map(|f| match f {
             // A worker that vanished mid-cell: say how it died, with its last words.
-            Failure::Crash(_) => {
+            Failure::Crash(m) if m.is_empty() => {
                 let how = match status {
                     Some(s) if s.signal().is_some() => {
                         let sig = s.signal().unwrap_or(0);
@@ -319,7 +319,7 @@ impl CellCtx<'_> {
                     let rows: Vec<MeasurementRow> = values
                         .into_iter()
                         .map(|v| MeasurementRow {
-                            runtime: spec.runtime.clone(),
+                            runtime: spec.runtime.id.clone(),
                             test: self.test.name.clone(),
                             phase: v.phase,
                             iteration,
@@ -356,7 +356,7 @@ impl CellCtx<'_> {
                 let r = sampler.sample();
                 let row = SampleRow {
                     t_ms: self.run_started.elapsed().as_secs_f64() * 1e3,
-                    runtime: spec.runtime.clone(),
+                    runtime: spec.runtime.id.clone(),
                     test: self.test.name.clone(),
                     cpu_pct: r.cpu_pct,
                     rss_bytes: r.rss_bytes,

@@ -1,5 +1,6 @@
 //! What a run will do, checked before anything runs.
 
+use crate::config::Config;
 use crate::runtime::{RuntimeInfo, known_runtimes};
 use crate::store::RunSettings;
 use crate::suite::{Size, Suite, SuiteError, TestCase};
@@ -30,6 +31,10 @@ pub struct RunRequest {
     pub sample_interval: Duration,
     /// Baseline runtime id.
     pub baseline: String,
+    /// Paths and custom runtimes.
+    pub config: Config,
+    /// Drop named runtimes that are unavailable (with a warning) instead of refusing.
+    pub skip_missing: bool,
 }
 
 impl RunRequest {
@@ -47,6 +52,8 @@ impl RunRequest {
             memory_cap: 4 << 30,
             sample_interval: Duration::from_millis(100),
             baseline: "native".into(),
+            config: Config::default(),
+            skip_missing: false,
         }
     }
 }
@@ -61,6 +68,16 @@ pub enum PlanError {
         id: String,
         /// Comma-separated known ids.
         known: String,
+    },
+    /// A runtime that exists but cannot run here.
+    #[error("runtime '{id}' is unavailable: {why}{}", hint.as_ref().map(|h| format!(" (install: {h})")).unwrap_or_default())]
+    Unavailable {
+        /// Runtime id.
+        id: String,
+        /// Why.
+        why: String,
+        /// How to get it.
+        hint: Option<String>,
     },
     /// Unknown test.
     #[error(transparent)]
@@ -83,6 +100,8 @@ pub struct Plan {
     pub settings: RunSettings,
     /// User label.
     pub label: Option<String>,
+    /// Runtimes asked for but left out by `skip_missing`, with why.
+    pub skipped: Vec<(String, String)>,
 }
 
 impl Plan {
@@ -94,7 +113,8 @@ impl Plan {
         if req.timeout.is_zero() {
             return Err(PlanError::Invalid("--timeout must be positive".into()));
         }
-        let all = known_runtimes();
+        let all = known_runtimes(&req.config);
+        let mut skipped = Vec::new();
         let runtimes = if req.runtimes.is_empty() {
             all.iter().filter(|r| r.available()).cloned().collect()
         } else {
@@ -111,12 +131,26 @@ impl Plan {
                                 .collect::<Vec<_>>()
                                 .join(", "),
                         })?;
+                if let Some(why) = &info.unavailable {
+                    if !req.skip_missing {
+                        return Err(PlanError::Unavailable {
+                            id: id.clone(),
+                            why: why.clone(),
+                            hint: info.hint.clone(),
+                        });
+                    }
+                    skipped.push((id.clone(), why.clone()));
+                    continue;
+                }
                 if !v.iter().any(|r| r.id == info.id) {
                     v.push(info.clone());
                 }
             }
             v
         };
+        if runtimes.is_empty() {
+            return Err(PlanError::Invalid("no available runtime to run on".into()));
+        }
         if !all.iter().any(|r| r.id == req.baseline) {
             return Err(PlanError::UnknownRuntime {
                 id: req.baseline.clone(),
@@ -149,6 +183,7 @@ impl Plan {
             tests,
             runtimes,
             label: req.label,
+            skipped,
         })
     }
 

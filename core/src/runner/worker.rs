@@ -1,7 +1,7 @@
 //! The worker side: runs one cell (runtime × test, every iteration) in its own process and
 //! reports over stdout as JSON lines, so a crash or hang takes down only that cell.
 
-use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue};
+use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
 use crate::suite::{OutputCheck, check_output, parse_output};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
@@ -9,8 +9,8 @@ use std::io::{Read, Write};
 /// What the runner asks a worker to do.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CellSpec {
-    /// Runtime id.
-    pub runtime: String,
+    /// The runtime, as resolved by the runner (CLI command lines included).
+    pub runtime: RuntimeInfo,
     /// The guest and its environment.
     pub job: Job,
     /// Expected answer; `None` skips the known-answer check.

@@ -1,16 +1,19 @@
 //! Runtimes: what runs a test. Embedded engines run in the worker process; native runs the
 //! C build of the same test as a child process.
 
+mod cli;
 pub mod embedded;
 mod failure;
-pub mod native;
+mod native;
 mod native_build;
+pub mod process;
 mod registry;
 
+pub use cli::{CliCommand, CliRuntime, parse_version, runtimes_dir};
 pub use failure::Failure;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, native_cache_dir};
-pub use registry::{RuntimeInfo, instantiate, known_runtimes, runtime_info};
+pub use registry::{RuntimeInfo, instantiate, is_builtin, known_runtimes};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -89,12 +89,17 @@ impl NativeCompiler {
     }
 }
 
-/// Where native builds are cached: `$WASMETER_CACHE/native`, else `~/.cache/wasmeter/native`.
-pub fn native_cache_dir() -> PathBuf {
-    let base = std::env::var_os("WASMETER_CACHE")
+/// wasmeter's cache: `$WASMETER_CACHE`, else `$XDG_CACHE_HOME/wasmeter`, else
+/// `~/.cache/wasmeter`.
+pub fn cache_root() -> PathBuf {
+    std::env::var_os("WASMETER_CACHE")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("wasmeter")))
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/wasmeter")))
-        .unwrap_or_else(|| std::env::temp_dir().join("wasmeter-cache"));
-    base.join("native")
+        .unwrap_or_else(|| std::env::temp_dir().join("wasmeter-cache"))
+}
+
+/// Where native builds are cached.
+pub fn native_cache_dir() -> PathBuf {
+    cache_root().join("native")
 }

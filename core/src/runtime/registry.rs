@@ -1,7 +1,10 @@
-//! The table of runtimes wasmeter knows, and how to make one.
+//! The runtimes wasmeter knows (native, embedded, the CLI adapter table, the config's own),
+//! and how to make one in the worker.
 
+use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
 use super::embedded::{Wasmer, WasmerCompiler, Wasmtime, WasmtimeVariant, engine_version};
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
+use crate::config::Config;
 use serde::{Deserialize, Serialize};
 
 /// What wasmeter knows about a runtime before running anything on it.
@@ -11,12 +14,18 @@ pub struct RuntimeInfo {
     pub id: String,
     /// How it runs guests.
     pub kind: RuntimeKind,
-    /// Version of the engine or compiler.
+    /// Version of the engine, CLI or compiler.
     pub version: String,
     /// The configuration in words (compiler, allocator, flags).
     pub config: String,
     /// Why it cannot run here, if it cannot.
     pub unavailable: Option<String>,
+    /// How to get it, for runtimes wasmeter does not link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// The exact command lines of a CLI runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<CliCommand>,
 }
 
 impl RuntimeInfo {
@@ -39,8 +48,14 @@ const EMBEDDED: &[(&str, &str, &str)] = &[
     ("wasmer-singlepass", "wasmer", "Singlepass compiler, WASIX"),
 ];
 
-/// Every runtime wasmeter knows, native first, with availability checked now.
-pub fn known_runtimes() -> Vec<RuntimeInfo> {
+/// True for ids wasmeter defines itself (config files may not reuse them).
+pub fn is_builtin(id: &str) -> bool {
+    id == "native" || EMBEDDED.iter().any(|(e, _, _)| *e == id) || is_cli_adapter(id)
+}
+
+/// Every runtime wasmeter knows — native, embedded, CLI, custom — with availability
+/// checked now.
+pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     let mut v = vec![native_info()];
     v.extend(EMBEDDED.iter().map(|(id, krate, config)| RuntimeInfo {
         id: id.to_string(),
@@ -48,7 +63,10 @@ pub fn known_runtimes() -> Vec<RuntimeInfo> {
         version: engine_version(krate).to_string(),
         config: config.to_string(),
         unavailable: None,
+        hint: None,
+        command: None,
     }));
+    v.extend(cli_runtimes(config));
     v
 }
 
@@ -71,20 +89,21 @@ fn native_info() -> RuntimeInfo {
         version,
         config,
         unavailable,
+        hint: Some("install a C compiler (Debian: gcc or clang-19)".into()),
+        command: None,
     }
-}
-
-/// Information about one runtime id, if wasmeter knows it.
-pub fn runtime_info(id: &str) -> Option<RuntimeInfo> {
-    if id == "native" {
-        return Some(native_info());
-    }
-    known_runtimes().into_iter().find(|r| r.id == id)
 }
 
 /// Makes the runtime with this id, ready to run jobs (in the worker process).
-pub fn instantiate(id: &str) -> Result<Box<dyn Runtime>, Failure> {
-    Ok(match id {
+pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
+    if info.kind == RuntimeKind::Cli {
+        let cmd = info
+            .command
+            .clone()
+            .ok_or_else(|| Failure::Unavailable(format!("{}: no command", info.id)))?;
+        return Ok(Box::new(CliRuntime::new(cmd)));
+    }
+    Ok(match info.id.as_str() {
         "native" => Box::new(NativeRuntime),
         "wasmtime" => Box::new(Wasmtime::new(WasmtimeVariant::Default)?),
         "wasmtime-pooling" => Box::new(Wasmtime::new(WasmtimeVariant::Pooling)?),

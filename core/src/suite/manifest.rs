@@ -197,6 +197,8 @@ impl Suite {
         } else {
             dir
         };
+        // Absolute, so runtimes started in a scratch directory still find the modules.
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
         let name = raw.suite.name.get_ref().trim().to_string();
         if !valid_name(&name) {
             return Err(err(

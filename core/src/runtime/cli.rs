@@ -1,0 +1,612 @@
+//! External runtimes through their command lines: one table of data, one implementation.
+//!
+//! A template is the runtime's argv with placeholders: `{wasm}` (the module), `{aot}` (the
+//! artifact of the precompile step), `{scratch}` (the guest's private directory, also the
+//! working directory), `{wrapper}` (wasmeter's WASI runner script for JS runtimes) and
+//! `{args}` (the guest's arguments, spliced as separate words).
+
+use super::process::{Finished, exit_failure, run_process};
+use super::{Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
+use crate::config::{Config, CustomRuntime};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A resolved CLI invocation: recorded with the run, sent to the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CliCommand {
+    /// Program (absolute) then arguments, with placeholders.
+    pub run: Vec<String>,
+    /// Ahead-of-time step, timed as the `compile` phase.
+    pub precompile: Option<Vec<String>>,
+}
+
+/// One row of the adapter table.
+struct Adapter {
+    id: &'static str,
+    binary: &'static str,
+    version: &'static [&'static str],
+    run: &'static [&'static str],
+    precompile: Option<(&'static str, &'static [&'static str])>,
+    config: &'static str,
+    hint: &'static str,
+}
+
+const WASMTIME_HINT: &str =
+    "scripts/install-runtimes (PyPI wasmtime CLI) or cargo install wasmtime-cli";
+const WASMER_HINT: &str = "cargo install wasmer-cli (long build), or a release binary on PATH";
+const WAMR_HINT: &str = "scripts/install-runtimes (PyPI wamr-bin + wamrc-bin)";
+const WASMEDGE_HINT: &str = "install WasmEdge and put `wasmedge` on PATH (not installable here)";
+
+/// Every CLI runtime wasmeter knows. Adding one is adding a row.
+const ADAPTERS: &[Adapter] = &[
+    Adapter {
+        id: "wasmtime-cli",
+        binary: "wasmtime",
+        version: &["--version"],
+        run: &["run", "--dir", "{scratch}::.", "{wasm}", "{args}"],
+        precompile: None,
+        config: "wasmtime CLI, Cranelift",
+        hint: WASMTIME_HINT,
+    },
+    Adapter {
+        id: "wasmtime-cli-o0",
+        binary: "wasmtime",
+        version: &["--version"],
+        run: &[
+            "run",
+            "-O",
+            "opt-level=0",
+            "--dir",
+            "{scratch}::.",
+            "{wasm}",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wasmtime CLI, Cranelift opt-level 0",
+        hint: WASMTIME_HINT,
+    },
+    Adapter {
+        id: "wasmtime-cli-winch",
+        binary: "wasmtime",
+        version: &["--version"],
+        run: &[
+            "run",
+            "-C",
+            "compiler=winch",
+            "--dir",
+            "{scratch}::.",
+            "{wasm}",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wasmtime CLI, Winch baseline compiler",
+        hint: WASMTIME_HINT,
+    },
+    Adapter {
+        id: "wasmtime-cli-aot",
+        binary: "wasmtime",
+        version: &["--version"],
+        run: &[
+            "run",
+            "--allow-precompiled",
+            "--dir",
+            "{scratch}::.",
+            "{aot}",
+            "{args}",
+        ],
+        precompile: Some(("wasmtime", &["compile", "{wasm}", "-o", "{aot}"])),
+        config: "wasmtime compile, then run the .cwasm",
+        hint: WASMTIME_HINT,
+    },
+    Adapter {
+        id: "wasmer-cli",
+        binary: "wasmer",
+        version: &["--version"],
+        run: &[
+            "run",
+            "--cranelift",
+            "--mapdir",
+            ".:{scratch}",
+            "{wasm}",
+            "--",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wasmer CLI, Cranelift",
+        hint: WASMER_HINT,
+    },
+    Adapter {
+        id: "wasmer-cli-singlepass",
+        binary: "wasmer",
+        version: &["--version"],
+        run: &[
+            "run",
+            "--singlepass",
+            "--mapdir",
+            ".:{scratch}",
+            "{wasm}",
+            "--",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wasmer CLI, Singlepass",
+        hint: WASMER_HINT,
+    },
+    Adapter {
+        id: "wasmer-cli-llvm",
+        binary: "wasmer",
+        version: &["--version"],
+        run: &[
+            "run",
+            "--llvm",
+            "--mapdir",
+            ".:{scratch}",
+            "{wasm}",
+            "--",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wasmer CLI, LLVM (when built with it)",
+        hint: WASMER_HINT,
+    },
+    Adapter {
+        id: "node",
+        binary: "node",
+        version: &["--version"],
+        run: &["--no-warnings", "{wrapper}", "{wasm}", "{args}"],
+        precompile: None,
+        config: "node:wasi preview1 via wasmeter's wrapper (V8: Liftoff + TurboFan)",
+        hint: "install Node.js 20+ (Debian: nodejs)",
+    },
+    Adapter {
+        id: "bun",
+        binary: "bun",
+        version: &["--version"],
+        run: &["{wrapper}", "{wasm}", "{args}"],
+        precompile: None,
+        config: "bun's node:wasi via wasmeter's wrapper (JavaScriptCore)",
+        hint: "install bun and put it on PATH (not installable here)",
+    },
+    Adapter {
+        id: "wazero",
+        binary: "wazero",
+        version: &["version"],
+        run: &["run", "-mount={scratch}:/", "{wasm}", "{args}"],
+        precompile: None,
+        config: "wazero CLI, optimising compiler",
+        hint: "scripts/install-runtimes (go install github.com/tetratelabs/wazero/cmd/wazero)",
+    },
+    Adapter {
+        id: "wamr",
+        binary: "iwasm",
+        version: &["--version"],
+        run: &["--dir=.", "{aot}", "{args}"],
+        precompile: Some(("wamrc", &["-o", "{aot}", "{wasm}"])),
+        config: "WAMR: wamrc ahead-of-time, then iwasm",
+        hint: WAMR_HINT,
+    },
+    Adapter {
+        id: "iwasm",
+        binary: "iwasm",
+        version: &["--version"],
+        run: &["--dir=.", "{wasm}", "{args}"],
+        precompile: None,
+        config: "WAMR iwasm on the .wasm (interpreter or its default mode)",
+        hint: WAMR_HINT,
+    },
+    Adapter {
+        id: "wasmedge",
+        binary: "wasmedge",
+        version: &["--version"],
+        run: &["--dir", ".:{scratch}", "{wasm}", "{args}"],
+        precompile: None,
+        config: "WasmEdge interpreter",
+        hint: WASMEDGE_HINT,
+    },
+    Adapter {
+        id: "wasmedge-aot",
+        binary: "wasmedge",
+        version: &["--version"],
+        run: &["--dir", ".:{scratch}", "{aot}", "{args}"],
+        precompile: Some(("wasmedge", &["compile", "{wasm}", "{aot}"])),
+        config: "WasmEdge ahead-of-time (wasmedge compile)",
+        hint: WASMEDGE_HINT,
+    },
+    Adapter {
+        id: "wasm3",
+        binary: "wasm3",
+        version: &["--version"],
+        run: &["{wasm}", "{args}"],
+        precompile: None,
+        config: "wasm3 interpreter",
+        hint: "build wasm3 and put it on PATH (not installable here)",
+    },
+    Adapter {
+        id: "wavm",
+        binary: "wavm",
+        version: &["version"],
+        run: &["run", "--mount-root", "{scratch}", "{wasm}", "{args}"],
+        precompile: None,
+        config: "WAVM (LLVM JIT)",
+        hint: "install WAVM and put `wavm` on PATH (not installable here)",
+    },
+];
+
+/// True for ids of the adapter table.
+pub fn is_cli_adapter(id: &str) -> bool {
+    ADAPTERS.iter().any(|a| a.id == id)
+}
+
+/// Where `scripts/install-runtimes` puts runtimes: `$WASMETER_RUNTIMES_DIR`, else
+/// `~/.cache/wasmeter/runtimes`.
+pub fn runtimes_dir() -> PathBuf {
+    std::env::var_os("WASMETER_RUNTIMES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| super::native_build::cache_root().join("runtimes"))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Finds a binary: a configured path, else PATH, else wasmeter's runtimes dir and `~/go/bin`.
+fn find_binary(name: &str, config: &Config) -> Result<PathBuf, String> {
+    if let Some(p) = config.paths.get(name) {
+        return if is_executable(p) {
+            Ok(p.clone())
+        } else {
+            Err(format!("{} (configured) is not executable", p.display()))
+        };
+    }
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.push(runtimes_dir().join("bin"));
+    if let Some(h) = std::env::var_os("HOME") {
+        dirs.push(PathBuf::from(h).join("go/bin"));
+    }
+    let mut not_exec = None;
+    for d in dirs {
+        let p = d.join(name);
+        if is_executable(&p) {
+            return Ok(p);
+        }
+        if p.is_file() && not_exec.is_none() {
+            not_exec = Some(p);
+        }
+    }
+    Err(match not_exec {
+        Some(p) => format!("{} is not executable", p.display()),
+        None => format!(
+            "'{name}' not found on PATH or in {}/bin",
+            runtimes_dir().display()
+        ),
+    })
+}
+
+/// Runs a version command with a time limit; returns the version word of its first line.
+fn version_of(argv: &[String]) -> Result<String, String> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", argv[0]))?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("`{}` did not answer within 10 s", argv.join(" ")));
+            }
+        }
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("`{}` failed ({})", argv.join(" "), out.status));
+    }
+    let text = if out.stdout.is_empty() {
+        out.stderr
+    } else {
+        out.stdout
+    };
+    Ok(parse_version(&String::from_utf8_lossy(&text)))
+}
+
+/// The first word of the first line that looks like a version (`v1.2.3` → `1.2.3`).
+pub fn parse_version(text: &str) -> String {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    first
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(')
+        .map(|w| w.trim_start_matches('v'))
+        .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) && w.contains('.'))
+        .map(str::to_string)
+        .unwrap_or_else(|| first.chars().take(60).collect())
+}
+
+/// The node/bun WASI runner shipped with wasmeter, written where the runtime can read it.
+fn wrapper() -> Result<PathBuf, String> {
+    const SCRIPT: &str = include_str!("../../../assets/runtimes/node-wasi.mjs");
+    let hash = crate::suite::hex(&sha2::Sha256::digest(SCRIPT.as_bytes()))[..12].to_string();
+    let path = runtimes_dir().join(format!("node-wasi-{hash}.mjs"));
+    if !path.is_file() {
+        std::fs::create_dir_all(runtimes_dir())
+            .map_err(|e| format!("{}: {e}", runtimes_dir().display()))?;
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, SCRIPT).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(path)
+}
+
+use sha2::Digest as _;
+
+fn resolve(a: &Adapter, config: &Config) -> RuntimeInfo {
+    let mut info = RuntimeInfo {
+        id: a.id.to_string(),
+        kind: RuntimeKind::Cli,
+        version: "-".into(),
+        config: a.config.to_string(),
+        unavailable: None,
+        hint: Some(a.hint.to_string()),
+        command: None,
+    };
+    let found = (|| -> Result<(String, CliCommand), String> {
+        let bin = find_binary(a.binary, config)?;
+        let mut version_argv = vec![bin.display().to_string()];
+        version_argv.extend(a.version.iter().map(|s| s.to_string()));
+        let version = version_of(&version_argv)?;
+        let mut run = vec![bin.display().to_string()];
+        for arg in a.run {
+            if arg.contains("{wrapper}") {
+                run.push(arg.replace("{wrapper}", &wrapper()?.display().to_string()));
+            } else {
+                run.push(arg.to_string());
+            }
+        }
+        let precompile = match a.precompile {
+            Some((pbin, args)) => {
+                let p = find_binary(pbin, config)
+                    .map_err(|e| format!("ahead-of-time compiler: {e}"))?;
+                let mut v = vec![p.display().to_string()];
+                v.extend(args.iter().map(|s| s.to_string()));
+                Some(v)
+            }
+            None => None,
+        };
+        Ok((version, CliCommand { run, precompile }))
+    })();
+    match found {
+        Ok((version, command)) => {
+            info.version = version;
+            info.command = Some(command);
+        }
+        Err(why) => info.unavailable = Some(why),
+    }
+    info
+}
+
+fn resolve_custom(c: &CustomRuntime) -> RuntimeInfo {
+    let mut info = RuntimeInfo {
+        id: c.id.clone(),
+        kind: RuntimeKind::Cli,
+        version: "-".into(),
+        config: c.description.clone(),
+        unavailable: None,
+        hint: None,
+        command: Some(CliCommand {
+            run: c.command.clone(),
+            precompile: c.precompile.clone(),
+        }),
+    };
+    let program = PathBuf::from(&c.command[0]);
+    let exists = if program.is_absolute() {
+        program.is_file()
+    } else {
+        find_binary(&c.command[0], &Config::default()).is_ok()
+    };
+    if !exists {
+        info.unavailable = Some(format!("{}: not found", c.command[0]));
+    } else if let Some(v) = &c.version {
+        match version_of(v) {
+            Ok(v) => info.version = v,
+            Err(e) => info.version = format!("unknown ({e})"),
+        }
+    }
+    info
+}
+
+/// Every CLI runtime (the table, then the config's own), detected in parallel.
+pub fn cli_runtimes(config: &Config) -> Vec<RuntimeInfo> {
+    let mut out: Vec<RuntimeInfo> = std::thread::scope(|s| {
+        let handles: Vec<_> = ADAPTERS
+            .iter()
+            .map(|a| s.spawn(move || resolve(a, config)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("detection thread"))
+            .collect()
+    });
+    out.extend(config.runtimes.iter().map(resolve_custom));
+    out
+}
+
+/// Substitutes placeholders in a template.
+fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> {
+    let mut out = Vec::with_capacity(template.len() + job.args.len());
+    for t in template {
+        if t == "{args}" {
+            out.extend(job.args.iter().cloned());
+            continue;
+        }
+        out.push(
+            t.replace("{wasm}", &job.program.display().to_string())
+                .replace("{aot}", &aot.display().to_string())
+                .replace("{scratch}", &job.scratch.display().to_string())
+                .replace("{name}", &job.name),
+        );
+    }
+    out
+}
+
+/// A runtime CLI, run once per iteration (after its precompile step, if any).
+pub struct CliRuntime {
+    command: CliCommand,
+}
+
+impl CliRuntime {
+    /// Wraps a resolved command.
+    pub fn new(command: CliCommand) -> CliRuntime {
+        CliRuntime { command }
+    }
+}
+
+fn failed_run(done: &Finished, what: &str) -> Option<Failure> {
+    let tail = done.stderr_tail();
+    match exit_failure(done.status)? {
+        Failure::ExitCode(c)
+            if tail.to_lowercase().contains("trap") || tail.contains("unreachable") =>
+        {
+            Some(Failure::Trap(format!("{what} exited {c}: {tail}")))
+        }
+        Failure::ExitCode(c) if !tail.is_empty() => {
+            Some(Failure::Other(format!("{what} exited {c}: {tail}")))
+        }
+        other => Some(other),
+    }
+}
+
+impl Runtime for CliRuntime {
+    fn run(&self, job: &Job) -> Result<Iteration, Failure> {
+        if !job.program.is_file() {
+            return Err(Failure::MissingFile(job.program.display().to_string()));
+        }
+        let mut it = Iteration::default();
+        let aot = job.scratch.join(format!("{}.aot", job.name));
+        if let Some(pre) = &self.command.precompile {
+            let argv = expand(pre, job, &aot);
+            let done = run_process(Path::new(&argv[0]), &argv[1..], &job.scratch, None, 1 << 20)?;
+            if let Some(f) = failed_run(&done, "precompile") {
+                return Err(f);
+            }
+            done.record(&mut it, Phase::Compile);
+        }
+        let argv = expand(&self.command.run, job, &aot);
+        let done = run_process(
+            Path::new(&argv[0]),
+            &argv[1..],
+            &job.scratch,
+            None,
+            job.stdout_limit,
+        )?;
+        if let Some(f) = failed_run(&done, "runtime") {
+            return Err(f);
+        }
+        if done.stdout_over {
+            return Err(Failure::Other(format!(
+                "stdout exceeded {} bytes",
+                job.stdout_limit
+            )));
+        }
+        done.record(&mut it, Phase::Total);
+        it.stdout = done.stdout;
+        it.stderr = done.stderr;
+        let _ = std::fs::remove_file(&aot);
+        Ok(it)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(
+            parse_version("wasmtime 39.0.1 (abc 2025-01-01)\n"),
+            "39.0.1"
+        );
+        assert_eq!(parse_version("v20.20.2\n"), "20.20.2");
+        assert_eq!(parse_version("wazero v1.9.0"), "1.9.0");
+        assert_eq!(parse_version("iwasm 2.2.0\n"), "2.2.0");
+    }
+
+    #[test]
+    fn templates_splice_args() {
+        let job = Job {
+            program: "/m/x.wasm".into(),
+            name: "x".into(),
+            args: vec!["quick".into(), "two words".into()],
+            env: vec![],
+            scratch: "/s".into(),
+            memory_limit: 0,
+            stdout_limit: 0,
+        };
+        let t: Vec<String> = [
+            "rt",
+            "run",
+            "--dir",
+            "{scratch}::.",
+            "{wasm}",
+            "{args}",
+            "--",
+            "{aot}",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            expand(&t, &job, Path::new("/s/x.aot")),
+            vec![
+                "rt",
+                "run",
+                "--dir",
+                "/s::.",
+                "/m/x.wasm",
+                "quick",
+                "two words",
+                "--",
+                "/s/x.aot"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_adapter_uses_the_module_and_is_unique() {
+        for (i, a) in ADAPTERS.iter().enumerate() {
+            let uses = |v: &[&str]| {
+                v.iter()
+                    .any(|s| s.contains("{wasm}") || s.contains("{aot}"))
+            };
+            assert!(uses(a.run), "{}", a.id);
+            assert!(a.run.contains(&"{args}"), "{}", a.id);
+            if let Some((_, pre)) = a.precompile {
+                assert!(
+                    pre.iter().any(|s| s.contains("{aot}"))
+                        && a.run.iter().any(|s| s.contains("{aot}")),
+                    "{}",
+                    a.id
+                );
+            }
+            assert!(
+                ADAPTERS[..i].iter().all(|b| b.id != a.id),
+                "duplicate {}",
+                a.id
+            );
+        }
+    }
+}
