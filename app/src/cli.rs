@@ -70,7 +70,8 @@ pub struct RunArgs {
     /// Tests to run (comma-separated; default all).
     #[arg(long, value_delimiter = ',')]
     pub tests: Vec<String>,
-    /// Runtimes to run on (comma-separated; default every available one).
+    /// Runtimes to run on, comma-separated; the groups `embedded`, `cli` and `all` name every
+    /// available runtime of that kind (default: all).
     #[arg(long, value_delimiter = ',')]
     pub runtimes: Vec<String>,
     /// Warm-up iterations per cell.

@@ -1,7 +1,7 @@
 //! What a run will do, checked before anything runs.
 
 use crate::config::Config;
-use crate::runtime::{RuntimeInfo, known_runtimes};
+use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::RunSettings;
 use crate::suite::{Size, Suite, SuiteError, TestCase};
 use std::time::Duration;
@@ -119,7 +119,7 @@ impl Plan {
             all.iter().filter(|r| r.available()).cloned().collect()
         } else {
             let mut v: Vec<RuntimeInfo> = Vec::new();
-            for id in &req.runtimes {
+            for id in expand_groups(&req.runtimes, &all).iter() {
                 let info =
                     all.iter()
                         .find(|r| &r.id == id)
@@ -195,4 +195,24 @@ impl Plan {
             .flat_map(|t| self.runtimes.iter().map(move |r| (r, t)))
             .collect()
     }
+}
+
+/// Expands the group names `all`, `embedded` and `cli` (available runtimes of that kind)
+/// in a runtime list; other names pass through.
+fn expand_groups(names: &[String], all: &[RuntimeInfo]) -> Vec<String> {
+    let kind = |k: RuntimeKind| {
+        all.iter()
+            .filter(move |r| r.kind == k && r.available())
+            .map(|r| r.id.clone())
+    };
+    let mut out = Vec::new();
+    for n in names {
+        match n.as_str() {
+            "all" => out.extend(all.iter().filter(|r| r.available()).map(|r| r.id.clone())),
+            "embedded" => out.extend(kind(RuntimeKind::Embedded)),
+            "cli" => out.extend(kind(RuntimeKind::Cli)),
+            _ => out.push(n.clone()),
+        }
+    }
+    out
 }
