@@ -1,7 +1,10 @@
 //! End-to-end tests of the `wasmeter` binary: real runtimes, real files, real processes.
 
+mod common;
+
+use common::{failures, json, stderr, suites_root};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn wasmeter(args: &[&str], results: &Path) -> Output {
@@ -13,24 +16,6 @@ fn wasmeter(args: &[&str], results: &Path) -> Output {
         .env("WASMETER_SUITES", suites_root())
         .output()
         .expect("run wasmeter")
-}
-
-fn suites_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): stdout={} stderr={}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
 }
 
 #[test]
@@ -233,15 +218,6 @@ fn run_custom(root: &Path, results: &Path, runtimes: &str, extra: &[&str]) -> (O
         .unwrap();
     let v = json(&out);
     (out, v)
-}
-
-fn failures(v: &Value) -> Vec<String> {
-    v["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
-        .collect()
 }
 
 // (module (func (export "_start") (loop (br 0))))

@@ -1,13 +1,12 @@
 //! External runtimes end to end: real CLIs on the compute suite, and custom runtimes from a
 //! config file that lie, crash, hang or cannot be executed.
 
+mod common;
+
+use common::{failures, json, stderr, suites_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn suites_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
-}
 
 fn wasmeter(args: &[&str], results: &Path, config: Option<&Path>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_wasmeter"));
@@ -20,29 +19,6 @@ fn wasmeter(args: &[&str], results: &Path, config: Option<&Path>) -> Output {
         None => c.env("WASMETER_CONFIG", "/dev/null"),
     };
     c.output().expect("run wasmeter")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): stdout={} stderr={}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
-
-fn failures(v: &Value) -> Vec<String> {
-    v["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
-        .collect()
 }
 
 fn available(tmp: &Path) -> Vec<String> {

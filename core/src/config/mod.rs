@@ -13,6 +13,7 @@
 //! precompile = ["/opt/rt/bin/rtc", "{wasm}", "-o", "{aot}"]   # optional; run then uses {aot}
 //! ```
 
+use crate::suite::line_of;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -84,10 +85,6 @@ pub struct Config {
     pub paths: BTreeMap<String, PathBuf>,
     /// Custom runtimes.
     pub runtimes: Vec<CustomRuntime>,
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
 impl Config {

@@ -161,7 +161,8 @@ pub struct TestCase {
     pub native_cflags: Vec<String>,
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
+/// 1-based line of a byte offset, for error messages that name file and line.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 

@@ -1,0 +1,37 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The repository's suites directory.
+pub fn suites_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
+}
+
+/// stdout as JSON, or a panic showing both streams.
+pub fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout={} stderr={}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+/// Each cell's failure message, or "ok", in plan order.
+pub fn failures(v: &Value) -> Vec<String> {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
+        .collect()
+}
