@@ -68,7 +68,7 @@ pub fn render_phases(s: &RunSummary) -> String {
         .map(|c| {
             let mut row = vec![c.runtime.clone(), c.test.clone()];
             row.extend(names.iter().map(|n| cell(c.phases.get(*n))));
-            row.push(match (&c.time, c.source.as_str()) {
+            row.push(match (&c.stats, c.source.as_str()) {
                 (Some(t), "self") => duration_ns(t.median),
                 _ => "-".into(),
             });
@@ -92,7 +92,7 @@ pub fn render_summary(s: &RunSummary) -> String {
         for rt in &s.runtimes {
             row.push(match s.cell(rt, t) {
                 Some(c) if c.failure.is_some() => "FAILED".into(),
-                Some(c) => match (c.time, c.relative) {
+                Some(c) => match (c.stats, c.relative) {
                     (Some(st), Some(rel)) => format!("{} ({rel:.2}×)", duration_ns(st.median)),
                     (Some(st), None) => duration_ns(st.median),
                     _ => "-".into(),

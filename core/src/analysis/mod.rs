@@ -1,8 +1,9 @@
-//! Summaries of saved runs: per-cell statistics, speed relative to a baseline, geometric
-//! means per runtime.
+//! Summaries of saved runs, diffs between runs (or runtimes) with confidence intervals.
 
+mod diff;
 mod stats;
 mod summary;
 
-pub use stats::{Stats, geomean, median};
-pub use summary::{CellSummary, RunSummary, RuntimeSummary, summarize};
+pub use diff::{Diff, DiffError, DiffKey, DiffRow, Verdict, compare_runtimes, diff_runs};
+pub use stats::{Rng, Stats, geomean, median, median_interval, ratio_interval, seed_for};
+pub use summary::{CellSummary, Index, RunSummary, RuntimeSummary, summarize};

@@ -1,8 +1,8 @@
-//! Plain descriptive statistics.
+//! Descriptive statistics and a seeded bootstrap for confidence intervals of medians.
 
 use serde::{Deserialize, Serialize};
 
-/// Descriptive statistics of a sample.
+/// Descriptive statistics of a sample, with a 95 % bootstrap interval of its median.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// Sample size.
@@ -17,30 +17,66 @@ pub struct Stats {
     pub mean: f64,
     /// Sample standard deviation (0 for n < 2).
     pub stddev: f64,
+    /// Median absolute deviation (unscaled).
+    pub mad: f64,
+    /// 90th percentile (linear interpolation).
+    pub p90: f64,
+    /// 99th percentile (linear interpolation).
+    pub p99: f64,
+    /// Lower end of the 95 % bootstrap interval of the median.
+    pub ci_low: f64,
+    /// Upper end of the 95 % bootstrap interval of the median.
+    pub ci_high: f64,
 }
 
+/// Bootstrap resamples per interval: enough for stable 2.5/97.5 % quantiles.
+pub const RESAMPLES: usize = 1000;
+
 impl Stats {
-    /// Statistics of the values; `None` when there are none.
-    pub fn of(values: &[f64]) -> Option<Stats> {
+    /// Statistics of the values; `None` when there are none. `seed` makes the bootstrap
+    /// reproducible: the same data and seed give the same interval.
+    pub fn of(values: &[f64], seed: u64) -> Option<Stats> {
         if values.is_empty() {
             return None;
         }
-        let n = values.len();
-        let mean = values.iter().sum::<f64>() / n as f64;
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let mean = sorted.iter().sum::<f64>() / n as f64;
         let var = if n > 1 {
-            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+            sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
         } else {
             0.0
         };
+        let median = quantile_sorted(&sorted, 0.5);
+        let mut dev: Vec<f64> = sorted.iter().map(|v| (v - median).abs()).collect();
+        dev.sort_by(f64::total_cmp);
+        let (ci_low, ci_high) = median_interval(&sorted, seed);
         Some(Stats {
             n,
-            min: values.iter().copied().fold(f64::INFINITY, f64::min),
-            max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            median: median(values)?,
+            min: sorted[0],
+            max: sorted[n - 1],
+            median,
             mean,
             stddev: var.sqrt(),
+            mad: quantile_sorted(&dev, 0.5),
+            p90: quantile_sorted(&sorted, 0.9),
+            p99: quantile_sorted(&sorted, 0.99),
+            ci_low,
+            ci_high,
         })
     }
+}
+
+/// Quantile `q` of sorted values, linear interpolation between closest ranks.
+pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    if sorted.len() == 1 {
+        return sorted[0];
+    }
+    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
 /// Median of the values; `None` when there are none.
@@ -50,12 +86,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
     }
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    Some(if v.len().is_multiple_of(2) {
-        (v[m - 1] + v[m]) / 2.0
-    } else {
-        v[m]
-    })
+    Some(quantile_sorted(&v, 0.5))
 }
 
 /// Geometric mean of positive values; `None` when there are none.
@@ -67,20 +98,163 @@ pub fn geomean(values: &[f64]) -> Option<f64> {
     Some((pos.iter().map(|v| v.ln()).sum::<f64>() / pos.len() as f64).exp())
 }
 
+/// A small, fast, seedable generator (SplitMix64): reproducible bootstraps without a
+/// dependency.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform index below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * n as f64) as usize
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = self.unit().max(f64::MIN_POSITIVE);
+        let u2 = self.unit();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+}
+
+/// Median of a bootstrap resample of `values`, using `buf` as scratch.
+fn resample_median(values: &[f64], rng: &mut Rng, buf: &mut Vec<f64>) -> f64 {
+    buf.clear();
+    buf.extend((0..values.len()).map(|_| values[rng.below(values.len())]));
+    let m = buf.len() / 2;
+    let (_, hi, _) = buf.select_nth_unstable_by(m, f64::total_cmp);
+    let hi = *hi;
+    if buf.len() % 2 == 1 {
+        hi
+    } else {
+        let lo = buf[..m].iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo + hi) / 2.0
+    }
+}
+
+fn interval(mut draws: Vec<f64>) -> (f64, f64) {
+    draws.sort_by(f64::total_cmp);
+    (
+        quantile_sorted(&draws, 0.025),
+        quantile_sorted(&draws, 0.975),
+    )
+}
+
+/// 95 % percentile-bootstrap interval of the median.
+pub fn median_interval(values: &[f64], seed: u64) -> (f64, f64) {
+    if values.len() < 2 {
+        return (values[0], values[0]);
+    }
+    let mut rng = Rng::new(seed);
+    let mut buf = Vec::with_capacity(values.len());
+    interval(
+        (0..RESAMPLES)
+            .map(|_| resample_median(values, &mut rng, &mut buf))
+            .collect(),
+    )
+}
+
+/// 95 % percentile-bootstrap interval of median(b) / median(a), resampling both sides.
+pub fn ratio_interval(a: &[f64], b: &[f64], seed: u64) -> Option<(f64, f64)> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    let (mut ba, mut bb) = (Vec::with_capacity(a.len()), Vec::with_capacity(b.len()));
+    let draws: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            let ma = resample_median(a, &mut rng, &mut ba);
+            let mb = resample_median(b, &mut rng, &mut bb);
+            if ma > 0.0 { mb / ma } else { f64::NAN }
+        })
+        .filter(|r| r.is_finite())
+        .collect();
+    (!draws.is_empty()).then(|| interval(draws))
+}
+
+/// A stable seed for a key (FNV-1a), so each cell's bootstrap is reproducible and
+/// independent of the others.
+pub fn seed_for(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain([0xff]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn known_values() {
-        let s = Stats::of(&[4.0, 1.0, 3.0, 2.0]).unwrap();
+        let s = Stats::of(&[4.0, 1.0, 3.0, 2.0], 1).unwrap();
         assert_eq!(
             (s.n, s.min, s.max, s.median, s.mean),
             (4, 1.0, 4.0, 2.5, 2.5)
         );
         assert!((s.stddev - 1.2909944487358056).abs() < 1e-12);
+        assert_eq!(s.mad, 1.0);
+        assert!((s.p90 - 3.7).abs() < 1e-12);
+        assert!(
+            s.ci_low >= 1.0 && s.ci_high <= 4.0 && s.ci_low <= s.median && s.median <= s.ci_high
+        );
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert!((geomean(&[1.0, 4.0]).unwrap() - 2.0).abs() < 1e-12);
-        assert_eq!(Stats::of(&[]), None);
+        assert_eq!(Stats::of(&[], 1), None);
+        // Reproducible for a seed.
+        assert_eq!(
+            Stats::of(&[1.0, 2.0, 3.0, 9.0, 4.0], 7),
+            Stats::of(&[1.0, 2.0, 3.0, 9.0, 4.0], 7)
+        );
+    }
+
+    #[test]
+    fn median_interval_covers_the_true_median_about_95_percent() {
+        let mut rng = Rng::new(42);
+        let trials = 400;
+        let mut covered = 0;
+        for t in 0..trials {
+            let v: Vec<f64> = (0..30).map(|_| 100.0 + 5.0 * rng.normal()).collect();
+            let (lo, hi) = median_interval(&v, t);
+            covered += usize::from(lo <= 100.0 && 100.0 <= hi);
+        }
+        let rate = covered as f64 / trials as f64;
+        assert!((0.88..=0.99).contains(&rate), "coverage {rate}");
+    }
+
+    #[test]
+    fn ratio_interval_brackets_a_planted_ratio() {
+        let mut rng = Rng::new(3);
+        let a: Vec<f64> = (0..20)
+            .map(|_| 100.0 * (1.0 + 0.02 * rng.normal()))
+            .collect();
+        let b: Vec<f64> = (0..20)
+            .map(|_| 110.0 * (1.0 + 0.02 * rng.normal()))
+            .collect();
+        let (lo, hi) = ratio_interval(&a, &b, 9).unwrap();
+        assert!(lo < 1.1 && 1.1 < hi && lo > 1.05 && hi < 1.15, "{lo} {hi}");
     }
 }

@@ -1,10 +1,12 @@
-//! The summary of one run: a runtime × test table of medians and relative times.
+//! The summary of one run: per runtime × test, statistics of the primary time with a
+//! bootstrap interval, time relative to a baseline with its interval, per-phase statistics,
+//! start-up overhead; per runtime, the geometric mean of relative times.
 
-use super::stats::{Stats, geomean};
+use super::stats::{Stats, geomean, ratio_interval, seed_for};
 use crate::runtime::{Metric, Phase};
-use crate::store::SavedRun;
+use crate::store::{MeasurementRow, SavedRun};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One cell of the summary table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -13,18 +15,24 @@ pub struct CellSummary {
     pub runtime: String,
     /// Test name.
     pub test: String,
-    /// Statistics of the primary time (ns), over measured iterations.
-    pub time: Option<Stats>,
     /// Which measurement the primary time is: `self` (the guest's own timing) or `wall`.
     pub source: String,
+    /// Statistics of the primary time (ns) over measured iterations.
+    pub stats: Option<Stats>,
     /// Median time divided by the baseline's median time (2.0 = twice as slow).
     pub relative: Option<f64>,
-    /// Median per phase (ns, wall clock), for runtimes that time phases.
-    pub phases: BTreeMap<String, f64>,
+    /// Lower end of the 95 % interval of `relative`.
+    pub relative_low: Option<f64>,
+    /// Upper end of the 95 % interval of `relative`.
+    pub relative_high: Option<f64>,
     /// Everything but the measured region: median whole-iteration wall time minus median
     /// self-timed time (process start-up for CLIs and native; compile, instantiate and WASI
     /// start-up for embedded runtimes).
     pub startup_ns: Option<f64>,
+    /// Median wall time per phase (ns).
+    pub phases: BTreeMap<String, f64>,
+    /// Statistics of each phase's wall time (ns).
+    pub phase_stats: BTreeMap<String, Stats>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
 }
@@ -68,75 +76,114 @@ impl RunSummary {
     }
 }
 
-/// Summarises a run. The primary time of a cell is the guest's self-timed execution when
-/// it reported one (comparable across every runtime), else the harness's wall time of
-/// `execute`, else of the whole iteration.
-pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
-    let baseline = baseline.unwrap_or(&run.meta.settings.baseline).to_string();
-    let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
-    let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
-    let mut by_key: BTreeMap<(&str, &str, Phase, Metric), Vec<f64>> = BTreeMap::new();
-    for m in run.measurements.iter().filter(|m| !m.warmup) {
-        by_key
-            .entry((&m.runtime, &m.test, m.phase, m.metric))
-            .or_default()
-            .push(m.value);
+type Key = (u32, u32, Phase, Metric);
+
+/// Measured (non-warm-up) values of a run, indexed by runtime, test, phase and metric.
+pub struct Index<'a> {
+    names: HashMap<&'a str, u32>,
+    map: HashMap<Key, Vec<f64>>,
+}
+
+impl<'a> Index<'a> {
+    /// Indexes measurement rows, leaving out warm-ups.
+    pub fn new(rows: &'a [MeasurementRow]) -> Index<'a> {
+        let mut names: HashMap<&'a str, u32> = HashMap::new();
+        let mut map: HashMap<Key, Vec<f64>> = HashMap::new();
+        for m in rows.iter().filter(|m| !m.warmup) {
+            let next = names.len() as u32;
+            let rt = *names.entry(&m.runtime).or_insert(next);
+            let next = names.len() as u32;
+            let test = *names.entry(&m.test).or_insert(next);
+            map.entry((rt, test, m.phase, m.metric))
+                .or_default()
+                .push(m.value);
+        }
+        Index { names, map }
     }
-    let primary = |rt: &str, test: &str| -> Option<(Stats, &'static str)> {
+
+    /// Values of one key.
+    pub fn get(&self, rt: &str, test: &str, phase: Phase, metric: Metric) -> Option<&[f64]> {
+        let (rt, test) = (*self.names.get(rt)?, *self.names.get(test)?);
+        self.map.get(&(rt, test, phase, metric)).map(Vec::as_slice)
+    }
+
+    /// The primary time of a cell: the guest's self-timing when it reported one (the same
+    /// region on every runtime), else the harness's wall time of `execute`, else of the
+    /// whole iteration. Returns the values and `self` or `wall`.
+    pub fn primary(&self, rt: &str, test: &str) -> Option<(&[f64], &'static str)> {
         [
             (Phase::Execute, Metric::SelfNs, "self"),
             (Phase::Execute, Metric::WallNs, "wall"),
             (Phase::Total, Metric::WallNs, "wall"),
         ]
         .into_iter()
-        .find_map(|(p, m, src)| {
-            by_key
-                .get(&(rt, test, p, m))
-                .and_then(|v| Stats::of(v))
-                .map(|s| (s, src))
+        .find_map(|(p, m, src)| self.get(rt, test, p, m).map(|v| (v, src)))
+    }
+}
+
+/// Summarises a run against `baseline` (default: the run's own).
+pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
+    let baseline = baseline.unwrap_or(&run.meta.settings.baseline).to_string();
+    let run_id = run.meta.id.as_str();
+    let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
+    let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
+    let index = Index::new(&run.measurements);
+    let failures: HashMap<(&str, &str), String> = run
+        .cells
+        .iter()
+        .filter_map(|c| {
+            c.failure
+                .as_ref()
+                .map(|f| ((c.runtime.as_str(), c.test.as_str()), f.to_string()))
         })
-    };
-    let mut cells = Vec::new();
+        .collect();
+    let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
-        let base = primary(&baseline, test).map(|(s, _)| s.median);
+        let base = index.primary(&baseline, test).map(|(v, _)| v);
+        let base_median = base.and_then(super::stats::median);
         for rt in &runtimes {
-            let failure = run
-                .cells
-                .iter()
-                .find(|c| &c.runtime == rt && &c.test == test)
-                .and_then(|c| c.failure.as_ref().map(|f| f.to_string()));
-            let p = if failure.is_some() {
+            let failure = failures.get(&(rt.as_str(), test.as_str())).cloned();
+            let primary = if failure.is_some() {
                 None
             } else {
-                primary(rt, test)
+                index.primary(rt, test)
             };
-            let phases: BTreeMap<String, f64> = Phase::ALL
-                .into_iter()
-                .filter_map(|ph| {
-                    by_key
-                        .get(&(rt.as_str(), test.as_str(), ph, Metric::WallNs))
-                        .and_then(|v| super::stats::median(v))
-                        .map(|m| (ph.as_str().to_string(), m))
-                })
-                .collect();
-            let startup_ns = match (&p, phases.get("total")) {
-                (Some((s, "self")), Some(total)) => Some(total - s.median),
+            let stats = primary.and_then(|(v, _)| Stats::of(v, seed_for(&[run_id, rt, test])));
+            let mut phases = BTreeMap::new();
+            let mut phase_stats = BTreeMap::new();
+            for ph in Phase::ALL {
+                if let Some(v) = index.get(rt, test, ph, Metric::WallNs)
+                    && let Some(s) = Stats::of(v, seed_for(&[run_id, rt, test, ph.as_str()]))
+                {
+                    phases.insert(ph.as_str().to_string(), s.median);
+                    phase_stats.insert(ph.as_str().to_string(), s);
+                }
+            }
+            let relative = match (&stats, base_median) {
+                (Some(s), Some(b)) if b > 0.0 => Some(s.median / b),
+                _ => None,
+            };
+            let interval = match (primary, base) {
+                (Some((v, _)), Some(b)) if relative.is_some() && rt != &baseline => {
+                    ratio_interval(b, v, seed_for(&[run_id, rt, test, "relative"]))
+                }
+                _ => relative.map(|r| (r, r)),
+            };
+            let startup_ns = match (&stats, primary, phases.get("total")) {
+                (Some(s), Some((_, "self")), Some(total)) => Some(total - s.median),
                 _ => None,
             };
             cells.push(CellSummary {
-                startup_ns,
                 runtime: rt.clone(),
                 test: test.clone(),
-                relative: match (p.as_ref(), base) {
-                    (Some((s, _)), Some(b)) if b > 0.0 => Some(s.median / b),
-                    _ => None,
-                },
-                source: p
-                    .as_ref()
-                    .map(|(_, src)| src.to_string())
-                    .unwrap_or_default(),
-                time: p.map(|(s, _)| s),
+                source: primary.map(|(_, s)| s.to_string()).unwrap_or_default(),
+                stats,
+                relative,
+                relative_low: interval.map(|i| i.0),
+                relative_high: interval.map(|i| i.1),
+                startup_ns,
                 phases,
+                phase_stats,
                 failure,
             });
         }
@@ -144,24 +191,18 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let per_runtime = runtimes
         .iter()
         .map(|rt| {
-            let rel: Vec<f64> = cells
-                .iter()
-                .filter(|c| &c.runtime == rt)
-                .filter_map(|c| c.relative)
-                .collect();
+            let mine = cells.iter().filter(|c| &c.runtime == rt);
+            let rel: Vec<f64> = mine.clone().filter_map(|c| c.relative).collect();
             RuntimeSummary {
                 runtime: rt.clone(),
                 geomean_relative: geomean(&rel),
                 tests_compared: rel.len(),
-                failed: cells
-                    .iter()
-                    .filter(|c| &c.runtime == rt && c.failure.is_some())
-                    .count(),
+                failed: mine.filter(|c| c.failure.is_some()).count(),
             }
         })
         .collect();
     RunSummary {
-        run_id: run.meta.id.clone(),
+        run_id: run_id.to_string(),
         baseline,
         tests,
         runtimes,
