@@ -56,6 +56,42 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compare two runs test by test (ratio of medians, 95 % interval, verdict), or two
+    /// runtimes inside one run with `--runtimes A,B`.
+    Diff {
+        /// Run A (id, unique prefix, `latest`, or path).
+        a: String,
+        /// Run B; omit to compare two runtimes of run A.
+        b: Option<String>,
+        /// With one run: the two runtimes to compare, `A,B`.
+        #[arg(long, value_delimiter = ',')]
+        runtimes: Vec<String>,
+        /// Noise threshold in percent: smaller changes are "no change".
+        #[arg(long, default_value_t = 2.0)]
+        threshold: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export a run (or the diff of two) as CSV, JSON, Markdown or HTML.
+    Export {
+        /// Run (id, unique prefix, `latest`, or path).
+        run: String,
+        /// Second run: export their diff too.
+        run2: Option<String>,
+        /// csv, json, md or html.
+        #[arg(long)]
+        format: String,
+        /// Output file (`-` for stdout).
+        #[arg(short = 'o', long = "output")]
+        output: String,
+        /// Baseline runtime (default: the run's).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Noise threshold of the diff, percent.
+        #[arg(long, default_value_t = 2.0)]
+        threshold: f64,
+    },
     /// Run one cell as an isolated worker (used by the runner; reads a spec on stdin).
     #[command(hide = true)]
     Worker,

@@ -1,17 +1,6 @@
 //! Text formatting for terminal output: durations and aligned tables.
 
-/// A duration in ns as a short human string.
-pub fn duration_ns(ns: f64) -> String {
-    if ns >= 1e9 {
-        format!("{:.2} s", ns / 1e9)
-    } else if ns >= 1e6 {
-        format!("{:.2} ms", ns / 1e6)
-    } else if ns >= 1e3 {
-        format!("{:.1} µs", ns / 1e3)
-    } else {
-        format!("{ns:.0} ns")
-    }
-}
+pub use wasmeter_core::export::format_ns as duration_ns;
 
 /// Renders rows as an aligned table: the first `left` columns left-aligned (text), the
 /// rest right-aligned (numbers).

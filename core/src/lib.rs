@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod export;
 pub mod machine;
 pub mod runner;
 pub mod runtime;

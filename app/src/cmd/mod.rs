@@ -1,5 +1,7 @@
 //! One file per subcommand; each returns the process exit code.
 
+mod diff;
+mod export;
 mod run;
 mod runs;
 mod runtimes;
@@ -12,6 +14,7 @@ use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wasmeter_core::config::Config;
+use wasmeter_core::store::{SavedRun, load_run, resolve_run};
 use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
 
 /// Runs the chosen subcommand.
@@ -34,6 +37,29 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
             phases,
             json,
         } => show::main(&ctx, &run, baseline.as_deref(), phases, json),
+        Command::Diff {
+            a,
+            b,
+            runtimes,
+            threshold,
+            json,
+        } => diff::main(&ctx, &a, b.as_deref(), &runtimes, threshold, json),
+        Command::Export {
+            run,
+            run2,
+            format,
+            output,
+            baseline,
+            threshold,
+        } => export::main(
+            &ctx,
+            &run,
+            run2.as_deref(),
+            &format,
+            &output,
+            baseline.as_deref(),
+            threshold,
+        ),
         Command::Worker => {
             let code = wasmeter_core::runner::worker_main(
                 std::io::stdin().lock(),
@@ -62,6 +88,13 @@ impl Ctx {
     pub fn catalog(&self) -> Result<SuiteCatalog> {
         SuiteCatalog::discover(&self.suites).map_err(|e| InputError(e.to_string()).into())
     }
+}
+
+/// Loads a saved run by id, prefix, `latest` or path. Every problem (no such run, a
+/// corrupt file) is an input error naming the run or the file.
+pub fn load(ctx: &Ctx, spec: &str) -> Result<SavedRun> {
+    let dir = resolve_run(&ctx.results, spec).map_err(|e| InputError(e.to_string()))?;
+    load_run(&dir).map_err(|e| InputError(e.to_string()).into())
 }
 
 /// Prints a value as pretty JSON on stdout.

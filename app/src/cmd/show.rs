@@ -1,13 +1,11 @@
 //! `wasmeter show RUN`: one saved run's summary.
 
 use super::Ctx;
-use crate::InputError;
 use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{RunSummary, summarize};
 use wasmeter_core::runtime::Phase;
-use wasmeter_core::store::{StoreError, load_run, resolve_run};
 
 pub fn main(
     ctx: &Ctx,
@@ -16,13 +14,7 @@ pub fn main(
     phases: bool,
     json: bool,
 ) -> Result<ExitCode> {
-    let dir = resolve_run(&ctx.results, spec).map_err(|e| match e {
-        StoreError::NotFound { .. } | StoreError::Ambiguous { .. } => {
-            InputError(e.to_string()).into()
-        }
-        e => anyhow::Error::from(e),
-    })?;
-    let run = load_run(&dir)?;
+    let run = super::load(ctx, spec)?;
     let summary = summarize(&run, baseline);
     if json {
         super::print_json(&summary)?;

@@ -1,0 +1,125 @@
+//! CSV: the tidy summary, one row per run/runtime/test/phase; or, for two runs, the diff.
+//! Times are in seconds, and the columns follow hyperfine's (`mean,stddev,median,min,max`)
+//! so scripts written for it keep working.
+
+use super::{Exporter, Report};
+use crate::analysis::Stats;
+use std::io::Write;
+
+/// Writes CSV.
+pub struct CsvExporter;
+
+/// Summary columns, in order.
+pub const SUMMARY_COLUMNS: &str = "run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,mad,p90,p99,ci_low,ci_high,relative,relative_low,relative_high,startup,failure";
+/// Diff columns, in order.
+pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict";
+
+/// A CSV field, quoted when it needs to be.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn secs(ns: Option<f64>) -> String {
+    ns.map(|v| format!("{:.9}", v / 1e9)).unwrap_or_default()
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.6}")).unwrap_or_default()
+}
+
+fn stats_fields(s: Option<&Stats>) -> String {
+    let g = |f: fn(&Stats) -> f64| secs(s.map(f));
+    [
+        s.map(|s| s.n.to_string()).unwrap_or_default(),
+        g(|s| s.mean),
+        g(|s| s.stddev),
+        g(|s| s.median),
+        g(|s| s.min),
+        g(|s| s.max),
+        g(|s| s.mad),
+        g(|s| s.p90),
+        g(|s| s.p99),
+        g(|s| s.ci_low),
+        g(|s| s.ci_high),
+    ]
+    .join(",")
+}
+
+impl Exporter for CsvExporter {
+    fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(d) = &report.diff {
+            for w in &d.warnings {
+                writeln!(out, "# warning: {}", w.replace(['\n', '\r'], " "))?;
+            }
+            writeln!(out, "{DIFF_COLUMNS}")?;
+            for r in &d.rows {
+                writeln!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{}",
+                    field(&r.runtime),
+                    field(&r.test),
+                    r.phase,
+                    secs(Some(r.a_median)),
+                    secs(Some(r.b_median)),
+                    num(Some(r.ratio)),
+                    num(Some(r.ci_low)),
+                    num(Some(r.ci_high)),
+                    r.verdict
+                )?;
+            }
+            for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
+                for k in keys {
+                    writeln!(
+                        out,
+                        "{},{},{},,,,,,{what}",
+                        field(&k.runtime),
+                        field(&k.test),
+                        k.phase
+                    )?;
+                }
+            }
+            return Ok(());
+        }
+        writeln!(out, "{SUMMARY_COLUMNS}")?;
+        for run in &report.runs {
+            let id = field(&run.meta.id);
+            for c in &run.summary.cells {
+                let (rt, test) = (field(&c.runtime), field(&c.test));
+                if let Some(f) = &c.failure {
+                    writeln!(
+                        out,
+                        "{id},{rt},{test},execute,,{},,,,,{}",
+                        ",".repeat(9),
+                        field(f)
+                    )?;
+                    continue;
+                }
+                writeln!(
+                    out,
+                    "{id},{rt},{test},execute,{},{},{},{},{},{},",
+                    c.source,
+                    stats_fields(c.stats.as_ref()),
+                    num(c.relative),
+                    num(c.relative_low),
+                    num(c.relative_high),
+                    secs(c.startup_ns)
+                )?;
+                for (phase, s) in &c.phase_stats {
+                    if phase == "execute" && c.source == "wall" {
+                        continue;
+                    }
+                    writeln!(
+                        out,
+                        "{id},{rt},{test},{phase},wall,{},,,,,",
+                        stats_fields(Some(s))
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,44 @@
+//! HTML: one self-contained page (assets/report/report.html) with the report's JSON inside.
+
+use super::{Exporter, Report};
+use std::io::Write;
+
+const TEMPLATE: &str = include_str!("../../../assets/report/report.html");
+const MARKER: &str = r#"<script type="application/json" id="wasmeter-data">{}</script>"#;
+
+/// Writes the report page.
+pub struct HtmlExporter;
+
+/// JSON that cannot end the script element it sits in or be read as markup: `<`, `>` and
+/// `&` become `\u003c`, `\u003e`, `\u0026` (still the same JSON strings), and so do the
+/// line separators JavaScript treats as newlines.
+pub fn script_safe_json(report: &Report) -> serde_json::Result<String> {
+    let json = serde_json::to_string(report)?;
+    let mut out = String::with_capacity(json.len() + 64);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+impl Exporter for HtmlExporter {
+    fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        let at = TEMPLATE
+            .find(MARKER)
+            .expect("report template carries the data marker");
+        let data = script_safe_json(report)?;
+        out.write_all(TEMPLATE[..at].as_bytes())?;
+        write!(
+            out,
+            r#"<script type="application/json" id="wasmeter-data">{data}</script>"#
+        )?;
+        out.write_all(TEMPLATE[at + MARKER.len()..].as_bytes())
+    }
+}

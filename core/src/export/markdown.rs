@@ -1,0 +1,145 @@
+//! Markdown: tables to paste into an issue or a pull request.
+
+use super::{Exporter, Report, format_ns};
+use std::io::Write;
+
+/// Writes GitHub-flavoured Markdown.
+pub struct MarkdownExporter;
+
+/// Text safe inside a Markdown table cell: no column breaks, no raw HTML.
+fn cell(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
+
+impl Exporter for MarkdownExporter {
+    fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(d) = &report.diff {
+            writeln!(out, "## Diff: {} → {}\n", cell(&d.a), cell(&d.b))?;
+            for w in &d.warnings {
+                writeln!(out, "> **Warning:** {}", cell(w))?;
+            }
+            if !d.warnings.is_empty() {
+                writeln!(out)?;
+            }
+            let (f, s, n) = d.counts();
+            writeln!(
+                out,
+                "{f} faster, {s} slower, {n} no change (95 % bootstrap interval of B/A, noise threshold {} %)\n",
+                d.threshold_pct
+            )?;
+            writeln!(
+                out,
+                "| runtime | test | phase | A | B | B/A (95 % CI) | verdict |"
+            )?;
+            writeln!(out, "| --- | --- | --- | ---: | ---: | ---: | --- |")?;
+            for r in &d.rows {
+                writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {:.3} ({:.3}–{:.3}) | {} |",
+                    cell(&r.runtime),
+                    cell(&r.test),
+                    r.phase,
+                    format_ns(r.a_median),
+                    format_ns(r.b_median),
+                    r.ratio,
+                    r.ci_low,
+                    r.ci_high,
+                    r.verdict
+                )?;
+            }
+            for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
+                for k in keys {
+                    writeln!(
+                        out,
+                        "| {} | {} | {} | | | | {what} |",
+                        cell(&k.runtime),
+                        cell(&k.test),
+                        k.phase
+                    )?;
+                }
+            }
+            writeln!(out)?;
+        }
+        for run in &report.runs {
+            let m = run.meta;
+            let s = &run.summary;
+            writeln!(
+                out,
+                "## Run {}{}\n",
+                cell(&m.id),
+                m.label
+                    .as_deref()
+                    .map(|l| format!(" — {}", cell(l)))
+                    .unwrap_or_default()
+            )?;
+            writeln!(
+                out,
+                "Suite `{}` ({}), {} warm-up + {} runs, {}. Machine: {} ({} cores), {}, kernel {}.\n",
+                cell(&m.suite),
+                m.settings.size,
+                m.settings.warmup,
+                m.settings.runs,
+                m.status,
+                cell(&m.machine.cpu_model),
+                m.machine.cores,
+                cell(&m.machine.os),
+                cell(&m.machine.kernel)
+            )?;
+            writeln!(
+                out,
+                "Median time per iteration; in parentheses, time relative to `{}` (lower is faster).\n",
+                cell(&s.baseline)
+            )?;
+            write!(out, "| test |")?;
+            for rt in &s.runtimes {
+                write!(out, " {} |", cell(rt))?;
+            }
+            writeln!(out)?;
+            writeln!(out, "| --- |{}", " ---: |".repeat(s.runtimes.len()))?;
+            for t in &s.tests {
+                write!(out, "| {} |", cell(t))?;
+                for rt in &s.runtimes {
+                    let text = match s.cell(rt, t) {
+                        Some(c) if c.failure.is_some() => "failed".to_string(),
+                        Some(c) => match (c.stats, c.relative) {
+                            (Some(st), Some(r)) => format!("{} ({r:.2}×)", format_ns(st.median)),
+                            (Some(st), None) => format_ns(st.median),
+                            _ => "–".into(),
+                        },
+                        None => "–".into(),
+                    };
+                    write!(out, " {text} |")?;
+                }
+                writeln!(out)?;
+            }
+            write!(out, "| **geomean** |")?;
+            for r in &s.per_runtime {
+                let g = r
+                    .geomean_relative
+                    .map(|g| format!("**{g:.2}×**"))
+                    .unwrap_or_else(|| "–".into());
+                write!(out, " {g} |")?;
+            }
+            writeln!(out, "\n")?;
+            let failed: Vec<_> = s.cells.iter().filter(|c| c.failure.is_some()).collect();
+            if !failed.is_empty() {
+                writeln!(out, "Failed cells:\n")?;
+                for c in failed {
+                    writeln!(
+                        out,
+                        "- {} × {}: {}",
+                        cell(&c.runtime),
+                        cell(&c.test),
+                        cell(c.failure.as_deref().unwrap_or(""))
+                    )?;
+                }
+                writeln!(out)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,173 @@
+//! Exports of runs and diffs, one file per format behind one trait (as hyperfine does).
+
+mod csv;
+mod html;
+mod json;
+mod markdown;
+
+use crate::analysis::{Diff, Index, RunSummary};
+use crate::store::{RunMeta, SampleRow, SavedRun};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A duration in ns as a short human string (`1.23 ms`).
+pub fn format_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Tidy summary, one row per run/runtime/test/phase.
+    Csv,
+    /// Every number.
+    Json,
+    /// Tables to paste into issues.
+    Markdown,
+    /// One self-contained, offline page with charts.
+    Html,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s {
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            "md" | "markdown" => Ok(Format::Markdown),
+            "html" => Ok(Format::Html),
+            other => Err(format!(
+                "unknown format '{other}' (known: csv, json, md, html)"
+            )),
+        }
+    }
+}
+
+/// One run as exported: its metadata, summary, per-iteration values and samples.
+#[derive(Debug, Serialize)]
+pub struct RunData<'a> {
+    /// Metadata (flattened: id, label, suite, machine, runtimes, settings, ...).
+    #[serde(flatten)]
+    pub meta: &'a RunMeta,
+    /// The summary.
+    pub summary: RunSummary,
+    /// Primary per-iteration values of each cell.
+    pub distributions: Vec<Distribution>,
+    /// Live samples (thinned to at most [`MAX_SAMPLES`]).
+    pub samples: Vec<&'a SampleRow>,
+}
+
+/// The primary values of one cell.
+#[derive(Debug, Serialize)]
+pub struct Distribution {
+    /// Runtime id.
+    pub runtime: String,
+    /// Test name.
+    pub test: String,
+    /// Values, ns.
+    pub values: Vec<f64>,
+}
+
+/// At most this many samples per run go into a report: enough for a smooth graph.
+pub const MAX_SAMPLES: usize = 4000;
+
+/// Everything an exporter writes.
+#[derive(Debug, Serialize)]
+pub struct Report<'a> {
+    /// Title.
+    pub title: String,
+    /// wasmeter and its version.
+    pub generated_by: String,
+    /// One or two runs.
+    pub runs: Vec<RunData<'a>>,
+    /// The diff of the two runs, when there are two.
+    pub diff: Option<Diff>,
+}
+
+impl<'a> Report<'a> {
+    /// A report of runs with their summaries (and a diff when comparing two).
+    pub fn new(runs: Vec<(&'a SavedRun, RunSummary)>, diff: Option<Diff>) -> Report<'a> {
+        let runs = runs
+            .into_iter()
+            .map(|(run, summary)| {
+                let index = Index::new(&run.measurements);
+                let distributions = summary
+                    .cells
+                    .iter()
+                    .filter(|c| c.failure.is_none())
+                    .filter_map(|c| {
+                        index
+                            .primary(&c.runtime, &c.test)
+                            .map(|(v, _)| Distribution {
+                                runtime: c.runtime.clone(),
+                                test: c.test.clone(),
+                                values: v.to_vec(),
+                            })
+                    })
+                    .collect();
+                let step = run.samples.len().div_ceil(MAX_SAMPLES).max(1);
+                RunData {
+                    meta: &run.meta,
+                    summary,
+                    distributions,
+                    samples: run.samples.iter().step_by(step).collect(),
+                }
+            })
+            .collect();
+        Report {
+            title: "wasmeter report".into(),
+            generated_by: format!("wasmeter {}", crate::VERSION),
+            runs,
+            diff,
+        }
+    }
+}
+
+/// Writes a report in one format.
+pub trait Exporter {
+    /// Writes the whole report.
+    fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()>;
+}
+
+/// The exporter of a format.
+pub fn exporter(format: Format) -> Box<dyn Exporter> {
+    match format {
+        Format::Csv => Box::new(csv::CsvExporter),
+        Format::Json => Box::new(json::JsonExporter),
+        Format::Markdown => Box::new(markdown::MarkdownExporter),
+        Format::Html => Box::new(html::HtmlExporter),
+    }
+}
+
+/// Why an export could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct ExportError {
+    /// Output file.
+    pub path: PathBuf,
+    /// Underlying error.
+    pub source: std::io::Error,
+}
+
+/// Writes a report to `path` atomically: a reader never sees half a file, and an existing
+/// file is replaced only by a complete one.
+pub fn export_to(format: Format, report: &Report, path: &Path) -> Result<(), ExportError> {
+    let err = |source| ExportError {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut buf = Vec::with_capacity(1 << 16);
+    exporter(format).write(report, &mut buf).map_err(err)?;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, &buf).map_err(err)?;
+    std::fs::rename(&tmp, path).map_err(err)
+}
