@@ -4,6 +4,7 @@
 mod cli;
 pub mod embedded;
 mod failure;
+mod mock;
 mod native;
 mod native_build;
 pub mod process;
@@ -11,6 +12,7 @@ mod registry;
 
 pub use cli::{CliCommand, CliRuntime, parse_version, runtimes_dir};
 pub use failure::Failure;
+pub use mock::MockRuntime;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, native_cache_dir};
 pub use registry::{RuntimeInfo, instantiate, is_builtin, known_runtimes};
