@@ -45,6 +45,12 @@ need_wasi_toolchain() {
   apt_need clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32
 }
 
+# need_browser: Debian's Chromium and playwright-core (no browser download) for the HTML check.
+need_browser() {
+  apt_need chromium
+  (cd "$(dirname "${BASH_SOURCE[0]}")/../tests/browser" && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund >&2; })
+}
+
 wasmeter_bin() {
   echo "$CARGO_TARGET_DIR/$WASMETER_PROFILE/wasmeter"
 }

@@ -1,0 +1,219 @@
+//! Exports of real runs: every format, and the HTML page checked in headless Chromium.
+
+mod common;
+
+use common::{json, stderr, suites_root};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn wasmeter(args: &[&str], results: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(args)
+        .arg("--results")
+        .arg(results)
+        .env("WASMETER_SUITES", suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .expect("run wasmeter")
+}
+
+const HOSTILE: &str = "<script>alert(1)</script>";
+
+/// Two small real runs, the first with a hostile label.
+fn two_runs(results: &Path) -> (String, String) {
+    let mut ids = Vec::new();
+    for label in [HOSTILE, "second"] {
+        let out = wasmeter(
+            &[
+                "run",
+                "--suite",
+                "compute",
+                "--tests",
+                "sha256,nbody,hex",
+                "--runtimes",
+                "native,wasmtime,wasmtime-winch",
+                "--warmup",
+                "0",
+                "--runs",
+                "3",
+                "--name",
+                label,
+                "--json",
+            ],
+            results,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        ids.push(json(&out)["run_id"].as_str().unwrap().to_string());
+    }
+    (ids[0].clone(), ids[1].clone())
+}
+
+#[test]
+fn every_format_exports_and_names_its_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(tmp.path());
+    for (fmt, ext) in [
+        ("csv", "csv"),
+        ("json", "json"),
+        ("md", "md"),
+        ("html", "html"),
+    ] {
+        let out_path = tmp.path().join(format!("one.{ext}"));
+        let out = wasmeter(
+            &[
+                "export",
+                &a,
+                "--format",
+                fmt,
+                "-o",
+                out_path.to_str().unwrap(),
+            ],
+            tmp.path(),
+        );
+        assert!(out.status.success(), "{fmt}: {}", stderr(&out));
+        let text = std::fs::read_to_string(&out_path).unwrap();
+        assert!(
+            text.contains("sha256") && text.contains("wasmtime-winch"),
+            "{fmt}"
+        );
+        if fmt == "html" || fmt == "md" {
+            assert!(!text.contains(HOSTILE), "{fmt} carries the label as markup");
+        }
+    }
+    let csv = std::fs::read_to_string(tmp.path().join("one.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.starts_with("run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,"),
+        "{header}"
+    );
+    let cols = header.split(',').count();
+    for line in csv.lines() {
+        assert_eq!(line.split(',').count(), cols, "{line}");
+    }
+    let exported: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("one.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        exported["runs"][0]["label"], HOSTILE,
+        "JSON keeps the label as data"
+    );
+    assert_eq!(
+        exported["runs"][0]["summary"]["cells"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
+
+    // Two runs: the diff, with its rows in every format.
+    let out = wasmeter(&["export", &a, &b, "--format", "md", "-o", "-"], tmp.path());
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains("## Diff: ") && md.contains("| wasmtime | sha256 | execute |"),
+        "{md}"
+    );
+    let out = wasmeter(&["diff", &a, &b, "--json"], tmp.path());
+    let d = json(&out);
+    // native: execute + total; embedded: execute, compile, instantiate, teardown, total.
+    assert_eq!(
+        d["rows"].as_array().unwrap().len(),
+        3 * 2 + 2 * 3 * 5,
+        "{d}"
+    );
+
+    // Bad input: itself, a missing run, another suite, a corrupt run.
+    let out = wasmeter(&["diff", &a, &a], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot diff run") && stderr(&out).contains("with itself"));
+    let out = wasmeter(&["diff", &a, "nosuchrun"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no saved run matches 'nosuchrun'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "overhead",
+            "--runtimes",
+            "wasmtime",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    let other = json(&out)["run_id"].as_str().unwrap().to_string();
+    let out = wasmeter(&["diff", &a, &other], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("runs of different suites cannot be diffed"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(tmp.path().join(&b).join("meta.json"), "{ broken").unwrap();
+    let out = wasmeter(&["export", &b, "--format", "csv", "-o", "-"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!("{b}/meta.json: not valid run metadata")),
+        "{}",
+        stderr(&out)
+    );
+    let out = wasmeter(&["runs", "--json"], tmp.path());
+    assert!(
+        out.status.success(),
+        "listing still works with one corrupt run"
+    );
+}
+
+#[test]
+fn html_report_is_clean_in_headless_chromium() {
+    let browser_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/browser");
+    let ready = Path::new("/usr/bin/chromium").exists()
+        && browser_dir.join("node_modules/playwright-core").exists();
+    if !ready {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have chromium and tests/browser/node_modules (scripts/test installs them)"
+        );
+        eprintln!("skipping: chromium or playwright-core not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_runs(tmp.path());
+    let html = tmp.path().join("report.html");
+    let out = wasmeter(
+        &[
+            "export",
+            &a,
+            &b,
+            "--format",
+            "html",
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report.png");
+    let check = Command::new("node")
+        .arg(browser_dir.join("check-report.mjs"))
+        .arg(&html)
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "browser check failed:\n{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        stderr(&check)
+    );
+    assert!(
+        std::fs::metadata(&shot).unwrap().len() > 10_000,
+        "screenshot written"
+    );
+}
