@@ -23,19 +23,28 @@ pub struct Stats {
     pub p90: f64,
     /// 99th percentile (linear interpolation).
     pub p99: f64,
-    /// Lower end of the 95 % bootstrap interval of the median.
-    pub ci_low: f64,
-    /// Upper end of the 95 % bootstrap interval of the median.
-    pub ci_high: f64,
+    /// Lower end of the 95 % bootstrap interval of the median (when computed).
+    pub ci_low: Option<f64>,
+    /// Upper end of the 95 % bootstrap interval of the median (when computed).
+    pub ci_high: Option<f64>,
 }
 
 /// Bootstrap resamples per interval: enough for stable 2.5/97.5 % quantiles.
 pub const RESAMPLES: usize = 1000;
 
 impl Stats {
-    /// Statistics of the values; `None` when there are none. `seed` makes the bootstrap
-    /// reproducible: the same data and seed give the same interval.
+    /// Statistics of the values with a bootstrap interval of the median; `None` when there
+    /// are none. `seed` makes the bootstrap reproducible: same data and seed, same interval.
     pub fn of(values: &[f64], seed: u64) -> Option<Stats> {
+        let mut s = Stats::describe(values)?;
+        let (lo, hi) = median_interval(values, seed);
+        s.ci_low = Some(lo);
+        s.ci_high = Some(hi);
+        Some(s)
+    }
+
+    /// Statistics of the values without the (costlier) interval.
+    pub fn describe(values: &[f64]) -> Option<Stats> {
         if values.is_empty() {
             return None;
         }
@@ -51,7 +60,6 @@ impl Stats {
         let median = quantile_sorted(&sorted, 0.5);
         let mut dev: Vec<f64> = sorted.iter().map(|v| (v - median).abs()).collect();
         dev.sort_by(f64::total_cmp);
-        let (ci_low, ci_high) = median_interval(&sorted, seed);
         Some(Stats {
             n,
             min: sorted[0],
@@ -62,8 +70,8 @@ impl Stats {
             mad: quantile_sorted(&dev, 0.5),
             p90: quantile_sorted(&sorted, 0.9),
             p99: quantile_sorted(&sorted, 0.99),
-            ci_low,
-            ci_high,
+            ci_low: None,
+            ci_high: None,
         })
     }
 }
@@ -118,9 +126,9 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// Uniform index below `n`.
+    /// Uniform index below `n` (multiply-shift; `n` is far below 2^32 here).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * n as f64) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Uniform in [0, 1).
@@ -136,19 +144,35 @@ impl Rng {
     }
 }
 
-/// Median of a bootstrap resample of `values`, using `buf` as scratch.
-fn resample_median(values: &[f64], rng: &mut Rng, buf: &mut Vec<f64>) -> f64 {
-    buf.clear();
-    buf.extend((0..values.len()).map(|_| values[rng.below(values.len())]));
-    let m = buf.len() / 2;
-    let (_, hi, _) = buf.select_nth_unstable_by(m, f64::total_cmp);
-    let hi = *hi;
-    if buf.len() % 2 == 1 {
-        hi
-    } else {
-        let lo = buf[..m].iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lo + hi) / 2.0
+/// Median of a bootstrap resample of `sorted` (ascending). Resampling ranks is the same as
+/// resampling values, and the median rank of the resample maps straight back to a value,
+/// so a histogram of drawn ranks replaces copying and selecting.
+fn resample_median(sorted: &[f64], rng: &mut Rng, counts: &mut Vec<u32>) -> f64 {
+    let n = sorted.len();
+    counts.clear();
+    counts.resize(n, 0);
+    for _ in 0..n {
+        counts[rng.below(n)] += 1;
     }
+    // The 0-based positions of the middle element(s) of the resample.
+    let (lo_pos, hi_pos) = ((n - 1) / 2, n / 2);
+    let (mut seen, mut lo) = (0usize, None);
+    for (rank, &c) in counts.iter().enumerate() {
+        seen += c as usize;
+        if lo.is_none() && seen > lo_pos {
+            lo = Some(sorted[rank]);
+        }
+        if seen > hi_pos {
+            return (lo.unwrap_or(sorted[rank]) + sorted[rank]) / 2.0;
+        }
+    }
+    sorted[n - 1]
+}
+
+fn sorted_copy(values: &[f64]) -> Vec<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
 }
 
 fn interval(mut draws: Vec<f64>) -> (f64, f64) {
@@ -164,11 +188,12 @@ pub fn median_interval(values: &[f64], seed: u64) -> (f64, f64) {
     if values.len() < 2 {
         return (values[0], values[0]);
     }
+    let sorted = sorted_copy(values);
     let mut rng = Rng::new(seed);
-    let mut buf = Vec::with_capacity(values.len());
+    let mut counts = Vec::with_capacity(values.len());
     interval(
         (0..RESAMPLES)
-            .map(|_| resample_median(values, &mut rng, &mut buf))
+            .map(|_| resample_median(&sorted, &mut rng, &mut counts))
             .collect(),
     )
 }
@@ -178,12 +203,13 @@ pub fn ratio_interval(a: &[f64], b: &[f64], seed: u64) -> Option<(f64, f64)> {
     if a.is_empty() || b.is_empty() {
         return None;
     }
+    let (a, b) = (sorted_copy(a), sorted_copy(b));
     let mut rng = Rng::new(seed);
-    let (mut ba, mut bb) = (Vec::with_capacity(a.len()), Vec::with_capacity(b.len()));
+    let mut counts = Vec::with_capacity(a.len().max(b.len()));
     let draws: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
-            let ma = resample_median(a, &mut rng, &mut ba);
-            let mb = resample_median(b, &mut rng, &mut bb);
+            let ma = resample_median(&a, &mut rng, &mut counts);
+            let mb = resample_median(&b, &mut rng, &mut counts);
             if ma > 0.0 { mb / ma } else { f64::NAN }
         })
         .filter(|r| r.is_finite())
@@ -218,9 +244,9 @@ mod tests {
         assert!((s.stddev - 1.2909944487358056).abs() < 1e-12);
         assert_eq!(s.mad, 1.0);
         assert!((s.p90 - 3.7).abs() < 1e-12);
-        assert!(
-            s.ci_low >= 1.0 && s.ci_high <= 4.0 && s.ci_low <= s.median && s.median <= s.ci_high
-        );
+        let (lo, hi) = (s.ci_low.unwrap(), s.ci_high.unwrap());
+        assert!(lo >= 1.0 && hi <= 4.0 && lo <= s.median && s.median <= hi);
+        assert_eq!(Stats::describe(&[1.0, 2.0]).unwrap().ci_low, None);
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert!((geomean(&[1.0, 4.0]).unwrap() - 2.0).abs() < 1e-12);
         assert_eq!(Stats::of(&[], 1), None);
@@ -256,5 +282,29 @@ mod tests {
             .collect();
         let (lo, hi) = ratio_interval(&a, &b, 9).unwrap();
         assert!(lo < 1.1 && 1.1 < hi && lo > 1.05 && hi < 1.15, "{lo} {hi}");
+    }
+}
+
+#[cfg(test)]
+mod resample_tests {
+    use super::*;
+
+    #[test]
+    fn rank_resampling_gives_medians_of_the_data() {
+        let sorted = [1.0, 2.0, 3.0, 10.0];
+        let mut rng = Rng::new(5);
+        let mut counts = Vec::new();
+        for _ in 0..200 {
+            let m = resample_median(&sorted, &mut rng, &mut counts);
+            // An even-sized resample's median is a midpoint of two data values.
+            let ok = sorted
+                .iter()
+                .any(|a| sorted.iter().any(|b| (a + b) / 2.0 == m));
+            assert!(ok, "{m}");
+        }
+        let odd = [5.0, 6.0, 7.0];
+        for _ in 0..200 {
+            assert!(odd.contains(&resample_median(&odd, &mut rng, &mut counts)));
+        }
     }
 }

@@ -153,7 +153,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             let mut phase_stats = BTreeMap::new();
             for ph in Phase::ALL {
                 if let Some(v) = index.get(rt, test, ph, Metric::WallNs)
-                    && let Some(s) = Stats::of(v, seed_for(&[run_id, rt, test, ph.as_str()]))
+                    && let Some(s) = Stats::describe(v)
                 {
                     phases.insert(ph.as_str().to_string(), s.median);
                     phase_stats.insert(ph.as_str().to_string(), s);

@@ -33,6 +33,7 @@ fn num(v: Option<f64>) -> String {
 
 fn stats_fields(s: Option<&Stats>) -> String {
     let g = |f: fn(&Stats) -> f64| secs(s.map(f));
+    let o = |f: fn(&Stats) -> Option<f64>| secs(s.and_then(f));
     [
         s.map(|s| s.n.to_string()).unwrap_or_default(),
         g(|s| s.mean),
@@ -43,8 +44,8 @@ fn stats_fields(s: Option<&Stats>) -> String {
         g(|s| s.mad),
         g(|s| s.p90),
         g(|s| s.p99),
-        g(|s| s.ci_low),
-        g(|s| s.ci_high),
+        o(|s| s.ci_low),
+        o(|s| s.ci_high),
     ]
     .join(",")
 }

@@ -34,11 +34,11 @@ impl Exporter for HtmlExporter {
             .find(MARKER)
             .expect("report template carries the data marker");
         let data = script_safe_json(report)?;
-        out.write_all(TEMPLATE[..at].as_bytes())?;
+        out.write_all(&TEMPLATE.as_bytes()[..at])?;
         write!(
             out,
             r#"<script type="application/json" id="wasmeter-data">{data}</script>"#
         )?;
-        out.write_all(TEMPLATE[at + MARKER.len()..].as_bytes())
+        out.write_all(&TEMPLATE.as_bytes()[at + MARKER.len()..])
     }
 }
