@@ -101,38 +101,28 @@ fn missing(path: &Path, what: &str) -> StoreError {
     }
 }
 
+/// One typed column of a frame, or an error naming the file and the column.
+fn column<'a, T: ?Sized>(
+    df: &'a DataFrame,
+    path: &Path,
+    name: &str,
+    typed: impl Fn(&'a Column) -> PolarsResult<&'a T>,
+) -> Result<&'a T, StoreError> {
+    df.column(name)
+        .and_then(typed)
+        .map_err(|e| polars_err(path, e))
+}
+
 /// Reads measurements.parquet back into rows.
 pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, StoreError> {
     let df = read_parquet(path)?;
-    let pe = |e| polars_err(path, e);
-    let runtime = df
-        .column("runtime")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let test = df
-        .column("test")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let phase = df
-        .column("phase")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let iteration = df
-        .column("iteration")
-        .and_then(|c| c.u32().cloned())
-        .map_err(pe)?;
-    let warmup = df
-        .column("warmup")
-        .and_then(|c| c.bool().cloned())
-        .map_err(pe)?;
-    let metric = df
-        .column("metric")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let value = df
-        .column("value")
-        .and_then(|c| c.f64().cloned())
-        .map_err(pe)?;
+    let runtime = column(&df, path, "runtime", Column::str)?;
+    let test = column(&df, path, "test", Column::str)?;
+    let phase = column(&df, path, "phase", Column::str)?;
+    let iteration = column(&df, path, "iteration", Column::u32)?;
+    let warmup = column(&df, path, "warmup", Column::bool)?;
+    let metric = column(&df, path, "metric", Column::str)?;
+    let value = column(&df, path, "value", Column::f64)?;
     let mut out = Vec::with_capacity(df.height());
     for i in 0..df.height() {
         let p = phase.get(i).ok_or_else(|| missing(path, "phase"))?;
@@ -165,27 +155,11 @@ pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, Stor
 /// Reads samples.parquet back into rows.
 pub(crate) fn read_samples(path: &Path) -> Result<Vec<SampleRow>, StoreError> {
     let df = read_parquet(path)?;
-    let pe = |e| polars_err(path, e);
-    let t = df
-        .column("t_ms")
-        .and_then(|c| c.f64().cloned())
-        .map_err(pe)?;
-    let runtime = df
-        .column("runtime")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let test = df
-        .column("test")
-        .and_then(|c| c.str().cloned())
-        .map_err(pe)?;
-    let cpu = df
-        .column("cpu_pct")
-        .and_then(|c| c.f32().cloned())
-        .map_err(pe)?;
-    let rss = df
-        .column("rss_bytes")
-        .and_then(|c| c.u64().cloned())
-        .map_err(pe)?;
+    let t = column(&df, path, "t_ms", Column::f64)?;
+    let runtime = column(&df, path, "runtime", Column::str)?;
+    let test = column(&df, path, "test", Column::str)?;
+    let cpu = column(&df, path, "cpu_pct", Column::f32)?;
+    let rss = column(&df, path, "rss_bytes", Column::u64)?;
     (0..df.height())
         .map(|i| {
             Ok(SampleRow {
