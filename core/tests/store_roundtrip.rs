@@ -177,3 +177,41 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
     ));
     assert_eq!(resolve_run(tmp.path(), "latest").unwrap(), other);
 }
+
+#[test]
+fn resume_keeps_ended_cells_and_drops_the_one_in_flight() {
+    let tmp = tempfile::tempdir().unwrap();
+    let id = "20261122-004405-compute-0003";
+    let mut w = RunWriter::create(tmp.path(), meta(id, 0x3fff_fff0)).unwrap();
+    fill(&mut w); // wasmtime × sha256 ended ok, native × sha256 ended failed
+    // A cell in flight when the process died: rows but no cell record.
+    w.measurements(&[MeasurementRow {
+        runtime: "wasmer-cranelift".into(),
+        test: "sha256".into(),
+        phase: wasmeter_core::runtime::Phase::Execute,
+        iteration: 0,
+        warmup: false,
+        metric: Metric::SelfNs,
+        value: 1.0,
+    }])
+    .unwrap();
+    drop(w);
+    let dir = tmp.path().join(id);
+    assert!(RunWriter::resume(&tmp.path().join("nope")).is_err());
+    let (w, done) = RunWriter::resume(&dir).unwrap();
+    assert_eq!(done.len(), 2);
+    assert!(done.contains(&("wasmtime".to_string(), "sha256".to_string())));
+    assert_eq!(w.meta().status, RunStatus::Running);
+    w.finish(RunStatus::Complete).unwrap();
+    let run = load_run(&dir).unwrap();
+    assert_eq!(
+        run.measurements,
+        rows(),
+        "ended cells intact, the cell in flight dropped"
+    );
+    assert_eq!(run.cells.len(), 2);
+    assert_eq!(run.meta.status, RunStatus::Complete);
+    // A complete run has nothing to resume.
+    let e = RunWriter::resume(&dir).err().unwrap().to_string();
+    assert!(e.contains("nothing to resume"), "{e}");
+}

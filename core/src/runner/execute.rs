@@ -12,6 +12,7 @@ use crate::store::{
 };
 use crate::suite::TestCase;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -93,7 +94,31 @@ pub fn execute(
     events: &Sender<Event>,
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
-    let mut writer = start_run(plan, results)?;
+    let writer = start_run(plan, results)?;
+    run_cells(plan, writer, &HashSet::new(), worker, events, cancel)
+}
+
+/// Finishes an interrupted or cancelled run in its own directory: cells that ended (other
+/// than by cancellation) are kept, the rest run now. `plan` must be the run's own plan.
+pub fn resume(
+    plan: &Plan,
+    dir: &Path,
+    worker: &WorkerCommand,
+    events: &Sender<Event>,
+    cancel: &AtomicBool,
+) -> Result<RunOutcome, RunnerError> {
+    let (writer, done) = RunWriter::resume(dir)?;
+    run_cells(plan, writer, &done, worker, events, cancel)
+}
+
+fn run_cells(
+    plan: &Plan,
+    mut writer: RunWriter,
+    done: &HashSet<(String, String)>,
+    worker: &WorkerCommand,
+    events: &Sender<Event>,
+    cancel: &AtomicBool,
+) -> Result<RunOutcome, RunnerError> {
     let run_id = writer.meta().id.clone();
     let cells = plan.cells();
     let _ = events.send(Event::Planned {
@@ -110,6 +135,9 @@ pub fn execute(
     let mut ran = 0;
     let mut status = RunStatus::Complete;
     for (index, (rt, test)) in cells.iter().enumerate() {
+        if done.contains(&(rt.id.clone(), test.name.clone())) {
+            continue;
+        }
         if cancel.load(Ordering::SeqCst) {
             status = RunStatus::Cancelled;
             break;

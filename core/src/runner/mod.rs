@@ -5,7 +5,7 @@ mod execute;
 mod plan;
 mod worker;
 
-pub use execute::{RunOutcome, WorkerCommand, execute};
+pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, RunRequest};
 pub use worker::{CellSpec, WorkerMsg, worker_main};
 

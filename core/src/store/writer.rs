@@ -5,6 +5,7 @@ use super::{
     CellRecord, MeasurementRow, RunMeta, RunStatus, SampleRow, StoreError, columnar, reader,
 };
 use serde::Serialize;
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -76,6 +77,88 @@ impl RunWriter {
         })
     }
 
+    /// Reopens an unfinished (interrupted or cancelled) run to run its missing cells.
+    /// Returns the writer and the cells that already ended. Rows of a cell that never
+    /// ended (the one in flight at a crash) and cancelled cells are dropped, so they run
+    /// again whole; everything else is kept exactly.
+    pub fn resume(dir: &Path) -> Result<(RunWriter, HashSet<(String, String)>), StoreError> {
+        let run = reader::load_run(dir)?;
+        if run.meta.status == RunStatus::Complete {
+            return Err(StoreError::Corrupt {
+                path: dir.join("meta.json"),
+                message: "the run is complete; nothing to resume".into(),
+            });
+        }
+        if run.meta.status == RunStatus::Running {
+            return Err(StoreError::Corrupt {
+                path: dir.join("meta.json"),
+                message: format!("the run is still being written by process {}", run.meta.pid),
+            });
+        }
+        let ended: HashSet<(String, String)> = run
+            .cells
+            .iter()
+            .filter(|c| c.failure != Some(crate::runtime::Failure::Cancelled))
+            .map(|c| (c.runtime.clone(), c.test.clone()))
+            .collect();
+        let keep = |rt: &str, t: &str| ended.contains(&(rt.to_string(), t.to_string()));
+        let rewrite = |name: &str, lines: Vec<String>| -> Result<(), StoreError> {
+            let path = dir.join(name);
+            let tmp = dir.join(format!("{name}.tmp"));
+            let mut text = lines.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            std::fs::write(&tmp, text).map_err(|e| StoreError::io(&tmp, e))?;
+            std::fs::rename(&tmp, &path).map_err(|e| StoreError::io(&path, e))
+        };
+        rewrite(
+            "measurements.jsonl",
+            run.measurements
+                .iter()
+                .filter(|m| keep(&m.runtime, &m.test))
+                .map(json_line)
+                .collect(),
+        )?;
+        rewrite(
+            "samples.jsonl",
+            run.samples
+                .iter()
+                .filter(|m| keep(&m.runtime, &m.test))
+                .map(json_line)
+                .collect(),
+        )?;
+        rewrite(
+            "cells.jsonl",
+            run.cells
+                .iter()
+                .filter(|c| keep(&c.runtime, &c.test))
+                .map(json_line)
+                .collect(),
+        )?;
+        for stale in ["measurements.parquet", "samples.parquet"] {
+            let p = dir.join(stale);
+            if p.exists() {
+                std::fs::remove_file(&p).map_err(|e| StoreError::io(&p, e))?;
+            }
+        }
+        let mut meta = run.meta;
+        meta.status = RunStatus::Running;
+        meta.pid = std::process::id();
+        meta.finished_unix = None;
+        write_json_atomic(&dir.join("meta.json"), &meta)?;
+        Ok((
+            RunWriter {
+                measurements: Appender::open(dir.join("measurements.jsonl"))?,
+                samples: Appender::open(dir.join("samples.jsonl"))?,
+                cells: Appender::open(dir.join("cells.jsonl"))?,
+                dir: dir.to_path_buf(),
+                meta,
+            },
+            ended,
+        ))
+    }
+
     /// The run directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -126,6 +209,10 @@ impl RunWriter {
         write_json_atomic(&dir.join("meta.json"), &meta)?;
         Ok(dir)
     }
+}
+
+fn json_line<T: Serialize>(row: &T) -> String {
+    serde_json::to_string(row).expect("rows serialise")
 }
 
 /// Seconds since the Unix epoch.
