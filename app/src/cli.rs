@@ -13,13 +13,16 @@ pub struct Cli {
     /// Suites directory (default: env WASMETER_SUITES, else ./suites).
     #[arg(long, global = true, value_name = "DIR", hide = true)]
     pub suites_dir: Option<PathBuf>,
+    /// What to do; none opens the terminal UI when stdout is a terminal.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the terminal UI: pick runtimes and tests, run and watch, browse, diff, export.
+    Tui,
     /// List every known runtime with kind, version and availability.
     Runtimes {
         /// Print JSON.
@@ -101,8 +104,12 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Suite to run.
-    #[arg(long)]
-    pub suite: String,
+    #[arg(long, required_unless_present = "resume")]
+    pub suite: Option<String>,
+    /// Finish an interrupted or cancelled run (id, prefix, `latest` or path): runs only its
+    /// missing cells, with the run's own settings.
+    #[arg(long, conflicts_with = "suite", value_name = "RUN")]
+    pub resume: Option<String>,
     /// Tests to run (comma-separated; default all).
     #[arg(long, value_delimiter = ',')]
     pub tests: Vec<String>,

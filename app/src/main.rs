@@ -20,8 +20,9 @@ impl std::fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let cli = cli::Cli::parse();
-    match cmd::dispatch(cli) {
+    match cmd::dispatch(cli, started) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("wasmeter: {e:#}");

@@ -11,6 +11,7 @@ mod suites;
 use crate::InputError;
 use crate::cli::{Cli, Command};
 use anyhow::Result;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use wasmeter_core::config::Config;
@@ -18,7 +19,7 @@ use wasmeter_core::store::{SavedRun, load_run, resolve_run};
 use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
 
 /// Runs the chosen subcommand.
-pub fn dispatch(cli: Cli) -> Result<ExitCode> {
+pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
     let ctx = Ctx {
         results: cli
             .results
@@ -26,7 +27,25 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode> {
             .unwrap_or_else(|| PathBuf::from("results")),
         suites: cli.suites_dir.unwrap_or_else(default_suites_dir),
     };
-    match cli.command {
+    let command = match cli.command {
+        Some(c) => c,
+        None if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() => Command::Tui,
+        None => {
+            use clap::CommandFactory;
+            let mut help = Cli::command();
+            eprintln!("{}", help.render_help());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    match command {
+        Command::Tui => {
+            wasmeter_tui::run(wasmeter_tui::TuiOptions {
+                results: ctx.results.clone(),
+                suites: ctx.suites.clone(),
+                started,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Runtimes { json } => runtimes::main(&ctx, json),
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
         Command::Run(args) => run::main(&ctx, args),

@@ -7,32 +7,22 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
-use wasmeter_core::runner::{Event, Plan, RunRequest, WorkerCommand, execute};
-use wasmeter_core::store::{check_writable, load_run};
+use wasmeter_core::runner::{Event, Plan, RunRequest, WorkerCommand, execute, resume};
+use wasmeter_core::store::{RunStatus, check_writable, load_run, resolve_run};
+use wasmeter_core::suite::SuiteCatalog;
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
-    let suite = cat
-        .get(&args.suite)
-        .map_err(|e| InputError(e.to_string()))?
-        .clone();
-    let size = args.size.parse().map_err(InputError)?;
-    let mut req = RunRequest::new(suite);
-    req.tests = args.tests;
-    req.runtimes = args.runtimes;
-    req.warmup = args.warmup;
-    req.runs = args.runs;
-    req.timeout = Duration::from_secs(args.timeout);
-    req.size = size;
-    req.label = args.name;
-    req.baseline = args.baseline;
-    req.memory_cap = args.memory_mib << 20;
-    req.sample_interval = Duration::from_millis(args.sample_ms.max(10));
-    req.config = ctx.config()?;
-    req.skip_missing = args.skip_missing;
+    let resuming = match &args.resume {
+        Some(spec) => Some(resolve_run(&ctx.results, spec).map_err(|e| InputError(e.to_string()))?),
+        None => None,
+    };
+    let req = match &resuming {
+        Some(dir) => request_from_run(ctx, &cat, dir)?,
+        None => request_from_args(ctx, &cat, &args)?,
+    };
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
     for (id, why) in &plan.skipped {
         eprintln!("wasmeter: warning: skipping runtime '{id}': {why}");
@@ -42,10 +32,13 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;
 
     let (tx, rx) = crossbeam_channel::unbounded();
-    let cancel = AtomicBool::new(false);
+    let cancel = interrupt::install();
     let outcome = std::thread::scope(|s| {
         let runner = s.spawn(|| {
-            let r = execute(&plan, &ctx.results, &worker, &tx, &cancel);
+            let r = match &resuming {
+                Some(dir) => resume(&plan, dir, &worker, &tx, cancel),
+                None => execute(&plan, &ctx.results, &worker, &tx, cancel),
+            };
             drop(tx);
             r
         });
@@ -66,11 +59,66 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         );
         print!("{}", super::show::render_summary(&summary));
     }
-    Ok(if outcome.failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(
+        if outcome.failed > 0 || outcome.status != RunStatus::Complete {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
+}
+
+/// The request the command line describes.
+fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<RunRequest> {
+    let name = args.suite.as_deref().unwrap_or_default();
+    let suite = cat
+        .get(name)
+        .map_err(|e| InputError(e.to_string()))?
+        .clone();
+    let mut req = RunRequest::new(suite);
+    req.tests = args.tests.clone();
+    req.runtimes = args.runtimes.clone();
+    req.warmup = args.warmup;
+    req.runs = args.runs;
+    req.timeout = Duration::from_secs(args.timeout);
+    req.size = args.size.parse().map_err(InputError)?;
+    req.label = args.name.clone();
+    req.baseline = args.baseline.clone();
+    req.memory_cap = args.memory_mib << 20;
+    req.sample_interval = Duration::from_millis(args.sample_ms.max(10));
+    req.config = ctx.config()?;
+    req.skip_missing = args.skip_missing;
+    Ok(req)
+}
+
+/// The request a saved run was made with, to finish it.
+fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Result<RunRequest> {
+    let run = load_run(dir).map_err(|e| InputError(e.to_string()))?;
+    let m = run.meta;
+    if !matches!(m.status, RunStatus::Interrupted | RunStatus::Cancelled) {
+        return Err(InputError(format!(
+            "run {} is {}; only interrupted or cancelled runs can be resumed",
+            m.id, m.status
+        ))
+        .into());
+    }
+    let suite = cat
+        .get(&m.suite)
+        .map_err(|e| InputError(e.to_string()))?
+        .clone();
+    let mut req = RunRequest::new(suite);
+    req.tests = m.tests.iter().map(|t| t.name.clone()).collect();
+    req.runtimes = m.runtimes.iter().map(|r| r.id.clone()).collect();
+    req.warmup = m.settings.warmup;
+    req.runs = m.settings.runs;
+    req.timeout = Duration::from_secs(m.settings.timeout_secs);
+    req.size = m.settings.size;
+    req.label = m.label;
+    req.baseline = m.settings.baseline;
+    req.memory_cap = m.settings.memory_cap_bytes;
+    req.sample_interval = Duration::from_millis(m.settings.sample_interval_ms);
+    req.config = ctx.config()?;
+    Ok(req)
 }
 
 /// Draws a progress bar on a terminal, plain lines otherwise; returns when the run ends.
@@ -131,5 +179,35 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
             Event::RunFinished { .. } => bar.finish_and_clear(),
             Event::Measurement(_) | Event::Sample(_) => {}
         }
+    }
+}
+
+/// Ctrl-C during a run: the first stops it cleanly (the cell in flight is ended, everything
+/// finished is compacted and saved, the run is marked cancelled); a second quits at once.
+mod interrupt {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static CANCEL: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_sigint(_: libc::c_int) {
+        if CANCEL.swap(true, Ordering::SeqCst) {
+            // Only async-signal-safe calls here.
+            #[allow(unsafe_code)]
+            // SAFETY: _exit is async-signal-safe and ends the process without unwinding.
+            unsafe {
+                libc::_exit(130)
+            };
+        }
+    }
+
+    /// Installs the handler; returns the flag the runner watches.
+    #[allow(unsafe_code)]
+    pub fn install() -> &'static AtomicBool {
+        let handler = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        // SAFETY: the handler only touches an atomic and calls _exit.
+        unsafe {
+            libc::signal(libc::SIGINT, handler);
+        }
+        &CANCEL
     }
 }

@@ -1,0 +1,571 @@
+//! Application state: the panes, which one has focus, dialogs, and the run in flight.
+//! Keys and runner events change it; `ui::draw` renders it.
+
+use crate::TuiOptions;
+use crate::component::{Action, Component};
+use crate::launch::{Launcher, RunHandle, ThreadLauncher};
+use crate::panes::confirm::Confirm;
+use crate::panes::detail::DetailPane;
+use crate::panes::diff::DiffPane;
+use crate::panes::export::ExportDialog;
+use crate::panes::live::LivePane;
+use crate::panes::runs::{RunRow, RunsPane};
+use crate::panes::runtimes::RuntimesPane;
+use crate::panes::settings::SettingsPane;
+use crate::panes::tests::TestsPane;
+use crossbeam_channel::{Receiver, TryRecvError};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use wasmeter_core::analysis::diff_runs;
+use wasmeter_core::config::Config;
+use wasmeter_core::runner::{Plan, RunRequest};
+use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
+use wasmeter_core::store::{list_runs, load_run};
+use wasmeter_core::suite::{Suite, SuiteCatalog};
+
+/// A pane that can have focus, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// Runtimes list.
+    Runtimes,
+    /// Suites & tests tree.
+    Tests,
+    /// Run settings.
+    Settings,
+    /// Live run.
+    Live,
+    /// Saved runs.
+    Runs,
+    /// Run detail.
+    Detail,
+    /// Diff.
+    Diff,
+}
+
+/// Panes in Tab order.
+pub const PANES: [Pane; 7] = [
+    Pane::Runtimes,
+    Pane::Tests,
+    Pane::Settings,
+    Pane::Live,
+    Pane::Runs,
+    Pane::Detail,
+    Pane::Diff,
+];
+
+/// Screen titles, in number-key order.
+pub const SCREENS: [&str; 6] = [
+    "Runtimes",
+    "Suites & tests",
+    "Live run",
+    "Saved runs",
+    "Run detail",
+    "Diff",
+];
+
+impl Pane {
+    /// The screen (tab) the pane is on.
+    pub fn screen(self) -> usize {
+        match self {
+            Pane::Runtimes => 0,
+            Pane::Tests | Pane::Settings => 1,
+            Pane::Live => 2,
+            Pane::Runs => 3,
+            Pane::Detail => 4,
+            Pane::Diff => 5,
+        }
+    }
+
+    /// The first pane of a screen.
+    pub fn of_screen(screen: usize) -> Pane {
+        match screen {
+            0 => Pane::Runtimes,
+            1 => Pane::Tests,
+            2 => Pane::Live,
+            3 => Pane::Runs,
+            4 => Pane::Detail,
+            _ => Pane::Diff,
+        }
+    }
+}
+
+/// The whole UI state.
+pub struct App {
+    /// Results directory.
+    pub results: PathBuf,
+    /// Directory export paths default to.
+    pub export_dir: PathBuf,
+    /// Runtimes pane.
+    pub runtimes: RuntimesPane,
+    /// Suites & tests pane.
+    pub tests: TestsPane,
+    /// Settings pane.
+    pub settings: SettingsPane,
+    /// Live-run pane.
+    pub live: LivePane,
+    /// Saved-runs pane.
+    pub runs: RunsPane,
+    /// Open run, if any.
+    pub detail: Option<DetailPane>,
+    /// Open diff, if any.
+    pub diff: Option<DiffPane>,
+    /// Export dialog, when open.
+    pub export: Option<ExportDialog>,
+    /// Question awaiting yes/no.
+    pub confirm: Option<Confirm>,
+    /// Help overlay shown.
+    pub help: bool,
+    /// Focused pane.
+    pub focus: Pane,
+    /// Status line: text and whether it is an error.
+    pub message: Option<(String, bool)>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    quit: bool,
+    config: Config,
+    run: Option<RunHandle>,
+    run_started: Option<Instant>,
+    launcher: Box<dyn Launcher>,
+    runtimes_rx: Option<Receiver<Vec<RuntimeInfo>>>,
+}
+
+impl App {
+    /// The application over real data: suites from disk, saved runs, and runtimes detected
+    /// on a thread (detection takes longer than a first frame may).
+    pub fn start(opts: TuiOptions) -> anyhow::Result<App> {
+        let (config, config_err) = match Config::load_default() {
+            Ok(c) => (c, None),
+            Err(e) => (Config::default(), Some(e.to_string())),
+        };
+        let mut app = App::new(opts.results, Box::new(ThreadLauncher));
+        app.config = config.clone();
+        match SuiteCatalog::discover(&opts.suites) {
+            Ok(c) => app.tests.set(c.suites),
+            Err(e) => app.tests.error = Some(e.to_string()),
+        }
+        app.reload_runs();
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        std::thread::Builder::new()
+            .name("wasmeter-detect".into())
+            .spawn(move || {
+                let _ = tx.send(known_runtimes(&config));
+            })?;
+        app.runtimes_rx = Some(rx);
+        if let Some(e) = config_err {
+            app.message = Some((format!("config: {e} (using defaults)"), true));
+        }
+        Ok(app)
+    }
+
+    /// An empty application; fill it with [`App::with_data`] or the panes' `set`.
+    pub fn new(results: PathBuf, launcher: Box<dyn Launcher>) -> App {
+        App {
+            results,
+            export_dir: PathBuf::from("."),
+            runtimes: RuntimesPane::default(),
+            tests: TestsPane::default(),
+            settings: SettingsPane::default(),
+            live: LivePane::default(),
+            runs: RunsPane::default(),
+            detail: None,
+            diff: None,
+            export: None,
+            confirm: None,
+            help: false,
+            focus: Pane::Runtimes,
+            message: None,
+            dirty: true,
+            quit: false,
+            config: Config::default(),
+            run: None,
+            run_started: None,
+            launcher,
+            runtimes_rx: None,
+        }
+    }
+
+    /// Fills the panes with given data (tests and tools use this; no detection, no disk).
+    pub fn with_data(
+        mut self,
+        runtimes: Vec<RuntimeInfo>,
+        suites: Vec<Suite>,
+        runs: Vec<RunRow>,
+    ) -> App {
+        self.set_runtimes(runtimes);
+        self.tests.set(suites);
+        self.runs.set(runs);
+        self
+    }
+
+    fn set_runtimes(&mut self, runtimes: Vec<RuntimeInfo>) {
+        self.settings.runtime_ids = runtimes
+            .iter()
+            .filter(|r| r.available())
+            .map(|r| r.id.clone())
+            .collect();
+        self.runtimes.set(runtimes);
+    }
+
+    /// True while a run is in flight.
+    pub fn is_running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// True once the user quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Re-reads the saved runs.
+    pub fn reload_runs(&mut self) {
+        match list_runs(&self.results) {
+            Ok(l) => {
+                self.runs.error = None;
+                self.runs
+                    .set(l.into_iter().map(RunRow::from_listing).collect());
+            }
+            Err(e) => self.runs.error = Some(e.to_string()),
+        }
+        self.dirty = true;
+    }
+
+    fn say(&mut self, text: impl Into<String>, error: bool) {
+        self.message = Some((text.into(), error));
+    }
+
+    /// Advances time: takes detected runtimes, drains runner events without blocking,
+    /// notices the end of a run.
+    pub fn tick(&mut self, now: Instant) {
+        if let Some(rx) = &self.runtimes_rx
+            && let Ok(list) = rx.try_recv()
+        {
+            self.runtimes_rx = None;
+            self.set_runtimes(list);
+            self.dirty = true;
+        }
+        let Some(run) = &self.run else { return };
+        let mut ended = false;
+        // Bounded so a flood of events can never hold up a frame.
+        for _ in 0..10_000 {
+            match run.events.try_recv() {
+                Ok(ev) => {
+                    self.live.apply(ev);
+                    self.dirty = true;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    ended = true;
+                    break;
+                }
+            }
+        }
+        if let Some(t0) = self.run_started {
+            self.live.elapsed = now.saturating_duration_since(t0);
+        }
+        let thread_done = run.thread.as_ref().is_none_or(|t| t.is_finished());
+        if ended && thread_done {
+            self.finish_run();
+        }
+    }
+
+    fn finish_run(&mut self) {
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        self.run_started = None;
+        let outcome = run.thread.take().map(|t| t.join());
+        match outcome {
+            Some(Ok(Ok(o))) => {
+                let msg = format!(
+                    "run {} {} ({} of {} cells failed), saved in {}",
+                    o.run_id,
+                    o.status,
+                    o.failed,
+                    o.cells,
+                    o.dir.display()
+                );
+                self.say(msg, o.failed > 0);
+            }
+            Some(Ok(Err(e))) => {
+                self.live.error = Some(e.clone());
+                self.say(format!("run stopped: {e}"), true);
+            }
+            Some(Err(_)) => {
+                self.live.error = Some("the runner thread panicked".into());
+                self.say("run stopped: the runner thread panicked", true);
+            }
+            None => {
+                if let Some((st, failed)) = self.live.finished {
+                    self.say(format!("run {st}, {failed} cells failed"), failed > 0);
+                }
+            }
+        }
+        self.reload_runs();
+        self.dirty = true;
+    }
+
+    /// Builds the plan from the selection and starts it.
+    pub fn start_run(&mut self) {
+        if self.is_running() {
+            return self.say("a run is already in flight (c cancels it)", true);
+        }
+        if self.runtimes.items.is_none() {
+            return self.say("still detecting runtimes…", true);
+        }
+        let ids = self.runtimes.selected_ids();
+        if ids.is_empty() {
+            return self.say(
+                "no runtime included: tick runtimes in Runtimes (space)",
+                true,
+            );
+        }
+        let (suite, tests) = match self.tests.selection() {
+            Ok(s) => s,
+            Err(e) => return self.say(e, true),
+        };
+        let s = &self.settings;
+        let mut req = RunRequest::new(suite);
+        req.tests = tests;
+        req.runtimes = ids.clone();
+        req.warmup = s.warmup;
+        req.runs = s.runs;
+        req.timeout = Duration::from_secs(s.timeout);
+        req.size = s.size;
+        req.baseline = s.baseline.clone();
+        req.label = (!s.label.trim().is_empty()).then(|| s.label.trim().to_string());
+        req.config = self.config.clone();
+        let plan = match Plan::new(req) {
+            Ok(p) => p,
+            Err(e) => return self.say(format!("cannot start: {e}"), true),
+        };
+        match self.launcher.launch(plan, &self.results) {
+            Ok(h) => {
+                self.run = Some(h);
+                self.run_started = Some(Instant::now());
+                self.live = LivePane::new(&self.settings.baseline);
+                self.focus = Pane::Live;
+                if ids.contains(&self.settings.baseline) {
+                    self.message = None;
+                } else {
+                    self.say(
+                        format!(
+                            "baseline {} is not in this run: no relative figures",
+                            self.settings.baseline
+                        ),
+                        false,
+                    );
+                }
+            }
+            Err(e) => self.say(format!("cannot start: {e:#}"), true),
+        }
+        self.dirty = true;
+    }
+
+    fn pane_mut(&mut self, p: Pane) -> Option<&mut dyn Component> {
+        Some(match p {
+            Pane::Runtimes => &mut self.runtimes,
+            Pane::Tests => &mut self.tests,
+            Pane::Settings => &mut self.settings,
+            Pane::Live => &mut self.live,
+            Pane::Runs => &mut self.runs,
+            Pane::Detail => self.detail.as_mut()?,
+            Pane::Diff => self.diff.as_mut()?,
+        })
+    }
+
+    /// The pane as a component, when it has content.
+    pub fn pane(&self, p: Pane) -> Option<&dyn Component> {
+        Some(match p {
+            Pane::Runtimes => &self.runtimes,
+            Pane::Tests => &self.tests,
+            Pane::Settings => &self.settings,
+            Pane::Live => &self.live,
+            Pane::Runs => &self.runs,
+            Pane::Detail => self.detail.as_ref()?,
+            Pane::Diff => self.diff.as_ref()?,
+        })
+    }
+
+    fn captures_input(&self) -> bool {
+        self.pane(self.focus).is_some_and(|p| p.captures_input())
+    }
+
+    /// Handles a key press.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        self.dirty = true;
+        let ctrl_c =
+            key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+        if let Some(c) = self.confirm.clone() {
+            match key.code {
+                KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                    self.confirm = None;
+                    self.confirmed(c);
+                }
+                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => self.confirm = None,
+                _ if ctrl_c => self.confirm = None,
+                _ => {}
+            }
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        if ctrl_c {
+            return self.request_quit();
+        }
+        if let Some(d) = &mut self.export {
+            if d.on_key(key) == Action::Close {
+                self.export = None;
+            }
+            return;
+        }
+        if !self.captures_input() {
+            match key.code {
+                KeyCode::Char('?') => {
+                    self.help = true;
+                    return;
+                }
+                KeyCode::Char('q') => return self.request_quit(),
+                KeyCode::Tab => return self.cycle(true),
+                KeyCode::BackTab => return self.cycle(false),
+                KeyCode::Char(c @ '1'..='6') => {
+                    self.focus = Pane::of_screen(c as usize - '1' as usize);
+                    return;
+                }
+                KeyCode::Char('r') if !matches!(self.focus, Pane::Runs) => return self.start_run(),
+                _ => {}
+            }
+        }
+        let focus = self.focus;
+        let action = match self.pane_mut(focus) {
+            Some(p) => p.on_key(key),
+            None => Action::Ignored,
+        };
+        self.act(action);
+    }
+
+    fn cycle(&mut self, forward: bool) {
+        let i = PANES.iter().position(|p| *p == self.focus).unwrap_or(0);
+        let n = PANES.len();
+        self.focus = PANES[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }];
+    }
+
+    fn request_quit(&mut self) {
+        if self.is_running() {
+            self.confirm = Some(Confirm::Quit);
+        } else {
+            self.quit = true;
+        }
+    }
+
+    /// Handles a mouse event: the wheel moves the focused list; a click on a tab title
+    /// switches screen.
+    pub fn on_mouse(&mut self, m: MouseEvent) {
+        let key = match m.kind {
+            MouseEventKind::ScrollDown => KeyCode::Down,
+            MouseEventKind::ScrollUp => KeyCode::Up,
+            MouseEventKind::Down(_) if m.row == 0 => {
+                if let Some(s) = crate::ui::tab_at(m.column) {
+                    self.focus = Pane::of_screen(s);
+                    self.dirty = true;
+                }
+                return;
+            }
+            _ => return,
+        };
+        if self.confirm.is_none() && !self.help && self.export.is_none() {
+            self.on_key(KeyEvent::from(key));
+        }
+    }
+
+    fn confirmed(&mut self, c: Confirm) {
+        match c {
+            Confirm::DeleteRun(dir) => match std::fs::remove_dir_all(&dir) {
+                Ok(()) => {
+                    if self.detail.as_ref().is_some_and(|d| d.run.dir == dir) {
+                        self.detail = None;
+                    }
+                    self.say(format!("deleted {}", dir.display()), false);
+                    self.reload_runs();
+                }
+                Err(e) => self.say(format!("cannot delete {}: {e}", dir.display()), true),
+            },
+            Confirm::CancelRun => self.cancel_run(),
+            Confirm::Quit => {
+                self.cancel_run();
+                self.quit = true;
+            }
+        }
+    }
+
+    fn cancel_run(&mut self) {
+        if let Some(r) = &self.run {
+            r.cancel.store(true, Ordering::SeqCst);
+            self.live.cancelling = true;
+            self.say("cancelling: finished cells stay saved", false);
+        }
+    }
+
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::None | Action::Ignored | Action::Close => {}
+            Action::StartRun => self.start_run(),
+            Action::CancelRun => self.confirm = Some(Confirm::CancelRun),
+            Action::DeleteRun(d) => self.confirm = Some(Confirm::DeleteRun(d)),
+            Action::OpenRun(d) => self.open_run(&d),
+            Action::Diff(a, b) => self.open_diff(a, b),
+            Action::Export(runs) => self.export = Some(ExportDialog::new(runs, &self.export_dir)),
+            Action::Reload => self.reload_runs(),
+            Action::Message(m) => self.say(m, true),
+        }
+    }
+
+    /// Opens a saved run in the detail screen.
+    pub fn open_run(&mut self, dir: &Path) {
+        match load_run(dir) {
+            Ok(run) => {
+                self.detail = Some(DetailPane::new(run));
+                self.focus = Pane::Detail;
+                self.message = None;
+            }
+            Err(e) => self.say(format!("cannot open: {e}"), true),
+        }
+    }
+
+    /// Diffs two saved runs (B against A) in the diff screen.
+    pub fn open_diff(&mut self, a: PathBuf, b: PathBuf) {
+        let loaded = load_run(&a).and_then(|ra| Ok((ra, load_run(&b)?)));
+        match loaded {
+            Ok((ra, rb)) => match diff_runs(&ra, &rb, 2.0) {
+                Ok(diff) => {
+                    self.diff = Some(DiffPane {
+                        diff,
+                        dirs: (a, b),
+                        cursor: 0,
+                    });
+                    self.focus = Pane::Diff;
+                    self.message = None;
+                }
+                Err(e) => self.say(format!("cannot diff: {e}"), true),
+            },
+            Err(e) => self.say(format!("cannot diff: {e}"), true),
+        }
+    }
+
+    /// Cancels a run in flight and waits for its thread (on quit).
+    pub fn shutdown(&mut self) {
+        if let Some(mut r) = self.run.take() {
+            r.cancel.store(true, Ordering::SeqCst);
+            if let Some(t) = r.thread.take() {
+                let _ = t.join();
+            }
+        }
+    }
+}

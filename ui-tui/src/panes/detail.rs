@@ -1,0 +1,371 @@
+//! Run detail: the runtime × test matrix coloured by speed relative to the baseline, and
+//! for the selected cell its distribution, the run's resource graph, or the phases.
+
+use super::{clip, mib, pane_block, rel_color};
+use crate::component::{Action, Component, movement, step};
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Row, Sparkline, Table, Widget};
+use wasmeter_core::analysis::{Index, RunSummary, summarize};
+use wasmeter_core::export::format_ns;
+use wasmeter_core::runtime::Phase;
+use wasmeter_core::store::{SavedRun, format_time};
+
+/// What the lower half shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Distribution of the selected cell's iterations.
+    Distribution,
+    /// CPU and RSS of the whole run.
+    Resources,
+    /// Median of each phase for the selected test, per runtime.
+    Phases,
+}
+
+/// State of the run-detail pane.
+#[derive(Debug)]
+pub struct DetailPane {
+    /// The run.
+    pub run: SavedRun,
+    /// Its summary.
+    pub summary: RunSummary,
+    /// Selected test (row).
+    pub row: usize,
+    /// Selected runtime (column).
+    pub col: usize,
+    /// Lower half.
+    pub view: View,
+}
+
+impl DetailPane {
+    /// Opens a loaded run.
+    pub fn new(run: SavedRun) -> DetailPane {
+        let summary = summarize(&run, None);
+        DetailPane {
+            run,
+            summary,
+            row: 0,
+            col: 0,
+            view: View::Distribution,
+        }
+    }
+
+    fn selected(&self) -> Option<(&str, &str)> {
+        Some((
+            self.summary.runtimes.get(self.col)?.as_str(),
+            self.summary.tests.get(self.row)?.as_str(),
+        ))
+    }
+
+    fn render_matrix(&self, area: Rect, buf: &mut Buffer, focused: bool) {
+        let s = &self.summary;
+        let block = pane_block(
+            &format!("Matrix: median time × {} (lower is faster)", s.baseline),
+            focused,
+        );
+        let inner = block.inner(area);
+        block.render(area, buf);
+        const TEST_W: u16 = 14;
+        let n = s.runtimes.len().max(1) as u16;
+        let col_w = (inner.width.saturating_sub(TEST_W) / n)
+            .saturating_sub(1)
+            .clamp(9, 18);
+        let fit = ((inner.width.saturating_sub(TEST_W + 1)) / (col_w + 1)).max(1) as usize;
+        let col_off = self.col.saturating_sub(fit - 1);
+        let cols: Vec<usize> = (col_off..s.runtimes.len()).take(fit).collect();
+        let mut header = vec![Line::from("test")];
+        header.extend(
+            cols.iter()
+                .map(|&c| Line::from(clip(&s.runtimes[c], col_w as usize)).right_aligned()),
+        );
+        let height = inner.height.saturating_sub(2) as usize;
+        let row_off = self.row.saturating_sub(height.saturating_sub(1));
+        let mut rows: Vec<Row> = s
+            .tests
+            .iter()
+            .enumerate()
+            .skip(row_off)
+            .take(height)
+            .map(|(ti, t)| {
+                let mut cells = vec![Line::from(clip(t, TEST_W as usize))];
+                for &c in &cols {
+                    let (text, style) = match s.cell(&s.runtimes[c], t) {
+                        Some(cell) if cell.failure.is_some() => (
+                            "FAILED".to_string(),
+                            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+                        ),
+                        Some(cell) => match cell.relative {
+                            Some(r) => (format!("{r:.2}×"), Style::default().fg(rel_color(r))),
+                            None => match cell.stats {
+                                Some(st) => (format_ns(st.median), Style::default()),
+                                None => ("-".into(), Style::default().fg(Color::DarkGray)),
+                            },
+                        },
+                        None => ("-".into(), Style::default().fg(Color::DarkGray)),
+                    };
+                    let style = if focused && ti == self.row && c == self.col {
+                        style.add_modifier(Modifier::REVERSED)
+                    } else {
+                        style
+                    };
+                    cells.push(Line::styled(text, style).right_aligned());
+                }
+                Row::new(cells)
+            })
+            .collect();
+        let mut g = vec![Line::styled(
+            "geomean",
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
+        for &c in &cols {
+            let v = s.per_runtime.get(c).and_then(|r| r.geomean_relative);
+            g.push(match v {
+                Some(v) => Line::styled(
+                    format!("{v:.2}×"),
+                    Style::default()
+                        .fg(rel_color(v))
+                        .add_modifier(Modifier::BOLD),
+                )
+                .right_aligned(),
+                None => Line::from("-").right_aligned(),
+            });
+        }
+        rows.push(Row::new(g));
+        let mut widths = vec![Constraint::Length(TEST_W)];
+        widths.extend(cols.iter().map(|_| Constraint::Length(col_w)));
+        Table::new(rows, widths)
+            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .render(inner, buf);
+    }
+
+    fn render_distribution(&self, area: Rect, buf: &mut Buffer) {
+        let Some((rt, test)) = self.selected() else {
+            return;
+        };
+        let block = pane_block(
+            &format!("Distribution: {rt} × {test}  (v: next view)"),
+            false,
+        );
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let cell = self.summary.cell(rt, test);
+        if let Some(f) = cell.and_then(|c| c.failure.as_ref()) {
+            Paragraph::new(format!("failed: {f}"))
+                .style(Style::default().fg(Color::Red))
+                .render(inner, buf);
+            return;
+        }
+        let index = Index::new(&self.run.measurements);
+        let Some((values, source)) = index.primary(rt, test) else {
+            Paragraph::new("no measurements").render(inner, buf);
+            return;
+        };
+        let mut lines = Vec::new();
+        if let Some(st) = cell.and_then(|c| c.stats) {
+            let ci = match (st.ci_low, st.ci_high) {
+                (Some(l), Some(h)) => format!(" [{} – {}]", format_ns(l), format_ns(h)),
+                _ => String::new(),
+            };
+            lines.push(Line::from(format!(
+                "n {} ({source}) · median {}{ci} · mean {} ± {} · min {} · max {}",
+                st.n,
+                format_ns(st.median),
+                format_ns(st.mean),
+                format_ns(st.stddev),
+                format_ns(st.min),
+                format_ns(st.max)
+            )));
+        }
+        let bins = (inner.height.saturating_sub(1) as usize)
+            .clamp(1, 8)
+            .min(values.len());
+        let (lo, hi) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+        let mut counts = vec![0usize; bins];
+        let width = (hi - lo).max(f64::MIN_POSITIVE);
+        for v in values {
+            let i = (((v - lo) / width) * bins as f64) as usize;
+            counts[i.min(bins - 1)] += 1;
+        }
+        let maxc = counts.iter().copied().max().unwrap_or(1).max(1);
+        let bar_w = (inner.width as usize).saturating_sub(28).max(4);
+        for (i, c) in counts.iter().enumerate() {
+            let from = lo + width * i as f64 / bins as f64;
+            let to = lo + width * (i + 1) as f64 / bins as f64;
+            lines.push(Line::from(vec![
+                Span::raw(format!("{:>9} – {:<9} ", format_ns(from), format_ns(to))),
+                Span::styled(
+                    super::bar(*c as f64, maxc as f64, bar_w),
+                    Style::default().fg(Color::Cyan),
+                ),
+                Span::raw(format!(" {c}")),
+            ]));
+        }
+        Paragraph::new(lines).render(inner, buf);
+    }
+
+    fn render_resources(&self, area: Rect, buf: &mut Buffer) {
+        let samples = &self.run.samples;
+        let peak = samples.iter().map(|s| s.rss_bytes).max().unwrap_or(0);
+        let mean_cpu = if samples.is_empty() {
+            0.0
+        } else {
+            samples.iter().map(|s| s.cpu_pct as f64).sum::<f64>() / samples.len() as f64
+        };
+        let [cpu, rss] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+        let cpu_block = pane_block(
+            &format!(
+                "Resources: CPU of the workers, mean {mean_cpu:.0} % ({} samples)  (v: next view)",
+                samples.len()
+            ),
+            false,
+        );
+        let rss_block = pane_block(&format!("RSS, peak {}", mib(peak)), false);
+        let w = cpu_block.inner(cpu).width.max(1) as usize;
+        // Fit the whole run to the width: the peak of each bucket, or each sample widened.
+        let bucket = samples.len().div_ceil(w).max(1);
+        let widen = if samples.is_empty() {
+            1
+        } else {
+            (w / samples.len()).max(1)
+        };
+        let fit = |f: &dyn Fn(&wasmeter_core::store::SampleRow) -> u64| -> Vec<u64> {
+            samples
+                .chunks(bucket)
+                .map(|c| c.iter().map(f).max().unwrap_or(0))
+                .flat_map(|v| std::iter::repeat_n(v, widen))
+                .collect()
+        };
+        let cpu_data = fit(&|s| s.cpu_pct.round().max(0.0) as u64);
+        let rss_data = fit(&|s| s.rss_bytes >> 10);
+        Sparkline::default()
+            .block(cpu_block)
+            .data(&cpu_data)
+            .max(100.max(cpu_data.iter().copied().max().unwrap_or(0)))
+            .style(Style::default().fg(Color::Yellow))
+            .render(cpu, buf);
+        Sparkline::default()
+            .block(rss_block)
+            .data(&rss_data)
+            .style(Style::default().fg(Color::Magenta))
+            .render(rss, buf);
+    }
+
+    fn render_phases(&self, area: Rect, buf: &mut Buffer) {
+        let Some((_, test)) = self.selected() else {
+            return;
+        };
+        let block = pane_block(
+            &format!("Phases of {test}: median wall time per phase  (v: next view)"),
+            false,
+        );
+        let mut header = vec![Line::from("runtime")];
+        header.extend(
+            Phase::ALL
+                .iter()
+                .map(|p| Line::from(p.as_str()).right_aligned()),
+        );
+        let rows = self.summary.runtimes.iter().map(|rt| {
+            let mut cells = vec![Line::from(clip(rt, 18))];
+            let cell = self.summary.cell(rt, test);
+            for p in Phase::ALL {
+                let v = cell.and_then(|c| c.phases.get(p.as_str()));
+                cells.push(
+                    Line::from(v.map(|v| format_ns(*v)).unwrap_or("-".into())).right_aligned(),
+                );
+            }
+            Row::new(cells)
+        });
+        let mut widths = vec![Constraint::Length(18)];
+        widths.extend(Phase::ALL.iter().map(|_| Constraint::Length(11)));
+        Table::new(rows, widths)
+            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .block(block)
+            .render(area, buf);
+    }
+}
+
+impl Component for DetailPane {
+    fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
+        let m = &self.run.meta;
+        let matrix_h = (self.summary.tests.len() as u16 + 4).clamp(5, area.height / 2);
+        let [head, matrix, lower] = Layout::vertical([
+            Constraint::Length(2),
+            Constraint::Length(matrix_h),
+            Constraint::Min(6),
+        ])
+        .areas(area);
+        let label = m
+            .label
+            .as_ref()
+            .map(|l| format!(" \"{l}\""))
+            .unwrap_or_default();
+        Paragraph::new(vec![
+            Line::from(vec![
+                Span::styled(
+                    format!("{}{label}", m.id),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!(
+                    " · suite {} ({}) · {} · {} warm-up + {} runs",
+                    m.suite, m.settings.size, m.status, m.settings.warmup, m.settings.runs,
+                )),
+            ]),
+            Line::styled(
+                format!(
+                    "started {} UTC on {} ({} cores), {}",
+                    format_time(m.started_unix),
+                    m.machine.cpu_model,
+                    m.machine.cores,
+                    m.machine.os
+                ),
+                Style::default().fg(Color::DarkGray),
+            ),
+        ])
+        .render(head, buf);
+        self.render_matrix(matrix, buf, focused);
+        match self.view {
+            View::Distribution => self.render_distribution(lower, buf),
+            View::Resources => self.render_resources(lower, buf),
+            View::Phases => self.render_phases(lower, buf),
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Action {
+        if let Some((down, by)) = movement(&key) {
+            self.row = step(self.row, self.summary.tests.len(), down, by);
+            return Action::None;
+        }
+        match key.code {
+            KeyCode::Left | KeyCode::Char('h') => self.col = self.col.saturating_sub(1),
+            KeyCode::Right | KeyCode::Char('l') => {
+                self.col = step(self.col, self.summary.runtimes.len(), true, 1)
+            }
+            KeyCode::Char('v') => {
+                self.view = match self.view {
+                    View::Distribution => View::Resources,
+                    View::Resources => View::Phases,
+                    View::Phases => View::Distribution,
+                }
+            }
+            KeyCode::Char('e') => return Action::Export(vec![self.run.dir.clone()]),
+            _ => return Action::Ignored,
+        }
+        Action::None
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("arrows", "cell"),
+            ("v", "distribution/resources/phases"),
+            ("e", "export"),
+        ]
+    }
+}

@@ -1,0 +1,87 @@
+//! One file per pane.
+
+pub mod confirm;
+pub mod detail;
+pub mod diff;
+pub mod export;
+pub mod help;
+pub mod live;
+pub mod runs;
+pub mod runtimes;
+pub mod settings;
+pub mod tests;
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::widgets::{Block, BorderType, Borders};
+
+/// A bordered block whose border shows focus.
+pub fn pane_block(title: &str, focused: bool) -> Block<'static> {
+    let style = if focused {
+        Style::default().fg(Color::Cyan)
+    } else {
+        Style::default().fg(Color::DarkGray)
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
+        .border_style(style)
+        .title(if focused {
+            format!("▶ {title}")
+        } else {
+            format!("  {title}")
+        })
+}
+
+/// Style of the selected row.
+pub fn selected() -> Style {
+    Style::default()
+        .add_modifier(Modifier::REVERSED)
+        .add_modifier(Modifier::BOLD)
+}
+
+/// Colour of a time relative to the baseline (lower is faster).
+pub fn rel_color(rel: f64) -> Color {
+    if rel <= 1.1 {
+        Color::Green
+    } else if rel <= 1.5 {
+        Color::LightGreen
+    } else if rel <= 2.5 {
+        Color::Yellow
+    } else if rel <= 5.0 {
+        Color::LightRed
+    } else {
+        Color::Red
+    }
+}
+
+/// A bar of `width` cells for `value` out of `max` (eighth-block resolution).
+pub fn bar(value: f64, max: f64, width: usize) -> String {
+    if !(value.is_finite() && max > 0.0) || width == 0 {
+        return String::new();
+    }
+    let eighths = ((value / max).clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    const PART: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    s.push_str(PART[eighths % 8]);
+    s
+}
+
+/// Bytes as MiB with one decimal.
+pub fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+/// Cuts a string to `n` characters with an ellipsis.
+pub fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}

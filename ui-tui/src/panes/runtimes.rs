@@ -1,0 +1,189 @@
+//! Runtimes pane: every known runtime with kind, version and availability (and why not);
+//! space includes or leaves out a runtime.
+
+use super::{clip, pane_block, selected};
+use crate::component::{Action, Component, movement, scroll_offset, step};
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
+use wasmeter_core::runtime::{RuntimeInfo, RuntimeKind};
+
+/// State of the runtimes pane.
+#[derive(Debug, Default)]
+pub struct RuntimesPane {
+    /// Known runtimes; `None` while they are still being detected.
+    pub items: Option<Vec<RuntimeInfo>>,
+    /// Included in the next run, parallel to `items`.
+    pub included: Vec<bool>,
+    /// Selected row.
+    pub cursor: usize,
+}
+
+impl RuntimesPane {
+    /// Sets the detected runtimes; native and every available embedded runtime start
+    /// included (the same default as `scripts/run`).
+    pub fn set(&mut self, items: Vec<RuntimeInfo>) {
+        self.included = items
+            .iter()
+            .map(|r| r.available() && matches!(r.kind, RuntimeKind::Native | RuntimeKind::Embedded))
+            .collect();
+        self.items = Some(items);
+        self.cursor = 0;
+    }
+
+    /// Ids of the included runtimes, in list order.
+    pub fn selected_ids(&self) -> Vec<String> {
+        self.items
+            .iter()
+            .flatten()
+            .zip(&self.included)
+            .filter(|(_, on)| **on)
+            .map(|(r, _)| r.id.clone())
+            .collect()
+    }
+
+    /// Includes exactly these ids (others are left out).
+    pub fn select_only(&mut self, ids: &[&str]) {
+        if let Some(items) = &self.items {
+            self.included = items
+                .iter()
+                .map(|r| r.available() && ids.contains(&r.id.as_str()))
+                .collect();
+        }
+    }
+}
+
+impl Component for RuntimesPane {
+    fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
+        let block = pane_block("Runtimes", focused);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let Some(items) = &self.items else {
+            Paragraph::new("detecting runtimes…").render(inner, buf);
+            return;
+        };
+        let [list, detail] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(3)]).areas(inner);
+        let n = self.included.iter().filter(|b| **b).count();
+        let height = list.height.saturating_sub(1) as usize;
+        let off = scroll_offset(self.cursor, height);
+        let rows = items
+            .iter()
+            .enumerate()
+            .skip(off)
+            .take(height)
+            .map(|(i, r)| {
+                let mark = if self.included[i] { "[x]" } else { "[ ]" };
+                let status = match &r.unavailable {
+                    None => Span::styled("available", Style::default().fg(Color::Green)),
+                    Some(why) => Span::styled(
+                        format!("unavailable: {why}"),
+                        Style::default().fg(Color::DarkGray),
+                    ),
+                };
+                let row = Row::new(vec![
+                    Line::from(mark),
+                    Line::from(r.id.clone()),
+                    Line::from(r.kind.to_string()),
+                    Line::from(clip(&r.version, 18)),
+                    Line::from(status),
+                ]);
+                if i == self.cursor && focused {
+                    row.style(selected())
+                } else if r.unavailable.is_some() {
+                    row.style(Style::default().fg(Color::DarkGray))
+                } else {
+                    row
+                }
+            });
+        Table::new(
+            rows,
+            [
+                Constraint::Length(3),
+                Constraint::Length(18),
+                Constraint::Length(8),
+                Constraint::Length(18),
+                Constraint::Min(10),
+            ],
+        )
+        .header(
+            Row::new(["", "runtime", "kind", "version", "availability"])
+                .style(Style::default().add_modifier(Modifier::BOLD)),
+        )
+        .render(list, buf);
+        let detail_text = match items.get(self.cursor) {
+            Some(r) => {
+                let mut l = vec![Line::from(vec![
+                    Span::styled(
+                        format!("{}: ", r.id),
+                        Style::default().add_modifier(Modifier::BOLD),
+                    ),
+                    Span::raw(r.config.clone()),
+                ])];
+                if let Some(why) = &r.unavailable {
+                    let hint = r.hint.as_ref().map(|h| format!(" (install: {h})"));
+                    l.push(Line::styled(
+                        format!("unavailable: {why}{}", hint.unwrap_or_default()),
+                        Style::default().fg(Color::Yellow),
+                    ));
+                }
+                l
+            }
+            None => vec![],
+        };
+        let mut lines = vec![Line::from(Span::styled(
+            format!("{n} of {} runtimes included", items.len()),
+            Style::default().fg(Color::Cyan),
+        ))];
+        lines.extend(detail_text);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .render(detail, buf);
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Action {
+        let Some(items) = &self.items else {
+            return Action::Ignored;
+        };
+        if let Some((down, by)) = movement(&key) {
+            self.cursor = step(self.cursor, items.len(), down, by);
+            return Action::None;
+        }
+        match key.code {
+            KeyCode::Char(' ') | KeyCode::Enter => match items.get(self.cursor) {
+                Some(r) if r.available() => {
+                    self.included[self.cursor] = !self.included[self.cursor];
+                    Action::None
+                }
+                Some(r) => Action::Message(format!(
+                    "{} is unavailable: {}{}",
+                    r.id,
+                    r.unavailable.as_deref().unwrap_or(""),
+                    r.hint
+                        .as_ref()
+                        .map(|h| format!(" (install: {h})"))
+                        .unwrap_or_default()
+                )),
+                None => Action::None,
+            },
+            KeyCode::Char('a') => {
+                let all = items
+                    .iter()
+                    .zip(&self.included)
+                    .all(|(r, on)| *on || !r.available());
+                for (i, r) in items.iter().enumerate() {
+                    self.included[i] = !all && r.available();
+                }
+                Action::None
+            }
+            _ => Action::Ignored,
+        }
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![("space", "include"), ("a", "all/none"), ("r", "run")]
+    }
+}

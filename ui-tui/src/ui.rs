@@ -1,0 +1,217 @@
+//! The whole screen as a function of [`App`]: tab bar, the current screen's panes, status
+//! line, hint bar, and overlays (export, confirm, help). Below 80×24 it asks for a bigger
+//! terminal instead.
+
+use crate::app::{App, Pane, SCREENS};
+use crate::component::Component;
+use crate::panes::live::clock;
+use crate::panes::{help, pane_block};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+/// Smallest usable terminal.
+pub const MIN_WIDTH: u16 = 80;
+/// Smallest usable terminal.
+pub const MIN_HEIGHT: u16 = 24;
+
+const GLOBAL_HINTS: &str = "tab pane · 1-6 screen · ? help · q quit";
+
+fn tab_title(i: usize) -> String {
+    format!(" {} {} ", i + 1, SCREENS[i])
+}
+
+/// The screen whose tab title is at column `x` of the first row.
+pub fn tab_at(x: u16) -> Option<usize> {
+    let mut start = 0u16;
+    for i in 0..SCREENS.len() {
+        let w = tab_title(i).chars().count() as u16;
+        if x >= start && x < start + w {
+            return Some(i);
+        }
+        start += w;
+    }
+    None
+}
+
+/// Draws the application.
+pub fn draw(f: &mut Frame, app: &App) {
+    let area = f.area();
+    render(app, area, f.buffer_mut());
+}
+
+/// Renders the application into a buffer (what `draw` does, usable without a terminal).
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let msg = vec![
+            Line::from(""),
+            Line::styled(
+                format!("The terminal is {}×{}.", area.width, area.height),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Line::from(format!(
+                "Please enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}."
+            )),
+            Line::from("q quits"),
+        ];
+        Paragraph::new(msg)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+        return;
+    }
+    let [tabs, body, status, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(10),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    render_tabs(app, tabs, buf);
+    render_body(app, body, buf);
+    render_status(app, status, buf);
+    render_hints(app, hints, buf);
+    if let Some(d) = &app.export {
+        d.render(body, buf, true);
+    }
+    if let Some(c) = &app.confirm {
+        c.render(body, buf);
+    }
+    if app.help {
+        let names = [
+            ("Runtimes", Pane::Runtimes),
+            ("Suites & tests", Pane::Tests),
+            ("Run settings", Pane::Settings),
+            ("Live run", Pane::Live),
+            ("Saved runs", Pane::Runs),
+            ("Run detail", Pane::Detail),
+            ("Diff", Pane::Diff),
+        ];
+        let sections: Vec<(&str, Vec<(&'static str, &'static str)>)> = names
+            .iter()
+            .map(|(n, p)| {
+                let hints = match p {
+                    Pane::Detail => vec![("arrows", "cell"), ("v", "view"), ("e", "export")],
+                    Pane::Diff => vec![("↑/↓", "rows"), ("e", "export runs + diff")],
+                    _ => app.pane(*p).map(|c| c.hints()).unwrap_or_default(),
+                };
+                (*n, hints)
+            })
+            .collect();
+        help::render(body, buf, &sections);
+    }
+}
+
+fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
+    let current = app.focus.screen();
+    let mut spans = Vec::new();
+    for i in 0..SCREENS.len() {
+        let style = if i == current {
+            Style::default()
+                .fg(Color::Black)
+                .bg(Color::Cyan)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(Color::Gray)
+        };
+        spans.push(Span::styled(tab_title(i), style));
+    }
+    if app.is_running() {
+        spans.push(Span::styled(" ● running", Style::default().fg(Color::Cyan)));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+fn render_body(app: &App, area: Rect, buf: &mut Buffer) {
+    let f = app.focus;
+    match f.screen() {
+        0 => app.runtimes.render(area, buf, true),
+        1 => {
+            let [l, r] =
+                Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)])
+                    .areas(area);
+            app.tests.render(l, buf, f == Pane::Tests);
+            app.settings.render(r, buf, f == Pane::Settings);
+        }
+        2 => app.live.render(area, buf, true),
+        3 => app.runs.render(area, buf, true),
+        4 => match &app.detail {
+            Some(d) => d.render(area, buf, true),
+            None => empty(
+                area,
+                buf,
+                "Run detail",
+                "no run open: pick one in Saved runs (4) and press enter",
+            ),
+        },
+        _ => match &app.diff {
+            Some(d) => d.render(area, buf, true),
+            None => empty(
+                area,
+                buf,
+                "Diff",
+                "no diff open: in Saved runs (4) mark run A with space, select run B, press D",
+            ),
+        },
+    }
+}
+
+fn empty(area: Rect, buf: &mut Buffer, title: &str, text: &str) {
+    Paragraph::new(text)
+        .style(Style::default().fg(Color::DarkGray))
+        .wrap(Wrap { trim: true })
+        .block(pane_block(title, true))
+        .render(area, buf);
+}
+
+fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
+    let line = match &app.message {
+        Some((m, true)) => Line::styled(m.clone(), Style::default().fg(Color::Red)),
+        Some((m, false)) => Line::styled(m.clone(), Style::default().fg(Color::Green)),
+        None if app.is_running() => {
+            let l = &app.live;
+            let total = l.cells.len() as u64 * l.iterations_per_cell as u64;
+            Line::styled(
+                format!(
+                    "running {}: {}/{} iterations, {} elapsed",
+                    l.run_id.as_deref().unwrap_or("…"),
+                    l.iterations_done.min(total),
+                    total,
+                    clock(l.elapsed)
+                ),
+                Style::default().fg(Color::Cyan),
+            )
+        }
+        None => Line::styled(
+            format!("results in {}", app.results.display()),
+            Style::default().fg(Color::DarkGray),
+        ),
+    };
+    Paragraph::new(line).render(area, buf);
+}
+
+fn render_hints(app: &App, area: Rect, buf: &mut Buffer) {
+    let hints = if let Some(d) = &app.export {
+        d.hints()
+    } else if app.confirm.is_some() {
+        vec![("y", "yes"), ("n", "no")]
+    } else {
+        app.pane(app.focus).map(|p| p.hints()).unwrap_or_default()
+    };
+    let key = Style::default()
+        .fg(Color::Cyan)
+        .add_modifier(Modifier::BOLD);
+    let mut spans = Vec::new();
+    for (k, what) in hints {
+        spans.push(Span::styled(k, key));
+        spans.push(Span::raw(format!(" {what}  ")));
+    }
+    spans.push(Span::styled(
+        GLOBAL_HINTS,
+        Style::default().fg(Color::DarkGray),
+    ));
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}

@@ -1,0 +1,265 @@
+//! Deterministic data for the UI tests: runtimes, a suite, saved runs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use wasmeter_core::machine::Machine;
+use wasmeter_core::runtime::{Metric, Phase, RuntimeInfo, RuntimeKind};
+use wasmeter_core::store::{
+    CellRecord, MeasurementRow, RunMeta, RunSettings, RunStatus, RunWriter, SCHEMA_VERSION,
+    SampleRow, SavedRun, TestRecord,
+};
+use wasmeter_core::suite::{Size, Suite, TestCase};
+
+pub fn rt(
+    id: &str,
+    kind: RuntimeKind,
+    version: &str,
+    config: &str,
+    unavailable: Option<&str>,
+) -> RuntimeInfo {
+    RuntimeInfo {
+        id: id.into(),
+        kind,
+        version: version.into(),
+        config: config.into(),
+        unavailable: unavailable.map(String::from),
+        hint: unavailable.map(|_| "scripts/install-runtimes".to_string()),
+        command: None,
+    }
+}
+
+pub fn runtimes() -> Vec<RuntimeInfo> {
+    vec![
+        rt(
+            "native",
+            RuntimeKind::Native,
+            "cc 14.2.0",
+            "C build, -O2",
+            None,
+        ),
+        rt(
+            "wasmtime",
+            RuntimeKind::Embedded,
+            "48.0.0",
+            "Cranelift, default configuration",
+            None,
+        ),
+        rt(
+            "wasmtime-winch",
+            RuntimeKind::Embedded,
+            "48.0.0",
+            "Winch baseline compiler",
+            None,
+        ),
+        rt(
+            "wasmer-cranelift",
+            RuntimeKind::Embedded,
+            "7.4.2",
+            "Cranelift compiler, WASIX",
+            None,
+        ),
+        rt(
+            "wasmtime-cli",
+            RuntimeKind::Cli,
+            "-",
+            "wasmtime run",
+            Some("not found on PATH"),
+        ),
+        rt(
+            "wazero",
+            RuntimeKind::Cli,
+            "-",
+            "wazero run",
+            Some("not found on PATH"),
+        ),
+    ]
+}
+
+fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
+    TestCase {
+        name: name.into(),
+        description: desc.into(),
+        tags: tags.iter().map(|t| t.to_string()).collect(),
+        source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
+        wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
+        wasm_cflags: vec![],
+        native_cflags: vec![],
+    }
+}
+
+pub fn suites() -> Vec<Suite> {
+    vec![
+        Suite {
+            name: "compute".into(),
+            description: "CPU kernels".into(),
+            dir: PathBuf::from("/suites/compute"),
+            includes: vec![],
+            native_cflags: vec![],
+            native_libs: vec![],
+            tests: vec![
+                test("sha256", "SHA-256 over a buffer", &["hashing"]),
+                test("chacha20", "ChaCha20 stream cipher", &["cipher"]),
+                test("nbody", "n-body simulation, doubles", &["float"]),
+                test("qsort", "quicksort of integers", &["branchy"]),
+            ],
+        },
+        Suite {
+            name: "http".into(),
+            description: "HTTP gateway".into(),
+            dir: PathBuf::from("/suites/http"),
+            includes: vec![],
+            native_cflags: vec![],
+            native_libs: vec![],
+            tests: vec![test("hello", "a hello-world handler", &["http"])],
+        },
+    ]
+}
+
+pub fn machine(fingerprint: &str) -> Machine {
+    Machine {
+        cpu_model: "Test CPU @ 3.00GHz".into(),
+        cores: 2,
+        os: "Debian GNU/Linux 13".into(),
+        kernel: "6.1.0".into(),
+        governor: None,
+        memory_bytes: 8 << 30,
+        arch: "x86_64".into(),
+        fingerprint: fingerprint.into(),
+    }
+}
+
+pub const RTS: [&str; 3] = ["native", "wasmtime", "wasmer-cranelift"];
+pub const TESTS: [&str; 3] = ["sha256", "chacha20", "nbody"];
+
+pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
+    let all = runtimes();
+    RunMeta {
+        schema_version: SCHEMA_VERSION,
+        id: id.into(),
+        label: label.map(String::from),
+        suite: "compute".into(),
+        tests: TESTS
+            .iter()
+            .map(|t| TestRecord {
+                name: t.to_string(),
+                source_hash: format!("hash-{t}"),
+            })
+            .collect(),
+        runtimes: RTS
+            .iter()
+            .map(|r| all.iter().find(|x| x.id == *r).unwrap().clone())
+            .collect(),
+        settings: RunSettings {
+            warmup: 1,
+            runs: 5,
+            timeout_secs: 60,
+            memory_cap_bytes: 4 << 30,
+            sample_interval_ms: 100,
+            size: Size::Quick,
+            baseline: "native".into(),
+        },
+        machine: machine("fp-1"),
+        wasmeter_version: "0.1.0".into(),
+        started_unix: started,
+        finished_unix: Some(started + 30.0),
+        status: RunStatus::Complete,
+        pid: 1,
+    }
+}
+
+/// Values of a cell: base time of the test × runtime factor × `scale` × small deterministic noise.
+pub fn measurements(scale: f64, fail: Option<(&str, &str)>) -> Vec<MeasurementRow> {
+    let mut v = Vec::new();
+    for (ti, t) in TESTS.iter().enumerate() {
+        let base = [2.0e6, 5.0e6, 1.2e7][ti];
+        for (ri, r) in RTS.iter().enumerate() {
+            if fail == Some((r, t)) {
+                continue;
+            }
+            let factor = [1.0, 1.3 + 0.2 * ti as f64, 1.9 + 0.5 * ti as f64][ri];
+            for i in 0..6u32 {
+                let noise = 1.0 + 0.013 * ((i * 7 + ri as u32 * 3 + ti as u32) % 5) as f64;
+                let x = base * factor * scale * noise;
+                let mut row = |phase, metric, value| {
+                    v.push(MeasurementRow {
+                        runtime: r.to_string(),
+                        test: t.to_string(),
+                        phase,
+                        iteration: i,
+                        warmup: i == 0,
+                        metric,
+                        value,
+                    })
+                };
+                row(Phase::Execute, Metric::SelfNs, x);
+                if *r == "native" {
+                    row(Phase::Total, Metric::WallNs, x + 9.0e5);
+                } else {
+                    row(Phase::Compile, Metric::WallNs, 3.0e6 * factor);
+                    row(Phase::Instantiate, Metric::WallNs, 4.0e4 * factor);
+                    row(Phase::Execute, Metric::WallNs, x * 1.01);
+                    row(Phase::Teardown, Metric::WallNs, 2.0e4);
+                    row(Phase::Total, Metric::WallNs, x * 1.01 + 3.1e6 * factor);
+                }
+            }
+        }
+    }
+    v
+}
+
+pub fn samples() -> Vec<SampleRow> {
+    (0..60)
+        .map(|i| SampleRow {
+            t_ms: i as f64 * 100.0,
+            runtime: RTS[i / 20].into(),
+            test: "sha256".into(),
+            cpu_pct: [98.0, 100.0, 75.0, 40.0, 99.0][i % 5],
+            rss_bytes: (8 + (i as u64 % 20) * 2) << 20,
+        })
+        .collect()
+}
+
+pub fn cells(fail: Option<(&str, &str)>) -> Vec<CellRecord> {
+    let mut v = Vec::new();
+    for t in TESTS {
+        for r in RTS {
+            v.push(CellRecord {
+                runtime: r.into(),
+                test: t.into(),
+                failure: (fail == Some((r, t)))
+                    .then(|| wasmeter_core::runtime::Failure::Trap("unreachable executed".into())),
+                wall_ms: 120.0,
+            });
+        }
+    }
+    v
+}
+
+/// A run held in memory (not on disk).
+pub fn saved_run(
+    id: &str,
+    label: Option<&str>,
+    scale: f64,
+    fail: Option<(&str, &str)>,
+) -> SavedRun {
+    SavedRun {
+        dir: PathBuf::from(format!("/results/{id}")),
+        meta: meta(id, label, 1_795_300_000.0),
+        cells: cells(fail),
+        measurements: measurements(scale, fail),
+        samples: samples(),
+    }
+}
+
+/// Writes a complete run to `results` with the core's writer; returns its directory.
+pub fn write_run(results: &Path, id: &str, label: Option<&str>, scale: f64) -> PathBuf {
+    let mut w = RunWriter::create(results, meta(id, label, 1_795_300_000.0)).unwrap();
+    w.measurements(&measurements(scale, None)).unwrap();
+    for s in samples() {
+        w.sample(&s).unwrap();
+    }
+    for c in cells(None) {
+        w.cell(&c).unwrap();
+    }
+    w.finish(RunStatus::Complete).unwrap()
+}

@@ -1,0 +1,349 @@
+//! Key-driven flows on the application state: pick runtimes and tests, start, feed runner
+//! events, see results, open a diff, export; cancel and delete with confirmation.
+
+mod common;
+
+use common::*;
+use crossbeam_channel::Sender;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use wasmeter_core::runner::{Event, Plan};
+use wasmeter_core::runtime::{Metric, Phase};
+use wasmeter_core::store::{MeasurementRow, RunStatus};
+use wasmeter_tui::App;
+use wasmeter_tui::app::Pane;
+use wasmeter_tui::launch::{Launcher, RunHandle};
+
+#[derive(Default, Clone)]
+struct Fake {
+    plan: Arc<Mutex<Option<Plan>>>,
+    tx: Arc<Mutex<Option<Sender<Event>>>>,
+    cancel: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+}
+
+impl Launcher for Fake {
+    fn launch(&mut self, plan: Plan, _: &Path) -> anyhow::Result<RunHandle> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let cancel = Arc::new(AtomicBool::new(false));
+        *self.plan.lock().unwrap() = Some(plan);
+        *self.tx.lock().unwrap() = Some(tx);
+        *self.cancel.lock().unwrap() = Some(cancel.clone());
+        Ok(RunHandle {
+            events: rx,
+            cancel,
+            thread: None,
+        })
+    }
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::from(code));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let mut t = Terminal::new(TestBackend::new(120, 36)).unwrap();
+    t.draw(|f| wasmeter_tui::ui::draw(f, app)).unwrap();
+    t.backend().to_string()
+}
+
+fn send(fake: &Fake, ev: Event) {
+    fake.tx.lock().unwrap().as_ref().unwrap().send(ev).unwrap();
+}
+
+fn measurement(rt: &str, test: &str, i: u32, v: f64) -> Event {
+    Event::Measurement(vec![MeasurementRow {
+        runtime: rt.into(),
+        test: test.into(),
+        phase: Phase::Execute,
+        iteration: i,
+        warmup: false,
+        metric: Metric::SelfNs,
+        value: v,
+    }])
+}
+
+/// Keys: keep native and wasmtime, tick only sha256, fewer runs, start.
+fn pick_and_start(app: &mut App) {
+    key(app, KeyCode::Char('1'));
+    keys(app, "jj "); // leave out wasmtime-winch
+    keys(app, "j "); // and wasmer-cranelift
+    assert_eq!(app.runtimes.selected_ids(), ["native", "wasmtime"]);
+    key(app, KeyCode::Char('2'));
+    key(app, KeyCode::Char(' ')); // untick the whole compute suite
+    keys(app, "/sha");
+    key(app, KeyCode::Enter);
+    keys(app, "j "); // tick sha256
+    assert_eq!(app.tests.selection().unwrap().1, ["sha256"]);
+    key(app, KeyCode::Tab); // settings
+    keys(app, "jj"); // runs
+    key(app, KeyCode::Left);
+    key(app, KeyCode::Left);
+    assert_eq!(app.settings.runs, 3);
+    key(app, KeyCode::Char('r'));
+}
+
+#[test]
+fn pick_run_watch_diff_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let a_dir = write_run(
+        &results,
+        "compute-20261121-101500-a1b2",
+        Some("before"),
+        1.0,
+    );
+    let fake = Fake::default();
+    let mut app =
+        App::new(results.clone(), Box::new(fake.clone())).with_data(runtimes(), suites(), vec![]);
+    app.reload_runs();
+    app.export_dir = dir.path().to_path_buf();
+    pick_and_start(&mut app);
+    assert!(app.is_running(), "status: {:?}", app.message);
+    assert_eq!(app.focus, Pane::Live);
+    {
+        let plan = fake.plan.lock().unwrap();
+        let plan = plan.as_ref().unwrap();
+        let ids: Vec<_> = plan.runtimes.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["native", "wasmtime"]);
+        assert_eq!(
+            plan.tests
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>(),
+            ["sha256"]
+        );
+        assert_eq!(plan.settings.runs, 3);
+    }
+
+    // The runner's events, as a real run sends them.
+    let cells = vec![
+        ("native".to_string(), "sha256".to_string()),
+        ("wasmtime".into(), "sha256".into()),
+    ];
+    send(
+        &fake,
+        Event::Planned {
+            run_id: "compute-20261122-090000-beef".into(),
+            cells,
+            iterations_per_cell: 4,
+        },
+    );
+    for (i, (rt, base)) in [("native", 2.0e6), ("wasmtime", 3.0e6)]
+        .into_iter()
+        .enumerate()
+    {
+        send(&fake, Event::CellStarted { index: i });
+        for k in 0..4 {
+            send(
+                &fake,
+                Event::Progress {
+                    index: i,
+                    done: k + 1,
+                },
+            );
+            send(&fake, measurement(rt, "sha256", k, base));
+        }
+        app.tick(Instant::now());
+        let s = screen(&app);
+        assert!(s.contains("running 4/4"), "{s}");
+        send(
+            &fake,
+            Event::CellFinished {
+                index: i,
+                failure: None,
+                wall_ms: 50.0,
+            },
+        );
+    }
+    app.tick(Instant::now());
+    let s = screen(&app);
+    assert!(s.contains("8/8 iterations"), "{s}");
+    assert!(
+        s.contains("1.50×"),
+        "results table shows wasmtime relative to native:\n{s}"
+    );
+    assert!(app.is_running());
+
+    // The run ends: the runner saved run B; the UI reloads the list.
+    let b_dir = write_run(&results, "compute-20261122-090000-beef", Some("after"), 1.5);
+    send(
+        &fake,
+        Event::RunFinished {
+            status: RunStatus::Complete,
+            failed: 0,
+        },
+    );
+    *fake.tx.lock().unwrap() = None;
+    app.tick(Instant::now());
+    assert!(!app.is_running());
+    assert!(screen(&app).contains("complete, 0 failed"));
+
+    // Saved runs: newest first; mark A (second row), select B, diff.
+    key(&mut app, KeyCode::Char('4'));
+    assert_eq!(app.runs.rows.len(), 2);
+    assert_eq!(app.runs.rows[0].dir, b_dir);
+    keys(&mut app, "j ");
+    keys(&mut app, "k");
+    keys(&mut app, "D");
+    assert_eq!(app.focus, Pane::Diff, "{:?}", app.message);
+    let d = &app.diff.as_ref().unwrap().diff;
+    assert!(
+        d.rows
+            .iter()
+            .any(|r| r.verdict == wasmeter_core::analysis::Verdict::Slower)
+    );
+    let s = screen(&app);
+    assert!(s.contains("slower") && s.contains("B/A [95% CI]"), "{s}");
+
+    // Export both runs with the diff as HTML.
+    key(&mut app, KeyCode::Char('e'));
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Enter);
+    let out = dir.path().join(format!(
+        "wasmeter-{}-vs-{}.html",
+        a_dir.file_name().unwrap().to_string_lossy(),
+        b_dir.file_name().unwrap().to_string_lossy()
+    ));
+    let outcome = app.export.as_ref().unwrap().outcome.clone().unwrap();
+    assert!(outcome.is_ok(), "{outcome:?}");
+    assert!(out.is_file(), "{outcome:?}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("<html"));
+    assert!(screen(&app).contains("wrote "));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.export.is_none());
+
+    // Open run A in the detail screen.
+    key(&mut app, KeyCode::Char('4'));
+    keys(&mut app, "j");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, Pane::Detail);
+    assert!(screen(&app).contains("Matrix"));
+}
+
+#[test]
+fn cancel_asks_then_sets_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::default();
+    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    pick_and_start(&mut app);
+    send(
+        &fake,
+        Event::Planned {
+            run_id: "r1".into(),
+            cells: vec![("native".into(), "sha256".into())],
+            iterations_per_cell: 2,
+        },
+    );
+    send(&fake, Event::CellStarted { index: 0 });
+    app.tick(Instant::now());
+    let flag = fake.cancel.lock().unwrap().clone().unwrap();
+    key(&mut app, KeyCode::Char('c'));
+    assert!(app.confirm.is_some());
+    assert!(screen(&app).contains("Cancel the run?"));
+    key(&mut app, KeyCode::Char('n'));
+    assert!(!flag.load(Ordering::SeqCst));
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Char('y'));
+    assert!(flag.load(Ordering::SeqCst));
+    assert!(screen(&app).contains("cancelling"));
+    // Quitting during a run asks too.
+    app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(!app.should_quit());
+    key(&mut app, KeyCode::Char('y'));
+    assert!(app.should_quit());
+}
+
+#[test]
+fn delete_asks_and_broken_runs_do_not_hide_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().to_path_buf();
+    write_run(&results, "compute-20261121-101500-a1b2", None, 1.0);
+    let broken = results.join("compute-20261121-120000-bad0");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("meta.json"), "{ not json").unwrap();
+    let mut app = App::new(results.clone(), Box::new(Fake::default())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    app.reload_runs();
+    key(&mut app, KeyCode::Char('4'));
+    let s = screen(&app);
+    assert!(
+        s.contains("unreadable") && s.contains("not valid run metadata"),
+        "{s}"
+    );
+    assert!(s.contains("compute-20261121-101500-a1b2"), "{s}");
+    // Broken run is first (newest); opening it says why.
+    key(&mut app, KeyCode::Enter);
+    assert!(app.message.as_ref().unwrap().0.contains("cannot open"));
+    key(&mut app, KeyCode::Char('d'));
+    key(&mut app, KeyCode::Esc);
+    assert!(broken.exists());
+    key(&mut app, KeyCode::Char('d'));
+    key(&mut app, KeyCode::Char('y'));
+    assert!(!broken.exists());
+    assert_eq!(app.runs.rows.len(), 1);
+}
+
+#[test]
+fn start_refuses_without_selection() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(dir.path().to_path_buf(), Box::new(Fake::default())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    keys(&mut app, "a"); // every available runtime was on: now none
+    key(&mut app, KeyCode::Char('r'));
+    assert!(!app.is_running());
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("no runtime included")
+    );
+}
+
+#[test]
+fn mouse_wheel_moves_and_tab_click_switches() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(dir.path().to_path_buf(), Box::new(Fake::default())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    let mouse = |kind, column, row| MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5));
+    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5));
+    assert_eq!(app.runtimes.cursor, 2);
+    app.on_mouse(mouse(MouseEventKind::ScrollUp, 10, 5));
+    assert_eq!(app.runtimes.cursor, 1);
+    // A click on the title of tab 4 opens Saved runs.
+    let tabs = screen(&app).lines().next().unwrap().to_string();
+    let col = tabs.find("4 Saved runs").unwrap() as u16;
+    app.on_mouse(mouse(MouseEventKind::Down(MouseButton::Left), col, 0));
+    assert_eq!(app.focus, Pane::Runs, "{tabs}");
+}

@@ -1,0 +1,332 @@
+//! Snapshot tests of every screen, rendered with `TestBackend` from deterministic data.
+
+mod common;
+
+use common::*;
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use wasmeter_core::analysis::diff_runs;
+use wasmeter_core::runner::{Event, Plan};
+use wasmeter_core::runtime::{Failure, Metric, Phase};
+use wasmeter_core::store::{MeasurementRow, RunStatus, SampleRow};
+use wasmeter_tui::App;
+use wasmeter_tui::app::Pane;
+use wasmeter_tui::launch::{Launcher, RunHandle};
+use wasmeter_tui::panes::detail::{DetailPane, View};
+use wasmeter_tui::panes::diff::DiffPane;
+use wasmeter_tui::panes::live::LivePane;
+use wasmeter_tui::panes::runs::RunRow;
+
+struct NoLaunch;
+impl Launcher for NoLaunch {
+    fn launch(&mut self, _: Plan, _: &Path) -> anyhow::Result<RunHandle> {
+        anyhow::bail!("not in snapshot tests")
+    }
+}
+
+fn app() -> App {
+    let mut ok = meta(
+        "compute-20261121-101500-a1b2",
+        Some("baseline"),
+        1_795_256_100.0,
+    );
+    ok.status = RunStatus::Complete;
+    let mut cancelled = meta("compute-20261122-083000-c3d4", None, 1_795_336_200.0);
+    cancelled.status = RunStatus::Cancelled;
+    let rows = vec![
+        RunRow { dir: PathBuf::from("/results/compute-20261121-101500-a1b2"), meta: Ok(ok) },
+        RunRow {
+            dir: PathBuf::from("/results/compute-20261121-230000-dead"),
+            meta: Err("/results/compute-20261121-230000-dead/meta.json: not valid run metadata: expected value at line 1 column 1".into()),
+        },
+        RunRow { dir: PathBuf::from("/results/compute-20261122-083000-c3d4"), meta: Ok(cancelled) },
+    ];
+    App::new(PathBuf::from("/results"), Box::new(NoLaunch)).with_data(runtimes(), suites(), rows)
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| wasmeter_tui::ui::draw(f, app)).unwrap();
+    t.backend().to_string()
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::from(code));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn m(rt: &str, test: &str, i: u32, v: f64) -> Event {
+    Event::Measurement(vec![MeasurementRow {
+        runtime: rt.into(),
+        test: test.into(),
+        phase: Phase::Execute,
+        iteration: i,
+        warmup: false,
+        metric: Metric::SelfNs,
+        value: v,
+    }])
+}
+
+/// A live run two cells in, the third failed, the fourth running.
+pub fn live_pane() -> LivePane {
+    let mut l = LivePane::new("native");
+    let cells: Vec<(String, String)> = ["native", "wasmtime", "wasmer-cranelift"]
+        .iter()
+        .flat_map(|r| {
+            ["sha256", "nbody"]
+                .iter()
+                .map(move |t| (r.to_string(), t.to_string()))
+        })
+        .collect();
+    l.apply(Event::Planned {
+        run_id: "compute-20261122-090000-beef".into(),
+        cells,
+        iterations_per_cell: 3,
+    });
+    let finish = |l: &mut LivePane, i: usize, rt: &str, t: &str, base: f64| {
+        l.apply(Event::CellStarted { index: i });
+        for k in 0..3 {
+            l.apply(Event::Progress {
+                index: i,
+                done: k + 1,
+            });
+            l.apply(m(rt, t, k, base * (1.0 + 0.01 * k as f64)));
+        }
+        l.apply(Event::CellFinished {
+            index: i,
+            failure: None,
+            wall_ms: base * 3.0 / 1e6 + 40.0,
+        });
+    };
+    finish(&mut l, 0, "native", "sha256", 2.0e6);
+    finish(&mut l, 1, "native", "nbody", 1.2e7);
+    finish(&mut l, 2, "wasmtime", "sha256", 2.6e6);
+    l.apply(Event::CellStarted { index: 3 });
+    l.apply(Event::Progress { index: 3, done: 1 });
+    l.apply(Event::CellFinished {
+        index: 3,
+        failure: Some(Failure::Trap("unreachable executed".into())),
+        wall_ms: 80.0,
+    });
+    l.apply(Event::CellStarted { index: 4 });
+    l.apply(Event::Progress { index: 4, done: 1 });
+    for i in 0..30u64 {
+        l.apply(Event::Sample(SampleRow {
+            t_ms: i as f64 * 100.0,
+            runtime: "wasmer-cranelift".into(),
+            test: "sha256".into(),
+            cpu_pct: [95.0, 100.0, 60.0][i as usize % 3],
+            rss_bytes: (20 + i) << 20,
+        }));
+    }
+    l.elapsed = Duration::from_secs(12);
+    l
+}
+
+#[test]
+fn runtimes_screen() {
+    let mut a = app();
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Char(' '));
+    insta::assert_snapshot!(render(&a, 100, 28));
+}
+
+#[test]
+fn runtimes_detecting() {
+    let a = App::new(PathBuf::from("/results"), Box::new(NoLaunch));
+    insta::assert_snapshot!(render(&a, 80, 24));
+}
+
+#[test]
+fn suites_screen_filtered() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('2'));
+    keys(&mut a, "/ch");
+    insta::assert_snapshot!(render(&a, 100, 28));
+}
+
+#[test]
+fn settings_editing() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('2'));
+    key(&mut a, KeyCode::Tab);
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Right);
+    key(&mut a, KeyCode::Right);
+    key(&mut a, KeyCode::End);
+    key(&mut a, KeyCode::Enter);
+    keys(&mut a, "nightly");
+    insta::assert_snapshot!(render(&a, 100, 28));
+}
+
+#[test]
+fn live_run_in_flight() {
+    let mut a = app();
+    a.live = live_pane();
+    a.focus = Pane::Live;
+    insta::assert_snapshot!(render(&a, 120, 36));
+}
+
+#[test]
+fn live_run_80x24() {
+    let mut a = app();
+    a.live = live_pane();
+    a.focus = Pane::Live;
+    insta::assert_snapshot!(render(&a, 80, 24));
+}
+
+#[test]
+fn live_run_finished() {
+    let mut a = app();
+    let mut l = live_pane();
+    l.apply(m("wasmer-cranelift", "nbody", 0, 3.1e7));
+    l.apply(Event::CellFinished {
+        index: 4,
+        failure: None,
+        wall_ms: 300.0,
+    });
+    l.apply(Event::CellStarted { index: 5 });
+    l.apply(m("wasmer-cranelift", "sha256", 0, 5.1e6));
+    l.apply(Event::CellFinished {
+        index: 5,
+        failure: None,
+        wall_ms: 90.0,
+    });
+    l.apply(Event::RunFinished {
+        status: RunStatus::Complete,
+        failed: 1,
+    });
+    a.live = l;
+    a.focus = Pane::Live;
+    insta::assert_snapshot!(render(&a, 100, 30));
+}
+
+#[test]
+fn live_empty() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('3'));
+    insta::assert_snapshot!(render(&a, 80, 24));
+}
+
+#[test]
+fn saved_runs_with_broken_run() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Char(' '));
+    key(&mut a, KeyCode::Up);
+    insta::assert_snapshot!(render(&a, 110, 24));
+}
+
+fn detail_app(view: View) -> App {
+    let mut a = app();
+    let mut d = DetailPane::new(saved_run(
+        "compute-20261121-101500-a1b2",
+        Some("baseline"),
+        1.0,
+        Some(("wasmer-cranelift", "nbody")),
+    ));
+    d.view = view;
+    d.col = 1;
+    d.row = 1;
+    a.detail = Some(d);
+    a.focus = Pane::Detail;
+    a
+}
+
+#[test]
+fn detail_distribution() {
+    insta::assert_snapshot!(render(&detail_app(View::Distribution), 100, 32));
+}
+
+#[test]
+fn detail_resources() {
+    insta::assert_snapshot!(render(&detail_app(View::Resources), 100, 32));
+}
+
+#[test]
+fn detail_phases() {
+    insta::assert_snapshot!(render(&detail_app(View::Phases), 100, 32));
+}
+
+#[test]
+fn detail_80x24() {
+    insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));
+}
+
+#[test]
+fn detail_and_diff_empty() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('5'));
+    let d = render(&a, 80, 24);
+    key(&mut a, KeyCode::Char('6'));
+    insta::assert_snapshot!(format!("{d}\n{}", render(&a, 80, 24)));
+}
+
+#[test]
+fn diff_screen() {
+    let mut a = app();
+    let ra = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
+    let mut rb = saved_run(
+        "compute-20261122-083000-c3d4",
+        None,
+        0.9,
+        Some(("wasmer-cranelift", "nbody")),
+    );
+    rb.meta.machine = machine("fp-2");
+    for m in rb
+        .measurements
+        .iter_mut()
+        .filter(|m| m.runtime == "wasmtime" && m.test == "nbody")
+    {
+        m.value *= 1.3;
+    }
+    let diff = diff_runs(&ra, &rb, 2.0).unwrap();
+    a.diff = Some(DiffPane {
+        diff,
+        dirs: (ra.dir.clone(), rb.dir.clone()),
+        cursor: 2,
+    });
+    a.focus = Pane::Diff;
+    insta::assert_snapshot!(render(&a, 110, 32));
+}
+
+#[test]
+fn export_dialog() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    key(&mut a, KeyCode::Char('e'));
+    key(&mut a, KeyCode::Right);
+    insta::assert_snapshot!(render(&a, 100, 28));
+}
+
+#[test]
+fn confirm_delete() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('4'));
+    key(&mut a, KeyCode::Char('d'));
+    insta::assert_snapshot!(render(&a, 100, 28));
+}
+
+#[test]
+fn help_overlay() {
+    let mut a = app();
+    key(&mut a, KeyCode::Char('?'));
+    insta::assert_snapshot!(render(&a, 100, 30));
+}
+
+#[test]
+fn too_small() {
+    let a = app();
+    insta::assert_snapshot!(render(&a, 60, 20));
+}
