@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, stderr, suites_root};
+use common::{json, stderr, suites_root, wasmeter};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -51,17 +51,6 @@ fn wait_for_cells(results: &Path, n: usize) -> PathBuf {
         assert!(Instant::now() < deadline, "run made no progress");
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-fn wasmeter(args: &[&str], results: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args(args)
-        .arg("--results")
-        .arg(results)
-        .env("WASMETER_SUITES", suites_root())
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -2,20 +2,9 @@
 
 mod common;
 
-use common::{json, stderr, suites_root};
+use common::{json, stderr, wasmeter};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn wasmeter(args: &[&str], results: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args(args)
-        .arg("--results")
-        .arg(results)
-        .env("WASMETER_SUITES", suites_root())
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .expect("run wasmeter")
-}
+use std::process::Command;
 
 const HOSTILE: &str = "<script>alert(1)</script>";
 

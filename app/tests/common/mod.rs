@@ -5,6 +5,18 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+/// Runs wasmeter with the repository's suites, no user config, and `--results`.
+pub fn wasmeter(args: &[&str], results: &Path) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(args)
+        .arg("--results")
+        .arg(results)
+        .env("WASMETER_SUITES", suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .expect("run wasmeter")
+}
+
 /// The repository's suites directory.
 pub fn suites_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
