@@ -129,6 +129,8 @@ fn write_config(dir: &Path, body: &str) -> PathBuf {
 fn misbehaving_runtimes_fail_their_cells_and_the_run_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
     let not_exec = tmp.path().join("not-executable");
+    // The hung runtime's shell carries this as its $0, so the check below finds only it.
+    let marker = format!("wasmeter-hang-{}", std::process::id());
     std::fs::write(&not_exec, "#!/bin/sh\necho hi\n").unwrap();
     let cfg = write_config(
         tmp.path(),
@@ -144,13 +146,14 @@ command = ["/bin/sh", "-c", "kill -SEGV $$", "sh", "{{wasm}}"]
 
 [[runtime]]
 id = "hang"
-command = ["/bin/sh", "-c", "sleep 300", "sh", "{{wasm}}"]
+command = ["/bin/sh", "-c", "sleep 300; :", "{marker}", "{{wasm}}"]
 
 [[runtime]]
 id = "noexec"
 command = ["{}", "{{wasm}}"]
 "#,
-            not_exec.display()
+            not_exec.display(),
+            marker = marker
         ),
     );
     let started = std::time::Instant::now();
@@ -182,9 +185,9 @@ command = ["{}", "{{wasm}}"]
     assert!(f[3].contains("not-executable: not executable"), "{f:?}");
     assert_eq!(f[4], "ok", "the good runtime still ran: {f:?}");
     assert!(started.elapsed().as_secs() < 60);
-    // The hung runtime's process group was killed with its worker.
+    // The hung runtime (its shell and the sleep under it) was killed with its worker.
     let ps = Command::new("pgrep")
-        .args(["-f", "sleep 300"])
+        .args(["-f", &marker])
         .output()
         .unwrap();
     assert!(
