@@ -13,8 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wasmeter_core::runner::{Event, Plan};
-use wasmeter_core::runtime::{Metric, Phase};
-use wasmeter_core::store::{MeasurementRow, RunStatus};
+use wasmeter_core::store::RunStatus;
 use wasmeter_tui::App;
 use wasmeter_tui::app::Pane;
 use wasmeter_tui::launch::{Launcher, RunHandle};
@@ -62,15 +61,7 @@ fn send(fake: &Fake, ev: Event) {
 }
 
 fn measurement(rt: &str, test: &str, i: u32, v: f64) -> Event {
-    Event::Measurement(vec![MeasurementRow {
-        runtime: rt.into(),
-        test: test.into(),
-        phase: Phase::Execute,
-        iteration: i,
-        warmup: false,
-        metric: Metric::SelfNs,
-        value: v,
-    }])
+    common::measurement_event(rt, test, i, v)
 }
 
 /// Keys: keep native and wasmtime, tick only sha256, fewer runs, start.

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wasmeter_core::analysis::diff_runs;
 use wasmeter_core::runner::{Event, Plan};
-use wasmeter_core::runtime::{Failure, Metric, Phase};
-use wasmeter_core::store::{MeasurementRow, RunStatus, SampleRow};
+use wasmeter_core::runtime::Failure;
+use wasmeter_core::store::{RunStatus, SampleRow};
 use wasmeter_tui::App;
 use wasmeter_tui::app::Pane;
 use wasmeter_tui::launch::{Launcher, RunHandle};
@@ -64,15 +64,7 @@ fn keys(app: &mut App, s: &str) {
 }
 
 fn m(rt: &str, test: &str, i: u32, v: f64) -> Event {
-    Event::Measurement(vec![MeasurementRow {
-        runtime: rt.into(),
-        test: test.into(),
-        phase: Phase::Execute,
-        iteration: i,
-        warmup: false,
-        metric: Metric::SelfNs,
-        value: v,
-    }])
+    common::measurement_event(rt, test, i, v)
 }
 
 /// A live run two cells in, the third failed, the fourth running.

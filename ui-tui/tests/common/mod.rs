@@ -263,3 +263,16 @@ pub fn write_run(results: &Path, id: &str, label: Option<&str>, scale: f64) -> P
     }
     w.finish(RunStatus::Complete).unwrap()
 }
+
+/// A measurement event of one self-timed execute value.
+pub fn measurement_event(rt: &str, test: &str, i: u32, v: f64) -> wasmeter_core::runner::Event {
+    wasmeter_core::runner::Event::Measurement(vec![MeasurementRow {
+        runtime: rt.into(),
+        test: test.into(),
+        phase: Phase::Execute,
+        iteration: i,
+        warmup: false,
+        metric: Metric::SelfNs,
+        value: v,
+    }])
+}
