@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Row, Sparkline, Table, Widget};
+use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{Index, RunSummary, summarize};
 use wasmeter_core::export::format_ns;
 use wasmeter_core::runtime::Phase;
@@ -245,17 +245,11 @@ impl DetailPane {
         };
         let cpu_data = fit(&|s| s.cpu_pct.round().max(0.0) as u64);
         let rss_data = fit(&|s| s.rss_bytes >> 10);
-        Sparkline::default()
-            .block(cpu_block)
-            .data(&cpu_data)
-            .max(100.max(cpu_data.iter().copied().max().unwrap_or(0)))
-            .style(Style::default().fg(Color::Yellow))
-            .render(cpu, buf);
-        Sparkline::default()
-            .block(rss_block)
-            .data(&rss_data)
-            .style(Style::default().fg(Color::Magenta))
-            .render(rss, buf);
+        super::resource_sparklines(
+            (cpu_block, cpu, &cpu_data),
+            (rss_block, rss, &rss_data),
+            buf,
+        );
     }
 
     fn render_phases(&self, area: Rect, buf: &mut Buffer) {

@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Gauge, Paragraph, Row, Sparkline, Table, Widget};
+use ratatui::widgets::{Gauge, Paragraph, Row, Table, Widget};
 use std::collections::HashMap;
 use std::time::Duration;
 use wasmeter_core::export::format_ns;
@@ -329,22 +329,16 @@ impl LivePane {
             .iter()
             .map(|c| c.round().max(0.0) as u64)
             .collect();
-        Sparkline::default()
-            .block(cpu_block)
-            .data(&cpu_data)
-            .max(100.max(cpu_data.iter().copied().max().unwrap_or(0)))
-            .style(Style::default().fg(Color::Yellow))
-            .render(cpu, buf);
         let ri = rss_block.inner(rss);
         let rss_data: Vec<u64> = tail(&self.rss, ri.width as usize)
             .iter()
             .map(|b| b >> 10)
             .collect();
-        Sparkline::default()
-            .block(rss_block)
-            .data(&rss_data)
-            .style(Style::default().fg(Color::Magenta))
-            .render(rss, buf);
+        super::resource_sparklines(
+            (cpu_block, cpu, &cpu_data),
+            (rss_block, rss, &rss_data),
+            buf,
+        );
     }
 
     fn render_results(&self, area: Rect, buf: &mut Buffer) {

@@ -11,8 +11,10 @@ pub mod runtimes;
 pub mod settings;
 pub mod tests;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::widgets::{Block, BorderType, Borders};
+use ratatui::widgets::{Block, BorderType, Borders, Sparkline, Widget};
 
 /// A bordered block whose border shows focus.
 pub fn pane_block(title: &str, focused: bool) -> Block<'static> {
@@ -84,4 +86,26 @@ pub fn clip(s: &str, n: usize) -> String {
         t.push('…');
         t
     }
+}
+
+/// The CPU % and RSS (KiB) sparklines shown live and in run detail, drawn the same way:
+/// CPU scaled to at least 100 %, RSS to its own peak.
+pub fn resource_sparklines(
+    cpu: (Block<'static>, Rect, &[u64]),
+    rss: (Block<'static>, Rect, &[u64]),
+    buf: &mut Buffer,
+) {
+    let (cpu_block, cpu_area, cpu_data) = cpu;
+    Sparkline::default()
+        .block(cpu_block)
+        .data(cpu_data)
+        .max(100.max(cpu_data.iter().copied().max().unwrap_or(0)))
+        .style(Style::default().fg(Color::Yellow))
+        .render(cpu_area, buf);
+    let (rss_block, rss_area, rss_data) = rss;
+    Sparkline::default()
+        .block(rss_block)
+        .data(rss_data)
+        .style(Style::default().fg(Color::Magenta))
+        .render(rss_area, buf);
 }
