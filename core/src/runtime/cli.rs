@@ -9,6 +9,7 @@ use super::process::{Finished, exit_failure, run_process};
 use super::{Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
 use crate::config::{Config, CustomRuntime};
 use serde::{Deserialize, Serialize};
+use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -385,8 +386,6 @@ fn wrapper() -> Result<PathBuf, String> {
     }
     Ok(path)
 }
-
-use sha2::Digest as _;
 
 fn resolve(a: &Adapter, config: &Config) -> RuntimeInfo {
     let mut info = RuntimeInfo {
