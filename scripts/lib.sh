@@ -51,6 +51,29 @@ need_browser() {
   (cd "$(dirname "${BASH_SOURCE[0]}")/../tests/browser" && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund >&2; })
 }
 
+# need_desktop_build: WebKitGTK and friends to build the desktop app, and its page built
+# (npm ci + vite) into ui-desktop/web/dist, which the Rust build embeds.
+need_desktop_build() {
+  apt_need libwebkit2gtk-4.1-dev libxdo-dev libssl-dev librsvg2-dev file
+  local web
+  web="$(cd "$(dirname "${BASH_SOURCE[0]}")/../ui-desktop/web" && pwd)"
+  if [ ! -d "$web/node_modules/.bin" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
+    (cd "$web" && npm ci --no-audit --no-fund >&2)
+  fi
+  (cd "$web" && npm run --silent build >&2)
+}
+
+# need_desktop_e2e: Xvfb, WebKitWebDriver and tauri-driver for the desktop end-to-end test.
+need_desktop_e2e() {
+  apt_need xvfb webkit2gtk-driver
+  local tools="$HOME/.cache/wasmeter/tools"
+  if [ ! -x "$tools/bin/tauri-driver" ]; then
+    echo "installing tauri-driver 2.1.0 into $tools" >&2
+    CARGO_TARGET_DIR="$tools/target" cargo install tauri-driver --version 2.1.0 --locked --root "$tools" >&2
+    rm -rf "$tools/target"
+  fi
+}
+
 wasmeter_bin() {
   echo "$CARGO_TARGET_DIR/$WASMETER_PROFILE/wasmeter"
 }

@@ -23,6 +23,9 @@ pub struct Cli {
 pub enum Command {
     /// Open the terminal UI: pick runtimes and tests, run and watch, browse, diff, export.
     Tui,
+    /// Open the desktop app (the `wasmeter-desktop` binary beside this one; build it with
+    /// scripts/desktop).
+    Desktop,
     /// List every known runtime with kind, version and availability.
     Runtimes {
         /// Print JSON.

@@ -1,5 +1,6 @@
 //! One file per subcommand; each returns the process exit code.
 
+mod desktop;
 mod diff;
 mod export;
 mod run;
@@ -46,6 +47,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             })?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Desktop => desktop::main(&ctx),
         Command::Runtimes { json } => runtimes::main(&ctx, json),
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
         Command::Run(args) => run::main(&ctx, args),

@@ -52,6 +52,18 @@ impl std::str::FromStr for Format {
     }
 }
 
+impl Format {
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Markdown => "md",
+            Format::Html => "html",
+        }
+    }
+}
+
 /// One run as exported: its metadata, summary, per-iteration values and samples.
 #[derive(Debug, Serialize)]
 pub struct RunData<'a> {

@@ -3,15 +3,23 @@
 use super::{Suite, SuiteError};
 use std::path::{Path, PathBuf};
 
-/// The suites root: env `WASMETER_SUITES`, else `./suites`, else the one this binary was
-/// built from (so `cargo run` works from anywhere in the checkout).
+/// The suites root: env `WASMETER_SUITES`, else `./suites`, else the copy an installed
+/// package ships (`<exe>/../lib/wasmeter/suites`), else the one this binary was built from
+/// (so `cargo run` works from anywhere in the checkout).
 pub fn default_suites_dir() -> PathBuf {
     if let Some(p) = std::env::var_os("WASMETER_SUITES") {
         return PathBuf::from(p);
     }
+    let has_suites = |d: &Path| d.join("compute").join("suite.toml").is_file();
     let local = PathBuf::from("suites");
-    if local.join("compute").join("suite.toml").is_file() {
+    if has_suites(&local) {
         return local;
+    }
+    let packaged = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("lib/wasmeter/suites")));
+    if let Some(p) = packaged.filter(|p| has_suites(p)) {
+        return p;
     }
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../suites"))
 }

@@ -1,0 +1,58 @@
+//! What can be run: runtimes (with why one is unavailable) and suites with their tests.
+
+use crate::{CmdResult, Workbench};
+use serde::Serialize;
+use wasmeter_core::config::Config;
+use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
+use wasmeter_core::suite::SuiteCatalog;
+
+/// Every runtime wasmeter knows, available or not.
+#[tauri::command]
+pub async fn list_runtimes() -> CmdResult<Vec<RuntimeInfo>> {
+    Ok(known_runtimes(&Config::load_default()?))
+}
+
+/// A suite as the page lists it.
+#[derive(Debug, Serialize)]
+pub struct SuiteView {
+    /// Suite name.
+    pub name: String,
+    /// One line.
+    pub description: String,
+    /// Tests in manifest order.
+    pub tests: Vec<TestView>,
+}
+
+/// A test as the page lists it.
+#[derive(Debug, Serialize)]
+pub struct TestView {
+    /// Test name.
+    pub name: String,
+    /// One line.
+    pub description: String,
+    /// Category tags.
+    pub tags: Vec<String>,
+}
+
+/// Every suite under the suites root; a broken manifest is an error naming it.
+#[tauri::command]
+pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<SuiteView>> {
+    let catalog = SuiteCatalog::discover(&state.suites)?;
+    Ok(catalog
+        .suites
+        .into_iter()
+        .map(|s| SuiteView {
+            name: s.name,
+            description: s.description,
+            tests: s
+                .tests
+                .into_iter()
+                .map(|t| TestView {
+                    name: t.name,
+                    description: t.description,
+                    tags: t.tags,
+                })
+                .collect(),
+        })
+        .collect())
+}

@@ -1,0 +1,6 @@
+//! The commands the page invokes, one file per area. Each is a few lines over core.
+
+pub mod catalog;
+pub mod export;
+pub mod run;
+pub mod runs;

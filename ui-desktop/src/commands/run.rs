@@ -1,0 +1,233 @@
+//! Starting and cancelling a run. The runner works on its own thread; a forwarder drains
+//! its events and sends them to the page in batches through a `Channel`, so a burst of
+//! measurements costs one IPC message, not one per value.
+
+use crate::workbench::ActiveRun;
+use crate::{CmdResult, CommandError, Workbench};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tauri::ipc::Channel;
+use wasmeter_core::config::Config;
+use wasmeter_core::runner::{Event, Plan, RunRequest, execute};
+use wasmeter_core::store::{MeasurementRow, RunStatus, SampleRow};
+use wasmeter_core::suite::{Size, SuiteCatalog};
+
+/// Run settings as the page sends them; missing fields take the CLI's defaults.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSettingsView {
+    /// Suite name.
+    pub suite: String,
+    /// Tests; empty means all.
+    #[serde(default)]
+    pub tests: Vec<String>,
+    /// Runtime ids or groups; empty means every available runtime.
+    #[serde(default)]
+    pub runtimes: Vec<String>,
+    /// Warm-up iterations per cell.
+    pub warmup: Option<u32>,
+    /// Measured iterations per cell.
+    pub runs: Option<u32>,
+    /// Per-iteration timeout, seconds.
+    pub timeout_secs: Option<u64>,
+    /// Problem size.
+    pub size: Option<Size>,
+    /// Label of the saved run.
+    pub label: Option<String>,
+    /// Memory cap per cell, MiB.
+    pub memory_cap_mib: Option<u64>,
+    /// Live sampling interval, ms.
+    pub sample_interval_ms: Option<u64>,
+    /// Baseline runtime.
+    pub baseline: Option<String>,
+    /// Leave out unavailable runtimes instead of refusing.
+    #[serde(default)]
+    pub skip_missing: bool,
+}
+
+/// A runner event as the page receives it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum RunEventView {
+    /// The plan is fixed: cells in order as `[runtime, test]`.
+    Planned {
+        /// Run id.
+        run_id: String,
+        /// Cells in order.
+        cells: Vec<(String, String)>,
+        /// Iterations per cell, warm-ups included.
+        iterations_per_cell: u32,
+    },
+    /// A cell's worker started.
+    CellStarted {
+        /// Cell index.
+        index: usize,
+    },
+    /// Iterations done in the running cell.
+    Progress {
+        /// Cell index.
+        index: usize,
+        /// Iterations done.
+        done: u32,
+    },
+    /// Values of one iteration.
+    Measurement {
+        /// Tidy rows.
+        rows: Vec<MeasurementRow>,
+    },
+    /// A live CPU/RSS sample.
+    Sample {
+        /// The sample.
+        sample: SampleRow,
+    },
+    /// A cell ended; `failure` says why it failed, if it did.
+    CellFinished {
+        /// Cell index.
+        index: usize,
+        /// Failure in words.
+        failure: Option<String>,
+        /// Wall time, ms.
+        wall_ms: f64,
+    },
+    /// The run ended and was saved.
+    RunFinished {
+        /// Final status.
+        status: RunStatus,
+        /// Cells that failed.
+        failed: usize,
+    },
+    /// The run stopped on an error (saving failed, no worker); what was saved stays.
+    Error {
+        /// One line.
+        message: String,
+    },
+}
+
+impl From<Event> for RunEventView {
+    fn from(e: Event) -> RunEventView {
+        match e {
+            Event::Planned {
+                run_id,
+                cells,
+                iterations_per_cell,
+            } => RunEventView::Planned {
+                run_id,
+                cells,
+                iterations_per_cell,
+            },
+            Event::CellStarted { index } => RunEventView::CellStarted { index },
+            Event::Progress { index, done } => RunEventView::Progress { index, done },
+            Event::Measurement(rows) => RunEventView::Measurement { rows },
+            Event::Sample(sample) => RunEventView::Sample { sample },
+            Event::CellFinished {
+                index,
+                failure,
+                wall_ms,
+            } => RunEventView::CellFinished {
+                index,
+                failure: failure.map(|f| f.to_string()),
+                wall_ms,
+            },
+            Event::RunFinished { status, failed } => RunEventView::RunFinished { status, failed },
+        }
+    }
+}
+
+/// Checks the settings into a plan, the way `wasmeter run` does.
+pub fn plan(state: &Workbench, s: RunSettingsView) -> CmdResult<Plan> {
+    let catalog = SuiteCatalog::discover(&state.suites)?;
+    let mut req = RunRequest::new(catalog.get(&s.suite)?.clone());
+    req.tests = s.tests;
+    req.runtimes = s.runtimes;
+    req.warmup = s.warmup.unwrap_or(req.warmup);
+    req.runs = s.runs.unwrap_or(req.runs);
+    req.timeout = s
+        .timeout_secs
+        .map(Duration::from_secs)
+        .unwrap_or(req.timeout);
+    req.size = s.size.unwrap_or(req.size);
+    req.label = s.label.filter(|l| !l.trim().is_empty());
+    req.memory_cap = s.memory_cap_mib.map(|m| m << 20).unwrap_or(req.memory_cap);
+    req.sample_interval = s
+        .sample_interval_ms
+        .map(Duration::from_millis)
+        .unwrap_or(req.sample_interval);
+    req.baseline = s.baseline.unwrap_or(req.baseline);
+    req.config = Config::load_default()?;
+    req.skip_missing = s.skip_missing;
+    Ok(Plan::new(req)?)
+}
+
+/// Starts a run; its events arrive on `on_event` in batches. Refused while another runs.
+#[tauri::command]
+pub fn start_run(
+    state: tauri::State<'_, Workbench>,
+    settings: RunSettingsView,
+    on_event: Channel<Vec<RunEventView>>,
+) -> CmdResult<()> {
+    let mut active = state.active.lock().map_err(|_| busy())?;
+    if active.as_ref().is_some_and(|r| !r.thread.is_finished()) {
+        return Err(busy());
+    }
+    let plan = plan(&state, settings)?;
+    let (tx, rx) = crossbeam_channel::unbounded::<Event>();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let (results, worker) = (state.results.clone(), state.worker.clone());
+    let thread = std::thread::Builder::new()
+        .name("wasmeter-runner".into())
+        .spawn(move || {
+            let forward = std::thread::spawn(move || forward(&rx, &on_event));
+            let outcome = execute(&plan, &results, &worker, &tx, &flag);
+            drop(tx);
+            let on_event = forward.join().ok();
+            if let (Err(e), Some(ch)) = (outcome, on_event) {
+                let _ = ch.send(vec![RunEventView::Error {
+                    message: e.to_string(),
+                }]);
+            }
+        })
+        .map_err(|e| CommandError::new("io", format!("cannot start the runner thread: {e}")))?;
+    *active = Some(ActiveRun { cancel, thread });
+    Ok(())
+}
+
+/// Sends events until the runner drops its end; returns the channel for a last word.
+fn forward(
+    rx: &crossbeam_channel::Receiver<Event>,
+    ch: &Channel<Vec<RunEventView>>,
+) -> Channel<Vec<RunEventView>> {
+    while let Ok(first) = rx.recv() {
+        let batch: Vec<RunEventView> = std::iter::once(first)
+            .chain(rx.try_iter())
+            .map(RunEventView::from)
+            .collect();
+        // A closed page is no reason to stop the run: it is saved either way.
+        let _ = ch.send(batch);
+    }
+    ch.clone()
+}
+
+/// Cancels the run in flight: the cell running is killed, finished cells stay saved.
+/// Returns false when nothing was running.
+#[tauri::command]
+pub fn cancel_run(state: tauri::State<'_, Workbench>) -> CmdResult<bool> {
+    let active = state.active.lock().map_err(|_| busy())?;
+    Ok(match active.as_ref() {
+        Some(r) if !r.thread.is_finished() => {
+            r.cancel.store(true, Ordering::SeqCst);
+            true
+        }
+        _ => false,
+    })
+}
+
+fn busy() -> CommandError {
+    CommandError::new("busy", "a run is already in progress; cancel it or wait")
+}

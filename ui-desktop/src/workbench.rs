@@ -1,0 +1,70 @@
+//! What the commands share: where suites and results live, how to start workers, and the
+//! run in flight (at most one: runs measure, two at once would measure each other).
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use wasmeter_core::runner::WorkerCommand;
+
+/// The app's state, managed by Tauri.
+pub struct Workbench {
+    /// Saved runs.
+    pub results: PathBuf,
+    /// Suites root.
+    pub suites: PathBuf,
+    /// How the runner starts a cell's worker process.
+    pub worker: WorkerCommand,
+    pub(crate) active: Mutex<Option<ActiveRun>>,
+}
+
+/// A run in flight: its cancel flag and the thread that drives it.
+pub(crate) struct ActiveRun {
+    pub(crate) cancel: Arc<AtomicBool>,
+    pub(crate) thread: JoinHandle<()>,
+}
+
+impl Workbench {
+    /// A workbench over these directories, starting workers with `worker`.
+    pub fn new(results: PathBuf, suites: PathBuf, worker: WorkerCommand) -> Workbench {
+        Workbench {
+            results,
+            suites,
+            worker,
+            active: Mutex::new(None),
+        }
+    }
+
+    /// Directories from the environment (`WASMETER_RESULTS`, else `./results` when it
+    /// exists, else the user's data dir; suites as the CLI finds them), workers started
+    /// from this executable.
+    pub fn from_env() -> std::io::Result<Workbench> {
+        let results = std::env::var_os("WASMETER_RESULTS")
+            .map(PathBuf::from)
+            .or_else(|| Some(PathBuf::from("results")).filter(|p| p.is_dir()))
+            .unwrap_or_else(user_results_dir);
+        Ok(Workbench::new(
+            results,
+            wasmeter_core::suite::default_suites_dir(),
+            WorkerCommand::current_exe()?,
+        ))
+    }
+
+    /// True while a run is in flight.
+    pub fn busy(&self) -> bool {
+        self.active
+            .lock()
+            .map(|a| a.as_ref().is_some_and(|r| !r.thread.is_finished()))
+            .unwrap_or(false)
+    }
+}
+
+/// `$XDG_DATA_HOME/wasmeter/results` (default `~/.local/share/...`): where an app started
+/// from a desktop menu keeps its runs.
+fn user_results_dir() -> PathBuf {
+    std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("wasmeter/results")
+}

@@ -1,0 +1,275 @@
+//! The commands through Tauri's mock runtime with the app's real context (so the
+//! capability files are checked too), on a real suite, real workers and real files.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tauri::ipc::{CallbackFn, Channel, InvokeBody, InvokeResponseBody};
+use tauri::test::{MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
+use wasmeter_core::runner::WorkerCommand;
+use wasmeter_desktop::Workbench;
+use wasmeter_desktop::commands::run::{RunSettingsView, start_run};
+
+fn suites() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
+}
+
+fn app(results: &Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let worker = WorkerCommand {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_wasmeter-desktop")),
+        args: vec!["worker".into()],
+    };
+    let wb = Workbench::new(results.to_path_buf(), suites(), worker);
+    let app = wasmeter_desktop::builder(mock_builder(), wb)
+        .build(tauri::generate_context!())
+        .expect("app builds");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("main window");
+    (app, window)
+}
+
+/// Invokes `cmd` with a JSON body; Ok is the returned JSON, Err the `{code, message}`.
+fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
+    get_ipc_response(
+        w,
+        InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(body),
+            headers: Default::default(),
+            invoke_key: tauri::test::INVOKE_KEY.to_string(),
+        },
+    )
+    .map(|b| b.deserialize::<Value>().unwrap())
+}
+
+fn wait_idle(wb: &Workbench) {
+    let start = Instant::now();
+    while wb.busy() {
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "run did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn catalog_lists_the_real_suites_and_runtimes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_app, w) = app(tmp.path());
+    let suites = invoke(&w, "list_suites", json!({})).unwrap();
+    let compute = suites
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "compute")
+        .expect("compute suite");
+    let tests: Vec<&str> = compute["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        tests.contains(&"sha256") && tests.contains(&"crc32"),
+        "{tests:?}"
+    );
+
+    let runtimes = invoke(&w, "list_runtimes", json!({})).unwrap();
+    let ids: Vec<&str> = runtimes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    for id in ["native", "wasmtime", "wasmtime-pooling", "wasmer-cranelift"] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+}
+
+#[test]
+fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (app, w) = app(tmp.path());
+    let events: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let sink = events.clone();
+    let channel = Channel::new(move |body: InvokeResponseBody| {
+        let batch: Vec<Value> = body.deserialize().unwrap();
+        sink.lock().unwrap().extend(batch);
+        Ok(())
+    });
+    let settings: RunSettingsView = serde_json::from_value(json!({
+        "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
+        "runs": 2, "warmup": 0, "label": "desktop test"
+    }))
+    .unwrap();
+    start_run(app.state(), settings.clone(), channel.clone()).expect("starts");
+    // A second run while the first is in flight is refused with `busy`.
+    let err = start_run(app.state(), settings, channel).unwrap_err();
+    assert_eq!(err.code, "busy");
+    wait_idle(&app.state::<Workbench>());
+
+    let events = events.lock().unwrap().clone();
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types.first(), Some(&"planned"), "{types:?}");
+    assert_eq!(types.last(), Some(&"runFinished"), "{types:?}");
+    assert_eq!(
+        events[0]["cells"],
+        json!([["native", "crc32"], ["wasmtime", "crc32"]])
+    );
+    assert_eq!(events[0]["iterationsPerCell"], 2);
+    let finished: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "cellFinished")
+        .collect();
+    assert_eq!(finished.len(), 2);
+    assert!(
+        finished.iter().all(|e| e["failure"].is_null()),
+        "{finished:?}"
+    );
+    let measured = events
+        .iter()
+        .filter(|e| e["type"] == "measurement")
+        .flat_map(|e| e["rows"].as_array().unwrap())
+        .filter(|r| r["metric"] == "wall_ns" && r["value"].as_f64().unwrap() > 0.0)
+        .count();
+    assert!(
+        measured >= 4,
+        "wall times of 2 cells × 2 runs, got {measured}"
+    );
+    assert_eq!(events.last().unwrap()["status"], "complete");
+    let run_id = events[0]["runId"].as_str().unwrap().to_string();
+
+    let runs = invoke(&w, "list_runs", json!({})).unwrap();
+    assert_eq!(runs.as_array().unwrap().len(), 1);
+    assert_eq!(runs[0]["id"], run_id.as_str());
+    assert_eq!(runs[0]["meta"]["label"], "desktop test");
+    assert_eq!(runs[0]["meta"]["status"], "complete");
+
+    let report = invoke(&w, "load_run", json!({ "id": run_id })).unwrap();
+    let cells = report["runs"][0]["summary"]["cells"].as_array().unwrap();
+    let wasmtime = cells.iter().find(|c| c["runtime"] == "wasmtime").unwrap();
+    let rel = wasmtime["relative"].as_f64().unwrap();
+    assert!(
+        rel > 0.3 && rel < 10.0,
+        "wasmtime vs native on crc32: {rel}"
+    );
+    assert_eq!(
+        report["runs"][0]["distributions"].as_array().unwrap().len(),
+        2
+    );
+    // Against wasmtime as baseline, wasmtime is exactly 1.
+    let rebased = invoke(
+        &w,
+        "load_run",
+        json!({ "id": run_id, "baseline": "wasmtime" }),
+    )
+    .unwrap();
+    let cells = rebased["runs"][0]["summary"]["cells"].as_array().unwrap();
+    let wasmtime = cells.iter().find(|c| c["runtime"] == "wasmtime").unwrap();
+    assert_eq!(wasmtime["relative"].as_f64(), Some(1.0));
+
+    let err = invoke(&w, "diff_runs", json!({ "a": run_id, "b": run_id })).unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+
+    // A second run to diff against: same cells, so every row has both sides.
+    let again: RunSettingsView = serde_json::from_value(json!({
+        "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
+        "runs": 2, "warmup": 0
+    }))
+    .unwrap();
+    start_run(app.state(), again, Channel::new(|_| Ok(()))).expect("second run starts");
+    wait_idle(&app.state::<Workbench>());
+    let runs = invoke(&w, "list_runs", json!({})).unwrap();
+    let newest = runs[0]["id"].as_str().unwrap().to_string();
+    assert_ne!(newest, run_id, "newest first");
+    let diff = invoke(&w, "diff_runs", json!({ "a": run_id, "b": newest })).unwrap();
+    assert_eq!(diff["runs"].as_array().unwrap().len(), 2);
+    let rows = diff["diff"]["rows"].as_array().unwrap();
+    assert!(rows.len() >= 4, "execute+total for 2 runtimes: {rows:?}");
+    for r in rows {
+        let (ratio, lo, hi) = (
+            r["ratio"].as_f64().unwrap(),
+            r["ci_low"].as_f64().unwrap(),
+            r["ci_high"].as_f64().unwrap(),
+        );
+        assert!(
+            lo <= ratio && ratio <= hi && ratio > 0.2 && ratio < 5.0,
+            "{r}"
+        );
+    }
+
+    invoke(&w, "delete_run", json!({ "id": newest })).unwrap();
+    invoke(&w, "delete_run", json!({ "id": run_id })).unwrap();
+    assert_eq!(invoke(&w, "list_runs", json!({})).unwrap(), json!([]));
+}
+
+#[test]
+fn bad_input_comes_back_as_code_and_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_app, w) = app(tmp.path());
+    let err = invoke(
+        &w,
+        "start_run",
+        json!({ "settings": { "suite": "compute", "runtimes": ["nosuch"] }, "onEvent": "__CHANNEL__:1" }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown runtime 'nosuch'"),
+        "{err}"
+    );
+
+    let err = invoke(&w, "load_run", json!({ "id": "../../etc" })).unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    let err = invoke(&w, "load_run", json!({ "id": "nosuch" })).unwrap_err();
+    assert_eq!(err["code"], "not_found", "{err}");
+    let err = invoke(&w, "export_report", json!({ "runs": [], "format": "pdf" })).unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown format 'pdf'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_corrupt_run_is_listed_with_its_error_and_others_still_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("20260101-000000-compute-dead");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("meta.json"), "{ not json").unwrap();
+    let (_app, w) = app(tmp.path());
+    let runs = invoke(&w, "list_runs", json!({})).unwrap();
+    assert_eq!(runs[0]["id"], "20260101-000000-compute-dead");
+    assert!(runs[0]["meta"].is_null());
+    let msg = runs[0]["error"].as_str().unwrap();
+    assert!(
+        msg.contains("meta.json") && msg.contains("not valid run metadata"),
+        "{msg}"
+    );
+    let err = invoke(
+        &w,
+        "load_run",
+        json!({ "id": "20260101-000000-compute-dead" }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "corrupt", "{err}");
+    // Nothing was deleted or rewritten.
+    assert_eq!(
+        std::fs::read_to_string(broken.join("meta.json")).unwrap(),
+        "{ not json"
+    );
+}

@@ -1,0 +1,155 @@
+//! End to end: the real app under Xvfb, driven through tauri-driver and WebKitWebDriver
+//! (loopback only) by tests/e2e/drive.mjs: a quick real run, its results, the saved run,
+//! the detail and diff screens, with screenshots in target/tmp/desktop-screens.
+//! scripts/test installs Xvfb, webkit2gtk-driver and tauri-driver.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills a helper process when the test ends, however it ends.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn find_tool(name: &str) -> PathBuf {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let cached = home.join(".cache/wasmeter/tools/bin").join(name);
+    if cached.is_file() {
+        return cached;
+    }
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{name} not found: scripts/test installs it"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts Xvfb on a free display; returns the guard and `:N`.
+fn xvfb() -> (Guard, String) {
+    let mut child = Command::new(find_tool("Xvfb"))
+        .args([
+            "-displayfd",
+            "1",
+            "-nolisten",
+            "tcp",
+            "-screen",
+            "0",
+            "1366x900x24",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start Xvfb");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("Xvfb display number");
+    let display = format!(":{}", line.trim());
+    assert!(line.trim().parse::<u32>().is_ok(), "Xvfb said {line:?}");
+    (Guard(child), display)
+}
+
+fn wait_port(port: u16, within: Duration) {
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < within,
+            "tauri-driver did not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let results = tempfile::tempdir().unwrap();
+    let screens = Path::new(env!("CARGO_TARGET_TMPDIR")).join("desktop-screens");
+    let _ = std::fs::remove_dir_all(&screens);
+    let (_x, display) = xvfb();
+    let (port, native_port) = (free_port(), free_port());
+    let driver = Guard(
+        Command::new(find_tool("tauri-driver"))
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native_port.to_string(),
+            ])
+            .env("DISPLAY", &display)
+            .env("WASMETER_RESULTS", results.path())
+            .env("WASMETER_SUITES", manifest.join("../suites"))
+            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start tauri-driver"),
+    );
+    wait_port(port, Duration::from_secs(20));
+    let out = Command::new("node")
+        .arg(manifest.join("tests/e2e/drive.mjs"))
+        .env("DRIVER", format!("http://127.0.0.1:{port}"))
+        .env("APP", env!("CARGO_BIN_EXE_wasmeter-desktop"))
+        .env("SCREENS", &screens)
+        .env("MODE", "test")
+        .output()
+        .expect("run node");
+    drop(driver);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report: serde_json::Value = stdout
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "no report: {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(report["cells_done"], 2, "{report}");
+    assert!(report["matrix_cells"].as_u64().unwrap() >= 2, "{report}");
+    eprintln!(
+        "desktop e2e: {report}; screenshots in {}",
+        screens.display()
+    );
+
+    // The run the page showed is really saved, complete, with both cells measured.
+    let runs = wasmeter_core::store::list_runs(results.path()).unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = wasmeter_core::store::load_run(&runs[0].dir).unwrap();
+    assert_eq!(report["run_id"], run.meta.id.as_str());
+    assert_eq!(run.meta.label.as_deref(), Some("e2e"));
+    assert_eq!(run.cells.len(), 2);
+    assert!(
+        run.cells.iter().all(|c| c.failure.is_none()),
+        "{:?}",
+        run.cells
+    );
+    for name in ["setup", "live", "runs", "detail", "diff"] {
+        let png = std::fs::read(screens.join(format!("{name}.png"))).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 5_000,
+            "{name}.png"
+        );
+    }
+}

@@ -1,0 +1,155 @@
+// Drives the real desktop app through tauri-driver (WebDriver over loopback) with nothing
+// but fetch: launch, pick a quick real run, watch it finish, find it saved, open its
+// detail and the diff screen, take screenshots. Prints one JSON line of measurements.
+//
+// env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench)
+import { writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const DRIVER = process.env.DRIVER;
+const APP = process.env.APP;
+const SCREENS = process.env.SCREENS;
+const MODE = process.env.MODE ?? "test";
+const ELEMENT = "element-6066-11e4-a9e3-4e0e1c9bbd44";
+
+async function wd(method, path, body) {
+  const res = await fetch(DRIVER + path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const v = json.value ?? {};
+    throw new Error(`${method} ${path}: ${res.status} ${v.error ?? ""} ${v.message ?? ""}`);
+  }
+  return json.value;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, fn, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    await sleep(50);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ""}`);
+}
+
+let sid;
+const js = (script, ...args) => wd("POST", `/session/${sid}/execute/sync`, { script, args });
+const find = async (css) => (await wd("POST", `/session/${sid}/element`, { using: "css selector", value: css }))[ELEMENT];
+const click = async (css) => wd("POST", `/session/${sid}/element/${await find(css)}/click`, {});
+const count = (css) => js("return document.querySelectorAll(arguments[0]).length", css);
+const banner = () => js("const b = document.querySelector('[data-testid=error-banner]'); return b ? b.textContent : null");
+
+async function shot(name) {
+  if (!SCREENS) return;
+  mkdirSync(SCREENS, { recursive: true });
+  const png = await wd("GET", `/session/${sid}/screenshot`);
+  writeFileSync(join(SCREENS, `${name}.png`), Buffer.from(png, "base64"));
+}
+
+async function setInput(css, value) {
+  await js(
+    `const el = document.querySelector(arguments[0]);
+     const proto = el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+     Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, arguments[1]);
+     el.dispatchEvent(new Event('input', { bubbles: true }));
+     el.dispatchEvent(new Event('change', { bubbles: true }));`,
+    css,
+    String(value),
+  );
+}
+
+async function setChecked(css, on) {
+  const checked = await js("return document.querySelector(arguments[0]).checked", css);
+  if (checked !== on) await click(css);
+}
+
+const out = {};
+try {
+  const t0 = performance.now();
+  sid = (
+    await wd("POST", "/session", {
+      capabilities: { alwaysMatch: { "tauri:options": { application: APP } } },
+    })
+  ).sessionId;
+  out.session_ms = Math.round(performance.now() - t0);
+  // Interactive: the start button is there, enabled, with runtimes and suites loaded.
+  await until(
+    "an enabled start button",
+    () => js("const b = document.querySelector('[data-testid=start-run]'); return !!b && !b.disabled && document.querySelectorAll('input[data-testid^=runtime-]').length > 0"),
+    20000,
+  );
+  out.interactive_ms = Math.round(performance.now() - t0);
+  await shot("setup");
+
+  // A quick real run: crc32 on native and wasmtime.
+  const runtimeIds = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].map(e => e.dataset.testid.slice(8))");
+  for (const id of runtimeIds) {
+    const enabled = await js("return !document.querySelector(arguments[0]).disabled", `[data-testid="runtime-${id}"]`);
+    if (enabled) await setChecked(`[data-testid="runtime-${id}"]`, id === "native" || id === "wasmtime");
+  }
+  const testNames = await js("return [...document.querySelectorAll('input[data-testid^=test-]')].map(e => e.dataset.testid.slice(5))");
+  if (!testNames.includes("crc32")) throw new Error(`no crc32 test listed: ${testNames}`);
+  for (const t of testNames) await setChecked(`[data-testid="test-${t}"]`, t === "crc32");
+  await setInput("[data-testid=setting-runs]", MODE === "bench" ? 20 : 3);
+  await setInput("[data-testid=setting-warmup]", 0);
+  await setInput("[data-testid=setting-label]", "e2e");
+  if (MODE === "bench") {
+    // Watch frame pacing while samples stream in every 100 ms.
+    await js(`window.__frames = []; let last = performance.now();
+      const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__frames.length < 100000) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);`);
+  }
+  await click("[data-testid=start-run]");
+  await until("the live screen", () => js("const s = document.querySelector('[data-testid=run-state]'); return s && s.dataset.state !== 'idle'"), 10000);
+  await until("live samples on the graph", () => js("return document.querySelector('[data-testid=live-cpu] canvas') !== null"), 30000).catch(() => {});
+  await shot("live");
+  const state = await until(
+    "the run to end",
+    () => js("const s = document.querySelector('[data-testid=run-state]'); return s && ['complete','cancelled','interrupted','error'].includes(s.dataset.state) ? s.dataset.state : null"),
+    240000,
+  );
+  if (state !== "complete") throw new Error(`run ended '${state}': ${await banner()}`);
+  out.cells_done = await count("[data-testid=cell-row][data-status=done]");
+  if (out.cells_done !== 2) throw new Error(`expected 2 finished cells, saw ${out.cells_done}`);
+  if (MODE === "bench") {
+    out.frames = await js("const f = window.__frames.slice(5).sort((a,b)=>a-b); return { n: f.length, p50: f[Math.floor(f.length*0.5)], p95: f[Math.floor(f.length*0.95)], p99: f[Math.floor(f.length*0.99)], max: f[f.length-1] }");
+  }
+  await shot("live-finished");
+
+  await click("[data-testid=nav-runs]");
+  const runId = await until("the saved run in the list", () => js("const r = document.querySelector('[data-testid=run-row]:not([data-broken=true])'); return r ? r.dataset.runId : null"), 10000);
+  out.run_id = runId;
+  await shot("runs");
+  await click(`[data-testid=run-row][data-run-id="${runId}"]`);
+  await click("[data-testid=runs-open]");
+  await until("the detail matrix", () => js("return document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]').length >= 2"), 20000);
+  out.matrix_cells = await count("[data-testid=detail-matrix] [data-testid=matrix-cell]");
+  await shot("detail");
+  await click("[data-testid=nav-diff]");
+  await sleep(300);
+  await shot("diff");
+  const err = await banner();
+  if (err) throw new Error(`error banner shown: ${err}`);
+  out.ok = true;
+} catch (e) {
+  out.ok = false;
+  out.error = String(e.message ?? e);
+  try {
+    await shot("failure");
+  } catch {}
+} finally {
+  if (sid) await wd("DELETE", `/session/${sid}`).catch(() => {});
+}
+console.log(JSON.stringify(out));
+process.exit(out.ok ? 0 : 1);

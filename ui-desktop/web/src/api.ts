@@ -1,0 +1,357 @@
+/**
+ * The only module that talks to the Rust side. Every command the desktop shell exposes
+ * is wrapped here with its argument keys spelled once (Tauri maps the camelCase keys to
+ * the Rust snake_case parameters) and typed after what the backend serialises.
+ */
+import { Channel, invoke } from '@tauri-apps/api/core';
+
+// ---------------------------------------------------------------- catalog
+
+/** How a runtime runs a guest. Custom runtimes may bring other kinds later. */
+export type RuntimeKind = 'native' | 'embedded' | 'cli' | (string & {});
+
+/** The command line of an external (CLI) runtime. */
+export interface RuntimeCommand {
+  run: string[];
+  precompile: string[] | null;
+}
+
+/** A runtime wasmeter knows, available or not. */
+export interface RuntimeInfo {
+  id: string;
+  kind: RuntimeKind;
+  version: string;
+  config: string;
+  /** Why it cannot run here; null when available. */
+  unavailable: string | null;
+  /** How to install it. */
+  hint?: string | null;
+  command?: RuntimeCommand | null;
+}
+
+export interface TestInfo {
+  name: string;
+  description: string;
+  tags: string[];
+}
+
+export interface SuiteInfo {
+  name: string;
+  description: string;
+  tests: TestInfo[];
+}
+
+// ---------------------------------------------------------------- runs
+
+export type Size = 'quick' | 'full';
+
+/** Settings of `start_run`; missing fields take the CLI's defaults. */
+export interface RunSettings {
+  suite: string;
+  /** Empty means every test of the suite. */
+  tests: string[];
+  /** Runtime ids (or groups); empty means every available runtime. */
+  runtimes: string[];
+  warmup?: number;
+  runs?: number;
+  timeoutSecs?: number;
+  size?: Size;
+  label?: string;
+  memoryCapMib?: number;
+  sampleIntervalMs?: number;
+  baseline?: string;
+  skipMissing?: boolean;
+}
+
+export type Phase = 'compile' | 'instantiate' | 'execute' | 'teardown' | 'total';
+export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
+
+export type Metric = 'wall_ns' | 'self_ns' | 'user_ns' | 'sys_ns' | 'max_rss_kib';
+
+/** One measured value of one iteration (tidy row). */
+export interface MeasurementRow {
+  runtime: string;
+  test: string;
+  phase: Phase;
+  iteration: number;
+  warmup: boolean;
+  metric: Metric;
+  value: number;
+}
+
+/** A live CPU/RSS sample of a cell's process tree. */
+export interface SampleRow {
+  /** Milliseconds since the run started. */
+  t_ms: number;
+  runtime: string;
+  test: string;
+  /** Percent of one core. */
+  cpu_pct: number;
+  rss_bytes: number;
+}
+
+export type RunStatus = 'running' | 'complete' | 'cancelled' | 'interrupted';
+
+/** What the runner streams while a run is in flight; arrives in batches. */
+export type RunEvent =
+  | { type: 'planned'; runId: string; cells: [runtime: string, test: string][]; iterationsPerCell: number }
+  | { type: 'cellStarted'; index: number }
+  | { type: 'progress'; index: number; done: number }
+  | { type: 'measurement'; rows: MeasurementRow[] }
+  | { type: 'sample'; sample: SampleRow }
+  | { type: 'cellFinished'; index: number; failure: string | null; wallMs: number }
+  | { type: 'runFinished'; status: RunStatus; failed: number }
+  | { type: 'error'; message: string };
+
+export interface TestRecord {
+  name: string;
+  source_hash: string;
+}
+
+/** Settings as saved with a run. */
+export interface SavedSettings {
+  warmup: number;
+  runs: number;
+  timeout_secs: number;
+  memory_cap_bytes: number;
+  sample_interval_ms: number;
+  size: Size;
+  baseline: string;
+}
+
+export interface Machine {
+  cpu_model: string;
+  cores: number;
+  os: string;
+  kernel: string;
+  governor: string | null;
+  memory_bytes: number;
+  arch: string;
+  fingerprint: string;
+}
+
+/** A saved run's metadata (meta.json). */
+export interface RunMeta {
+  schema_version?: number;
+  id: string;
+  label: string | null;
+  suite: string;
+  tests: TestRecord[];
+  runtimes: RuntimeInfo[];
+  settings: SavedSettings;
+  machine: Machine;
+  wasmeter_version: string;
+  started_unix: number;
+  finished_unix: number | null;
+  status: RunStatus;
+  pid: number;
+}
+
+/** A run directory as listed: metadata, or why it could not be read. */
+export interface RunListItem {
+  id: string;
+  meta: RunMeta | null;
+  error: string | null;
+}
+
+// ---------------------------------------------------------------- reports
+
+export interface Stats {
+  n: number;
+  min: number;
+  max: number;
+  median: number;
+  mean: number;
+  stddev: number;
+  mad: number;
+  p90: number;
+  p99: number;
+  ci_low: number | null;
+  ci_high: number | null;
+}
+
+/** One runtime × test cell of a run, summarised against the baseline. */
+export interface CellSummary {
+  runtime: string;
+  test: string;
+  /** Which value is primary: "self" (guest-timed), "wall" or "total". */
+  source: string;
+  stats: Stats | null;
+  relative: number | null;
+  relative_low: number | null;
+  relative_high: number | null;
+  startup_ns: number | null;
+  /** Median per phase, ns. */
+  phases: Partial<Record<Phase, number>>;
+  phase_stats: Partial<Record<Phase, Stats>>;
+  failure: string | null;
+}
+
+export interface RuntimeSummary {
+  runtime: string;
+  geomean_relative: number | null;
+  tests_compared: number;
+  failed: number;
+}
+
+export interface RunSummary {
+  run_id: string;
+  baseline: string;
+  tests: string[];
+  runtimes: string[];
+  cells: CellSummary[];
+  per_runtime: RuntimeSummary[];
+}
+
+export interface Distribution {
+  runtime: string;
+  test: string;
+  values: number[];
+}
+
+/** A run as a report carries it: metadata, summary, iteration values, samples. */
+export interface RunData extends RunMeta {
+  summary: RunSummary;
+  distributions: Distribution[];
+  samples: SampleRow[];
+}
+
+export type Verdict = 'faster' | 'slower' | 'no change';
+
+export interface DiffRow {
+  runtime: string;
+  test: string;
+  phase: string;
+  a_median: number;
+  b_median: number;
+  ratio: number;
+  ci_low: number;
+  ci_high: number;
+  verdict: Verdict;
+}
+
+export interface DiffKey {
+  runtime: string;
+  test: string;
+  phase: string;
+}
+
+/** Run B against run A. */
+export interface Diff {
+  a: string;
+  b: string;
+  threshold_pct: number;
+  /** Why the comparison may mislead (machines, versions, sources differ). */
+  warnings: string[];
+  rows: DiffRow[];
+  only_a: DiffKey[];
+  only_b: DiffKey[];
+}
+
+/** What load_run and diff_runs return: the same document the exporters write. */
+export interface Report {
+  title: string;
+  generated_by: string;
+  runs: RunData[];
+  diff: Diff | null;
+}
+
+export type ExportFormat = 'csv' | 'json' | 'md' | 'html';
+
+// ---------------------------------------------------------------- errors
+
+export type ErrorCode = 'invalid_input' | 'not_found' | 'corrupt' | 'busy' | 'io' | (string & {});
+
+/** How every failed command rejects. */
+export interface CommandError {
+  code: ErrorCode;
+  message: string;
+}
+
+export function isCommandError(e: unknown): e is CommandError {
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as CommandError).code === 'string' &&
+    typeof (e as CommandError).message === 'string'
+  );
+}
+
+/** One line for any rejection: a command error, an Error, a string, anything. */
+export function errorMessage(e: unknown): string {
+  if (isCommandError(e)) return e.message;
+  if (e instanceof Error) return e.message || e.name;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
+  }
+}
+
+/** True inside the Tauri webview; false when the page was opened in a plain browser. */
+export function hasBackend(): boolean {
+  return typeof window !== 'undefined' && '__TAURI_INTERNALS__' in window;
+}
+
+// ---------------------------------------------------------------- commands
+
+export function listRuntimes(): Promise<RuntimeInfo[]> {
+  return invoke<RuntimeInfo[]>('list_runtimes');
+}
+
+export function listSuites(): Promise<SuiteInfo[]> {
+  return invoke<SuiteInfo[]>('list_suites');
+}
+
+/**
+ * Starts a run. Resolves once it started; its events then arrive on `onEvents` in
+ * batches (one IPC message per burst). Returns the channel so a caller can keep it alive.
+ */
+export async function startRun(
+  settings: RunSettings,
+  onEvents: (batch: RunEvent[]) => void,
+): Promise<Channel<RunEvent[]>> {
+  const onEvent = new Channel<RunEvent[]>();
+  onEvent.onmessage = onEvents;
+  await invoke<null>('start_run', { settings, onEvent });
+  return onEvent;
+}
+
+/** Cancels the run in flight; false when nothing was running. */
+export function cancelRun(): Promise<boolean> {
+  return invoke<boolean>('cancel_run');
+}
+
+/** Saved runs, newest first, broken ones included with their error. */
+export function listRuns(): Promise<RunListItem[]> {
+  return invoke<RunListItem[]>('list_runs');
+}
+
+export function loadRun(id: string, baseline?: string): Promise<Report> {
+  return invoke<Report>('load_run', baseline ? { id, baseline } : { id });
+}
+
+export function diffRuns(a: string, b: string, thresholdPct?: number): Promise<Report> {
+  return invoke<Report>('diff_runs', thresholdPct === undefined ? { a, b } : { a, b, thresholdPct });
+}
+
+export function deleteRun(id: string): Promise<null> {
+  return invoke<null>('delete_run', { id });
+}
+
+export interface ExportRequest {
+  /** One run, or two (A, B) to export with their diff. */
+  runs: string[];
+  format: ExportFormat;
+  baseline?: string;
+  thresholdPct?: number;
+}
+
+/** The backend asks where to save; resolves to the path written, or null if cancelled. */
+export function exportReport(req: ExportRequest): Promise<string | null> {
+  const args: Record<string, unknown> = { runs: req.runs, format: req.format };
+  if (req.baseline) args.baseline = req.baseline;
+  if (req.thresholdPct !== undefined) args.thresholdPct = req.thresholdPct;
+  return invoke<string | null>('export_report', args);
+}

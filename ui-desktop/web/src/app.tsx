@@ -1,0 +1,158 @@
+/**
+ * The workbench: nav bar, error banner and the five screens. Screens stay mounted and are
+ * hidden when not shown, so a half-filled setup or a loaded detail survives switching.
+ * The catalog and the runs list load in parallel on start; the setup renders at once.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import * as api from './api';
+import { ErrorBanner } from './components/ErrorBanner';
+import { showError } from './errors';
+import { LiveSession } from './live/session';
+import { inFlight } from './live/state';
+import { useLiveSelect } from './live/useLive';
+import { Detail } from './screens/Detail';
+import { DiffScreen } from './screens/Diff';
+import { ExportDialog, type ExportTarget } from './screens/ExportDialog';
+import { Live } from './screens/Live';
+import { Runs } from './screens/Runs';
+import { Setup } from './screens/Setup';
+
+export type Screen = 'setup' | 'live' | 'runs' | 'detail' | 'diff';
+
+const NAV: { id: Screen; label: string }[] = [
+  { id: 'setup', label: 'Setup' },
+  { id: 'live', label: 'Live run' },
+  { id: 'runs', label: 'Saved runs' },
+  { id: 'detail', label: 'Run detail' },
+  { id: 'diff', label: 'Diff' },
+];
+
+export function App({ session: given }: { session?: LiveSession }) {
+  const [screen, setScreen] = useState<Screen>('setup');
+  const [runtimes, setRuntimes] = useState<api.RuntimeInfo[] | null>(null);
+  const [suites, setSuites] = useState<api.SuiteInfo[] | null>(null);
+  const [runs, setRuns] = useState<api.RunListItem[] | null>(null);
+  const [detailId, setDetailId] = useState<string | null>(null);
+  const [pair, setPair] = useState<{ a: string | null; b: string | null }>({ a: null, b: null });
+  const [exporting, setExporting] = useState<ExportTarget | null>(null);
+
+  const refreshRuns = useCallback(() => {
+    api
+      .listRuns()
+      .then(setRuns)
+      .catch((e) => {
+        setRuns((r) => r ?? []);
+        showError(e);
+      });
+  }, []);
+  const refreshRef = useRef(refreshRuns);
+  refreshRef.current = refreshRuns;
+
+  const session = useMemo(
+    () => given ?? new LiveSession({ onEnded: () => refreshRef.current(), onError: showError }),
+    [given],
+  );
+  // Only whether a run is in flight: the live screen follows the details itself.
+  const running = useLiveSelect(session, inFlight);
+
+  useEffect(() => {
+    api
+      .listSuites()
+      .then(setSuites)
+      .catch((e) => {
+        setSuites([]);
+        showError(e);
+      });
+    api
+      .listRuntimes()
+      .then(setRuntimes)
+      .catch((e) => {
+        setRuntimes([]);
+        showError(e);
+      });
+    refreshRuns();
+  }, []);
+
+  const start = (settings: api.RunSettings) => {
+    setScreen('live');
+    void session.start(settings);
+  };
+
+  const openDetail = (id: string) => {
+    setDetailId(id);
+    setScreen('detail');
+  };
+
+  const deleteRuns = async (ids: string[]) => {
+    for (const id of ids) {
+      try {
+        await api.deleteRun(id);
+        if (detailId === id) setDetailId(null);
+        if (pair.a === id || pair.b === id) setPair((p) => ({ a: p.a === id ? null : p.a, b: p.b === id ? null : p.b }));
+      } catch (e) {
+        showError(e);
+      }
+    }
+    refreshRuns();
+  };
+
+  return (
+    <div class="app">
+      <nav class="nav" aria-label="Screens">
+        <span class="brand">wasmeter</span>
+        {NAV.map((n) => (
+          <button
+            key={n.id}
+            type="button"
+            class={screen === n.id ? 'active' : undefined}
+            aria-current={screen === n.id ? 'page' : undefined}
+            onClick={() => setScreen(n.id)}
+            data-testid={`nav-${n.id}`}
+          >
+            {n.label}
+            {n.id === 'live' && running && <span class="dot" aria-label="(running)" />}
+          </button>
+        ))}
+      </nav>
+      <ErrorBanner />
+      <main class="content">
+        <div hidden={screen !== 'setup'}>
+          <Setup runtimes={runtimes} suites={suites} busy={running} onStart={start} />
+        </div>
+        <div hidden={screen !== 'live'}>
+          <Live session={session} onOpenDetail={openDetail} onNewRun={() => setScreen('setup')} />
+        </div>
+        <div hidden={screen !== 'runs'}>
+          <Runs
+            runs={runs}
+            onRefresh={refreshRuns}
+            onOpen={openDetail}
+            onDiff={(a, b) => {
+              setPair({ a, b });
+              setScreen('diff');
+            }}
+            onDelete={deleteRuns}
+            onExport={(ids) => setExporting({ runs: ids })}
+          />
+        </div>
+        <div hidden={screen !== 'detail'}>
+          <Detail
+            runId={detailId}
+            onPickRun={() => setScreen('runs')}
+            onExport={(id, baseline) => setExporting({ runs: [id], baseline })}
+          />
+        </div>
+        <div hidden={screen !== 'diff'}>
+          <DiffScreen
+            runs={runs}
+            a={pair.a}
+            b={pair.b}
+            onPick={(a, b) => setPair({ a, b })}
+            onExport={(a, b, thresholdPct) => setExporting({ runs: [a, b], thresholdPct })}
+          />
+        </div>
+      </main>
+      {exporting && <ExportDialog target={exporting} onClose={() => setExporting(null)} />}
+    </div>
+  );
+}

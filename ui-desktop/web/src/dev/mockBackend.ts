@@ -1,0 +1,108 @@
+/**
+ * Development only: a stand-in backend built from the test fixtures, so the page can be
+ * looked at in a plain browser (`npm run dev`, open /?mock). Runs are simulated with
+ * timers. Never part of the production bundle (main.tsx imports it under DEV only).
+ */
+import type { Channel } from '@tauri-apps/api/core';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type { RunEvent, RunSettings, SuiteInfo } from '../api';
+import diff from '../test/fixtures/diff.json';
+import run from '../test/fixtures/run.json';
+import runs from '../test/fixtures/runs.json';
+import runtimes from '../test/fixtures/runtimes.json';
+import suites from '../test/fixtures/suites.json';
+
+function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
+  const send = (batch: RunEvent[]) => ch.onmessage(batch);
+  const suite = (suites as SuiteInfo[]).find((s) => s.name === settings.suite)!;
+  const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
+  const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
+  const warmup = settings.warmup ?? 1;
+  const per = warmup + (settings.runs ?? 5);
+  send([{ type: 'planned', runId: 'dev-run', cells, iterationsPerCell: per }]);
+  let t = 0;
+  let cell = 0;
+  let it = 0;
+  const tick = () => {
+    const [runtime, test] = cells[cell]!;
+    if (it === 0) send([{ type: 'cellStarted', index: cell }]);
+    const base = (test.length * 7 + 20) * 1e6 * (runtime === 'native' ? 1 : 1 + runtime.length / 12);
+    t += 100;
+    send([
+      { type: 'sample', sample: { t_ms: t, runtime, test, cpu_pct: 60 + Math.random() * 40, rss_bytes: 2e7 + Math.random() * 5e6 } },
+      { type: 'progress', index: cell, done: it + 1 },
+      {
+        type: 'measurement',
+        rows: [{ runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) }],
+      },
+    ]);
+    it++;
+    if (it === per) {
+      send([{ type: 'cellFinished', index: cell, failure: runtime.includes('singlepass') && test.includes('simd') ? 'compile error' : null, wallMs: per * 100 }]);
+      it = 0;
+      cell++;
+      if (cell === cells.length) return send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
+    }
+    setTimeout(tick, 100);
+  };
+  setTimeout(tick, 100);
+}
+
+export function installMockBackend(): void {
+  mockIPC((cmd, payload) => {
+    const p = (payload ?? {}) as Record<string, unknown>;
+    switch (cmd) {
+      case 'list_runtimes':
+        return runtimes;
+      case 'list_suites':
+        return suites;
+      case 'list_runs':
+        return runs;
+      case 'load_run':
+        return run;
+      case 'diff_runs':
+        return diff;
+      case 'start_run':
+        simulate(p.settings as RunSettings, p.onEvent as Channel<RunEvent[]>);
+        return null;
+      case 'cancel_run':
+        return true;
+      case 'delete_run':
+        throw { code: 'busy', message: 'the mock backend does not delete runs' };
+      case 'export_report':
+        return `/tmp/${(p.runs as string[]).join('-vs-')}.${String(p.format)}`;
+      default:
+        throw { code: 'invalid_input', message: `unknown command ${cmd}` };
+    }
+  });
+}
+
+/**
+ * `?mock&demo=live|runs|detail|diff|export`: drives the page to a screen by clicking what a
+ * person would, for screenshots of each screen in a headless browser.
+ */
+export function runDemo(demo: string): void {
+  const click = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.click();
+  const later = (ms: number, fn: () => void) => setTimeout(fn, ms);
+  later(300, () => {
+    if (demo === 'live') click('start-run');
+    if (demo !== 'live') click('nav-runs');
+    later(300, () => {
+      const rows = document.querySelectorAll<HTMLElement>('[data-testid="run-row"]');
+      if (demo === 'detail') {
+        rows[1]?.click();
+        later(100, () => click('runs-open'));
+      }
+      if (demo === 'export') {
+        rows[1]?.click();
+        later(100, () => click('runs-export'));
+        later(200, () => click('export-save'));
+      }
+      if (demo === 'diff') {
+        rows[1]?.click();
+        later(100, () => rows[2]?.click());
+        later(200, () => click('runs-diff'));
+      }
+    });
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Number formatting shared by every screen, so a time reads the same in the live view,
+ * the detail matrix and the diff (3 significant digits, the unit that fits).
+ */
+
+const DASH = '–';
+
+function finite(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** `v` with 3 significant digits, never in exponent notation. */
+export function sig3(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1000) return v.toFixed(0);
+  if (a === 0) return '0';
+  return v.toPrecision(3);
+}
+
+/** Picks the largest unit whose rounded value stays below the next step. */
+function scaled(v: number, units: readonly string[], step: number): string {
+  let i = 0;
+  let x = v;
+  while (i < units.length - 1 && Math.abs(Number(x.toPrecision(3))) >= step) {
+    x /= step;
+    i++;
+  }
+  return `${sig3(x)} ${units[i]}`;
+}
+
+/** Nanoseconds as ns / µs / ms / s. */
+export function formatNs(ns: number | null | undefined): string {
+  if (!finite(ns)) return DASH;
+  return scaled(ns, ['ns', 'µs', 'ms', 's'], 1000);
+}
+
+/** Bytes as B / KiB / MiB / GiB / TiB. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (!finite(bytes)) return DASH;
+  return scaled(bytes, ['B', 'KiB', 'MiB', 'GiB', 'TiB'], 1024);
+}
+
+/**
+ * A ratio like "1.15×": `decimals` below 10× (two by default; the diff uses three, where
+ * a 0.4 % change matters), fewer above.
+ */
+export function formatRatio(r: number | null | undefined, decimals = 2): string {
+  if (!finite(r)) return DASH;
+  const a = Math.abs(r);
+  const s =
+    a >= 100 ? r.toFixed(0) : a >= 10 ? r.toFixed(1) : a >= 0.1 || a === 0 ? r.toFixed(decimals) : r.toPrecision(decimals);
+  return `${s}×`;
+}
+
+/** An interval of ratios: "1.13–1.17×". */
+export function formatRatioCi(lo: number | null | undefined, hi: number | null | undefined, decimals = 2): string {
+  if (!finite(lo) || !finite(hi)) return DASH;
+  return `${formatRatio(lo, decimals).slice(0, -1)}–${formatRatio(hi, decimals)}`;
+}
+
+/** Seconds on a time axis: "0.5 s", "12 s" (one decimal at most, no trailing zero). */
+export function formatSeconds(s: number): string {
+  return `${Number(s.toFixed(1))} s`;
+}
+
+export function formatPct(p: number | null | undefined, digits = 0): string {
+  if (!finite(p)) return DASH;
+  return `${p.toFixed(digits)} %`;
+}
+
+/** A duration for people: "45 s", "3 min 05 s", "2 h 03 min". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (!finite(ms) || ms < 0) return DASH;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** Unix seconds as local "YYYY-MM-DD HH:MM:SS" (fixed shape, whatever the locale). */
+export function formatTime(unix: number | null | undefined): string {
+  if (!finite(unix)) return DASH;
+  const d = new Date(unix * 1000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
+    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
+  );
+}
+
+/** A median across a copy of `values` (the caller's array is not reordered). */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const n = s.length;
+  return n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+}
+
+/** Which way a ratio points, for colouring: below 1 is faster than the reference. */
+export type Tone = 'faster' | 'slower' | 'same';
+
+export function ratioTone(r: number, tolerance = 0.005): Tone {
+  if (r < 1 - tolerance) return 'faster';
+  if (r > 1 + tolerance) return 'slower';
+  return 'same';
+}
+
+/**
+ * Background colour of a ratio on a log scale: green below 1, red above, saturating at
+ * 8× either way, translucent so it reads on light and dark themes alike.
+ */
+export function ratioColor(r: number): string {
+  if (!finite(r) || r <= 0 || ratioTone(r) === 'same') return 'transparent';
+  const t = Math.min(1, Math.abs(Math.log2(r)) / 3);
+  const hue = r < 1 ? 140 : 0;
+  const alpha = 0.12 + 0.58 * t;
+  return `hsla(${hue}, 70%, 45%, ${alpha.toFixed(3)})`;
+}

@@ -1,0 +1,316 @@
+/**
+ * The live run as a pure reducer: every runner event (and the page's own start / cancel
+ * actions) folds into a new state, with the clock passed in, so the progress, ETA, cell
+ * statuses and live medians can be tested from a scripted event sequence.
+ */
+import type { MeasurementRow, RunEvent, RunStatus, SampleRow } from '../api';
+import { median } from '../format';
+
+export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrupted' | 'error';
+export type CellStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** Where the primary value of a cell came from, best first. */
+export type PrimarySource = 'self' | 'wall' | 'total';
+
+export interface LiveCell {
+  runtime: string;
+  test: string;
+  status: CellStatus;
+  /** Iterations done, warm-ups included. */
+  done: number;
+  failure: string | null;
+  wallMs: number | null;
+  /** Measured (non-warm-up) values, ns: self-timed execute, wall execute, wall total. */
+  self: number[];
+  wall: number[];
+  total: number[];
+  /** Median primary value once the cell finished successfully. */
+  median: number | null;
+  source: PrimarySource | null;
+}
+
+export interface LiveState {
+  state: RunState;
+  runId: string | null;
+  baseline: string;
+  cells: LiveCell[];
+  /** Cell index by `runtime\u0000test`. */
+  index: Record<string, number>;
+  iterationsPerCell: number;
+  /** Clock (ms) when the plan arrived, and when the last cell finished. */
+  startedAt: number | null;
+  lastFinishedAt: number | null;
+  finishedCells: number;
+  failedCells: number;
+  /** The cell running now. */
+  current: number | null;
+  lastSample: SampleRow | null;
+  samples: number;
+  /** Failed cells as the runner counted them at the end. */
+  failedReported: number | null;
+  error: string | null;
+  cancelling: boolean;
+}
+
+/** The page's own actions next to the runner's events. */
+export type LiveAction =
+  | RunEvent
+  | { type: 'begin'; baseline: string }
+  | { type: 'startFailed'; message: string }
+  | { type: 'cancelRequested' };
+
+export function initialState(baseline = 'native'): LiveState {
+  return {
+    state: 'idle',
+    runId: null,
+    baseline,
+    cells: [],
+    index: {},
+    iterationsPerCell: 0,
+    startedAt: null,
+    lastFinishedAt: null,
+    finishedCells: 0,
+    failedCells: 0,
+    current: null,
+    lastSample: null,
+    samples: 0,
+    failedReported: null,
+    error: null,
+    cancelling: false,
+  };
+}
+
+const key = (runtime: string, test: string) => `${runtime}\u0000${test}`;
+
+function finalState(status: RunStatus): RunState {
+  // "running" cannot end a run; if it ever did, the run did not finish normally.
+  return status === 'running' ? 'interrupted' : status;
+}
+
+/** The primary value: guest self-time if any, else wall execute, else wall total. */
+export function primary(cell: Pick<LiveCell, 'self' | 'wall' | 'total'>): { value: number; source: PrimarySource } | null {
+  for (const source of ['self', 'wall', 'total'] as const) {
+    const m = median(cell[source]);
+    if (m !== null) return { value: m, source };
+  }
+  return null;
+}
+
+function slotOf(row: MeasurementRow): PrimarySource | null {
+  if (row.phase === 'execute' && row.metric === 'self_ns') return 'self';
+  if (row.phase === 'execute' && row.metric === 'wall_ns') return 'wall';
+  if (row.phase === 'total' && row.metric === 'wall_ns') return 'total';
+  return null;
+}
+
+function updateCell(s: LiveState, i: number, f: (c: LiveCell) => LiveCell): LiveCell[] {
+  const c = s.cells[i];
+  if (!c) return s.cells;
+  const cells = s.cells.slice();
+  cells[i] = f(c);
+  return cells;
+}
+
+/** Folds one action into the state. `now` is a clock in ms (Date.now() by default). */
+export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): LiveState {
+  switch (a.type) {
+    case 'begin':
+      return { ...initialState(a.baseline), state: 'running', startedAt: now };
+    case 'startFailed':
+      return { ...s, state: 'error', error: a.message, current: null, cancelling: false };
+    case 'cancelRequested':
+      return s.state === 'running' ? { ...s, cancelling: true } : s;
+    case 'planned': {
+      const cells = a.cells.map(
+        ([runtime, test]): LiveCell => ({
+          runtime,
+          test,
+          status: 'pending',
+          done: 0,
+          failure: null,
+          wallMs: null,
+          self: [],
+          wall: [],
+          total: [],
+          median: null,
+          source: null,
+        }),
+      );
+      const index: Record<string, number> = {};
+      cells.forEach((c, i) => (index[key(c.runtime, c.test)] = i));
+      return {
+        ...s,
+        state: 'running',
+        runId: a.runId,
+        cells,
+        index,
+        iterationsPerCell: a.iterationsPerCell,
+        startedAt: now,
+        lastFinishedAt: null,
+        finishedCells: 0,
+        failedCells: 0,
+        current: null,
+      };
+    }
+    case 'cellStarted':
+      if (!s.cells[a.index]) return s;
+      return {
+        ...s,
+        current: a.index,
+        cells: updateCell(s, a.index, (c) => ({ ...c, status: 'running', done: 0 })),
+      };
+    case 'progress':
+      if (!s.cells[a.index]) return s;
+      return {
+        ...s,
+        cells: updateCell(s, a.index, (c) => ({
+          ...c,
+          status: c.status === 'pending' ? 'running' : c.status,
+          done: Math.max(c.done, a.done),
+        })),
+      };
+    case 'measurement': {
+      let cells = s.cells;
+      let copied = false;
+      for (const row of a.rows) {
+        if (row.warmup) continue;
+        const slot = slotOf(row);
+        const i = s.index[key(row.runtime, row.test)];
+        if (slot === null || i === undefined) continue;
+        if (!copied) {
+          cells = cells.slice();
+          copied = true;
+        }
+        const c = cells[i]!;
+        cells[i] = { ...c, [slot]: [...c[slot], row.value] };
+      }
+      return copied ? { ...s, cells } : s;
+    }
+    case 'sample':
+      return { ...s, lastSample: a.sample, samples: s.samples + 1 };
+    case 'cellFinished': {
+      const c = s.cells[a.index];
+      if (!c || c.status === 'done' || c.status === 'failed') return s;
+      const failed = a.failure !== null && a.failure !== undefined;
+      const p = failed ? null : primary(c);
+      return {
+        ...s,
+        current: s.current === a.index ? null : s.current,
+        finishedCells: s.finishedCells + 1,
+        failedCells: s.failedCells + (failed ? 1 : 0),
+        lastFinishedAt: now,
+        cells: updateCell(s, a.index, (c) => ({
+          ...c,
+          status: failed ? 'failed' : 'done',
+          done: s.iterationsPerCell,
+          failure: failed ? a.failure : null,
+          wallMs: a.wallMs,
+          median: p?.value ?? null,
+          source: p?.source ?? null,
+        })),
+      };
+    }
+    case 'runFinished':
+      return {
+        ...s,
+        state: s.state === 'error' ? 'error' : finalState(a.status),
+        failedReported: a.failed,
+        current: null,
+        cancelling: false,
+        // A cell still running when the run ended was cut short.
+        cells: s.cells.some((c) => c.status === 'running')
+          ? s.cells.map((c) =>
+              c.status === 'running'
+                ? { ...c, status: 'failed', failure: c.failure ?? 'the run ended before this cell finished' }
+                : c,
+            )
+          : s.cells,
+      };
+    case 'error':
+      return { ...s, state: 'error', error: a.message, current: null, cancelling: false };
+    default:
+      return s;
+  }
+}
+
+/** Folds a batch in order. */
+export function reduceAll(s: LiveState, actions: readonly LiveAction[], now: number = Date.now()): LiveState {
+  return actions.reduce((acc, a) => reduce(acc, a, now), s);
+}
+
+// ---------------------------------------------------------------- derived views
+
+export function inFlight(s: LiveState): boolean {
+  return s.state === 'running';
+}
+
+/** Iterations done over the whole run (finished cells count in full). */
+export function progress(s: LiveState): { done: number; total: number; fraction: number } {
+  const per = s.iterationsPerCell;
+  const total = s.cells.length * per;
+  let done = 0;
+  for (const c of s.cells) {
+    done += c.status === 'done' || c.status === 'failed' ? per : Math.min(c.done, per);
+  }
+  const fraction = total > 0 ? done / total : s.state === 'complete' ? 1 : 0;
+  return { done, total, fraction };
+}
+
+/** 1-based position of the cell running now (or of the last one finished). */
+export function cellPosition(s: LiveState): { at: number; of: number } {
+  const of = s.cells.length;
+  const at = s.current !== null ? s.current + 1 : Math.min(s.finishedCells, of);
+  return { at, of };
+}
+
+/**
+ * Time left, ms: the run's elapsed time per finished cell times the cells left (the
+ * running one counted by its iterations done). Null until a cell finished.
+ */
+export function eta(s: LiveState): number | null {
+  if (s.state !== 'running' || s.finishedCells === 0 || s.startedAt === null || s.lastFinishedAt === null) {
+    return null;
+  }
+  const perCell = (s.lastFinishedAt - s.startedAt) / s.finishedCells;
+  const running = s.current !== null ? s.cells[s.current] : undefined;
+  const partial = running && s.iterationsPerCell > 0 ? Math.min(1, running.done / s.iterationsPerCell) : 0;
+  const left = Math.max(0, s.cells.length - s.finishedCells - partial);
+  return perCell * left;
+}
+
+export interface LiveMatrixCell {
+  status: CellStatus;
+  median: number | null;
+  /** Median over the baseline's median for the same test. */
+  ratio: number | null;
+  failure: string | null;
+}
+
+export interface LiveMatrix {
+  tests: string[];
+  runtimes: string[];
+  cell(runtime: string, test: string): LiveMatrixCell | null;
+}
+
+/** Tests × runtimes in plan order, with each finished cell's median and its ratio. */
+export function liveMatrix(s: LiveState): LiveMatrix {
+  const tests: string[] = [];
+  const runtimes: string[] = [];
+  for (const c of s.cells) {
+    if (!tests.includes(c.test)) tests.push(c.test);
+    if (!runtimes.includes(c.runtime)) runtimes.push(c.runtime);
+  }
+  return {
+    tests,
+    runtimes,
+    cell(runtime, test) {
+      const i = s.index[key(runtime, test)];
+      const c = i === undefined ? undefined : s.cells[i];
+      if (!c) return null;
+      const bi = s.index[key(s.baseline, test)];
+      const base = bi === undefined ? null : (s.cells[bi]?.median ?? null);
+      const ratio = c.median !== null && base !== null && base > 0 ? c.median / base : null;
+      return { status: c.status, median: c.median, ratio, failure: c.failure };
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * One saved run: what ran where and how (header), the matrix against a chosen
+ * baseline (re-summarised by the backend through load_run), distributions, resources and
+ * phases. Loads on demand: nothing is fetched until a run is opened.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { type Report, errorMessage, loadRun } from '../api';
+import { showError } from '../errors';
+import { formatBytes, formatTime } from '../format';
+import { Distributions } from './detail/Distributions';
+import { DetailMatrix } from './detail/Matrix';
+import { Phases } from './detail/Phases';
+import { Resources } from './detail/Resources';
+
+interface DetailProps {
+  runId: string | null;
+  onExport: (runId: string, baseline: string) => void;
+  onPickRun: () => void;
+}
+
+export function Detail({ runId, onExport, onPickRun }: DetailProps) {
+  // The baseline chosen for a given run; another run starts from its own default.
+  const [choice, setChoice] = useState<{ id: string | null; baseline?: string }>({ id: null });
+  const baseline = choice.id === runId ? choice.baseline : undefined;
+  // The report with the id it was asked for (the backend also resolves prefixes).
+  const [loaded, setLoaded] = useState<{ id: string; report: Report } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  useEffect(() => {
+    if (!runId) return undefined;
+    let stale = false;
+    setLoading(true);
+    setError(null);
+    loadRun(runId, baseline)
+      .then((r) => {
+        if (!stale) setLoaded({ id: runId, report: r });
+      })
+      .catch((e) => {
+        if (stale) return;
+        setError(errorMessage(e));
+        setLoaded(null);
+        showError(e);
+      })
+      .finally(() => {
+        if (!stale) setLoading(false);
+      });
+    return () => {
+      stale = true;
+    };
+  }, [runId, baseline]);
+
+  if (!runId) {
+    return (
+      <section class="screen detail" aria-labelledby="detail-title">
+        <header class="screen-head">
+          <h1 id="detail-title">Run detail</h1>
+        </header>
+        <p class="empty">
+          No run open. <button type="button" class="link" onClick={onPickRun}>Pick one from the saved runs</button>.
+        </p>
+      </section>
+    );
+  }
+
+  const run = loaded?.id === runId ? (loaded.report.runs[0] ?? null) : null;
+  const s = run?.summary;
+
+  return (
+    <section class="screen detail" aria-labelledby="detail-title" aria-busy={loading}>
+      <header class="screen-head">
+        <h1 id="detail-title">{run?.label ? run.label : 'Run detail'}</h1>
+        <code class="muted">{runId}</code>
+        {run && <span class={`badge state-${run.status}`}>{run.status}</span>}
+        <div class="spacer" />
+        {s && (
+          <label class="inline-field">
+            <span>Baseline</span>
+            <select
+              value={s.baseline}
+              onChange={(e) => setChoice({ id: runId, baseline: e.currentTarget.value })}
+              data-testid="detail-baseline"
+            >
+              {s.runtimes.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+              {!s.runtimes.includes(s.baseline) && <option value={s.baseline}>{s.baseline}</option>}
+            </select>
+          </label>
+        )}
+        <button type="button" disabled={!run} onClick={() => s && onExport(runId, s.baseline)} data-testid="detail-export">
+          Export…
+        </button>
+      </header>
+
+      {loading && !run && <p class="muted">Loading {runId}…</p>}
+      {error && (
+        <p class="bad" data-testid="detail-error">
+          Cannot load {runId}: {error}
+        </p>
+      )}
+
+      {run && s && (
+        <>
+          <div class="panel facts" data-testid="detail-header">
+            <dl>
+              <dt>Suite</dt>
+              <dd>
+                {run.suite} ({run.tests.length} tests, size {run.settings.size})
+              </dd>
+              <dt>Started</dt>
+              <dd>
+                {formatTime(run.started_unix)}
+                {run.finished_unix ? ` – ${formatTime(run.finished_unix)}` : ''}
+              </dd>
+              <dt>Machine</dt>
+              <dd>
+                {run.machine.cpu_model}, {run.machine.cores} cores, {formatBytes(run.machine.memory_bytes)} ·{' '}
+                {run.machine.os} · {run.machine.kernel} · {run.machine.arch}
+                {run.machine.governor ? ` · governor ${run.machine.governor}` : ''}
+              </dd>
+              <dt>Settings</dt>
+              <dd>
+                {run.settings.runs} runs, {run.settings.warmup} warm-up, timeout {run.settings.timeout_secs} s, memory cap{' '}
+                {formatBytes(run.settings.memory_cap_bytes)}, samples every {run.settings.sample_interval_ms} ms
+              </dd>
+              <dt>Runtimes</dt>
+              <dd>{run.runtimes.map((r) => `${r.id} ${r.version}`).join(' · ')}</dd>
+              <dt>wasmeter</dt>
+              <dd>{run.wasmeter_version}</dd>
+            </dl>
+          </div>
+
+          <div class="panel">
+            <h2>
+              Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
+            </h2>
+            <DetailMatrix summary={s} />
+          </div>
+
+          <div class="panel">
+            <h2>Distributions</h2>
+            <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
+          </div>
+
+          <div class="panel">
+            <h2>Resources</h2>
+            <Resources runId={run.id} samples={run.samples} />
+          </div>
+
+          <div class="panel">
+            <h2>Phases (medians)</h2>
+            <Phases cells={s.cells} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,250 @@
+/**
+ * Run B against run A, row by row: ratio of medians B/A with its 95 % interval and a
+ * verdict. Comparability warnings (other machine, versions, sources) come first, since
+ * they can make every verdict below meaningless.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type Diff, PHASES, type Phase, type RunListItem, diffRuns, errorMessage } from '../api';
+import { showError } from '../errors';
+import { formatNs, formatRatio, formatRatioCi, formatTime } from '../format';
+import { parseNumberField } from '../fields';
+
+interface DiffProps {
+  runs: RunListItem[] | null;
+  a: string | null;
+  b: string | null;
+  onPick: (a: string | null, b: string | null) => void;
+  onExport: (a: string, b: string, thresholdPct: number) => void;
+}
+
+/** What a table row says: the backend's verdicts plus the rows only one side has. */
+export type RowVerdict = Diff['rows'][number]['verdict'] | 'only A' | 'only B';
+
+export interface ViewRow {
+  runtime: string;
+  test: string;
+  phase: string;
+  a_median: number | null;
+  b_median: number | null;
+  ratio: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  verdict: RowVerdict;
+}
+
+/** Matched rows and only-A / only-B keys as one list, filtered by phase. */
+export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
+  const rows: ViewRow[] = d.rows.map((r) => ({ ...r }));
+  for (const k of d.only_a) rows.push({ ...k, a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, verdict: 'only A' });
+  for (const k of d.only_b) rows.push({ ...k, a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, verdict: 'only B' });
+  return rows.filter((r) => phases.has(r.phase));
+}
+
+export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, number> {
+  const c: Record<RowVerdict, number> = { faster: 0, slower: 0, 'no change': 0, 'only A': 0, 'only B': 0 };
+  for (const r of rows) c[r.verdict]++;
+  return c;
+}
+
+const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/\s+/g, '-').toLowerCase()}`;
+
+export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
+  const [threshold, setThreshold] = useState('2');
+  const [diff, setDiff] = useState<Diff | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [phases, setPhases] = useState<Set<Phase>>(new Set(['execute', 'total']));
+
+  const thresholdPct = parseNumberField(threshold, 0, 1000);
+  const usable = (runs ?? []).filter((r) => r.meta);
+
+  useEffect(() => {
+    setDiff(null);
+    setError(null);
+    if (!a || !b || a === b || thresholdPct === null) return undefined;
+    let stale = false;
+    setLoading(true);
+    diffRuns(a, b, thresholdPct)
+      .then((r) => {
+        if (!stale) setDiff(r.diff);
+      })
+      .catch((e) => {
+        if (stale) return;
+        setError(errorMessage(e));
+        showError(e);
+      })
+      .finally(() => {
+        if (!stale) setLoading(false);
+      });
+    return () => {
+      stale = true;
+    };
+  }, [a, b, thresholdPct]);
+
+  const rows = useMemo(() => (diff ? diffRows(diff, phases) : []), [diff, phases]);
+  const counts = verdictCounts(rows);
+
+  const runOption = (r: RunListItem) => (
+    <option key={r.id} value={r.id}>
+      {r.id}
+      {r.meta?.label ? ` — ${r.meta.label}` : ''} ({formatTime(r.meta?.started_unix)})
+    </option>
+  );
+
+  return (
+    <section class="screen diff" aria-labelledby="diff-title">
+      <header class="screen-head">
+        <h1 id="diff-title">Diff</h1>
+        <div class="spacer" />
+        <button
+          type="button"
+          disabled={!a || !b || a === b || thresholdPct === null}
+          onClick={() => a && b && thresholdPct !== null && onExport(a, b, thresholdPct)}
+          data-testid="diff-export"
+        >
+          Export…
+        </button>
+      </header>
+
+      <div class="panel row wrap diff-pick">
+        <label class="inline-field">
+          <span>A (before)</span>
+          <select value={a ?? ''} onChange={(e) => onPick(e.currentTarget.value || null, b)} data-testid="diff-a">
+            <option value="">choose a run</option>
+            {usable.map(runOption)}
+          </select>
+        </label>
+        <button type="button" onClick={() => onPick(b, a)} title="Swap A and B" aria-label="Swap A and B" data-testid="diff-swap">
+          ⇄
+        </button>
+        <label class="inline-field">
+          <span>B (after)</span>
+          <select value={b ?? ''} onChange={(e) => onPick(a, e.currentTarget.value || null)} data-testid="diff-b">
+            <option value="">choose a run</option>
+            {usable.map(runOption)}
+          </select>
+        </label>
+        <label class="inline-field">
+          <span>Threshold (%)</span>
+          <input
+            type="number"
+            min={0}
+            max={1000}
+            step={0.5}
+            value={threshold}
+            onChange={(e) => setThreshold(e.currentTarget.value)}
+            aria-invalid={thresholdPct === null}
+            data-testid="diff-threshold"
+          />
+        </label>
+        <fieldset class="phase-filter">
+          <legend>Phases</legend>
+          {PHASES.map((p) => (
+            <label key={p} class="check">
+              <input
+                type="checkbox"
+                checked={phases.has(p)}
+                onChange={(e) => {
+                  const n = new Set(phases);
+                  if (e.currentTarget.checked) n.add(p);
+                  else n.delete(p);
+                  setPhases(n);
+                }}
+                data-testid={`phase-${p}`}
+              />
+              {p}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+
+      {(!a || !b) && <p class="empty">Choose two runs to compare (or select two in Saved runs).</p>}
+      {a && b && a === b && <p class="bad">A and B are the same run.</p>}
+      {loading && <p class="muted">Comparing…</p>}
+      {error && (
+        <p class="bad" data-testid="diff-error">
+          {error}
+        </p>
+      )}
+
+      {diff && (
+        <>
+          {diff.warnings.length > 0 ? (
+            <div class="warnings" role="alert" data-testid="diff-warnings" data-count={diff.warnings.length}>
+              <strong>These runs may not be comparable:</strong>
+              <ul>
+                {diff.warnings.map((w, i) => (
+                  <li key={i}>{w}</li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p class="muted small" data-testid="diff-warnings" data-count={0}>
+              No comparability warnings: same machine, runtime versions, test sources and sizes.
+            </p>
+          )}
+
+          <div class="counts" data-testid="diff-counts">
+            <span class="verdict verdict-faster" data-testid="count-faster">
+              {counts.faster} faster
+            </span>
+            <span class="verdict verdict-slower" data-testid="count-slower">
+              {counts.slower} slower
+            </span>
+            <span class="verdict verdict-no-change" data-testid="count-unchanged">
+              {counts['no change']} unchanged
+            </span>
+            {counts['only A'] + counts['only B'] > 0 && (
+              <span class="verdict verdict-only">
+                {counts['only A']} only in A, {counts['only B']} only in B
+              </span>
+            )}
+            <span class="muted small">
+              B/A, threshold {diff.threshold_pct} %; {rows.length} rows shown
+            </span>
+          </div>
+
+          <div class="panel table-scroll">
+            <table class="diff-table" data-testid="diff-table">
+              <thead>
+                <tr>
+                  <th>runtime</th>
+                  <th>test</th>
+                  <th>phase</th>
+                  <th class="num">A median</th>
+                  <th class="num">B median</th>
+                  <th class="num">B/A</th>
+                  <th class="num">95 % CI</th>
+                  <th>verdict</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={`${r.runtime}/${r.test}/${r.phase}/${r.verdict}`} data-testid="diff-row" data-verdict={r.verdict}>
+                    <td>{r.runtime}</td>
+                    <td>{r.test}</td>
+                    <td>{r.phase}</td>
+                    <td class="num">{formatNs(r.a_median)}</td>
+                    <td class="num">{formatNs(r.b_median)}</td>
+                    <td class="num">{formatRatio(r.ratio, 3)}</td>
+                    <td class="num">{formatRatioCi(r.ci_low, r.ci_high, 3)}</td>
+                    <td>
+                      <span class={verdictClass(r.verdict)}>{r.verdict}</span>
+                    </td>
+                  </tr>
+                ))}
+                {rows.length === 0 && (
+                  <tr>
+                    <td colSpan={8} class="empty">
+                      No rows for the phases chosen.
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

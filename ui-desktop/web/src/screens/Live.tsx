@@ -1,0 +1,310 @@
+/**
+ * The run in flight: progress with ETA, the cells, live CPU/RSS of the worker and the
+ * results matrix filling in as cells finish. Everything here is derived from the
+ * session's reduced state; the graphs read the session's sample ring directly.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { ConfirmDialog } from '../components/Modal';
+import { useChart } from '../charts/Chart';
+import type { ChartSpec } from '../charts/uplot';
+import { formatBytes, formatDuration, formatSeconds, formatNs, formatPct, formatRatio, ratioColor, ratioTone } from '../format';
+import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
+import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
+import { useLive } from '../live/useLive';
+
+interface LiveProps {
+  session: LiveSession;
+  onOpenDetail: (runId: string) => void;
+  onNewRun: () => void;
+}
+
+const STATUS_TEXT: Record<LiveState['state'], string> = {
+  idle: 'idle',
+  running: 'running',
+  complete: 'complete',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+  error: 'error',
+};
+
+export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
+  const state = useLive(session);
+  const [confirming, setConfirming] = useState(false);
+  const p = progress(state);
+  const pos = cellPosition(state);
+  const left = eta(state);
+  const running = inFlight(state);
+  const ended = !running && state.state !== 'idle';
+
+  return (
+    <section class="screen live" aria-labelledby="live-title">
+      <header class="screen-head">
+        <h1 id="live-title">Live run</h1>
+        <span class={`badge state-${state.state}`} data-testid="run-state" data-state={state.state}>
+          {STATUS_TEXT[state.state]}
+          {state.cancelling ? ' (cancelling…)' : ''}
+        </span>
+        {state.runId && <code class="muted">{state.runId}</code>}
+        <div class="spacer" />
+        {running && (
+          <button
+            type="button"
+            class="danger"
+            disabled={state.cancelling}
+            onClick={() => setConfirming(true)}
+            data-testid="cancel-run"
+          >
+            {state.cancelling ? 'Cancelling…' : 'Cancel run'}
+          </button>
+        )}
+      </header>
+
+      {state.state === 'idle' && (
+        <p class="empty">
+          No run yet. <button type="button" class="link" onClick={onNewRun}>Set one up</button>.
+        </p>
+      )}
+
+      {state.state !== 'idle' && (
+        <div class="panel progress-panel">
+          <div
+            class="progress"
+            role="progressbar"
+            aria-label="Run progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(p.fraction * 100)}
+            data-testid="run-progress"
+          >
+            <div class="progress-fill" style={{ width: `${(p.fraction * 100).toFixed(1)}%` }} />
+          </div>
+          <div class="progress-text">
+            <span data-testid="cell-position">
+              cell {pos.at} of {pos.of}
+            </span>
+            <span>
+              {p.done} / {p.total} iterations ({Math.floor(p.fraction * 100)} %)
+            </span>
+            <span data-testid="eta">ETA {running && left !== null ? formatDuration(left) : '–'}</span>
+            {state.failedCells > 0 && <span class="bad">{state.failedCells} failed</span>}
+          </div>
+        </div>
+      )}
+
+      {ended && (
+        <div class={`panel outcome outcome-${state.state}`} data-testid="run-outcome">
+          {state.state === 'error' ? (
+            <p>
+              The run stopped on an error: <strong>{state.error}</strong>. Finished cells are saved.
+            </p>
+          ) : (
+            <p>
+              Run {state.state}: {state.finishedCells} of {state.cells.length} cells finished
+              {state.failedCells > 0 ? `, ${state.failedCells} failed` : ''}.
+            </p>
+          )}
+          <div class="row">
+            {state.runId && state.state !== 'error' && (
+              <button type="button" class="primary" onClick={() => onOpenDetail(state.runId!)} data-testid="open-detail">
+                Open run detail
+              </button>
+            )}
+            {state.runId && state.state === 'error' && (
+              <button type="button" onClick={() => onOpenDetail(state.runId!)} data-testid="open-detail">
+                Open what was saved
+              </button>
+            )}
+            <button type="button" onClick={onNewRun}>
+              New run
+            </button>
+          </div>
+        </div>
+      )}
+
+      {state.state !== 'idle' && (
+        <div class="live-grid">
+          <div class="panel">
+            <h2>
+              Worker
+              {state.lastSample && (
+                <span class="muted small">
+                  {' '}
+                  {state.lastSample.runtime} / {state.lastSample.test}: {formatPct(state.lastSample.cpu_pct)} CPU,{' '}
+                  {formatBytes(state.lastSample.rss_bytes)}
+                </span>
+              )}
+            </h2>
+            <LiveCharts session={session} />
+          </div>
+          <div class="panel">
+            <h2>Results so far</h2>
+            <LiveMatrixView state={state} />
+          </div>
+        </div>
+      )}
+
+      {state.cells.length > 0 && (
+        <div class="panel">
+          <h2>Cells</h2>
+          <table class="cells">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>runtime</th>
+                <th>test</th>
+                <th>status</th>
+                <th class="num">iterations</th>
+                <th class="num">median</th>
+                <th class="num">wall</th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.cells.map((c, i) => (
+                <tr key={i} data-testid="cell-row" data-status={c.status} class={`cell-${c.status}`}>
+                  <td class="num">{i + 1}</td>
+                  <td>{c.runtime}</td>
+                  <td>{c.test}</td>
+                  <td>
+                    {c.status}
+                    {c.failure && (
+                      <div class="failure" data-testid="cell-failure">
+                        {c.failure}
+                      </div>
+                    )}
+                  </td>
+                  <td class="num">
+                    {c.done} / {state.iterationsPerCell}
+                  </td>
+                  <td class="num">{formatNs(c.median)}</td>
+                  <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {confirming && (
+        <ConfirmDialog
+          title="Cancel the run?"
+          message="The cell running now is stopped; finished cells stay saved and the run is marked cancelled."
+          confirmLabel="Cancel run"
+          cancelLabel="Keep running"
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void session.cancel();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+const CPU_SPEC: ChartSpec = {
+  height: 150,
+  series: [{ label: 'CPU', color: '#3b82f6' }],
+  y: { format: (v) => `${v.toFixed(0)} %`, minMax: 100 },
+  xFormat: formatSeconds,
+};
+
+const RSS_SPEC: ChartSpec = {
+  height: 150,
+  series: [{ label: 'RSS', color: '#10b981' }],
+  y: { format: (v) => formatBytes(v) },
+  xFormat: formatSeconds,
+};
+
+/**
+ * CPU and RSS of the worker. Subscribed to the session itself (not through props) and
+ * updated only when the sample ring changed: at most one setData per frame per chart.
+ */
+function LiveCharts({ session }: { session: LiveSession }) {
+  const [cpuEl, cpu] = useChart(CPU_SPEC, 'live-cpu');
+  const [rssEl, rss] = useChart(RSS_SPEC, 'live-rss');
+  useEffect(() => {
+    let drawn = -1;
+    const update = () => {
+      if (session.sampleVersion === drawn) return;
+      drawn = session.sampleVersion;
+      const r = session.samples;
+      cpu.current?.setData([r.view(S_T), r.view(S_CPU)]);
+      rss.current?.setData([r.view(S_T), r.view(S_RSS)]);
+    };
+    update();
+    return session.subscribe(update);
+  }, [session]);
+  return (
+    <div class="live-charts">
+      <div class="chart-box">
+        <h3>CPU (% of one core)</h3>
+        <div class="chart" ref={cpuEl} role="img" aria-label="Live CPU of the worker" data-testid="live-cpu" />
+      </div>
+      <div class="chart-box">
+        <h3>Resident memory</h3>
+        <div class="chart" ref={rssEl} role="img" aria-label="Live resident memory of the worker" data-testid="live-rss" />
+      </div>
+    </div>
+  );
+}
+
+/** Tests × runtimes: median primary time of finished cells and its ratio to the baseline. */
+function LiveMatrixView({ state }: { state: LiveState }) {
+  const m = liveMatrix(state);
+  if (m.tests.length === 0) return <p class="muted">Waiting for the plan…</p>;
+  return (
+    <div class="table-scroll">
+      <table class="matrix" data-testid="live-matrix">
+        <thead>
+          <tr>
+            <th>test</th>
+            {m.runtimes.map((r) => (
+              <th key={r} class={r === state.baseline ? 'baseline' : undefined}>
+                {r}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {m.tests.map((t) => (
+            <tr key={t}>
+              <th>{t}</th>
+              {m.runtimes.map((r) => {
+                const c = m.cell(r, t);
+                if (!c) return <td key={r} class="na">–</td>;
+                if (c.status === 'failed') {
+                  return (
+                    <td key={r} class="failed" title={c.failure ?? ''} data-testid="live-cell" data-runtime={r} data-test={t}>
+                      failed
+                    </td>
+                  );
+                }
+                if (c.median === null) {
+                  return (
+                    <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t}>
+                      {c.status === 'running' ? '…' : ''}
+                    </td>
+                  );
+                }
+                return (
+                  <td
+                    key={r}
+                    style={c.ratio !== null ? { background: ratioColor(c.ratio) } : undefined}
+                    data-tone={c.ratio !== null ? ratioTone(c.ratio) : undefined}
+                    data-testid="live-cell"
+                    data-runtime={r}
+                    data-test={t}
+                  >
+                    <div class="ratio">{c.ratio !== null ? formatRatio(c.ratio) : ''}</div>
+                    <div class="median">{formatNs(c.median)}</div>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

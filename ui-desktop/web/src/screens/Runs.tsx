@@ -1,0 +1,190 @@
+/**
+ * Saved runs, newest first. Broken run directories are listed with their error (never
+ * hidden: the user should see the file at fault and be able to delete it). One selected
+ * run opens or exports; two go to the diff, older as A.
+ */
+import { useState } from 'preact/hooks';
+import type { RunListItem } from '../api';
+import { ConfirmDialog } from '../components/Modal';
+import { formatTime } from '../format';
+
+interface RunsProps {
+  runs: RunListItem[] | null;
+  onRefresh: () => void;
+  onOpen: (id: string) => void;
+  onDiff: (a: string, b: string) => void;
+  onDelete: (ids: string[]) => Promise<void>;
+  onExport: (ids: string[]) => void;
+}
+
+/** Orders two runs as (older, newer) by start time; unknown times keep the given order. */
+export function olderFirst(runs: readonly RunListItem[], x: string, y: string): [string, string] {
+  const t = (id: string) => runs.find((r) => r.id === id)?.meta?.started_unix;
+  const tx = t(x);
+  const ty = t(y);
+  if (tx !== undefined && ty !== undefined && tx > ty) return [y, x];
+  return [x, y];
+}
+
+export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: RunsProps) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  // Forget selections of runs that are gone (deleted elsewhere, refreshed).
+  const present = selected.filter((id) => runs?.some((r) => r.id === id));
+  const healthy = present.filter((id) => runs?.find((r) => r.id === id)?.meta);
+  const toggle = (id: string) =>
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s.filter((x) => present.includes(x)), id]));
+
+  const one = present.length === 1 && healthy.length === 1 ? healthy[0]! : null;
+  const two = present.length === 2 && healthy.length === 2 ? olderFirst(runs ?? [], healthy[0]!, healthy[1]!) : null;
+
+  return (
+    <section class="screen runs" aria-labelledby="runs-title">
+      <header class="screen-head">
+        <h1 id="runs-title">Saved runs</h1>
+        <span class="muted">{runs ? `${runs.length} runs` : 'Loading…'}</span>
+        <div class="spacer" />
+        <button type="button" onClick={onRefresh} data-testid="runs-refresh">
+          Refresh
+        </button>
+        <button type="button" class="primary" disabled={!one} onClick={() => one && onOpen(one)} data-testid="runs-open">
+          Open detail
+        </button>
+        <button
+          type="button"
+          disabled={!two}
+          title={two ? `Diff ${two[1]} against ${two[0]}` : 'Select two runs'}
+          onClick={() => two && onDiff(two[0], two[1])}
+          data-testid="runs-diff"
+        >
+          Diff
+        </button>
+        <button
+          type="button"
+          disabled={!one && !two}
+          onClick={() => onExport(two ? [...two] : one ? [one] : [])}
+          data-testid="runs-export"
+        >
+          Export…
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={present.length === 0}
+          onClick={() => setConfirmDelete(true)}
+          data-testid="runs-delete"
+        >
+          Delete
+        </button>
+      </header>
+      <p class="muted small">
+        Select one run to open or export it, two to compare them (the older one is A). Double-click opens a run.
+      </p>
+
+      <div class="panel table-scroll">
+        <table class="runs-table" data-testid="runs-list">
+          <thead>
+            <tr>
+              <th>
+                <span class="sr-only">selected</span>
+              </th>
+              <th>id</th>
+              <th>label</th>
+              <th>started</th>
+              <th>suite</th>
+              <th>status</th>
+              <th class="num">tests</th>
+              <th>runtimes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs?.length === 0 && (
+              <tr>
+                <td colSpan={8} class="empty">
+                  No saved runs yet.
+                </td>
+              </tr>
+            )}
+            {runs?.map((r) => {
+              const sel = present.includes(r.id);
+              const m = r.meta;
+              return (
+                <tr
+                  key={r.id}
+                  class={`${sel ? 'selected' : ''} ${m ? '' : 'broken'}`}
+                  data-testid="run-row"
+                  data-run-id={r.id}
+                  data-broken={m ? undefined : 'true'}
+                  aria-selected={sel}
+                  onClick={(e) => {
+                    if ((e.target as HTMLElement).closest('input')) return;
+                    toggle(r.id);
+                  }}
+                  onDblClick={() => m && onOpen(r.id)}
+                >
+                  <td>
+                    <input
+                      type="checkbox"
+                      checked={sel}
+                      onChange={() => toggle(r.id)}
+                      aria-label={`Select run ${r.id}`}
+                    />
+                  </td>
+                  <td>
+                    <code>{r.id}</code>
+                  </td>
+                  {m ? (
+                    <>
+                      <td>{m.label ?? ''}</td>
+                      <td>{formatTime(m.started_unix)}</td>
+                      <td>{m.suite}</td>
+                      <td>
+                        <span class={`badge state-${m.status}`}>{m.status}</span>
+                      </td>
+                      <td class="num">{m.tests.length}</td>
+                      <td class="runtimes-cell" title={m.runtimes.map((x) => x.id).join(', ')}>
+                        {m.runtimes.map((x) => x.id).join(', ')}
+                      </td>
+                    </>
+                  ) : (
+                    <td colSpan={6} class="broken-error" data-testid="run-error">
+                      Cannot read this run: {r.error ?? 'unknown error'}
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+
+      {confirmDelete && (
+        <ConfirmDialog
+          title={present.length === 1 ? 'Delete this run?' : `Delete ${present.length} runs?`}
+          message={
+            <>
+              <p>This removes the run directory and every measurement in it:</p>
+              <ul>
+                {present.map((id) => (
+                  <li key={id}>
+                    <code>{id}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          }
+          confirmLabel="Delete"
+          danger
+          onCancel={() => setConfirmDelete(false)}
+          onConfirm={() => {
+            setConfirmDelete(false);
+            const ids = present;
+            setSelected([]);
+            void onDelete(ids);
+          }}
+        />
+      )}
+    </section>
+  );
+}

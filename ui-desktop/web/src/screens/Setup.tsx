@@ -1,0 +1,390 @@
+/**
+ * Run setup: suite, tests, runtimes and settings, the way `wasmeter run` takes them.
+ * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
+ * answer. Start stays disabled with a reason until the selection can run.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RunSettings, RuntimeInfo, Size, SuiteInfo } from '../api';
+import { parseIntField } from '../fields';
+
+interface SetupProps {
+  runtimes: RuntimeInfo[] | null;
+  suites: SuiteInfo[] | null;
+  /** A run is in flight. */
+  busy: boolean;
+  onStart: (settings: RunSettings) => void;
+}
+
+/** Kinds in the order they are listed. */
+const KIND_ORDER = ['native', 'embedded', 'cli'];
+
+const KIND_TITLE: Record<string, string> = {
+  native: 'Native (baseline)',
+  embedded: 'Embedded engines',
+  cli: 'External CLIs',
+};
+
+/** Default selection: native and the embedded engines, where available. */
+export function defaultRuntimes(runtimes: readonly RuntimeInfo[]): Set<string> {
+  return new Set(
+    runtimes.filter((r) => r.unavailable === null && (r.kind === 'native' || r.kind === 'embedded')).map((r) => r.id),
+  );
+}
+
+interface NumField {
+  key: string;
+  label: string;
+  value: string;
+  set: (v: string) => void;
+  min: number;
+  max: number;
+  testid: string;
+  unit?: string;
+}
+
+export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
+  const [suite, setSuite] = useState('');
+  const [tests, setTests] = useState<Set<string>>(new Set());
+  const [filter, setFilter] = useState('');
+  const [chosen, setChosen] = useState<Set<string> | null>(null);
+  const [size, setSize] = useState<Size>('quick');
+  const [runs, setRuns] = useState('5');
+  const [warmup, setWarmup] = useState('1');
+  const [timeout, setTimeoutSecs] = useState('60');
+  const [memCap, setMemCap] = useState('4096');
+  const [sampleMs, setSampleMs] = useState('100');
+  const [baseline, setBaseline] = useState('native');
+  const [label, setLabel] = useState('');
+  const [skipMissing, setSkipMissing] = useState(false);
+
+  const current = suites?.find((s) => s.name === suite) ?? null;
+
+  // Pick the compute suite (else the first) once suites arrive; select all its tests.
+  useEffect(() => {
+    if (!suites || suites.length === 0 || current) return;
+    const s = suites.find((x) => x.name === 'compute') ?? suites[0]!;
+    setSuite(s.name);
+    setTests(new Set(s.tests.map((t) => t.name)));
+  }, [suites]);
+
+  useEffect(() => {
+    if (runtimes && chosen === null) {
+      setChosen(defaultRuntimes(runtimes));
+      if (!runtimes.some((r) => r.id === baseline)) setBaseline(runtimes.find((r) => !r.unavailable)?.id ?? '');
+    }
+  }, [runtimes]);
+
+  const pickSuite = (name: string) => {
+    setSuite(name);
+    const s = suites?.find((x) => x.name === name);
+    setTests(new Set(s?.tests.map((t) => t.name) ?? []));
+    setFilter('');
+  };
+
+  const visibleTests = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    const all = current?.tests ?? [];
+    if (!q) return all;
+    return all.filter(
+      (t) =>
+        t.name.toLowerCase().includes(q) ||
+        t.description.toLowerCase().includes(q) ||
+        t.tags.some((g) => g.toLowerCase().includes(q)),
+    );
+  }, [current, filter]);
+
+  const toggle = <T,>(set: Set<T>, v: T, on: boolean): Set<T> => {
+    const n = new Set(set);
+    if (on) n.add(v);
+    else n.delete(v);
+    return n;
+  };
+
+  const setVisibleTests = (on: boolean) =>
+    setTests((s) => {
+      const n = new Set(s);
+      for (const t of visibleTests) {
+        if (on) n.add(t.name);
+        else n.delete(t.name);
+      }
+      return n;
+    });
+
+  const available = (runtimes ?? []).filter((r) => r.unavailable === null);
+  const groups = useMemo(() => {
+    const by = new Map<string, RuntimeInfo[]>();
+    for (const r of runtimes ?? []) {
+      const list = by.get(r.kind) ?? [];
+      list.push(r);
+      by.set(r.kind, list);
+    }
+    const kinds = [...by.keys()].sort((a, b) => {
+      const ia = KIND_ORDER.indexOf(a);
+      const ib = KIND_ORDER.indexOf(b);
+      return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+    });
+    return kinds.map((k) => ({ kind: k, runtimes: by.get(k)! }));
+  }, [runtimes]);
+
+  /** Selects one kind (with the baseline, so ratios can be computed), or all. */
+  const selectGroup = (kind: 'embedded' | 'cli' | 'all' | 'none') => {
+    if (kind === 'none') return setChosen(new Set());
+    const ids = available.filter((r) => kind === 'all' || r.kind === kind).map((r) => r.id);
+    if (kind !== 'all' && available.some((r) => r.id === baseline)) ids.push(baseline);
+    setChosen(new Set(ids));
+  };
+
+  const selectedRuntimes = (runtimes ?? []).filter((r) => chosen?.has(r.id) && r.unavailable === null).map((r) => r.id);
+  const selectedTests = (current?.tests ?? []).filter((t) => tests.has(t.name)).map((t) => t.name);
+
+  const fields: NumField[] = [
+    { key: 'runs', label: 'Runs', value: runs, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
+    { key: 'warmup', label: 'Warm-up', value: warmup, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
+    { key: 'timeout', label: 'Timeout', value: timeout, set: setTimeoutSecs, min: 1, max: 86400, testid: 'setting-timeout', unit: 's' },
+    { key: 'mem', label: 'Memory cap', value: memCap, set: setMemCap, min: 16, max: 1048576, testid: 'setting-memory', unit: 'MiB' },
+    { key: 'sample', label: 'Sample interval', value: sampleMs, set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
+  ];
+  const invalid = fields.find((f) => parseIntField(f.value, f.min, f.max) === null);
+
+  const reason = busy
+    ? 'A run is in progress.'
+    : !suites
+      ? 'Loading suites…'
+      : !runtimes
+        ? 'Loading runtimes…'
+        : !current
+          ? 'Pick a suite.'
+          : selectedTests.length === 0
+            ? 'Select at least one test.'
+            : selectedRuntimes.length === 0
+              ? 'Select at least one available runtime.'
+              : invalid
+                ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
+                : null;
+
+  const start = () => {
+    if (reason || !current) return;
+    const num = (f: string) => parseIntField(fields.find((x) => x.key === f)!.value, 0, Number.MAX_SAFE_INTEGER)!;
+    const settings: RunSettings = {
+      suite: current.name,
+      // Every test selected is sent as "all", as the CLI does without --tests.
+      tests: selectedTests.length === current.tests.length ? [] : selectedTests,
+      runtimes: selectedRuntimes,
+      warmup: num('warmup'),
+      runs: num('runs'),
+      timeoutSecs: num('timeout'),
+      size,
+      memoryCapMib: num('mem'),
+      sampleIntervalMs: num('sample'),
+      baseline,
+      skipMissing,
+    };
+    if (label.trim()) settings.label = label.trim();
+    onStart(settings);
+  };
+
+  return (
+    <section class="screen setup" aria-labelledby="setup-title">
+      <header class="screen-head">
+        <h1 id="setup-title">New run</h1>
+        <div class="start">
+          {reason && (
+            <span class="muted" data-testid="start-reason">
+              {reason}
+            </span>
+          )}
+          <button
+            type="button"
+            class="primary"
+            disabled={reason !== null}
+            title={reason ?? 'Start the run'}
+            onClick={start}
+            data-testid="start-run"
+          >
+            Start run
+          </button>
+        </div>
+      </header>
+
+      <div class="setup-grid">
+        <fieldset class="panel">
+          <legend>Suite and tests</legend>
+          <label class="field">
+            <span>Suite</span>
+            <select
+              value={suite}
+              onChange={(e) => pickSuite(e.currentTarget.value)}
+              disabled={!suites}
+              data-testid="suite-select"
+            >
+              {!suites && <option value="">Loading…</option>}
+              {suites?.map((s) => (
+                <option key={s.name} value={s.name} title={s.description}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {current && <p class="muted small">{current.description}</p>}
+          <div class="row">
+            <input
+              type="search"
+              placeholder="Filter by name or tag"
+              aria-label="Filter tests"
+              value={filter}
+              onInput={(e) => setFilter(e.currentTarget.value)}
+              data-testid="test-filter"
+            />
+            <button type="button" onClick={() => setVisibleTests(true)} data-testid="tests-all">
+              All
+            </button>
+            <button type="button" onClick={() => setVisibleTests(false)} data-testid="tests-none">
+              None
+            </button>
+          </div>
+          <p class="muted small">
+            {selectedTests.length} of {current?.tests.length ?? 0} selected
+          </p>
+          <ul class="checklist">
+            {visibleTests.map((t) => (
+              <li key={t.name}>
+                <label title={t.description}>
+                  <input
+                    type="checkbox"
+                    checked={tests.has(t.name)}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      setTests((s) => toggle(s, t.name, on));
+                    }}
+                    data-testid={`test-${t.name}`}
+                  />
+                  <span class="name">{t.name}</span>
+                  <span class="tags">{t.tags.join(', ')}</span>
+                </label>
+              </li>
+            ))}
+            {current && visibleTests.length === 0 && <li class="muted">No test matches “{filter}”.</li>}
+          </ul>
+        </fieldset>
+
+        <fieldset class="panel">
+          <legend>Runtimes</legend>
+          <div class="row wrap">
+            <button type="button" onClick={() => runtimes && setChosen(defaultRuntimes(runtimes))} data-testid="group-default">
+              Native + embedded
+            </button>
+            <button type="button" onClick={() => selectGroup('embedded')} title="Embedded engines and the baseline" data-testid="group-embedded">
+              Embedded
+            </button>
+            <button type="button" onClick={() => selectGroup('cli')} title="External CLIs and the baseline" data-testid="group-cli">
+              CLI
+            </button>
+            <button type="button" onClick={() => selectGroup('all')} data-testid="group-all">
+              All available
+            </button>
+            <button type="button" onClick={() => selectGroup('none')} data-testid="group-none">
+              None
+            </button>
+          </div>
+          <p class="muted small">
+            {runtimes ? `${selectedRuntimes.length} of ${available.length} available selected` : 'Loading runtimes…'}
+          </p>
+          {groups.map((g) => (
+            <div class="runtime-group" key={g.kind}>
+              <h3>{KIND_TITLE[g.kind] ?? g.kind}</h3>
+              <ul class="checklist">
+                {g.runtimes.map((r) => (
+                  <li key={r.id} class={r.unavailable ? 'unavailable' : undefined}>
+                    <label title={r.config}>
+                      <input
+                        type="checkbox"
+                        disabled={r.unavailable !== null}
+                        checked={r.unavailable === null && (chosen?.has(r.id) ?? false)}
+                        onChange={(e) => {
+                          const on = e.currentTarget.checked;
+                          setChosen((s) => toggle(s ?? new Set<string>(), r.id, on));
+                        }}
+                        data-testid={`runtime-${r.id}`}
+                      />
+                      <span class="name">{r.id}</span>
+                      <span class="version">{r.version}</span>
+                    </label>
+                    <div class="muted small">{r.config}</div>
+                    {r.unavailable && (
+                      <div class="why small" data-testid={`unavailable-${r.id}`}>
+                        Unavailable: {r.unavailable}
+                        {r.hint && <div class="hint">Install: {r.hint}</div>}
+                      </div>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </fieldset>
+
+        <fieldset class="panel">
+          <legend>Settings</legend>
+          <label class="field">
+            <span>Size</span>
+            <select value={size} onChange={(e) => setSize(e.currentTarget.value as Size)} data-testid="setting-size">
+              <option value="quick">quick</option>
+              <option value="full">full</option>
+            </select>
+          </label>
+          {fields.map((f) => (
+            <label class="field" key={f.key}>
+              <span>
+                {f.label}
+                {f.unit ? ` (${f.unit})` : ''}
+              </span>
+              <input
+                type="number"
+                min={f.min}
+                max={f.max}
+                step={1}
+                value={f.value}
+                onInput={(e) => f.set(e.currentTarget.value)}
+                aria-invalid={parseIntField(f.value, f.min, f.max) === null}
+                data-testid={f.testid}
+              />
+            </label>
+          ))}
+          <label class="field">
+            <span>Baseline</span>
+            <select value={baseline} onChange={(e) => setBaseline(e.currentTarget.value)} data-testid="setting-baseline">
+              {available.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.id}
+                </option>
+              ))}
+              {!available.some((r) => r.id === baseline) && <option value={baseline}>{baseline}</option>}
+            </select>
+          </label>
+          {chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(baseline) && (
+            <p class="note small">The baseline is not in this run: live ratios will be missing.</p>
+          )}
+          <label class="field">
+            <span>Label</span>
+            <input
+              type="text"
+              value={label}
+              placeholder="optional"
+              onInput={(e) => setLabel(e.currentTarget.value)}
+              data-testid="setting-label"
+            />
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={skipMissing}
+              onChange={(e) => setSkipMissing(e.currentTarget.checked)}
+              data-testid="setting-skip-missing"
+            />
+            Skip runtimes that are missing instead of refusing
+          </label>
+        </fieldset>
+      </div>
+    </section>
+  );
+}

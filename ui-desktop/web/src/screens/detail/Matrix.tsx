@@ -1,0 +1,112 @@
+/**
+ * Tests × runtimes of a saved run, each cell coloured by its median relative to the
+ * baseline on a log scale (green faster, red slower), with median, ratio and its 95 %
+ * interval in the tooltip; failed cells show why. The last row is each runtime's geomean.
+ */
+import type { CellSummary, RunSummary } from '../../api';
+import { formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
+
+/** The tooltip of one cell, in words. */
+export function cellTitle(c: CellSummary, baseline: string): string {
+  const head = `${c.runtime} · ${c.test}`;
+  if (c.failure) return `${head}\nfailed: ${c.failure}`;
+  const lines = [head];
+  if (c.stats) {
+    lines.push(`median ${formatNs(c.stats.median)} (n=${c.stats.n}, ${c.source} time)`);
+    lines.push(`min ${formatNs(c.stats.min)} · max ${formatNs(c.stats.max)} · MAD ${formatNs(c.stats.mad)}`);
+  }
+  if (c.relative !== null) {
+    lines.push(`${formatRatio(c.relative)} ${baseline} (95 % CI ${formatRatioCi(c.relative_low, c.relative_high)})`);
+  }
+  if (c.startup_ns !== null) lines.push(`start-up ${formatNs(c.startup_ns)}`);
+  return lines.join('\n');
+}
+
+export function DetailMatrix({ summary }: { summary: RunSummary }) {
+  const cell = (runtime: string, test: string) =>
+    summary.cells.find((c) => c.runtime === runtime && c.test === test) ?? null;
+  return (
+    <div class="table-scroll">
+      <table class="matrix" data-testid="detail-matrix">
+        <thead>
+          <tr>
+            <th>test</th>
+            {summary.runtimes.map((r) => (
+              <th key={r} class={r === summary.baseline ? 'baseline' : undefined} title={r === summary.baseline ? 'baseline' : undefined}>
+                {r}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {summary.tests.map((t) => (
+            <tr key={t}>
+              <th>{t}</th>
+              {summary.runtimes.map((r) => {
+                const c = cell(r, t);
+                if (!c) {
+                  return (
+                    <td key={r} class="na">
+                      –
+                    </td>
+                  );
+                }
+                const title = cellTitle(c, summary.baseline);
+                const common = {
+                  title,
+                  'aria-label': title,
+                  tabIndex: 0,
+                  'data-testid': 'matrix-cell',
+                  'data-runtime': r,
+                  'data-test': t,
+                };
+                if (c.failure) {
+                  return (
+                    <td key={r} {...common} class="failed" data-tone="failed">
+                      <div class="ratio">failed</div>
+                      <div class="failure-text">{c.failure}</div>
+                    </td>
+                  );
+                }
+                const rel = c.relative;
+                return (
+                  <td
+                    key={r}
+                    {...common}
+                    style={rel !== null ? { background: ratioColor(rel) } : undefined}
+                    data-tone={rel !== null ? ratioTone(rel) : 'none'}
+                    data-ratio={rel ?? undefined}
+                  >
+                    <div class="ratio">{rel !== null ? formatRatio(rel) : ''}</div>
+                    <div class="median">{formatNs(c.stats?.median)}</div>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th>geomean</th>
+            {summary.runtimes.map((r) => {
+              const g = summary.per_runtime.find((p) => p.runtime === r);
+              const v = g?.geomean_relative ?? null;
+              return (
+                <td
+                  key={r}
+                  data-testid="geomean-cell"
+                  data-runtime={r}
+                  style={v !== null ? { background: ratioColor(v) } : undefined}
+                  title={g ? `${g.tests_compared} tests compared${g.failed ? `, ${g.failed} failed` : ''}` : undefined}
+                >
+                  <div class="ratio">{formatRatio(v)}</div>
+                  {g && g.failed > 0 && <div class="bad small">{g.failed} failed</div>}
+                </td>
+              );
+            })}
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { Channel } from '@tauri-apps/api/core';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import { describe, expect, it } from 'vitest';
+import * as api from '../api';
+import runs from './fixtures/runs.json';
+import runtimes from './fixtures/runtimes.json';
+
+type Call = { cmd: string; payload: Record<string, unknown> | undefined };
+
+/** Records every IPC call and answers with `reply(cmd)`. */
+function record(reply: (cmd: string, payload?: Record<string, unknown>) => unknown = () => null): Call[] {
+  const calls: Call[] = [];
+  mockIPC((cmd, payload) => {
+    calls.push({ cmd, payload: payload as Record<string, unknown> | undefined });
+    return reply(cmd, payload as Record<string, unknown>);
+  });
+  return calls;
+}
+
+const keys = (c: Call) => Object.keys(c.payload ?? {}).sort();
+
+describe('api', () => {
+  it('list_runtimes and list_suites take no arguments and return the data', async () => {
+    const calls = record((cmd) => (cmd === 'list_runtimes' ? runtimes : []));
+    const rts = await api.listRuntimes();
+    await api.listSuites();
+    expect(calls.map((c) => c.cmd)).toEqual(['list_runtimes', 'list_suites']);
+    expect(keys(calls[0]!)).toEqual([]);
+    expect(rts.find((r) => r.id === 'wasmer-cli')?.unavailable).toMatch(/not found on PATH/);
+  });
+
+  it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {
+    let channel: Channel<api.RunEvent[]> | null = null;
+    const calls = record((cmd, p) => {
+      if (cmd === 'start_run') channel = p!.onEvent as Channel<api.RunEvent[]>;
+      return null;
+    });
+    const batches: api.RunEvent[][] = [];
+    const settings: api.RunSettings = { suite: 'compute', tests: ['sha256'], runtimes: ['native'], runs: 3, timeoutSecs: 9 };
+    await api.startRun(settings, (b) => batches.push(b));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.cmd).toBe('start_run');
+    expect(keys(calls[0]!)).toEqual(['onEvent', 'settings']);
+    expect(calls[0]!.payload!.settings).toEqual(settings);
+    expect(channel).toBeInstanceOf(Channel);
+    channel!.onmessage([{ type: 'cellStarted', index: 0 }]);
+    expect(batches).toEqual([[{ type: 'cellStarted', index: 0 }]]);
+  });
+
+  it('start_run rejects with the command error', async () => {
+    record(() => {
+      throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
+    });
+    await expect(api.startRun({ suite: 'compute', tests: [], runtimes: [] }, () => {})).rejects.toEqual({
+      code: 'busy',
+      message: 'a run is already in progress; cancel it or wait',
+    });
+  });
+
+  it('cancel_run, list_runs, delete_run', async () => {
+    const calls = record((cmd) => (cmd === 'cancel_run' ? true : cmd === 'list_runs' ? runs : null));
+    expect(await api.cancelRun()).toBe(true);
+    const list = await api.listRuns();
+    expect(list[0]!.meta).toBeNull();
+    await api.deleteRun('20261122-040000-compute-dead');
+    expect(calls.map((c) => c.cmd)).toEqual(['cancel_run', 'list_runs', 'delete_run']);
+    expect(calls[2]!.payload).toEqual({ id: '20261122-040000-compute-dead' });
+  });
+
+  it('load_run sends id, and baseline only when given', async () => {
+    const calls = record();
+    await api.loadRun('r1');
+    await api.loadRun('r1', 'wasmtime');
+    expect(calls.map((c) => c.cmd)).toEqual(['load_run', 'load_run']);
+    expect(calls[0]!.payload).toEqual({ id: 'r1' });
+    expect(calls[1]!.payload).toEqual({ id: 'r1', baseline: 'wasmtime' });
+  });
+
+  it('diff_runs sends a, b and thresholdPct (camelCase)', async () => {
+    const calls = record();
+    await api.diffRuns('a1', 'b1', 5);
+    await api.diffRuns('a1', 'b1');
+    expect(calls[0]).toEqual({ cmd: 'diff_runs', payload: { a: 'a1', b: 'b1', thresholdPct: 5 } });
+    expect(calls[1]!.payload).toEqual({ a: 'a1', b: 'b1' });
+  });
+
+  it('export_report sends runs, format, baseline and thresholdPct; null means cancelled', async () => {
+    const calls = record((_cmd, p) => ((p!.format as string) === 'csv' ? null : '/home/me/r.html'));
+    expect(await api.exportReport({ runs: ['a', 'b'], format: 'html', thresholdPct: 3 })).toBe('/home/me/r.html');
+    expect(await api.exportReport({ runs: ['a'], format: 'csv', baseline: 'native' })).toBeNull();
+    expect(calls[0]).toEqual({ cmd: 'export_report', payload: { runs: ['a', 'b'], format: 'html', thresholdPct: 3 } });
+    expect(calls[1]).toEqual({ cmd: 'export_report', payload: { runs: ['a'], format: 'csv', baseline: 'native' } });
+  });
+
+  it('errorMessage reads command errors, Errors and strings', () => {
+    expect(api.errorMessage({ code: 'not_found', message: "no saved run 'x'" })).toBe("no saved run 'x'");
+    expect(api.errorMessage(new Error('boom'))).toBe('boom');
+    expect(api.errorMessage('plain')).toBe('plain');
+    expect(api.isCommandError({ code: 'io' })).toBe(false);
+  });
+});

@@ -1,0 +1,338 @@
+import type { Channel } from '@tauri-apps/api/core';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it, vi } from 'vitest';
+import type { RunEvent, RunSettings } from '../api';
+import { App } from '../app';
+import { installGlobalHandlers } from '../errors';
+import { ErrorBanner } from '../components/ErrorBanner';
+import runFixture from './fixtures/run.json';
+import runsFixture from './fixtures/runs.json';
+import runtimesFixture from './fixtures/runtimes.json';
+import suitesFixture from './fixtures/suites.json';
+
+type Handler = (payload: Record<string, unknown>) => unknown;
+
+/** A backend from the fixtures; `over` replaces commands. Returns the calls made. */
+function backend(over: Record<string, Handler> = {}) {
+  const calls: { cmd: string; payload: Record<string, unknown> }[] = [];
+  const base: Record<string, Handler> = {
+    list_runtimes: () => runtimesFixture,
+    list_suites: () => suitesFixture,
+    list_runs: () => runsFixture,
+    load_run: () => runFixture,
+    start_run: () => null,
+    cancel_run: () => true,
+  };
+  mockIPC((cmd, payload) => {
+    const p = (payload ?? {}) as Record<string, unknown>;
+    calls.push({ cmd, payload: p });
+    const h = over[cmd] ?? base[cmd];
+    if (!h) throw { code: 'invalid_input', message: `unexpected command ${cmd}` };
+    return h(p);
+  });
+  return calls;
+}
+
+const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
+
+async function renderReady() {
+  render(<App />);
+  await waitFor(() => expect(input('runtime-wasmtime').checked).toBe(true));
+  await waitFor(() => expect(input('test-sha256').checked).toBe(true));
+}
+
+describe('App', () => {
+  it('shows a failing command in the error banner, dismissibly', async () => {
+    backend({
+      list_runs: () => {
+        throw { code: 'corrupt', message: 'results/index.json: unexpected end of file' };
+      },
+    });
+    render(<App />);
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.textContent).toContain('results/index.json: unexpected end of file');
+    // The rest of the page still works: the setup is there.
+    expect(screen.getByTestId('start-run')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('dismiss-error'));
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+  });
+
+  it('renders the setup before the catalog arrives', () => {
+    mockIPC(() => new Promise(() => {}));
+    render(<App />);
+    const start = screen.getByTestId('start-run') as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    expect(screen.getByTestId('start-reason').textContent).toBe('Loading suites…');
+  });
+
+  it('disables unavailable runtimes with their reason, and selects native + embedded by default', async () => {
+    backend();
+    await renderReady();
+    const cli = input('runtime-wasmer-cli');
+    expect(cli.disabled).toBe(true);
+    expect(cli.checked).toBe(false);
+    const why = screen.getByTestId('unavailable-wasmer-cli').textContent!;
+    expect(why).toContain("'wasmer' not found on PATH");
+    expect(why).toContain('cargo install wasmer-cli');
+    expect(input('runtime-native').checked).toBe(true);
+    expect(input('runtime-wasmer-singlepass').checked).toBe(true);
+    expect(input('runtime-wasmtime-cli').checked).toBe(false);
+    expect(input('runtime-wasmtime-cli').disabled).toBe(false);
+    expect((screen.getByTestId('suite-select') as HTMLSelectElement).value).toBe('compute');
+    expect(input('setting-runs').value).toBe('5');
+    expect(input('setting-warmup').value).toBe('1');
+    expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('quick');
+    expect((screen.getByTestId('setting-baseline') as HTMLSelectElement).value).toBe('native');
+    // The CLI group keeps the baseline and drops the embedded engines.
+    fireEvent.click(screen.getByTestId('group-cli'));
+    expect(input('runtime-wasmtime').checked).toBe(false);
+    expect(input('runtime-wasmtime-cli').checked).toBe(true);
+    expect(input('runtime-native').checked).toBe(true);
+    expect(input('runtime-wasmer-cli').checked).toBe(false);
+  });
+
+  it('says why start is disabled', async () => {
+    backend();
+    await renderReady();
+    const start = screen.getByTestId('start-run') as HTMLButtonElement;
+    expect(start.disabled).toBe(false);
+    fireEvent.click(screen.getByTestId('tests-none'));
+    expect(start.disabled).toBe(true);
+    expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one test.');
+    fireEvent.click(screen.getByTestId('tests-all'));
+    fireEvent.input(input('setting-runs'), { target: { value: '0' } });
+    expect(start.disabled).toBe(true);
+    expect(screen.getByTestId('start-reason').textContent).toContain('Runs must be a whole number');
+    fireEvent.input(input('setting-runs'), { target: { value: '3' } });
+    fireEvent.click(screen.getByTestId('group-none'));
+    expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one available runtime.');
+  });
+
+  it('sends the chosen settings to start_run, then shows the run live to the end', async () => {
+    let channel: Channel<RunEvent[]> | null = null;
+    const calls = backend({
+      start_run: (p) => {
+        channel = p.onEvent as Channel<RunEvent[]>;
+        return null;
+      },
+    });
+    await renderReady();
+    // The filter narrows the list; All/None act on what is visible.
+    fireEvent.input(screen.getByTestId('test-filter'), { target: { value: 'bignum' } });
+    expect(screen.queryByTestId('test-sha256')).toBeNull();
+    expect(input('test-x25519')).toBeTruthy();
+    fireEvent.input(screen.getByTestId('test-filter'), { target: { value: '' } });
+    // Two tests, two runtimes, custom settings.
+    fireEvent.click(screen.getByTestId('tests-none'));
+    fireEvent.click(input('test-crc32'));
+    fireEvent.click(input('test-sha256'));
+    fireEvent.click(screen.getByTestId('group-none'));
+    fireEvent.click(input('runtime-native'));
+    fireEvent.click(input('runtime-wasmtime'));
+    fireEvent.input(input('setting-runs'), { target: { value: '3' } });
+    fireEvent.input(input('setting-warmup'), { target: { value: '2' } });
+    fireEvent.change(screen.getByTestId('setting-size'), { target: { value: 'full' } });
+    fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
+    fireEvent.click(screen.getByTestId('start-run'));
+
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
+    const sent = calls.find((c) => c.cmd === 'start_run')!.payload;
+    expect(Object.keys(sent).sort()).toEqual(['onEvent', 'settings']);
+    const settings = sent.settings as RunSettings;
+    expect(settings).toEqual({
+      suite: 'compute',
+      // In suite order, whatever the order of the clicks.
+      tests: ['sha256', 'crc32'],
+      runtimes: ['native', 'wasmtime'],
+      warmup: 2,
+      runs: 3,
+      timeoutSecs: 60,
+      size: 'full',
+      memoryCapMib: 4096,
+      sampleIntervalMs: 100,
+      baseline: 'native',
+      skipMissing: false,
+      label: 'my label',
+    });
+
+    // Now on the live screen.
+    const state = screen.getByTestId('run-state');
+    expect(state.closest('[hidden]')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('running'));
+    expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
+
+    const send = (batch: RunEvent[]) => act(() => channel!.onmessage(batch));
+    const m = (runtime: string, test: string, value: number, warmup = false) => ({
+      runtime,
+      test,
+      phase: 'execute' as const,
+      iteration: 0,
+      warmup,
+      metric: 'self_ns' as const,
+      value,
+    });
+    await send([
+      {
+        type: 'planned',
+        runId: 'run-42',
+        cells: [
+          ['native', 'sha256'],
+          ['wasmtime', 'sha256'],
+        ],
+        iterationsPerCell: 3,
+      },
+      { type: 'cellStarted', index: 0 },
+      { type: 'progress', index: 0, done: 1 },
+      { type: 'measurement', rows: [m('native', 'sha256', 5e9, true)] },
+      { type: 'sample', sample: { t_ms: 100, runtime: 'native', test: 'sha256', cpu_pct: 97, rss_bytes: 13688832 } },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 1 of 2'));
+    const rows = () => screen.getAllByTestId('cell-row');
+    expect(rows().map((r) => r.dataset.status)).toEqual(['running', 'pending']);
+    expect(screen.getByTestId('live-cpu')).toBeTruthy();
+    expect(screen.getByTestId('live-rss')).toBeTruthy();
+
+    await send([
+      { type: 'progress', index: 0, done: 3 },
+      { type: 'measurement', rows: [m('native', 'sha256', 100e6), m('native', 'sha256', 102e6)] },
+      { type: 'cellFinished', index: 0, failure: null, wallMs: 800 },
+      { type: 'cellStarted', index: 1 },
+      { type: 'measurement', rows: [m('wasmtime', 'sha256', 115e6), m('wasmtime', 'sha256', 117e6)] },
+      { type: 'cellFinished', index: 1, failure: null, wallMs: 900 },
+    ]);
+    await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
+    const liveCell = screen
+      .getAllByTestId('live-cell')
+      .find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
+    expect(liveCell.querySelector('.ratio')!.textContent).toBe('1.15×');
+    expect(liveCell.querySelector('.median')!.textContent).toBe('116 ms');
+
+    const listsBefore = calls.filter((c) => c.cmd === 'list_runs').length;
+    await send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
+    await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('complete'));
+    expect(screen.getByTestId('run-state').textContent).toBe('complete');
+    expect(screen.queryByTestId('cancel-run')).toBeNull();
+    // The saved runs are refreshed, and the new run can be opened.
+    expect(calls.filter((c) => c.cmd === 'list_runs').length).toBe(listsBefore + 1);
+    fireEvent.click(screen.getByTestId('open-detail'));
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'load_run' && c.payload.id === 'run-42')).toBe(true));
+  });
+
+  it('shows a failed cell and a refused start', async () => {
+    backend({
+      start_run: () => {
+        throw { code: 'invalid_input', message: "runtime 'wasmtime-cli' is unavailable" };
+      },
+    });
+    await renderReady();
+    fireEvent.click(screen.getByTestId('start-run'));
+    const banner = await screen.findByTestId('error-banner');
+    expect(banner.textContent).toContain("runtime 'wasmtime-cli' is unavailable");
+    await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('error'));
+    // A refused start does not lock the setup.
+    expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('cancels only after confirmation', async () => {
+    let channel: Channel<RunEvent[]> | null = null;
+    const calls = backend({
+      start_run: (p) => {
+        channel = p.onEvent as Channel<RunEvent[]>;
+        return null;
+      },
+    });
+    await renderReady();
+    fireEvent.click(screen.getByTestId('start-run'));
+    await waitFor(() => expect(channel).not.toBeNull());
+    await act(() =>
+      channel!.onmessage([
+        { type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 2 },
+        { type: 'cellStarted', index: 0 },
+      ]),
+    );
+    fireEvent.click(await screen.findByTestId('cancel-run'));
+    fireEvent.click(screen.getByTestId('confirm-no'));
+    expect(calls.some((c) => c.cmd === 'cancel_run')).toBe(false);
+    fireEvent.click(screen.getByTestId('cancel-run'));
+    fireEvent.click(screen.getByTestId('confirm-yes'));
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'cancel_run')).toBe(true));
+    await act(() =>
+      channel!.onmessage([
+        { type: 'cellFinished', index: 0, failure: 'cancelled', wallMs: 10 },
+        { type: 'runFinished', status: 'cancelled', failed: 1 },
+      ]),
+    );
+    await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('cancelled'));
+    expect(screen.getAllByTestId('cell-row')[0]!.dataset.status).toBe('failed');
+    expect(screen.getByTestId('cell-failure').textContent).toBe('cancelled');
+  });
+
+  it('exports through the dialog and says where the file went', async () => {
+    let answer: string | null = '/home/me/run.csv';
+    const calls = backend({ export_report: () => answer });
+    await renderReady();
+    fireEvent.click(screen.getByTestId('nav-runs'));
+    await waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(3));
+    fireEvent.click(screen.getAllByTestId('run-row')[1]!);
+    fireEvent.click(screen.getByTestId('runs-export'));
+    const dialog = screen.getByTestId('export-dialog');
+    fireEvent.click(within(dialog).getByTestId('format-csv'));
+    fireEvent.click(within(dialog).getByTestId('export-save'));
+    await waitFor(() => expect(screen.getByTestId('export-result').textContent).toBe('Saved to /home/me/run.csv'));
+    expect(calls.find((c) => c.cmd === 'export_report')!.payload).toEqual({
+      runs: ['20261122-035234-compute-4bb8'],
+      format: 'csv',
+    });
+    answer = null;
+    fireEvent.click(within(dialog).getByTestId('format-md'));
+    fireEvent.click(within(dialog).getByTestId('export-save'));
+    await waitFor(() => expect(screen.getByTestId('export-result').textContent).toBe('Export cancelled'));
+    expect(calls.filter((c) => c.cmd === 'export_report')[1]!.payload.format).toBe('md');
+  });
+
+  it('nav buttons switch screens', async () => {
+    backend();
+    await renderReady();
+    const visible = (id: string) => screen.getByTestId(id).closest('[hidden]') === null;
+    expect(visible('start-run')).toBe(true);
+    fireEvent.click(screen.getByTestId('nav-runs'));
+    expect(visible('runs-list')).toBe(true);
+    expect(visible('start-run')).toBe(false);
+    fireEvent.click(screen.getByTestId('nav-diff'));
+    expect(visible('diff-a')).toBe(true);
+    fireEvent.click(screen.getByTestId('nav-live'));
+    expect(screen.getByTestId('run-state').dataset.state).toBe('idle');
+    fireEvent.click(screen.getByTestId('nav-detail'));
+    expect(screen.getByTestId('nav-detail').getAttribute('aria-current')).toBe('page');
+  });
+});
+
+describe('global error handlers', () => {
+  it('show uncaught errors and unhandled rejections in the banner', async () => {
+    const uninstall = installGlobalHandlers(window);
+    render(<ErrorBanner />);
+    const rejection = Object.assign(new Event('unhandledrejection'), {
+      reason: { code: 'io', message: 'results: permission denied' },
+    });
+    act(() => {
+      window.dispatchEvent(rejection);
+    });
+    expect(screen.getByTestId('error-banner').textContent).toContain('results: permission denied');
+    act(() => {
+      window.dispatchEvent(new ErrorEvent('error', { message: 'x is not a function', error: new TypeError('x is not a function') }));
+    });
+    expect(screen.getByTestId('error-banner').textContent).toContain('x is not a function');
+    uninstall();
+  });
+});
+
+describe('without the Tauri backend', () => {
+  it('explains instead of crashing', async () => {
+    vi.resetModules();
+    delete (window as unknown as Record<string, unknown>).__TAURI_INTERNALS__;
+    document.body.innerHTML = '<div id="app"></div>';
+    await import('../main');
+    expect(document.querySelector('[data-testid="no-backend"]')!.textContent).toContain('wasmeter desktop');
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatBytes,
+  formatDuration,
+  formatNs,
+  formatRatio,
+  formatRatioCi,
+  formatTime,
+  median,
+  ratioColor,
+  ratioTone,
+} from '../format';
+
+describe('formatNs', () => {
+  it('picks the unit and keeps 3 significant digits', () => {
+    expect(formatNs(0)).toBe('0 ns');
+    expect(formatNs(512)).toBe('512 ns');
+    expect(formatNs(1234)).toBe('1.23 µs');
+    expect(formatNs(88652)).toBe('88.7 µs');
+    expect(formatNs(97845501)).toBe('97.8 ms');
+    expect(formatNs(1.5e9)).toBe('1.50 s');
+    expect(formatNs(2_500_000_000_000)).toBe('2500 s');
+  });
+  it('rounds up into the next unit instead of showing 1000', () => {
+    expect(formatNs(999.7)).toBe('1.00 µs');
+    expect(formatNs(999_960)).toBe('1.00 ms');
+  });
+  it('shows a dash for missing values', () => {
+    expect(formatNs(null)).toBe('–');
+    expect(formatNs(undefined)).toBe('–');
+    expect(formatNs(NaN)).toBe('–');
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses binary units', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(2048)).toBe('2.00 KiB');
+    expect(formatBytes(13688832)).toBe('13.1 MiB');
+    expect(formatBytes(4294967296)).toBe('4.00 GiB');
+    expect(formatBytes(25276510208)).toBe('23.5 GiB');
+    expect(formatBytes(null)).toBe('–');
+  });
+});
+
+describe('formatRatio', () => {
+  it('formats like 1.15×', () => {
+    expect(formatRatio(1.151179664570941)).toBe('1.15×');
+    expect(formatRatio(1)).toBe('1.00×');
+    expect(formatRatio(6.731118895992655)).toBe('6.73×');
+    expect(formatRatio(12.34)).toBe('12.3×');
+    expect(formatRatio(250.4)).toBe('250×');
+    expect(formatRatio(0.0123)).toBe('0.012×');
+    expect(formatRatio(null)).toBe('–');
+    expect(formatRatioCi(1.1331189066185128, 1.1654786303994704)).toBe('1.13–1.17×');
+    expect(formatRatio(0.9962670753263783, 3)).toBe('0.996×');
+    expect(formatRatioCi(0.9623226938150088, 1.0025694811538037, 3)).toBe('0.962–1.003×');
+  });
+});
+
+describe('other helpers', () => {
+  it('formats durations', () => {
+    expect(formatDuration(45_000)).toBe('45 s');
+    expect(formatDuration(185_000)).toBe('3 min 05 s');
+    expect(formatDuration(7_380_000)).toBe('2 h 03 min');
+    expect(formatDuration(null)).toBe('–');
+  });
+  it('formats unix seconds as local time in a fixed shape', () => {
+    const t = new Date(2026, 10, 22, 3, 52, 29).getTime() / 1000;
+    expect(formatTime(t)).toBe('2026-11-22 03:52:29');
+  });
+  it('takes medians', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNull();
+  });
+  it('colours ratios on a log scale: green below 1, red above, stronger further away', () => {
+    expect(ratioTone(0.5)).toBe('faster');
+    expect(ratioTone(1.001)).toBe('same');
+    expect(ratioTone(1.15)).toBe('slower');
+    expect(ratioColor(1)).toBe('transparent');
+    expect(ratioColor(0.5)).toMatch(/^hsla\(140,/);
+    expect(ratioColor(2)).toMatch(/^hsla\(0,/);
+    const alpha = (c: string) => Number(c.match(/, ([\d.]+)\)$/)![1]);
+    expect(alpha(ratioColor(6.73))).toBeGreaterThan(alpha(ratioColor(1.15)));
+    // Log scale: 2× slower and 2× faster are equally strong.
+    expect(alpha(ratioColor(2))).toBeCloseTo(alpha(ratioColor(0.5)), 6);
+    expect(alpha(ratioColor(100))).toBeCloseTo(0.7, 6);
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RunEvent, RunSettings } from '../api';
+import { LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
+
+const settings: RunSettings = { suite: 'compute', tests: [], runtimes: ['native'], baseline: 'native' };
+
+function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {
+  const frames: (() => void)[] = [];
+  let deliver: ((b: RunEvent[]) => void) | null = null;
+  const onEnded = vi.fn();
+  const onError = vi.fn();
+  const s = new LiveSession({
+    startRun: async (_settings, on) => {
+      deliver = on;
+      return null as never;
+    },
+    cancelRun: async () => true,
+    onEnded,
+    onError,
+    now: () => 0,
+    schedule: (fn) => frames.push(fn),
+    ...over,
+  });
+  const flush = () => frames.splice(0).forEach((f) => f());
+  return { s, frames, flush, onEnded, onError, send: (b: RunEvent[]) => deliver!(b) };
+}
+
+describe('LiveSession', () => {
+  it('notifies once per frame however many events arrive, and keeps samples in the ring', async () => {
+    const { s, frames, flush, send } = session();
+    const listener = vi.fn();
+    s.subscribe(listener);
+    await s.start(settings);
+    flush();
+    expect(listener).toHaveBeenCalledTimes(1);
+    const samples: RunEvent[] = Array.from({ length: 30 }, (_, i) => ({
+      type: 'sample',
+      sample: { t_ms: (i + 1) * 100, runtime: 'native', test: 'sha256', cpu_pct: i, rss_bytes: 1000 + i },
+    }));
+    send([{ type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 2 }, ...samples.slice(0, 10)]);
+    send(samples.slice(10));
+    expect(frames).toHaveLength(1);
+    flush();
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(s.state.samples).toBe(30);
+    expect(s.samples.length).toBe(30);
+    expect(s.samples.view(S_T)[29]).toBeCloseTo(3);
+    expect(s.samples.view(S_CPU)[0]).toBe(0);
+    expect(s.samples.view(S_RSS)[29]).toBe(1029);
+    expect(s.sampleVersion).toBeGreaterThan(30);
+  });
+
+  it('reports the end of a run once, and errors to the banner', async () => {
+    const { s, send, onEnded, onError } = session();
+    await s.start(settings);
+    send([{ type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 1 }]);
+    send([{ type: 'error', message: 'cannot save the run: disk full' }]);
+    expect(onEnded).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith('cannot save the run: disk full');
+    expect(s.state.state).toBe('error');
+    // A second start is allowed after the end.
+    expect(await s.start(settings)).toBe(true);
+  });
+
+  it('refuses a second start while one is in flight, and turns a rejection into an error state', async () => {
+    const { s } = session();
+    expect(await s.start(settings)).toBe(true);
+    expect(await s.start(settings)).toBe(false);
+    const failing = session({
+      startRun: async () => {
+        throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
+      },
+    });
+    expect(await failing.s.start(settings)).toBe(false);
+    expect(failing.s.state.state).toBe('error');
+    expect(failing.onError).toHaveBeenCalledWith('a run is already in progress; cancel it or wait');
+  });
+});
