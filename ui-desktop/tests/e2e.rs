@@ -4,15 +4,19 @@
 //! scripts/test installs Xvfb, webkit2gtk-driver and tauri-driver.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Kills a helper process when the test ends, however it ends.
+/// Kills a helper process and everything it started (its process group) when the test
+/// ends, however it ends.
 struct Guard(Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -97,8 +101,7 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
             .env("DISPLAY", &display)
             .env("WASMETER_RESULTS", results.path())
             .env("WASMETER_SUITES", manifest.join("../suites"))
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -125,7 +128,12 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
                 String::from_utf8_lossy(&out.stderr)
             )
         });
-    assert_eq!(report["ok"], true, "{report}");
+    assert_eq!(
+        report["ok"],
+        true,
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(report["cells_done"], 2, "{report}");
     assert!(report["matrix_cells"].as_u64().unwrap() >= 2, "{report}");
     eprintln!(

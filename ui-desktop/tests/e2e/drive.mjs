@@ -10,13 +10,16 @@ const DRIVER = process.env.DRIVER;
 const APP = process.env.APP;
 const SCREENS = process.env.SCREENS;
 const MODE = process.env.MODE ?? "test";
-const ELEMENT = "element-6066-11e4-a9e3-4e0e1c9bbd44";
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf"; // W3C WebDriver element key
 
-async function wd(method, path, body) {
+async function wd(method, path, body, timeoutMs = 60000) {
   const res = await fetch(DRIVER + path, {
     method,
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  }).catch((e) => {
+    throw new Error(`${method} ${path}: ${e.message}`);
   });
   const json = await res.json().catch(() => ({}));
   if (!res.ok) {
@@ -44,17 +47,36 @@ async function until(what, fn, timeoutMs) {
 }
 
 let sid;
+const step = (what) => console.error(`e2e: ${what}`);
 const js = (script, ...args) => wd("POST", `/session/${sid}/execute/sync`, { script, args });
-const find = async (css) => (await wd("POST", `/session/${sid}/element`, { using: "css selector", value: css }))[ELEMENT];
+async function find(css) {
+  const v = await wd("POST", `/session/${sid}/element`, { using: "css selector", value: css });
+  const id = v?.[ELEMENT];
+  if (!id) throw new Error(`no element for ${css}: ${JSON.stringify(v)}`);
+  return id;
+}
 const click = async (css) => wd("POST", `/session/${sid}/element/${await find(css)}/click`, {});
 const count = (css) => js("return document.querySelectorAll(arguments[0]).length", css);
 const banner = () => js("const b = document.querySelector('[data-testid=error-banner]'); return b ? b.textContent : null");
 
+// Snapshots can stall in WebKitGTK under Xvfb (always with WEBKIT_DISABLE_COMPOSITING_MODE,
+// which the test therefore does not set); a short timeout and a retry after a forced
+// repaint gets past the occasional stall.
 async function shot(name) {
   if (!SCREENS) return;
   mkdirSync(SCREENS, { recursive: true });
-  const png = await wd("GET", `/session/${sid}/screenshot`);
-  writeFileSync(join(SCREENS, `${name}.png`), Buffer.from(png, "base64"));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const png = await wd("GET", `/session/${sid}/screenshot`, undefined, 15000);
+      writeFileSync(join(SCREENS, `${name}.png`), Buffer.from(png, "base64"));
+      return;
+    } catch (e) {
+      step(`screenshot ${name} attempt ${attempt}: ${e.message}`);
+      if (attempt === 3) throw e;
+      await js("document.body.style.opacity = '0.999'; requestAnimationFrame(() => document.body.style.opacity = '')").catch(() => {});
+      await sleep(500);
+    }
+  }
 }
 
 async function setInput(css, value) {
@@ -91,12 +113,14 @@ try {
   );
   out.interactive_ms = Math.round(performance.now() - t0);
   await shot("setup");
+  step("setup shown");
 
   // A quick real run: crc32 on native and wasmtime.
   const runtimeIds = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].map(e => e.dataset.testid.slice(8))");
   for (const id of runtimeIds) {
     const enabled = await js("return !document.querySelector(arguments[0]).disabled", `[data-testid="runtime-${id}"]`);
     if (enabled) await setChecked(`[data-testid="runtime-${id}"]`, id === "native" || id === "wasmtime");
+    step(`runtime ${id} set`);
   }
   const testNames = await js("return [...document.querySelectorAll('input[data-testid^=test-]')].map(e => e.dataset.testid.slice(5))");
   if (!testNames.includes("crc32")) throw new Error(`no crc32 test listed: ${testNames}`);
@@ -111,9 +135,11 @@ try {
       requestAnimationFrame(tick);`);
   }
   await click("[data-testid=start-run]");
+  step("start clicked");
   await until("the live screen", () => js("const s = document.querySelector('[data-testid=run-state]'); return s && s.dataset.state !== 'idle'"), 10000);
   await until("live samples on the graph", () => js("return document.querySelector('[data-testid=live-cpu] canvas') !== null"), 30000).catch(() => {});
   await shot("live");
+  step("live");
   const state = await until(
     "the run to end",
     () => js("const s = document.querySelector('[data-testid=run-state]'); return s && ['complete','cancelled','interrupted','error'].includes(s.dataset.state) ? s.dataset.state : null"),
@@ -125,16 +151,22 @@ try {
   if (MODE === "bench") {
     out.frames = await js("const f = window.__frames.slice(5).sort((a,b)=>a-b); return { n: f.length, p50: f[Math.floor(f.length*0.5)], p95: f[Math.floor(f.length*0.95)], p99: f[Math.floor(f.length*0.99)], max: f[f.length-1] }");
   }
+  const chartProblem = () => js("return document.body.innerText.includes('chart unavailable') ? document.body.innerText.match(/chart unavailable[^\\n]*/)[0] : null");
+  if (!(await js("return document.querySelector('[data-testid=live-cpu] canvas') !== null"))) throw new Error(`no live CPU chart: ${await chartProblem()}`);
+  if (await chartProblem()) throw new Error(await chartProblem());
   await shot("live-finished");
 
   await click("[data-testid=nav-runs]");
+  step("to runs");
   const runId = await until("the saved run in the list", () => js("const r = document.querySelector('[data-testid=run-row]:not([data-broken=true])'); return r ? r.dataset.runId : null"), 10000);
   out.run_id = runId;
   await shot("runs");
-  await click(`[data-testid=run-row][data-run-id="${runId}"]`);
+  await click(`[data-testid=run-row][data-run-id="${runId}"] input[type=checkbox]`);
   await click("[data-testid=runs-open]");
   await until("the detail matrix", () => js("return document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]').length >= 2"), 20000);
   out.matrix_cells = await count("[data-testid=detail-matrix] [data-testid=matrix-cell]");
+  out.detail_charts = await count("canvas");
+  if (await chartProblem()) throw new Error(await chartProblem());
   await shot("detail");
   await click("[data-testid=nav-diff]");
   await sleep(300);

@@ -52,8 +52,24 @@ export function chartsSupported(): boolean {
 
 let loader: Promise<typeof uPlot> | null = null;
 
+/**
+ * uPlot builds `Intl` formatters from `navigator.language` when it loads. Under LANG=C
+ * WebKitGTK reports the language "C", which Intl rejects ("invalid language tag"), and the
+ * import throws; fall back to en-US so the charts still work in such sessions.
+ */
+export function ensureValidLanguage(nav: Navigator = navigator): void {
+  try {
+    new Intl.NumberFormat(nav.language);
+  } catch {
+    Object.defineProperty(nav, 'language', { value: 'en-US', configurable: true });
+  }
+}
+
 function loadUPlot(): Promise<typeof uPlot> {
-  loader ??= import('uplot').then((m) => m.default);
+  loader ??= Promise.resolve()
+    .then(() => ensureValidLanguage())
+    .then(() => import('uplot'))
+    .then((m) => m.default);
   return loader;
 }
 
