@@ -2,7 +2,7 @@
 //! and how to make one in the worker.
 
 use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
-use super::embedded::{Wasmer, WasmerCompiler, Wasmtime, WasmtimeVariant, engine_version};
+use super::embedded::{Wasmer, Wasmtime, engine_version, wasmer_compiler, wasmtime_variant};
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
 use crate::config::Config;
 use serde::{Deserialize, Serialize};
@@ -103,14 +103,14 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
             .ok_or_else(|| Failure::Unavailable(format!("{}: no command", info.id)))?;
         return Ok(Box::new(CliRuntime::new(cmd)));
     }
-    Ok(match info.id.as_str() {
-        "native" => Box::new(NativeRuntime),
-        "wasmtime" => Box::new(Wasmtime::new(WasmtimeVariant::Default)?),
-        "wasmtime-pooling" => Box::new(Wasmtime::new(WasmtimeVariant::Pooling)?),
-        "wasmtime-winch" => Box::new(Wasmtime::new(WasmtimeVariant::Winch)?),
-        "wasmtime-o0" => Box::new(Wasmtime::new(WasmtimeVariant::O0)?),
-        "wasmer-cranelift" => Box::new(Wasmer::new(WasmerCompiler::Cranelift)?),
-        "wasmer-singlepass" => Box::new(Wasmer::new(WasmerCompiler::Singlepass)?),
-        other => return Err(Failure::Unavailable(format!("unknown runtime '{other}'"))),
-    })
+    if info.id == "native" {
+        return Ok(Box::new(NativeRuntime));
+    }
+    if let Some(v) = wasmtime_variant(&info.id) {
+        return Ok(Box::new(Wasmtime::new(v)?));
+    }
+    if let Some(c) = wasmer_compiler(&info.id) {
+        return Ok(Box::new(Wasmer::new(c)?));
+    }
+    Err(Failure::Unavailable(format!("unknown runtime '{}'", info.id)))
 }
