@@ -11,10 +11,12 @@ fn meta(id: &str, pid: u32) -> RunMeta {
         id: id.into(),
         label: Some("round trip".into()),
         suite: "compute".into(),
+        suite_kind: Default::default(),
         tests: vec![TestRecord {
             name: "sha256".into(),
             source_hash: "ab".repeat(32),
         }],
+        not_applicable: Vec::new(),
         runtimes: known_runtimes(&wasmeter_core::config::Config::default())
             .into_iter()
             .take(2)

@@ -159,7 +159,7 @@ impl DetailPane {
             return;
         }
         let index = Index::new(&self.run.measurements);
-        let Some((values, source)) = index.primary(rt, test) else {
+        let Some((values, source, _)) = index.primary(rt, test) else {
             Paragraph::new("no measurements").render(inner, buf);
             return;
         };
@@ -262,14 +262,14 @@ impl DetailPane {
         );
         let mut header = vec![Line::from("runtime")];
         header.extend(
-            Phase::ALL
+            Phase::COMMAND
                 .iter()
                 .map(|p| Line::from(p.as_str()).right_aligned()),
         );
         let rows = self.summary.runtimes.iter().map(|rt| {
             let mut cells = vec![Line::from(clip(rt, 18))];
             let cell = self.summary.cell(rt, test);
-            for p in Phase::ALL {
+            for p in Phase::COMMAND {
                 let v = cell.and_then(|c| c.phases.get(p.as_str()));
                 cells.push(
                     Line::from(v.map(|v| format_ns(*v)).unwrap_or("-".into())).right_aligned(),
@@ -278,7 +278,7 @@ impl DetailPane {
             Row::new(cells)
         });
         let mut widths = vec![Constraint::Length(18)];
-        widths.extend(Phase::ALL.iter().map(|_| Constraint::Length(11)));
+        widths.extend(Phase::COMMAND.iter().map(|_| Constraint::Length(11)));
         Table::new(rows, widths)
             .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
             .block(block)

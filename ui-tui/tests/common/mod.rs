@@ -82,6 +82,7 @@ fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
         tags: tags.iter().map(|t| t.to_string()).collect(),
         source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
         wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
+        module: None,
         wasm_cflags: vec![],
         native_cflags: vec![],
     }
@@ -92,6 +93,7 @@ pub fn suites() -> Vec<Suite> {
         Suite {
             name: "compute".into(),
             description: "CPU kernels".into(),
+            kind: Default::default(),
             dir: PathBuf::from("/suites/compute"),
             includes: vec![],
             native_cflags: vec![],
@@ -106,6 +108,7 @@ pub fn suites() -> Vec<Suite> {
         Suite {
             name: "http".into(),
             description: "HTTP gateway".into(),
+            kind: Default::default(),
             dir: PathBuf::from("/suites/http"),
             includes: vec![],
             native_cflags: vec![],
@@ -138,6 +141,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
         id: id.into(),
         label: label.map(String::from),
         suite: "compute".into(),
+        suite_kind: Default::default(),
         tests: TESTS
             .iter()
             .map(|t| TestRecord {
@@ -145,6 +149,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
                 source_hash: format!("hash-{t}"),
             })
             .collect(),
+        not_applicable: Vec::new(),
         runtimes: RTS
             .iter()
             .map(|r| all.iter().find(|x| x.id == *r).unwrap().clone())
