@@ -147,7 +147,8 @@ impl ModuleSpec {
         match *self {
             ModuleSpec::Hello => false,
             ModuleSpec::Heap { bytes, fill } => {
-                page * HOST_PAGE < bytes && (fill == Fill::Dense || page.is_multiple_of(SPARSE_EVERY))
+                page * HOST_PAGE < bytes
+                    && (fill == Fill::Dense || page.is_multiple_of(SPARSE_EVERY))
             }
         }
     }
