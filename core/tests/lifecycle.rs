@@ -147,9 +147,10 @@ fn get(values: &[PhaseValue], phase: Phase, metric: Metric) -> f64 {
 fn driver_samples_every_measurement() {
     let dir = tempfile::tempdir().unwrap();
     let id = "wasmtime-pooling-nocow";
-    let mut hello = Driver::new(id, ModuleSpec::Hello, dir.path()).unwrap();
+    let cap = 4 << 30;
+    let mut hello = Driver::new(id, ModuleSpec::Hello, dir.path(), cap).unwrap();
     let dense = ModuleSpec::parse("heap-4m-dense").unwrap();
-    let mut heap = Driver::new(id, dense, dir.path()).unwrap();
+    let mut heap = Driver::new(id, dense, dir.path(), cap).unwrap();
     let (h, d) = (hello.sample().unwrap(), heap.sample().unwrap());
     for v in [&h, &d] {
         assert_eq!(v.len(), 7, "{v:?}");

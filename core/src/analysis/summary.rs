@@ -5,6 +5,7 @@
 use super::stats::{Stats, geomean, ratio_interval, seed_for};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
+use crate::suite::SuiteKind;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -159,6 +160,11 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
     let index = Index::new(&run.measurements);
+    // What a cell without values (a failed one) is compared by.
+    let default_primary = match run.meta.suite_kind {
+        SuiteKind::Lifecycle => Phase::Instantiate,
+        SuiteKind::Command => Phase::Execute,
+    };
     let failures: HashMap<(&str, &str), String> = run
         .cells
         .iter()
@@ -218,7 +224,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 source: primary.map(|(_, s, _)| s.to_string()).unwrap_or_default(),
                 primary_phase: primary
                     .map(|(_, _, p)| p)
-                    .unwrap_or(Phase::Execute)
+                    .unwrap_or(default_primary)
                     .as_str()
                     .to_string(),
                 stats,

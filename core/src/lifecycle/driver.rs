@@ -12,7 +12,7 @@ pub const LIVE_MAX: u64 = 1000;
 
 /// Memory a batch of live instances (or of compiled modules) may take if every page of
 /// their heaps became resident, as without copy-on-write: 16 MiB heaps are measured 32 at a
-/// time, not 1,000 (16 GiB).
+/// time, not 1,000 (16 GiB). Never more than a quarter of the cell's memory cap.
 pub const LIVE_BUDGET: u64 = 512 << 20;
 
 /// Operations per sample of each measurement.
@@ -45,8 +45,13 @@ fn value(phase: Phase, metric: Metric, value: f64) -> PhaseValue {
 impl Driver {
     /// Builds the engine of `runtime_id`, generates the module, writes its precompiled form
     /// into `scratch`, checks that an instance answers and holds the right heap, and sizes
-    /// the batches.
-    pub fn new(runtime_id: &str, module: ModuleSpec, scratch: &Path) -> Result<Driver, Failure> {
+    /// the batches so that they fit a quarter of `memory_cap` (bytes).
+    pub fn new(
+        runtime_id: &str,
+        module: ModuleSpec,
+        scratch: &Path,
+        memory_cap: u64,
+    ) -> Result<Driver, Failure> {
         let mut engine = engine(runtime_id)?;
         let wasm = module.wasm();
         let precompiled = scratch.join(format!("{}.{runtime_id}.cwasm", module.name()));
@@ -57,8 +62,9 @@ impl Driver {
         check_heap(engine.as_mut(), module)?;
         engine.teardown();
 
-        let live = (LIVE_BUDGET / module.heap_bytes().max(1)).clamp(1, LIVE_MAX);
-        let modules = (LIVE_BUDGET / (2 * wasm.len() as u64 + (64 << 10))).clamp(1, 10_000);
+        let budget = LIVE_BUDGET.min(memory_cap / 4);
+        let live = (budget / module.heap_bytes().max(1)).clamp(1, LIVE_MAX);
+        let modules = (budget / (2 * wasm.len() as u64 + (64 << 10))).clamp(1, 10_000);
         let e = engine.as_mut();
         let compile = calibrate(SAMPLE_TARGET, modules, |n| e.compile(&wasm, n))?;
         let load = calibrate(SAMPLE_TARGET, modules, |n| e.load(&precompiled, n))?;

@@ -180,7 +180,7 @@ fn lifecycle_cell(spec: &CellSpec, lc: &LifecycleJob, out: &mut impl Write) -> i
     if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
         return 1;
     }
-    let mut driver = match Driver::new(id, lc.module, &spec.job.scratch) {
+    let mut driver = match Driver::new(id, lc.module, &spec.job.scratch, spec.job.memory_limit) {
         Ok(d) => d,
         Err(failure) => return fail(out, 0, failure),
     };
