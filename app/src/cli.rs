@@ -55,7 +55,8 @@ pub enum Command {
         /// Baseline runtime (default: the run's).
         #[arg(long)]
         baseline: Option<String>,
-        /// Also print the median of every phase per runtime and test.
+        /// Also print the median of every phase per runtime and test (lifecycle runs: every
+        /// measurement against heap size).
         #[arg(long)]
         phases: bool,
         /// Print JSON.

@@ -159,8 +159,9 @@ fn every_format_exports_and_names_its_problems() {
     );
 }
 
-#[test]
-fn html_report_is_clean_in_headless_chromium() {
+/// Runs tests/browser/check-report.mjs on an HTML report; false when the browser or
+/// playwright-core is missing (allowed outside CI only).
+fn browser_check(html: &Path, shot_name: &str) -> bool {
     let browser_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/browser");
     let ready = Path::new("/usr/bin/chromium").exists()
         && browser_dir.join("node_modules/playwright-core").exists();
@@ -170,8 +171,30 @@ fn html_report_is_clean_in_headless_chromium() {
             "CI must have chromium and tests/browser/node_modules (scripts/test installs them)"
         );
         eprintln!("skipping: chromium or playwright-core not installed");
-        return;
+        return false;
     }
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join(shot_name);
+    let check = Command::new("node")
+        .arg(browser_dir.join("check-report.mjs"))
+        .arg(html)
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "browser check failed:\n{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        stderr(&check)
+    );
+    assert!(
+        std::fs::metadata(&shot).unwrap().len() > 10_000,
+        "screenshot written"
+    );
+    true
+}
+
+#[test]
+fn html_report_is_clean_in_headless_chromium() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
     let html = tmp.path().join("report.html");
@@ -188,21 +211,47 @@ fn html_report_is_clean_in_headless_chromium() {
         tmp.path(),
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report.png");
-    let check = Command::new("node")
-        .arg(browser_dir.join("check-report.mjs"))
-        .arg(&html)
-        .arg(&shot)
-        .output()
-        .unwrap();
-    assert!(
-        check.status.success(),
-        "browser check failed:\n{}{}",
-        String::from_utf8_lossy(&check.stdout),
-        stderr(&check)
+    browser_check(&html, "report.png");
+}
+
+/// A lifecycle run's page: its measurements table and instantiation against heap size,
+/// one line per runtime and fill (sparse dashed), switchable to another measurement.
+#[test]
+fn lifecycle_html_report_draws_heap_lines_in_headless_chromium() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "lifecycle",
+            "--tests",
+            "hello,heap-64k-dense,heap-64k-sparse,heap-256k-dense,heap-256k-sparse",
+            "--runtimes",
+            "wasmtime-pooling,wasmer-singlepass",
+            "--warmup",
+            "0",
+            "--runs",
+            "2",
+            "--json",
+        ],
+        tmp.path(),
     );
-    assert!(
-        std::fs::metadata(&shot).unwrap().len() > 10_000,
-        "screenshot written"
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = json(&out)["run_id"].as_str().unwrap().to_string();
+    let html = tmp.path().join("lifecycle.html");
+    let out = wasmeter(
+        &[
+            "export",
+            &id,
+            "--format",
+            "html",
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        tmp.path(),
     );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("\"heap_series\":[") && page.contains("\"suite_kind\":\"lifecycle\""));
+    browser_check(&html, "lifecycle.png");
 }

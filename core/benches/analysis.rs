@@ -67,6 +67,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
             id: "bench".into(),
             label: None,
             suite: "bench".into(),
+            suite_kind: Default::default(),
             tests: names
                 .iter()
                 .map(|n| TestRecord {
@@ -74,6 +75,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                     source_hash: "x".into(),
                 })
                 .collect(),
+            not_applicable: Vec::new(),
             runtimes: rts,
             settings: RunSettings {
                 warmup: 0,

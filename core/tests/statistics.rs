@@ -49,6 +49,7 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
             id: id.into(),
             label: None,
             suite: "mock".into(),
+            suite_kind: Default::default(),
             tests: tests
                 .iter()
                 .map(|t| TestRecord {
@@ -56,6 +57,7 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
                     source_hash: "x".into(),
                 })
                 .collect(),
+            not_applicable: Vec::new(),
             runtimes: vec![runtime],
             settings: RunSettings {
                 warmup: 0,

@@ -11,10 +11,12 @@ fn meta(id: &str, pid: u32) -> RunMeta {
         id: id.into(),
         label: Some("round trip".into()),
         suite: "compute".into(),
+        suite_kind: Default::default(),
         tests: vec![TestRecord {
             name: "sha256".into(),
             source_hash: "ab".repeat(32),
         }],
+        not_applicable: Vec::new(),
         runtimes: known_runtimes(&wasmeter_core::config::Config::default())
             .into_iter()
             .take(2)
@@ -214,4 +216,57 @@ fn resume_keeps_ended_cells_and_drops_the_one_in_flight() {
     // A complete run has nothing to resume.
     let e = RunWriter::resume(&dir).err().unwrap().to_string();
     assert!(e.contains("nothing to resume"), "{e}");
+}
+
+/// Runs saved before the lifecycle suite existed load as command runs, their files are
+/// byte-for-byte what a command run still writes, and every phase and metric name (old and
+/// new) reads back as itself through Parquet.
+#[test]
+fn old_runs_load_and_lifecycle_rows_round_trip() {
+    let m = meta("20261101-000000-compute-old1", std::process::id());
+    let json = serde_json::to_value(&m).unwrap();
+    assert!(json.get("suite_kind").is_none() && json.get("not_applicable").is_none());
+    let mut old = json.clone();
+    old.as_object_mut().unwrap().remove("suite_kind");
+    let back: RunMeta = serde_json::from_value(old).unwrap();
+    assert_eq!(back.suite_kind, wasmeter_core::suite::SuiteKind::Command);
+    assert!(back.not_applicable.is_empty());
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut lm = meta("20261122-000000-lifecycle-new1", std::process::id());
+    lm.suite = "lifecycle".into();
+    lm.suite_kind = wasmeter_core::suite::SuiteKind::Lifecycle;
+    lm.not_applicable = vec![NotApplicable {
+        runtime: "native".into(),
+        why: "no engine".into(),
+    }];
+    let mut w = RunWriter::create(dir.path(), lm.clone()).unwrap();
+    let rows: Vec<MeasurementRow> = Phase::ALL
+        .iter()
+        .flat_map(|p| Metric::ALL.iter().map(move |m| (*p, *m)))
+        .enumerate()
+        .map(|(i, (phase, metric))| MeasurementRow {
+            runtime: "wasmtime-pooling".into(),
+            test: "heap-64k-sparse".into(),
+            phase,
+            iteration: i as u32,
+            warmup: false,
+            metric,
+            value: 12.375 + i as f64,
+        })
+        .collect();
+    w.measurements(&rows).unwrap();
+    let out = w.finish(RunStatus::Complete).unwrap();
+    let run = load_run(&out).unwrap();
+    assert_eq!(run.measurements, rows);
+    assert_eq!(run.meta.suite_kind, lm.suite_kind);
+    assert_eq!(run.meta.not_applicable, lm.not_applicable);
+    for p in Phase::ALL {
+        assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+        assert_eq!(Phase::parse(p.as_str()), Some(p));
+    }
+    for m in Metric::ALL {
+        assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+        assert_eq!(Metric::parse(m.as_str()), Some(m));
+    }
 }

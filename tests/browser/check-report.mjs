@@ -64,6 +64,10 @@ const run0 = Array.isArray(data.runs) && data.runs.length ? data.runs[0] : null;
 const hasSamples = Boolean(run0 && Array.isArray(run0.samples) && run0.samples.length);
 const hasDists = Boolean(run0 && Array.isArray(run0.distributions) && run0.distributions.some((d) => d.values && d.values.length));
 const hasDiff = data.diff !== null && data.diff !== undefined;
+// Lifecycle runs: the heap chart must draw one line per runtime and fill of a measurement.
+const heapSeries = run0 && Array.isArray(run0.heap_series) ? run0.heap_series : [];
+const lifecycle = Boolean(run0 && (run0.suite_kind === 'lifecycle' || heapSeries.length));
+const seriesOf = (measure) => heapSeries.filter((x) => x.measure === measure).length;
 // Hostile-looking strings that the report must show as text (labels and test names).
 const mustShowAsText = [];
 for (const r of data.runs || []) if (typeof r.label === 'string' && r.label.includes('<')) mustShowAsText.push(r.label);
@@ -121,6 +125,10 @@ try {
       resSvg: document.querySelectorAll('#resources svg').length,
       resMsg: document.querySelectorAll('#resources .msg').length,
       statsRows: q('table#stats') ? q('table#stats').tBodies[0].rows.length : -1,
+      lifecycleVisible: Boolean(q('#lifecycle-section') && !q('#lifecycle-section').hidden),
+      heapLines: document.querySelectorAll('#heap-chart svg [data-series]').length,
+      heapDashed: document.querySelectorAll('#heap-chart svg polyline.heap-line.sparse').length,
+      lifecycleRows: q('table#lifecycle-table') ? q('table#lifecycle-table').tBodies[0].rows.length : -1,
       scriptCount: scripts.length,
       scriptIds: scripts.map((s) => s.id),
       onAttrs: onAttrs.slice(0, 5),
@@ -136,7 +144,16 @@ try {
 
   check(dom.matrixIsTable, '#matrix is missing or not a table');
   check(dom.matrixRows >= 2, `#matrix has ${dom.matrixRows} body rows, expected at least 2`);
-  check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
+  if (lifecycle) {
+    const tests = (run0.summary && run0.summary.tests) || [];
+    check(dom.lifecycleVisible, 'a lifecycle run but #lifecycle-section is hidden');
+    check(dom.lifecycleRows === tests.length, `#lifecycle-table has ${dom.lifecycleRows} rows, the run has ${tests.length} modules`);
+    check(dom.heapLines === seriesOf('instantiate'), `#heap-chart draws ${dom.heapLines} lines, the data has ${seriesOf('instantiate')} instantiate series`);
+    check(dom.heapDashed === heapSeries.filter((x) => x.measure === 'instantiate' && x.fill === 'sparse' && x.points.length > 1).length,
+      `#heap-chart draws ${dom.heapDashed} dashed (sparse) lines`);
+  } else {
+    check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
+  }
   if (hasDists || !run0) check(dom.distSvg > 0, 'no svg in #distributions');
   else check(dom.distSvg > 0 || dom.distMsg > 0, 'no svg and no "no data" message in #distributions');
   if (hasSamples || !run0) check(dom.resSvg > 0, 'no svg in #resources');
@@ -177,6 +194,14 @@ try {
     check(asc || desc, `clicking matrix header ${col + 1} did not sort the rows (before: ${before.join(' | ')}; after: ${after.join(' | ')})`);
     check(after.length === before.length && after.slice().sort().join('\n') === before.slice().sort().join('\n'),
       'sorting the matrix lost or duplicated rows');
+  }
+
+  // Switching the lifecycle measurement redraws the chart with that measurement's lines.
+  if (lifecycle && seriesOf('teardown') > 0) {
+    await page.selectOption('#heap-measure', 'teardown');
+    const n = await page.evaluate(() => document.querySelectorAll('#heap-chart svg [data-series]').length);
+    check(n === seriesOf('teardown'), `after choosing teardown #heap-chart draws ${n} lines, the data has ${seriesOf('teardown')}`);
+    await page.selectOption('#heap-measure', 'instantiate');
   }
 
   await page.screenshot({ path: shotPath, fullPage: true });

@@ -23,7 +23,7 @@ use wasmeter_core::config::Config;
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::store::{list_runs, load_run};
-use wasmeter_core::suite::{Suite, SuiteCatalog};
+use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
 /// A pane that can have focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -340,13 +340,28 @@ impl App {
             Ok(p) => p,
             Err(e) => return self.say(format!("cannot start: {e}"), true),
         };
+        // Runtimes the suite does not apply to (native and CLIs for lifecycle) are left out.
+        let left_out: Vec<String> = plan
+            .not_applicable
+            .iter()
+            .map(|(id, _)| id.clone())
+            .collect();
+        let lifecycle = plan.suite.kind == SuiteKind::Lifecycle;
         match self.launcher.launch(plan, &self.results) {
             Ok(h) => {
                 self.run = Some(h);
                 self.run_started = Some(Instant::now());
                 self.live = LivePane::new(&self.settings.baseline);
                 self.focus = Pane::Live;
-                if ids.contains(&self.settings.baseline) {
+                if !left_out.is_empty() {
+                    self.say(
+                        format!(
+                            "n/a (not run): {} — not applicable to this suite",
+                            left_out.join(", ")
+                        ),
+                        false,
+                    );
+                } else if lifecycle || ids.contains(&self.settings.baseline) {
                     self.message = None;
                 } else {
                     self.say(

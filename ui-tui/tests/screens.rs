@@ -251,6 +251,34 @@ fn detail_phases() {
     insta::assert_snapshot!(render(&detail_app(View::Phases), 100, 32));
 }
 
+fn lifecycle_app(view: View) -> App {
+    let mut a = app();
+    let mut d = DetailPane::new(lifecycle_run());
+    d.view = view;
+    d.col = 1;
+    d.row = 3;
+    a.detail = Some(d);
+    a.focus = Pane::Detail;
+    a
+}
+
+/// A lifecycle run: instantiation times in the matrix (no geomean), every measurement of
+/// the selected module, and instantiation against heap size with dense and sparse lines.
+#[test]
+fn detail_lifecycle_measurements() {
+    insta::assert_snapshot!(render(&lifecycle_app(View::Phases), 100, 32));
+}
+
+#[test]
+fn detail_lifecycle_heap() {
+    let mut a = lifecycle_app(View::Phases);
+    key(&mut a, KeyCode::Char('v'));
+    let heap = render(&a, 110, 30);
+    // m: the next measurement (first instantiate) against heap size.
+    key(&mut a, KeyCode::Char('m'));
+    insta::assert_snapshot!(format!("{heap}\n{}", render(&a, 110, 30)));
+}
+
 #[test]
 fn detail_80x24() {
     insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));

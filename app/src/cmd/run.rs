@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::runner::{Event, Plan, RunRequest, WorkerCommand, execute, resume};
-use wasmeter_core::store::{RunStatus, check_writable, load_run, resolve_run};
-use wasmeter_core::suite::SuiteCatalog;
+use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
+use wasmeter_core::suite::{SuiteCatalog, SuiteKind};
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
@@ -26,6 +26,17 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
     for (id, why) in &plan.skipped {
         eprintln!("wasmeter: warning: skipping runtime '{id}': {why}");
+    }
+    let na: Vec<NotApplicable> = plan
+        .not_applicable
+        .iter()
+        .map(|(runtime, why)| NotApplicable {
+            runtime: runtime.clone(),
+            why: why.clone(),
+        })
+        .collect();
+    for line in super::show::render_not_applicable(&na).lines() {
+        eprintln!("wasmeter: note: {line}");
     }
     check_writable(&ctx.results)
         .map_err(|e| InputError(format!("results directory not writable: {e}")))?;
@@ -57,7 +68,14 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             outcome.status,
             outcome.dir.display()
         );
-        print!("{}", super::show::render_summary(&summary));
+        if run.meta.suite_kind == SuiteKind::Lifecycle {
+            print!(
+                "{}",
+                super::show::render_lifecycle(&summary, &run.meta.not_applicable, false)
+            );
+        } else {
+            print!("{}", super::show::render_summary(&summary));
+        }
     }
     Ok(
         if outcome.failed > 0 || outcome.status != RunStatus::Complete {

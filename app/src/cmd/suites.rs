@@ -10,6 +10,7 @@ use std::process::ExitCode;
 #[derive(Serialize)]
 struct SuiteJson<'a> {
     name: &'a str,
+    kind: &'a str,
     description: &'a str,
     dir: String,
     tests: Vec<TestJson<'a>>,
@@ -34,6 +35,7 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
             .iter()
             .map(|s| SuiteJson {
                 name: &s.name,
+                kind: s.kind.as_str(),
                 description: &s.description,
                 dir: s.dir.display().to_string(),
                 tests: s

@@ -155,15 +155,9 @@ pub enum DiffError {
     NoRuntime(String, String),
 }
 
-const WALL_PHASES: [Phase; 4] = [
-    Phase::Compile,
-    Phase::Instantiate,
-    Phase::Teardown,
-    Phase::Total,
-];
-
-/// The values of every comparable phase of a cell: the primary as `execute`, then wall
-/// time of the other phases. Failed cells have none.
+/// The values of every comparable phase of a cell: the primary under its phase (`execute`
+/// for commands), then wall time of the other phases. Failed cells have none. Measurements
+/// that are not times (memory per instance, instances per second) are not diffed.
 fn cell_series<'a>(
     run: &SavedRun,
     index: &'a Index,
@@ -178,10 +172,15 @@ fn cell_series<'a>(
         return Vec::new();
     }
     let mut out = Vec::new();
-    if let Some((v, _)) = index.primary(rt, test) {
-        out.push(("execute".to_string(), v));
+    let mut shown = Phase::Execute;
+    if let Some((v, _, phase)) = index.primary(rt, test) {
+        out.push((phase.as_str().to_string(), v));
+        shown = phase;
     }
-    for ph in WALL_PHASES {
+    for ph in Phase::ALL {
+        if ph == shown || ph == Phase::Execute {
+            continue;
+        }
         if let Some(v) = index.get(rt, test, ph, Metric::WallNs) {
             out.push((ph.as_str().to_string(), v));
         }

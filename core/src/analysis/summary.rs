@@ -5,6 +5,7 @@
 use super::stats::{Stats, geomean, ratio_interval, seed_for};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
+use crate::suite::SuiteKind;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -17,6 +18,10 @@ pub struct CellSummary {
     pub test: String,
     /// Which measurement the primary time is: `self` (the guest's own timing) or `wall`.
     pub source: String,
+    /// The phase the primary time is of: `execute` for commands (left out of files then),
+    /// `instantiate` for the lifecycle suite.
+    #[serde(default = "execute_phase", skip_serializing_if = "is_execute_phase")]
+    pub primary_phase: String,
     /// Statistics of the primary time (ns) over measured iterations.
     pub stats: Option<Stats>,
     /// Median time divided by the baseline's median time (2.0 = twice as slow).
@@ -33,9 +38,28 @@ pub struct CellSummary {
     pub phases: BTreeMap<String, f64>,
     /// Statistics of each phase's wall time (ns).
     pub phase_stats: BTreeMap<String, Stats>,
+    /// Statistics of measurements that are not times (lifecycle suite:
+    /// `rss_per_instance_bytes`, `instances_per_sec`), by metric name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, Stats>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
 }
+
+fn execute_phase() -> String {
+    Phase::Execute.as_str().to_string()
+}
+
+fn is_execute_phase(p: &String) -> bool {
+    p == Phase::Execute.as_str()
+}
+
+/// Metrics summarised besides times (as [`CellSummary::metrics`]), with the phase they are
+/// recorded under.
+pub const OTHER_METRICS: [(Phase, Metric); 2] = [
+    (Phase::Instantiate, Metric::RssPerInstanceBytes),
+    (Phase::Instantiate, Metric::InstancesPerSec),
+];
 
 /// Per-runtime line of the summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,15 +133,23 @@ impl<'a> Index<'a> {
 
     /// The primary time of a cell: the guest's self-timing when it reported one (the same
     /// region on every runtime), else the harness's wall time of `execute`, else of the
-    /// whole iteration. Returns the values and `self` or `wall`.
-    pub fn primary(&self, rt: &str, test: &str) -> Option<(&[f64], &'static str)> {
+    /// whole iteration — all reported as `execute`, the phase a command is compared by —
+    /// else (lifecycle suite) the wall time of `instantiate`. Returns the values, `self` or
+    /// `wall`, and the phase it is reported as.
+    pub fn primary(&self, rt: &str, test: &str) -> Option<(&[f64], &'static str, Phase)> {
         [
-            (Phase::Execute, Metric::SelfNs, "self"),
-            (Phase::Execute, Metric::WallNs, "wall"),
-            (Phase::Total, Metric::WallNs, "wall"),
+            (Phase::Execute, Metric::SelfNs, "self", Phase::Execute),
+            (Phase::Execute, Metric::WallNs, "wall", Phase::Execute),
+            (Phase::Total, Metric::WallNs, "wall", Phase::Execute),
+            (
+                Phase::Instantiate,
+                Metric::WallNs,
+                "wall",
+                Phase::Instantiate,
+            ),
         ]
         .into_iter()
-        .find_map(|(p, m, src)| self.get(rt, test, p, m).map(|v| (v, src)))
+        .find_map(|(p, m, src, shown)| self.get(rt, test, p, m).map(|v| (v, src, shown)))
     }
 }
 
@@ -128,6 +160,11 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
     let index = Index::new(&run.measurements);
+    // What a cell without values (a failed one) is compared by.
+    let default_primary = match run.meta.suite_kind {
+        SuiteKind::Lifecycle => Phase::Instantiate,
+        SuiteKind::Command => Phase::Execute,
+    };
     let failures: HashMap<(&str, &str), String> = run
         .cells
         .iter()
@@ -139,7 +176,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         .collect();
     let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
-        let base = index.primary(&baseline, test).map(|(v, _)| v);
+        let base = index.primary(&baseline, test).map(|(v, _, _)| v);
         let base_median = base.and_then(super::stats::median);
         for rt in &runtimes {
             let failure = failures.get(&(rt.as_str(), test.as_str())).cloned();
@@ -148,7 +185,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             } else {
                 index.primary(rt, test)
             };
-            let stats = primary.and_then(|(v, _)| Stats::of(v, seed_for(&[run_id, rt, test])));
+            let stats = primary.and_then(|(v, _, _)| Stats::of(v, seed_for(&[run_id, rt, test])));
             let mut phases = BTreeMap::new();
             let mut phase_stats = BTreeMap::new();
             for ph in Phase::ALL {
@@ -159,24 +196,37 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     phase_stats.insert(ph.as_str().to_string(), s);
                 }
             }
+            let mut metrics = BTreeMap::new();
+            for (ph, m) in OTHER_METRICS {
+                if let Some(v) = index.get(rt, test, ph, m)
+                    && let Some(s) = Stats::describe(v)
+                {
+                    metrics.insert(m.as_str().to_string(), s);
+                }
+            }
             let relative = match (&stats, base_median) {
                 (Some(s), Some(b)) if b > 0.0 => Some(s.median / b),
                 _ => None,
             };
             let interval = match (primary, base) {
-                (Some((v, _)), Some(b)) if relative.is_some() && rt != &baseline => {
+                (Some((v, _, _)), Some(b)) if relative.is_some() && rt != &baseline => {
                     ratio_interval(b, v, seed_for(&[run_id, rt, test, "relative"]))
                 }
                 _ => relative.map(|r| (r, r)),
             };
             let startup_ns = match (&stats, primary, phases.get("total")) {
-                (Some(s), Some((_, "self")), Some(total)) => Some(total - s.median),
+                (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
                 _ => None,
             };
             cells.push(CellSummary {
                 runtime: rt.clone(),
                 test: test.clone(),
-                source: primary.map(|(_, s)| s.to_string()).unwrap_or_default(),
+                source: primary.map(|(_, s, _)| s.to_string()).unwrap_or_default(),
+                primary_phase: primary
+                    .map(|(_, _, p)| p)
+                    .unwrap_or(default_primary)
+                    .as_str()
+                    .to_string(),
                 stats,
                 relative,
                 relative_low: interval.map(|i| i.0),
@@ -184,6 +234,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 startup_ns,
                 phases,
                 phase_stats,
+                metrics,
                 failure,
             });
         }

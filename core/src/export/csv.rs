@@ -50,6 +50,24 @@ fn stats_fields(s: Option<&Stats>) -> String {
     .join(",")
 }
 
+/// The same columns for a measurement that is not a time: values in its own unit.
+fn raw_stats_fields(s: &Stats) -> String {
+    [
+        s.n.to_string(),
+        num(Some(s.mean)),
+        num(Some(s.stddev)),
+        num(Some(s.median)),
+        num(Some(s.min)),
+        num(Some(s.max)),
+        num(Some(s.mad)),
+        num(Some(s.p90)),
+        num(Some(s.p99)),
+        num(s.ci_low),
+        num(s.ci_high),
+    ]
+    .join(",")
+}
+
 impl Exporter for CsvExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         if let Some(d) = &report.diff {
@@ -93,7 +111,8 @@ impl Exporter for CsvExporter {
                 if let Some(f) = &c.failure {
                     writeln!(
                         out,
-                        "{id},{rt},{test},execute,,{},,,,,{}",
+                        "{id},{rt},{test},{},,{},,,,,{}",
+                        c.primary_phase,
                         ",".repeat(9),
                         field(f)
                     )?;
@@ -101,7 +120,8 @@ impl Exporter for CsvExporter {
                 }
                 writeln!(
                     out,
-                    "{id},{rt},{test},execute,{},{},{},{},{},{},",
+                    "{id},{rt},{test},{},{},{},{},{},{},{},",
+                    c.primary_phase,
                     c.source,
                     stats_fields(c.stats.as_ref()),
                     num(c.relative),
@@ -110,13 +130,21 @@ impl Exporter for CsvExporter {
                     secs(c.startup_ns)
                 )?;
                 for (phase, s) in &c.phase_stats {
-                    if phase == "execute" && c.source == "wall" {
+                    if *phase == c.primary_phase && c.source == "wall" {
                         continue;
                     }
                     writeln!(
                         out,
                         "{id},{rt},{test},{phase},wall,{},,,,,",
                         stats_fields(Some(s))
+                    )?;
+                }
+                // Not times: the source column names the metric, values are in its unit.
+                for (metric, s) in &c.metrics {
+                    writeln!(
+                        out,
+                        "{id},{rt},{test},instantiate,{metric},{},,,,,",
+                        raw_stats_fields(s)
                     )?;
                 }
             }

@@ -1,6 +1,8 @@
 //! Markdown: tables to paste into an issue or a pull request.
 
-use super::{Exporter, Report, format_ns};
+use super::{Exporter, Report, format_ns, format_value};
+use crate::analysis::{MEASURES, RunSummary};
+use crate::suite::SuiteKind;
 use std::io::Write;
 
 /// Writes GitHub-flavoured Markdown.
@@ -89,6 +91,17 @@ impl Exporter for MarkdownExporter {
                 cell(&m.machine.os),
                 cell(&m.machine.kernel)
             )?;
+            for na in &m.not_applicable {
+                writeln!(out, "- {} — {}", cell(&na.runtime), cell(&na.why))?;
+            }
+            if !m.not_applicable.is_empty() {
+                writeln!(out)?;
+            }
+            if m.suite_kind == SuiteKind::Lifecycle {
+                write_lifecycle(out, s)?;
+                write_failures(out, s)?;
+                continue;
+            }
             writeln!(
                 out,
                 "Median time per iteration; in parentheses, time relative to `{}` (lower is faster).\n",
@@ -125,21 +138,72 @@ impl Exporter for MarkdownExporter {
                 write!(out, " {g} |")?;
             }
             writeln!(out, "\n")?;
-            let failed: Vec<_> = s.cells.iter().filter(|c| c.failure.is_some()).collect();
-            if !failed.is_empty() {
-                writeln!(out, "Failed cells:\n")?;
-                for c in failed {
-                    writeln!(
-                        out,
-                        "- {} × {}: {}",
-                        cell(&c.runtime),
-                        cell(&c.test),
-                        cell(c.failure.as_deref().unwrap_or(""))
-                    )?;
-                }
-                writeln!(out)?;
-            }
+            write_failures(out, s)?;
         }
         Ok(())
     }
+}
+
+fn write_failures(out: &mut dyn Write, s: &RunSummary) -> std::io::Result<()> {
+    let failed: Vec<_> = s.cells.iter().filter(|c| c.failure.is_some()).collect();
+    if !failed.is_empty() {
+        writeln!(out, "Failed cells:\n")?;
+        for c in failed {
+            writeln!(
+                out,
+                "- {} × {}: {}",
+                cell(&c.runtime),
+                cell(&c.test),
+                cell(c.failure.as_deref().unwrap_or(""))
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// One table per lifecycle measurement: modules down, runtimes across, median (p99).
+fn write_lifecycle(out: &mut dyn Write, s: &RunSummary) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "Per operation: median (p99) over the samples; each sample times a batch of operations as one.\n"
+    )?;
+    for m in MEASURES {
+        let has = |t: &String| {
+            s.runtimes
+                .iter()
+                .any(|rt| s.cell(rt, t).and_then(|c| m.stats(c)).is_some())
+        };
+        if !s.tests.iter().any(has) {
+            continue;
+        }
+        writeln!(out, "### {}\n", m.label)?;
+        write!(out, "| module |")?;
+        for rt in &s.runtimes {
+            write!(out, " {} |", cell(rt))?;
+        }
+        writeln!(out)?;
+        writeln!(out, "| --- |{}", " ---: |".repeat(s.runtimes.len()))?;
+        for t in &s.tests {
+            write!(out, "| {} |", cell(t))?;
+            for rt in &s.runtimes {
+                let text = match s.cell(rt, t) {
+                    Some(c) if c.failure.is_some() => "failed".to_string(),
+                    Some(c) => match m.stats(c) {
+                        Some(st) => format!(
+                            "{} ({})",
+                            format_value(m.unit, st.median),
+                            format_value(m.unit, st.p99)
+                        ),
+                        None => "–".into(),
+                    },
+                    None => "–".into(),
+                };
+                write!(out, " {text} |")?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }

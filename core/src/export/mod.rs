@@ -5,7 +5,7 @@ mod html;
 mod json;
 mod markdown;
 
-use crate::analysis::{Diff, Index, RunSummary};
+use crate::analysis::{Diff, HeapSeries, Index, RunSummary, Unit, heap_series};
 use crate::store::{RunMeta, SampleRow, SavedRun};
 use serde::Serialize;
 use std::io::Write;
@@ -21,6 +21,52 @@ pub fn format_ns(ns: f64) -> String {
         format!("{:.1} µs", ns / 1e3)
     } else {
         format!("{ns:.0} ns")
+    }
+}
+
+/// A byte count as a short human string (`1.5 KiB`, `12.0 MiB`, `-300 B`).
+pub fn format_bytes(b: f64) -> String {
+    let a = b.abs();
+    if a >= (1u64 << 30) as f64 {
+        format!("{:.2} GiB", b / (1u64 << 30) as f64)
+    } else if a >= (1 << 20) as f64 {
+        format!("{:.1} MiB", b / (1 << 20) as f64)
+    } else if a >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b:.0} B")
+    }
+}
+
+/// A rate per second as a short human string (`12.3k/s`).
+pub fn format_rate(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.2}M/s", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1}k/s", r / 1e3)
+    } else {
+        format!("{r:.0}/s")
+    }
+}
+
+/// A memory size that is a whole number of KiB or MiB, as such (`64 KiB`, `16 MiB`).
+pub fn format_size(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format_bytes(bytes as f64)
+    }
+}
+
+/// A value in its unit, shortly; times under 100 ns keep a decimal (a call takes ~10 ns).
+pub fn format_value(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Ns if v.abs() < 100.0 => format!("{v:.1} ns"),
+        Unit::Ns => format_ns(v),
+        Unit::Bytes => format_bytes(v),
+        Unit::PerSec => format_rate(v),
     }
 }
 
@@ -76,6 +122,9 @@ pub struct RunData<'a> {
     pub distributions: Vec<Distribution>,
     /// Live samples (thinned to at most [`MAX_SAMPLES`]).
     pub samples: Vec<&'a SampleRow>,
+    /// Lifecycle suite: each measurement against initial heap size, per runtime and fill.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub heap_series: Vec<HeapSeries>,
 }
 
 /// The primary values of one cell.
@@ -119,7 +168,7 @@ impl<'a> Report<'a> {
                     .filter_map(|c| {
                         index
                             .primary(&c.runtime, &c.test)
-                            .map(|(v, _)| Distribution {
+                            .map(|(v, _, _)| Distribution {
                                 runtime: c.runtime.clone(),
                                 test: c.test.clone(),
                                 values: v.to_vec(),
@@ -129,6 +178,7 @@ impl<'a> Report<'a> {
                 let step = run.samples.len().div_ceil(MAX_SAMPLES).max(1);
                 RunData {
                     meta: &run.meta,
+                    heap_series: heap_series(&summary),
                     summary,
                     distributions,
                     samples: run.samples.iter().step_by(step).collect(),

@@ -1,14 +1,14 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
-use super::worker::{CellSpec, WorkerMsg};
+use super::worker::{CellSpec, LifecycleJob, WorkerMsg};
 use super::{Event, Plan, RunnerError};
 use crate::machine::Machine;
 use crate::runtime::process::signal_name;
 use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
 use crate::sample::TreeSampler;
 use crate::store::{
-    CellRecord, MeasurementRow, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION, SampleRow,
-    TestRecord, new_run_id,
+    CellRecord, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
+    SampleRow, TestRecord, new_run_id,
 };
 use crate::suite::TestCase;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How to start a worker: normally the wasmeter binary itself with `worker`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorkerCommand {
     /// Program to run.
     pub program: PathBuf,
@@ -72,8 +72,17 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
         id: new_run_id(&plan.suite.name),
         label: plan.label.clone(),
         suite: plan.suite.name.clone(),
+        suite_kind: plan.suite.kind,
         tests,
         runtimes: plan.runtimes.clone(),
+        not_applicable: plan
+            .not_applicable
+            .iter()
+            .map(|(runtime, why)| NotApplicable {
+                runtime: runtime.clone(),
+                why: why.clone(),
+            })
+            .collect(),
         settings: plan.settings.clone(),
         machine: Machine::detect(),
         wasmeter_version: crate::VERSION.to_string(),
@@ -154,7 +163,7 @@ fn run_cells(
             run_started: started,
             cancel,
         };
-        let failure = match cell.prepare(compiler.as_ref()) {
+        let failure = match cell.prepare(compiler.as_ref(), worker) {
             Ok(spec) => cell.run(worker, &spec)?,
             Err(f) => Some(f),
         };
@@ -218,9 +227,23 @@ fn kill_group(pgid: u32) {
 
 impl CellCtx<'_> {
     /// Everything the worker needs; failures here are the cell's, not the run's.
-    fn prepare(&self, compiler: Result<&NativeCompiler, &String>) -> Result<CellSpec, Failure> {
+    fn prepare(
+        &self,
+        compiler: Result<&NativeCompiler, &String>,
+        worker: &WorkerCommand,
+    ) -> Result<CellSpec, Failure> {
         if let Some(why) = &self.runtime.unavailable {
             return Err(Failure::Unavailable(why.clone()));
+        }
+        let scratch = std::env::temp_dir().join(format!(
+            "wasmeter-scratch-{}-{}",
+            std::process::id(),
+            self.index
+        ));
+        if let Some(module) = self.test.module {
+            std::fs::create_dir_all(&scratch)
+                .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
+            return Ok(self.lifecycle_spec(module, scratch, worker));
         }
         let size = self.plan.settings.size;
         let expected_path = self.plan.suite.expected_path(self.test, size);
@@ -232,11 +255,6 @@ impl CellCtx<'_> {
                 .build(&self.plan.suite, self.test)?,
             _ => self.test.wasm.clone(),
         };
-        let scratch = std::env::temp_dir().join(format!(
-            "wasmeter-scratch-{}-{}",
-            std::process::id(),
-            self.index
-        ));
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
         Ok(CellSpec {
@@ -253,7 +271,38 @@ impl CellCtx<'_> {
             expected: Some(expected),
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,
+            lifecycle: None,
         })
+    }
+
+    /// A lifecycle cell: no guest program or answer file; the worker generates the module
+    /// and may start fresh copies of itself for first-in-process samples.
+    fn lifecycle_spec(
+        &self,
+        module: crate::lifecycle::ModuleSpec,
+        scratch: PathBuf,
+        worker: &WorkerCommand,
+    ) -> CellSpec {
+        CellSpec {
+            runtime: self.runtime.clone(),
+            job: Job {
+                program: PathBuf::new(),
+                name: self.test.name.clone(),
+                args: Vec::new(),
+                env: Vec::new(),
+                scratch,
+                memory_limit: self.plan.settings.memory_cap_bytes,
+                stdout_limit: 0,
+            },
+            expected: None,
+            warmup: self.plan.settings.warmup,
+            runs: self.plan.settings.runs,
+            lifecycle: Some(LifecycleJob {
+                module,
+                fresh: Some(worker.clone()),
+                first_only: None,
+            }),
+        }
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).

@@ -1,9 +1,9 @@
 //! What a run will do, checked before anything runs.
 
 use crate::config::Config;
-use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
+use crate::runtime::{RuntimeInfo, RuntimeKind, applies_to, known_runtimes};
 use crate::store::RunSettings;
-use crate::suite::{Size, Suite, SuiteError, TestCase};
+use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
 /// What the user asked for.
@@ -102,6 +102,9 @@ pub struct Plan {
     pub label: Option<String>,
     /// Runtimes asked for but left out by `skip_missing`, with why.
     pub skipped: Vec<(String, String)>,
+    /// Runtimes selected but left out because the suite does not apply to them (native and
+    /// CLIs for the lifecycle suite), with why. Never run, never failures.
+    pub not_applicable: Vec<(String, String)>,
 }
 
 impl Plan {
@@ -114,41 +117,68 @@ impl Plan {
             return Err(PlanError::Invalid("--timeout must be positive".into()));
         }
         let all = known_runtimes(&req.config);
+        let kind = req.suite.kind;
         let mut skipped = Vec::new();
-        let runtimes = if req.runtimes.is_empty() {
-            all.iter().filter(|r| r.available()).cloned().collect()
+        let mut not_applicable: Vec<(String, String)> = Vec::new();
+        // Each selected id, and whether the user named it (rather than a group or default).
+        let selected: Vec<(String, bool)> = if req.runtimes.is_empty() {
+            all.iter()
+                .filter(|r| r.available())
+                .map(|r| (r.id.clone(), false))
+                .collect()
         } else {
-            let mut v: Vec<RuntimeInfo> = Vec::new();
-            for id in expand_groups(&req.runtimes, &all).iter() {
-                let info =
-                    all.iter()
-                        .find(|r| &r.id == id)
-                        .ok_or_else(|| PlanError::UnknownRuntime {
-                            id: id.clone(),
-                            known: all
-                                .iter()
-                                .map(|r| r.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        })?;
-                if let Some(why) = &info.unavailable {
-                    if !req.skip_missing {
-                        return Err(PlanError::Unavailable {
-                            id: id.clone(),
-                            why: why.clone(),
-                            hint: info.hint.clone(),
-                        });
-                    }
-                    skipped.push((id.clone(), why.clone()));
-                    continue;
-                }
-                if !v.iter().any(|r| r.id == info.id) {
-                    v.push(info.clone());
-                }
-            }
-            v
+            expand_groups(&req.runtimes, &all)
         };
+        let mut runtimes: Vec<RuntimeInfo> = Vec::new();
+        for (id, named) in &selected {
+            let info =
+                all.iter()
+                    .find(|r| &r.id == id)
+                    .ok_or_else(|| PlanError::UnknownRuntime {
+                        id: id.clone(),
+                        known: all
+                            .iter()
+                            .map(|r| r.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
+            if let Err(why) = applies_to(info, kind) {
+                // Lifecycle-only configurations picked up by a group are simply not
+                // offered to command suites; everything else left out is said.
+                if (*named || kind != SuiteKind::Command)
+                    && !not_applicable.iter().any(|(x, _)| x == id)
+                {
+                    not_applicable.push((id.clone(), why));
+                }
+                continue;
+            }
+            if let Some(why) = &info.unavailable {
+                if !req.skip_missing {
+                    return Err(PlanError::Unavailable {
+                        id: id.clone(),
+                        why: why.clone(),
+                        hint: info.hint.clone(),
+                    });
+                }
+                skipped.push((id.clone(), why.clone()));
+                continue;
+            }
+            if !runtimes.iter().any(|r| r.id == info.id) {
+                runtimes.push(info.clone());
+            }
+        }
         if runtimes.is_empty() {
+            if !not_applicable.is_empty() {
+                return Err(PlanError::Invalid(format!(
+                    "no selected runtime can run the {kind} suite '{}': {} (try --runtimes embedded)",
+                    req.suite.name,
+                    not_applicable
+                        .iter()
+                        .map(|(id, why)| format!("{id}: {why}"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )));
+            }
             return Err(PlanError::Invalid("no available runtime to run on".into()));
         }
         if !all.iter().any(|r| r.id == req.baseline) {
@@ -184,6 +214,7 @@ impl Plan {
             runtimes,
             label: req.label,
             skipped,
+            not_applicable,
         })
     }
 
@@ -198,20 +229,24 @@ impl Plan {
 }
 
 /// Expands the group names `all`, `embedded` and `cli` (available runtimes of that kind)
-/// in a runtime list; other names pass through.
-fn expand_groups(names: &[String], all: &[RuntimeInfo]) -> Vec<String> {
+/// in a runtime list; other names pass through, marked as named by the user.
+fn expand_groups(names: &[String], all: &[RuntimeInfo]) -> Vec<(String, bool)> {
     let kind = |k: RuntimeKind| {
         all.iter()
             .filter(move |r| r.kind == k && r.available())
-            .map(|r| r.id.clone())
+            .map(|r| (r.id.clone(), false))
     };
     let mut out = Vec::new();
     for n in names {
         match n.as_str() {
-            "all" => out.extend(all.iter().filter(|r| r.available()).map(|r| r.id.clone())),
+            "all" => out.extend(
+                all.iter()
+                    .filter(|r| r.available())
+                    .map(|r| (r.id.clone(), false)),
+            ),
             "embedded" => out.extend(kind(RuntimeKind::Embedded)),
             "cli" => out.extend(kind(RuntimeKind::Cli)),
-            _ => out.push(n.clone()),
+            _ => out.push((n.clone(), true)),
         }
     }
     out

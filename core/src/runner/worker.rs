@@ -1,10 +1,14 @@
 //! The worker side: runs one cell (runtime × test, every iteration) in its own process and
 //! reports over stdout as JSON lines, so a crash or hang takes down only that cell.
 
+use super::WorkerCommand;
+use crate::lifecycle::{self, Driver, ModuleSpec};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
 use crate::suite::{OutputCheck, check_output, parse_output};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// What the runner asks a worker to do.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -19,6 +23,24 @@ pub struct CellSpec {
     pub warmup: u32,
     /// Measured iterations.
     pub runs: u32,
+    /// Set for a lifecycle cell: the host drives the engine, no guest program runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<LifecycleJob>,
+}
+
+/// What a lifecycle cell measures, besides its runtime.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LifecycleJob {
+    /// The generated module.
+    pub module: ModuleSpec,
+    /// How to start a fresh worker for first-in-process samples (one per iteration); without
+    /// one they are not taken.
+    #[serde(default)]
+    pub fresh: Option<WorkerCommand>,
+    /// Set in such a fresh worker: take only the first instantiation and first call of the
+    /// module precompiled at this path, as one iteration.
+    #[serde(default)]
+    pub first_only: Option<PathBuf>,
 }
 
 /// A worker's report line.
@@ -95,27 +117,39 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
             return 2;
         }
     };
+    if let Some(lc) = &spec.lifecycle {
+        return lifecycle_cell(&spec, lc, &mut output);
+    }
     let rt = match runtime::instantiate(&spec.runtime) {
         Ok(rt) => rt,
-        Err(failure) => {
-            let _ = send(
-                &mut output,
-                &WorkerMsg::Failed {
-                    iteration: 0,
-                    failure,
-                },
-            );
-            return 0;
-        }
+        Err(failure) => return fail(&mut output, 0, failure),
     };
-    for i in 0..spec.warmup + spec.runs {
-        if send(&mut output, &WorkerMsg::Started { iteration: i }).is_err() {
+    iterations(&mut output, spec.warmup, spec.runs, |_| {
+        iterate(rt.as_ref(), &spec)
+    })
+}
+
+/// Reports a failure before any iteration ran.
+fn fail(out: &mut impl Write, iteration: u32, failure: Failure) -> i32 {
+    let _ = send(out, &WorkerMsg::Failed { iteration, failure });
+    0
+}
+
+/// Runs and reports every iteration, warm-ups first, until one fails.
+fn iterations(
+    out: &mut impl Write,
+    warmup: u32,
+    runs: u32,
+    mut one: impl FnMut(u32) -> Result<Vec<PhaseValue>, Failure>,
+) -> i32 {
+    for i in 0..warmup + runs {
+        if send(out, &WorkerMsg::Started { iteration: i }).is_err() {
             return 1;
         }
-        let msg = match iterate(rt.as_ref(), &spec) {
+        let msg = match one(i) {
             Ok(values) => WorkerMsg::Iteration {
                 iteration: i,
-                warmup: i < spec.warmup,
+                warmup: i < warmup,
                 values,
             },
             Err(failure) => WorkerMsg::Failed {
@@ -124,13 +158,90 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
             },
         };
         let failed = matches!(msg, WorkerMsg::Failed { .. });
-        if send(&mut output, &msg).is_err() {
+        if send(out, &msg).is_err() {
             return 1;
         }
         if failed {
             return 0;
         }
     }
-    let _ = send(&mut output, &WorkerMsg::Done);
+    let _ = send(out, &WorkerMsg::Done);
     0
+}
+
+/// A lifecycle cell: calibrate, then per iteration one sample of every measurement, plus
+/// the first instantiation and call of a fresh process.
+fn lifecycle_cell(spec: &CellSpec, lc: &LifecycleJob, out: &mut impl Write) -> i32 {
+    let id = spec.runtime.id.as_str();
+    if let Some(path) = &lc.first_only {
+        return iterations(out, 0, 1, |_| lifecycle::first_in_process(id, path));
+    }
+    // Calibration can take a while: it counts as the first iteration's time.
+    if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
+        return 1;
+    }
+    let mut driver = match Driver::new(id, lc.module, &spec.job.scratch, spec.job.memory_limit) {
+        Ok(d) => d,
+        Err(failure) => return fail(out, 0, failure),
+    };
+    iterations(out, spec.warmup, spec.runs, |_| {
+        let mut values = driver.sample()?;
+        if let Some(cmd) = &lc.fresh {
+            values.extend(first_in_fresh_process(cmd, spec, lc, driver.precompiled())?);
+        }
+        Ok(values)
+    })
+}
+
+/// Starts a fresh worker that loads the precompiled module and reports its first
+/// instantiation and call; returns those values.
+fn first_in_fresh_process(
+    cmd: &WorkerCommand,
+    spec: &CellSpec,
+    lc: &LifecycleJob,
+    precompiled: &Path,
+) -> Result<Vec<PhaseValue>, Failure> {
+    let child_spec = CellSpec {
+        warmup: 0,
+        runs: 1,
+        expected: None,
+        lifecycle: Some(LifecycleJob {
+            module: lc.module,
+            fresh: None,
+            first_only: Some(precompiled.to_path_buf()),
+        }),
+        ..spec.clone()
+    };
+    let mut child = Command::new(&cmd.program)
+        .args(&cmd.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            Failure::Other(format!(
+                "cannot start a fresh worker '{}': {e}",
+                cmd.program.display()
+            ))
+        })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let json = serde_json::to_vec(&child_spec).expect("cell spec serialises");
+        let _ = stdin.write_all(&json);
+    }
+    let done = child
+        .wait_with_output()
+        .map_err(|e| Failure::Other(format!("fresh worker: {e}")))?;
+    for line in String::from_utf8_lossy(&done.stdout).lines() {
+        match serde_json::from_str::<WorkerMsg>(line) {
+            Ok(WorkerMsg::Iteration { values, .. }) => return Ok(values),
+            Ok(WorkerMsg::Failed { failure, .. }) => return Err(failure),
+            _ => {}
+        }
+    }
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    Err(Failure::Crash(format!(
+        "fresh worker for the first instance ended ({}) without a result: {}",
+        done.status,
+        stderr.lines().last().unwrap_or("")
+    )))
 }

@@ -15,7 +15,7 @@ pub use failure::Failure;
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, native_cache_dir};
-pub use registry::{RuntimeInfo, instantiate, is_builtin, known_runtimes};
+pub use registry::{RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -42,9 +42,10 @@ impl std::fmt::Display for RuntimeKind {
     }
 }
 
-/// Phases of one iteration, as data (sightglass-style).
+/// Phases of one iteration, as data (sightglass-style). Names are stable: saved runs
+/// store them as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Turning bytes into machine code (and linking it against the host).
     Compile,
@@ -56,16 +57,48 @@ pub enum Phase {
     Teardown,
     /// The whole iteration as seen from outside (a whole process for native and CLIs).
     Total,
+    /// Loading a precompiled module from disk (deserialising it), lifecycle suite.
+    Load,
+    /// A call round trip host → wasm → host of a trivial export, steady state.
+    Call,
+    /// The first instantiation in a fresh process (lazy process-wide set-up included).
+    FirstInstantiate,
+    /// The first call in a fresh process, on its first instance.
+    FirstCall,
 }
 
 impl Phase {
-    /// Every phase, in the order they happen.
-    pub const ALL: [Phase; 5] = [
+    /// Every phase.
+    pub const ALL: [Phase; 9] = [
+        Phase::Compile,
+        Phase::Load,
+        Phase::Instantiate,
+        Phase::FirstInstantiate,
+        Phase::Execute,
+        Phase::Call,
+        Phase::FirstCall,
+        Phase::Teardown,
+        Phase::Total,
+    ];
+
+    /// The phases of running a WASI command, in the order they happen.
+    pub const COMMAND: [Phase; 5] = [
         Phase::Compile,
         Phase::Instantiate,
         Phase::Execute,
         Phase::Teardown,
         Phase::Total,
+    ];
+
+    /// The phases the lifecycle suite measures, in the order of an instance's life.
+    pub const LIFECYCLE: [Phase; 7] = [
+        Phase::Compile,
+        Phase::Load,
+        Phase::Instantiate,
+        Phase::FirstInstantiate,
+        Phase::Call,
+        Phase::FirstCall,
+        Phase::Teardown,
     ];
 
     /// Stable name used in files and exports.
@@ -76,6 +109,10 @@ impl Phase {
             Phase::Execute => "execute",
             Phase::Teardown => "teardown",
             Phase::Total => "total",
+            Phase::Load => "load",
+            Phase::Call => "call",
+            Phase::FirstInstantiate => "first_instantiate",
+            Phase::FirstCall => "first_call",
         }
     }
 
@@ -99,6 +136,10 @@ pub enum Metric {
     SysNs,
     /// Peak resident set of a child process, KiB.
     MaxRssKib,
+    /// Growth of resident memory per live instance, bytes (lifecycle suite).
+    RssPerInstanceBytes,
+    /// Instantiate-and-drop round trips per second on one thread (lifecycle suite).
+    InstancesPerSec,
 }
 
 impl Metric {
@@ -110,20 +151,25 @@ impl Metric {
             Metric::UserNs => "user_ns",
             Metric::SysNs => "sys_ns",
             Metric::MaxRssKib => "max_rss_kib",
+            Metric::RssPerInstanceBytes => "rss_per_instance_bytes",
+            Metric::InstancesPerSec => "instances_per_sec",
         }
     }
 
+    /// Every metric.
+    pub const ALL: [Metric; 7] = [
+        Metric::WallNs,
+        Metric::SelfNs,
+        Metric::UserNs,
+        Metric::SysNs,
+        Metric::MaxRssKib,
+        Metric::RssPerInstanceBytes,
+        Metric::InstancesPerSec,
+    ];
+
     /// Parses [`Metric::as_str`] back.
     pub fn parse(s: &str) -> Option<Metric> {
-        [
-            Metric::WallNs,
-            Metric::SelfNs,
-            Metric::UserNs,
-            Metric::SysNs,
-            Metric::MaxRssKib,
-        ]
-        .into_iter()
-        .find(|m| m.as_str() == s)
+        Metric::ALL.into_iter().find(|m| m.as_str() == s)
     }
 }
 

@@ -2,9 +2,10 @@
 //! and how to make one in the worker.
 
 use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
-use super::embedded::{Wasmer, WasmerCompiler, Wasmtime, WasmtimeVariant, engine_version};
+use super::embedded::{Wasmer, Wasmtime, engine_version, wasmer_compiler, wasmtime_variant};
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
 use crate::config::Config;
+use crate::suite::SuiteKind;
 use serde::{Deserialize, Serialize};
 
 /// What wasmeter knows about a runtime before running anything on it.
@@ -42,11 +43,34 @@ const EMBEDDED: &[(&str, &str, &str)] = &[
         "wasmtime",
         "Cranelift, pooling allocator, copy-on-write memory init",
     ),
+    (
+        "wasmtime-pooling-nocow",
+        "wasmtime",
+        "Cranelift, pooling allocator, data segments copied at instantiation (lifecycle suite only)",
+    ),
     ("wasmtime-winch", "wasmtime", "Winch baseline compiler"),
     ("wasmtime-o0", "wasmtime", "Cranelift, opt-level none"),
     ("wasmer-cranelift", "wasmer", "Cranelift compiler, WASIX"),
     ("wasmer-singlepass", "wasmer", "Singlepass compiler, WASIX"),
 ];
+
+/// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
+/// copy-on-write off changes nothing worth a column.
+const LIFECYCLE_ONLY: &[&str] = &["wasmtime-pooling-nocow"];
+
+/// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
+pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
+    match kind {
+        SuiteKind::Lifecycle if info.kind != RuntimeKind::Embedded => Err(
+            "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
+                .into(),
+        ),
+        SuiteKind::Command if LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
+            Err("a configuration for the lifecycle suite only".into())
+        }
+        _ => Ok(()),
+    }
+}
 
 /// True for ids wasmeter defines itself (config files may not reuse them).
 pub fn is_builtin(id: &str) -> bool {
@@ -103,14 +127,17 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
             .ok_or_else(|| Failure::Unavailable(format!("{}: no command", info.id)))?;
         return Ok(Box::new(CliRuntime::new(cmd)));
     }
-    Ok(match info.id.as_str() {
-        "native" => Box::new(NativeRuntime),
-        "wasmtime" => Box::new(Wasmtime::new(WasmtimeVariant::Default)?),
-        "wasmtime-pooling" => Box::new(Wasmtime::new(WasmtimeVariant::Pooling)?),
-        "wasmtime-winch" => Box::new(Wasmtime::new(WasmtimeVariant::Winch)?),
-        "wasmtime-o0" => Box::new(Wasmtime::new(WasmtimeVariant::O0)?),
-        "wasmer-cranelift" => Box::new(Wasmer::new(WasmerCompiler::Cranelift)?),
-        "wasmer-singlepass" => Box::new(Wasmer::new(WasmerCompiler::Singlepass)?),
-        other => return Err(Failure::Unavailable(format!("unknown runtime '{other}'"))),
-    })
+    if info.id == "native" {
+        return Ok(Box::new(NativeRuntime));
+    }
+    if let Some(v) = wasmtime_variant(&info.id) {
+        return Ok(Box::new(Wasmtime::new(v)?));
+    }
+    if let Some(c) = wasmer_compiler(&info.id) {
+        return Ok(Box::new(Wasmer::new(c)?));
+    }
+    Err(Failure::Unavailable(format!(
+        "unknown runtime '{}'",
+        info.id
+    )))
 }

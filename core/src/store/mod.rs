@@ -19,7 +19,7 @@ pub use writer::{RunWriter, check_writable, new_run_id, now_unix};
 
 use crate::machine::Machine;
 use crate::runtime::{Failure, Metric, Phase, RuntimeInfo};
-use crate::suite::Size;
+use crate::suite::{Size, SuiteKind};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -136,10 +136,17 @@ pub struct RunMeta {
     pub label: Option<String>,
     /// Suite name.
     pub suite: String,
+    /// What kind of suite it ran; left out of the file for command suites, so runs saved
+    /// before there were kinds read as what they are.
+    #[serde(default, skip_serializing_if = "SuiteKind::is_command")]
+    pub suite_kind: SuiteKind,
     /// Tests in plan order.
     pub tests: Vec<TestRecord>,
     /// Runtimes in plan order, with versions.
     pub runtimes: Vec<RuntimeInfo>,
+    /// Runtimes selected but left out because the suite does not apply to them, with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_applicable: Vec<NotApplicable>,
     /// Settings.
     pub settings: RunSettings,
     /// Where it ran.
@@ -154,6 +161,15 @@ pub struct RunMeta {
     pub status: RunStatus,
     /// Process writing it while running (to detect interrupted runs).
     pub pid: u32,
+}
+
+/// A runtime left out of a run because the suite does not apply to it (shown as n/a).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotApplicable {
+    /// Runtime id.
+    pub runtime: String,
+    /// Why.
+    pub why: String,
 }
 
 /// One value: a tidy row (runtime, test, phase, iteration, metric).

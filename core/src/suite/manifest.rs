@@ -1,5 +1,6 @@
 //! `suite.toml`: the list of tests of a suite and how their guests are built.
 
+use crate::lifecycle::ModuleSpec;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -83,6 +84,45 @@ impl std::fmt::Display for Size {
     }
 }
 
+/// What kind of tests a suite has, which decides how they run and on what.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SuiteKind {
+    /// WASI commands built from C sources, checked against known answers and timing
+    /// themselves; run on every kind of runtime.
+    #[default]
+    Command,
+    /// Host-driven measurements of an instance's life cycle on generated modules; embedded
+    /// runtimes only (native and CLIs have no equivalent).
+    Lifecycle,
+}
+
+impl SuiteKind {
+    /// Every kind.
+    pub const ALL: [SuiteKind; 2] = [SuiteKind::Command, SuiteKind::Lifecycle];
+
+    /// The word used in manifests and saved runs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuiteKind::Command => "command",
+            SuiteKind::Lifecycle => "lifecycle",
+        }
+    }
+
+    /// True for [`SuiteKind::Command`] (the default, left out of saved metadata).
+    pub fn is_command(&self) -> bool {
+        *self == SuiteKind::Command
+    }
+}
+
+impl std::fmt::Display for SuiteKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
@@ -95,6 +135,7 @@ struct RawManifest {
 #[serde(deny_unknown_fields)]
 struct RawSuite {
     name: Spanned<String>,
+    kind: Option<Spanned<String>>,
     #[serde(default)]
     description: String,
     #[serde(default)]
@@ -111,16 +152,14 @@ struct RawSuite {
 #[serde(deny_unknown_fields)]
 struct RawTest {
     name: Spanned<String>,
-    source: Spanned<String>,
+    source: Option<Spanned<String>>,
     #[serde(default)]
     description: String,
     #[serde(default)]
     tags: Vec<String>,
     wasm: Option<Spanned<String>>,
-    #[serde(default)]
-    wasm_cflags: Vec<String>,
-    #[serde(default)]
-    native_cflags: Vec<String>,
+    wasm_cflags: Option<Spanned<Vec<String>>>,
+    native_cflags: Option<Spanned<Vec<String>>>,
 }
 
 /// A suite loaded from its manifest, with every path made absolute.
@@ -130,6 +169,8 @@ pub struct Suite {
     pub name: String,
     /// One-line description.
     pub description: String,
+    /// What kind of tests it has.
+    pub kind: SuiteKind,
     /// Directory holding `suite.toml`.
     pub dir: PathBuf,
     /// Files every test's source depends on (part of each source hash).
@@ -142,7 +183,8 @@ pub struct Suite {
     pub tests: Vec<TestCase>,
 }
 
-/// One test of a suite: a WASI command built from one C source.
+/// One test of a suite: a WASI command built from one C source, or (lifecycle suites) a
+/// generated module.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestCase {
     /// Test name (unique in its suite).
@@ -151,10 +193,12 @@ pub struct TestCase {
     pub description: String,
     /// Category tags (hashing, float, ...).
     pub tags: Vec<String>,
-    /// C source file.
+    /// C source file (empty for lifecycle tests).
     pub source: PathBuf,
-    /// Prebuilt WebAssembly module.
+    /// Prebuilt WebAssembly module (empty for lifecycle tests).
     pub wasm: PathBuf,
+    /// The generated module of a lifecycle test (its name is its specification).
+    pub module: Option<ModuleSpec>,
     /// All wasm compiler flags, the suite's then the test's.
     pub wasm_cflags: Vec<String>,
     /// All native compiler flags, the suite's then the test's.
@@ -218,6 +262,37 @@ impl Suite {
             }
             includes.push(p);
         }
+        let kind = match &raw.suite.kind {
+            None => SuiteKind::Command,
+            Some(k) => SuiteKind::ALL
+                .into_iter()
+                .find(|x| x.as_str() == k.get_ref().trim())
+                .ok_or_else(|| {
+                    err(
+                        k.span().start,
+                        format!(
+                            "unknown suite kind '{}' (known: command, lifecycle)",
+                            k.get_ref()
+                        ),
+                    )
+                })?,
+        };
+        if kind == SuiteKind::Lifecycle {
+            let build = [
+                ("includes", !raw.suite.includes.is_empty()),
+                ("wasm_cflags", !raw.suite.wasm_cflags.is_empty()),
+                ("native_cflags", !raw.suite.native_cflags.is_empty()),
+                ("native_libs", !raw.suite.native_libs.is_empty()),
+            ];
+            if let Some((field, _)) = build.iter().find(|(_, set)| *set) {
+                return Err(err(
+                    raw.suite.name.span().start,
+                    format!(
+                        "'{field}' does not apply to a lifecycle suite: its modules are generated, not built"
+                    ),
+                ));
+            }
+        }
         let mut tests: Vec<TestCase> = Vec::new();
         for spanned in &raw.tests {
             let t = spanned.get_ref();
@@ -234,16 +309,29 @@ impl Suite {
                     format!("duplicate test name '{tname}'"),
                 ));
             }
-            let source = dir.join(t.source.get_ref());
+            if kind == SuiteKind::Lifecycle {
+                tests.push(lifecycle_test(t, &tname, &err)?);
+                continue;
+            }
+            let Some(src) = &t.source else {
+                return Err(err(
+                    t.name.span().start,
+                    format!("test '{tname}' has no 'source' (the C file its wasm is built from)"),
+                ));
+            };
+            let source = dir.join(src.get_ref());
             if !source.is_file() {
                 return Err(err(
-                    t.source.span().start,
-                    format!("source file '{}' does not exist", t.source.get_ref()),
+                    src.span().start,
+                    format!("source file '{}' does not exist", src.get_ref()),
                 ));
             }
             let wasm = match &t.wasm {
                 Some(w) => dir.join(w.get_ref()),
                 None => dir.join("wasm").join(format!("{tname}.wasm")),
+            };
+            let flags = |f: &Option<Spanned<Vec<String>>>| {
+                f.as_ref().map(|f| f.get_ref().clone()).unwrap_or_default()
             };
             tests.push(TestCase {
                 name: tname,
@@ -251,8 +339,9 @@ impl Suite {
                 tags: t.tags.clone(),
                 source,
                 wasm,
-                wasm_cflags: concat(&raw.suite.wasm_cflags, &t.wasm_cflags),
-                native_cflags: concat(&raw.suite.native_cflags, &t.native_cflags),
+                module: None,
+                wasm_cflags: concat(&raw.suite.wasm_cflags, &flags(&t.wasm_cflags)),
+                native_cflags: concat(&raw.suite.native_cflags, &flags(&t.native_cflags)),
             });
         }
         if tests.is_empty() {
@@ -260,6 +349,7 @@ impl Suite {
         }
         Ok(Suite {
             name,
+            kind,
             description: raw.suite.description,
             dir,
             includes,
@@ -297,8 +387,14 @@ impl Suite {
     ///
     /// The same definition as `build.sh` writes into `wasm/build.lock`, so staleness is
     /// detectable without a compiler and runs can record exactly what they measured.
+    ///
+    /// A lifecycle test's hash is that of its generated module: what was instantiated.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
+        if let Some(m) = &test.module {
+            h.update(m.wasm());
+            return Ok(hex(&h.finalize()));
+        }
         h.update(std::fs::read(&test.source)?);
         for inc in &self.includes {
             h.update(std::fs::read(inc)?);
@@ -306,6 +402,51 @@ impl Suite {
         h.update(test.wasm_cflags.join(" ").as_bytes());
         Ok(hex(&h.finalize()))
     }
+}
+
+/// A lifecycle test: its name names the generated module; nothing is built from files.
+fn lifecycle_test(
+    t: &RawTest,
+    name: &str,
+    err: &dyn Fn(usize, String) -> SuiteError,
+) -> Result<TestCase, SuiteError> {
+    let misplaced = [
+        ("source", t.source.as_ref().map(|s| s.span().start)),
+        ("wasm", t.wasm.as_ref().map(|s| s.span().start)),
+        (
+            "wasm_cflags",
+            t.wasm_cflags.as_ref().map(|s| s.span().start),
+        ),
+        (
+            "native_cflags",
+            t.native_cflags.as_ref().map(|s| s.span().start),
+        ),
+    ];
+    if let Some((field, Some(at))) = misplaced.iter().find(|(_, at)| at.is_some()) {
+        return Err(err(
+            *at,
+            format!(
+                "'{field}' does not apply to a lifecycle test: its module is generated from its name"
+            ),
+        ));
+    }
+    let module = ModuleSpec::parse(name).map_err(|e| err(t.name.span().start, e))?;
+    if module.name() != name {
+        return Err(err(
+            t.name.span().start,
+            format!("write lifecycle module '{name}' as '{}'", module.name()),
+        ));
+    }
+    Ok(TestCase {
+        name: name.to_string(),
+        description: t.description.clone(),
+        tags: t.tags.clone(),
+        source: PathBuf::new(),
+        wasm: PathBuf::new(),
+        module: Some(module),
+        wasm_cflags: Vec::new(),
+        native_cflags: Vec::new(),
+    })
 }
 
 fn concat(a: &[String], b: &[String]) -> Vec<String> {
@@ -378,6 +519,60 @@ mod tests {
         );
         let msg = r.unwrap_err().to_string();
         assert!(msg.contains(":7:") && msg.contains("duplicate"), "{msg}");
+    }
+
+    #[test]
+    fn lifecycle_suites_generate_their_modules() {
+        let (_d, s) = write_suite(
+            "[suite]\nname = \"l\"\nkind = \"lifecycle\"\n[[test]]\nname = \"hello\"\n[[test]]\nname = \"heap-256k-sparse\"\n",
+        );
+        let s = s.unwrap();
+        assert_eq!(s.kind, SuiteKind::Lifecycle);
+        assert_eq!(s.tests[0].module, Some(ModuleSpec::Hello));
+        let heap = s.tests[1].module.unwrap();
+        assert_eq!(heap.heap_bytes(), 256 << 10);
+        // The hash is the generated module's: what was instantiated.
+        let mut h = Sha256::new();
+        h.update(heap.wasm());
+        assert_eq!(s.source_hash(&s.tests[1]).unwrap(), hex(&h.finalize()));
+
+        for (manifest, line, words) in [
+            (
+                "[suite]\nname = \"l\"\nkind = \"lifecycle\"\n[[test]]\nname = \"hello\"\nsource = \"src/a.c\"\n",
+                6,
+                "'source' does not apply to a lifecycle test",
+            ),
+            (
+                "[suite]\nname = \"l\"\nkind = \"lifecycle\"\n\n[[test]]\nname = \"heap-100k-dense\"\n",
+                6,
+                "unknown lifecycle module 'heap-100k-dense'",
+            ),
+            (
+                "[suite]\nname = \"l\"\nkind = \"lifecycle\"\n[[test]]\nname = \"heap-1024k-dense\"\n",
+                5,
+                "write lifecycle module 'heap-1024k-dense' as 'heap-1m-dense'",
+            ),
+            (
+                "[suite]\nname = \"l\"\nkind = \"lifecycel\"\n[[test]]\nname = \"hello\"\n",
+                3,
+                "unknown suite kind 'lifecycel' (known: command, lifecycle)",
+            ),
+            (
+                "[suite]\nname = \"l\"\nkind = \"lifecycle\"\nwasm_cflags = [\"-O2\"]\n[[test]]\nname = \"hello\"\n",
+                2,
+                "'wasm_cflags' does not apply to a lifecycle suite",
+            ),
+            (
+                "[suite]\nname = \"c\"\n[[test]]\nname = \"a\"\n",
+                4,
+                "test 'a' has no 'source'",
+            ),
+        ] {
+            let (_d, r) = write_suite(manifest);
+            let msg = r.unwrap_err().to_string();
+            assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
+            assert!(msg.contains(words), "{msg}");
+        }
     }
 
     #[test]

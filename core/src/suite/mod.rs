@@ -5,6 +5,6 @@ mod manifest;
 mod output;
 
 pub use discovery::{SuiteCatalog, default_suites_dir};
-pub use manifest::{Size, Suite, SuiteError, TestCase};
+pub use manifest::{Size, Suite, SuiteError, SuiteKind, TestCase};
 pub(crate) use manifest::{hex, line_of};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};

@@ -1,5 +1,7 @@
 //! Run detail: the runtime × test matrix coloured by speed relative to the baseline, and
-//! for the selected cell its distribution, the run's resource graph, or the phases.
+//! for the selected cell its distribution, the run's resource graph, or the phases. For a
+//! lifecycle run the matrix holds instantiation times, the phases are its measurements, and
+//! one more view shows a measurement against initial heap size (dense and sparse lines).
 
 use super::{clip, mib, pane_block, rel_color};
 use crate::component::{Action, Component, movement, step};
@@ -9,10 +11,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
-use wasmeter_core::analysis::{Index, RunSummary, summarize};
-use wasmeter_core::export::format_ns;
+use wasmeter_core::analysis::{
+    HeapSeries, Index, MEASURES, RunSummary, Unit, heap_series, heap_sizes, summarize,
+};
+use wasmeter_core::export::{format_ns, format_size, format_value};
 use wasmeter_core::runtime::Phase;
 use wasmeter_core::store::{SavedRun, format_time};
+use wasmeter_core::suite::SuiteKind;
 
 /// What the lower half shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +28,8 @@ pub enum View {
     Resources,
     /// Median of each phase for the selected test, per runtime.
     Phases,
+    /// Lifecycle runs: a measurement against heap size, per runtime and fill.
+    Heap,
 }
 
 /// State of the run-detail pane.
@@ -38,6 +45,10 @@ pub struct DetailPane {
     pub col: usize,
     /// Lower half.
     pub view: View,
+    /// Measurement shown against heap size (index into `MEASURES`).
+    pub measure: usize,
+    /// Lifecycle run: each measurement against heap size, per runtime and fill.
+    heap: Vec<HeapSeries>,
 }
 
 impl DetailPane {
@@ -45,12 +56,21 @@ impl DetailPane {
     pub fn new(run: SavedRun) -> DetailPane {
         let summary = summarize(&run, None);
         DetailPane {
+            heap: heap_series(&summary),
             run,
             summary,
             row: 0,
             col: 0,
             view: View::Distribution,
+            measure: MEASURES
+                .iter()
+                .position(|m| m.key == "instantiate")
+                .unwrap_or(0),
         }
+    }
+
+    fn lifecycle(&self) -> bool {
+        self.run.meta.suite_kind == SuiteKind::Lifecycle
     }
 
     fn selected(&self) -> Option<(&str, &str)> {
@@ -62,18 +82,22 @@ impl DetailPane {
 
     fn render_matrix(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let s = &self.summary;
-        let block = pane_block(
-            &format!("Matrix: median time × {} (lower is faster)", s.baseline),
-            focused,
-        );
+        let title = if self.lifecycle() {
+            "Matrix: median instantiation time per operation (lower is faster)".to_string()
+        } else {
+            format!("Matrix: median time × {} (lower is faster)", s.baseline)
+        };
+        let block = pane_block(&title, focused);
         let inner = block.inner(area);
         block.render(area, buf);
-        const TEST_W: u16 = 14;
+        // Wide enough for the lifecycle suite's names (heap-256k-sparse); compute's fit in 14.
+        let longest = s.tests.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+        let test_w = (longest as u16).clamp(14, 18);
         let n = s.runtimes.len().max(1) as u16;
-        let col_w = (inner.width.saturating_sub(TEST_W) / n)
+        let col_w = (inner.width.saturating_sub(test_w) / n)
             .saturating_sub(1)
             .clamp(9, 18);
-        let fit = ((inner.width.saturating_sub(TEST_W + 1)) / (col_w + 1)).max(1) as usize;
+        let fit = ((inner.width.saturating_sub(test_w + 1)) / (col_w + 1)).max(1) as usize;
         let col_off = self.col.saturating_sub(fit - 1);
         let cols: Vec<usize> = (col_off..s.runtimes.len()).take(fit).collect();
         let mut header = vec![Line::from("test")];
@@ -90,7 +114,7 @@ impl DetailPane {
             .skip(row_off)
             .take(height)
             .map(|(ti, t)| {
-                let mut cells = vec![Line::from(clip(t, TEST_W as usize))];
+                let mut cells = vec![Line::from(clip(t, test_w as usize))];
                 for &c in &cols {
                     let (text, style) = match s.cell(&s.runtimes[c], t) {
                         Some(cell) if cell.failure.is_some() => (
@@ -100,7 +124,7 @@ impl DetailPane {
                         Some(cell) => match cell.relative {
                             Some(r) => (format!("{r:.2}×"), Style::default().fg(rel_color(r))),
                             None => match cell.stats {
-                                Some(st) => (format_ns(st.median), Style::default()),
+                                Some(st) => (format_value(Unit::Ns, st.median), Style::default()),
                                 None => ("-".into(), Style::default().fg(Color::DarkGray)),
                             },
                         },
@@ -133,8 +157,10 @@ impl DetailPane {
                 None => Line::from("-").right_aligned(),
             });
         }
-        rows.push(Row::new(g));
-        let mut widths = vec![Constraint::Length(TEST_W)];
+        if !self.lifecycle() {
+            rows.push(Row::new(g));
+        }
+        let mut widths = vec![Constraint::Length(test_w)];
         widths.extend(cols.iter().map(|_| Constraint::Length(col_w)));
         Table::new(rows, widths)
             .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
@@ -159,7 +185,7 @@ impl DetailPane {
             return;
         }
         let index = Index::new(&self.run.measurements);
-        let Some((values, source)) = index.primary(rt, test) else {
+        let Some((values, source, _)) = index.primary(rt, test) else {
             Paragraph::new("no measurements").render(inner, buf);
             return;
         };
@@ -256,20 +282,23 @@ impl DetailPane {
         let Some((_, test)) = self.selected() else {
             return;
         };
+        if self.lifecycle() {
+            return self.render_measures(test, area, buf);
+        }
         let block = pane_block(
             &format!("Phases of {test}: median wall time per phase  (v: next view)"),
             false,
         );
         let mut header = vec![Line::from("runtime")];
         header.extend(
-            Phase::ALL
+            Phase::COMMAND
                 .iter()
                 .map(|p| Line::from(p.as_str()).right_aligned()),
         );
         let rows = self.summary.runtimes.iter().map(|rt| {
             let mut cells = vec![Line::from(clip(rt, 18))];
             let cell = self.summary.cell(rt, test);
-            for p in Phase::ALL {
+            for p in Phase::COMMAND {
                 let v = cell.and_then(|c| c.phases.get(p.as_str()));
                 cells.push(
                     Line::from(v.map(|v| format_ns(*v)).unwrap_or("-".into())).right_aligned(),
@@ -278,7 +307,107 @@ impl DetailPane {
             Row::new(cells)
         });
         let mut widths = vec![Constraint::Length(18)];
-        widths.extend(Phase::ALL.iter().map(|_| Constraint::Length(11)));
+        widths.extend(Phase::COMMAND.iter().map(|_| Constraint::Length(11)));
+        Table::new(rows, widths)
+            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .block(block)
+            .render(area, buf);
+    }
+
+    /// Lifecycle: every measurement of the selected module, runtimes across.
+    fn render_measures(&self, test: &str, area: Rect, buf: &mut Buffer) {
+        let block = pane_block(
+            &format!("Measurements of {test}: median per operation  (v: next view)"),
+            false,
+        );
+        // Runtimes across, scrolled so the selected one is in view.
+        let all = &self.summary.runtimes;
+        let fit = (area.width.saturating_sub(20) / 17).max(1) as usize;
+        let rts: Vec<&String> = all
+            .iter()
+            .skip(self.col.saturating_sub(fit - 1))
+            .take(fit)
+            .collect();
+        let mut header = vec![Line::from("measurement")];
+        header.extend(rts.iter().map(|r| Line::from(clip(r, 16)).right_aligned()));
+        let rows = MEASURES.iter().map(|m| {
+            let mut cells = vec![Line::from(m.label)];
+            for rt in &rts {
+                let v = self
+                    .summary
+                    .cell(rt, test)
+                    .filter(|c| c.failure.is_none())
+                    .and_then(|c| m.stats(c));
+                cells.push(
+                    Line::from(
+                        v.map(|s| format_value(m.unit, s.median))
+                            .unwrap_or("-".into()),
+                    )
+                    .right_aligned(),
+                );
+            }
+            Row::new(cells)
+        });
+        let mut widths = vec![Constraint::Length(18)];
+        widths.extend(rts.iter().map(|_| Constraint::Length(16)));
+        Table::new(rows, widths)
+            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .block(block)
+            .render(area, buf);
+    }
+
+    /// Lifecycle: one measurement against initial heap size, a line per runtime and fill
+    /// (the selected runtime's in bold).
+    fn render_heap(&self, area: Rect, buf: &mut Buffer) {
+        let m = MEASURES[self.measure % MEASURES.len()];
+        let block = pane_block(
+            &format!(
+                "{} vs initial heap: median (p99) per operation  (m: next measurement · v: next view)",
+                m.label
+            ),
+            false,
+        );
+        let lines: Vec<&HeapSeries> = self.heap.iter().filter(|l| l.measure == m.key).collect();
+        if lines.is_empty() {
+            let inner = block.inner(area);
+            block.render(area, buf);
+            Paragraph::new("no heap modules measured in this run").render(inner, buf);
+            return;
+        }
+        let sizes = heap_sizes(&self.summary);
+        let chosen = self.selected().map(|(rt, _)| rt);
+        let mut header = vec![Line::from("runtime · fill")];
+        header.extend(
+            sizes
+                .iter()
+                .map(|b| Line::from(format_size(*b)).right_aligned()),
+        );
+        let rows = lines.iter().map(|l| {
+            let mut cells = vec![Line::from(clip(&format!("{} {}", l.runtime, l.fill), 30))];
+            for b in &sizes {
+                let text = l
+                    .points
+                    .iter()
+                    .find(|p| p.heap_bytes == *b)
+                    .map(|p| {
+                        format!(
+                            "{} ({})",
+                            format_value(m.unit, p.median),
+                            format_value(m.unit, p.p99)
+                        )
+                    })
+                    .unwrap_or_else(|| "-".into());
+                cells.push(Line::from(text).right_aligned());
+            }
+            let row = Row::new(cells);
+            if Some(l.runtime.as_str()) == chosen {
+                row.style(Style::default().add_modifier(Modifier::BOLD))
+            } else {
+                row
+            }
+        });
+        let mut widths = vec![Constraint::Length(30)];
+        widths.extend(sizes.iter().map(|_| Constraint::Length(21)));
         Table::new(rows, widths)
             .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
             .block(block)
@@ -329,6 +458,7 @@ impl Component for DetailPane {
             View::Distribution => self.render_distribution(lower, buf),
             View::Resources => self.render_resources(lower, buf),
             View::Phases => self.render_phases(lower, buf),
+            View::Heap => self.render_heap(lower, buf),
         }
     }
 
@@ -346,8 +476,13 @@ impl Component for DetailPane {
                 self.view = match self.view {
                     View::Distribution => View::Resources,
                     View::Resources => View::Phases,
-                    View::Phases => View::Distribution,
+                    View::Phases if self.lifecycle() => View::Heap,
+                    View::Phases | View::Heap => View::Distribution,
                 }
+            }
+            KeyCode::Char('m') if self.lifecycle() => {
+                self.measure = (self.measure + 1) % MEASURES.len();
+                self.view = View::Heap;
             }
             KeyCode::Char('e') => return Action::Export(vec![self.run.dir.clone()]),
             _ => return Action::Ignored,
@@ -356,6 +491,14 @@ impl Component for DetailPane {
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.lifecycle() {
+            return vec![
+                ("arrows", "cell"),
+                ("v", "distribution/resources/measurements/heap"),
+                ("m", "measurement vs heap"),
+                ("e", "export"),
+            ];
+        }
         vec![
             ("arrows", "cell"),
             ("v", "distribution/resources/phases"),

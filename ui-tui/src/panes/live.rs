@@ -54,8 +54,9 @@ pub struct LivePane {
     pub rss: Vec<u64>,
     /// The cell the last sample came from.
     pub sampled: Option<(String, String)>,
-    /// Measured values per cell: [self-timed execute, wall execute, wall total], ns.
-    pub values: HashMap<(String, String), [Vec<f64>; 3]>,
+    /// Measured values per cell: [self-timed execute, wall execute, wall total, wall
+    /// instantiate (lifecycle suite)], ns; the first that has values is the cell's time.
+    pub values: HashMap<(String, String), [Vec<f64>; 4]>,
     /// Median primary time of finished cells.
     pub medians: Vec<Option<f64>>,
     /// Baseline runtime.
@@ -132,6 +133,7 @@ impl LivePane {
                         (Phase::Execute, Metric::SelfNs) => 0,
                         (Phase::Execute, Metric::WallNs) => 1,
                         (Phase::Total, Metric::WallNs) => 2,
+                        (Phase::Instantiate, Metric::WallNs) => 3,
                         _ => continue,
                     };
                     self.values.entry((m.runtime, m.test)).or_default()[slot].push(m.value);

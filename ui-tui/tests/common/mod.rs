@@ -82,6 +82,7 @@ fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
         tags: tags.iter().map(|t| t.to_string()).collect(),
         source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
         wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
+        module: None,
         wasm_cflags: vec![],
         native_cflags: vec![],
     }
@@ -92,6 +93,7 @@ pub fn suites() -> Vec<Suite> {
         Suite {
             name: "compute".into(),
             description: "CPU kernels".into(),
+            kind: Default::default(),
             dir: PathBuf::from("/suites/compute"),
             includes: vec![],
             native_cflags: vec![],
@@ -106,6 +108,7 @@ pub fn suites() -> Vec<Suite> {
         Suite {
             name: "http".into(),
             description: "HTTP gateway".into(),
+            kind: Default::default(),
             dir: PathBuf::from("/suites/http"),
             includes: vec![],
             native_cflags: vec![],
@@ -138,6 +141,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
         id: id.into(),
         label: label.map(String::from),
         suite: "compute".into(),
+        suite_kind: Default::default(),
         tests: TESTS
             .iter()
             .map(|t| TestRecord {
@@ -145,6 +149,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
                 source_hash: format!("hash-{t}"),
             })
             .collect(),
+        not_applicable: Vec::new(),
         runtimes: RTS
             .iter()
             .map(|r| all.iter().find(|x| x.id == *r).unwrap().clone())
@@ -275,4 +280,115 @@ pub fn measurement_event(rt: &str, test: &str, i: u32, v: f64) -> wasmeter_core:
         metric: Metric::SelfNs,
         value: v,
     }])
+}
+
+pub const LC_RTS: [&str; 2] = ["wasmtime-pooling", "wasmer-cranelift"];
+pub const LC_TESTS: [&str; 5] = [
+    "hello",
+    "heap-64k-dense",
+    "heap-64k-sparse",
+    "heap-1m-dense",
+    "heap-1m-sparse",
+];
+
+/// A lifecycle run: two engine configurations × hello and two heap sizes, dense and
+/// sparse; copy-on-write instantiation flat in heap size, copying linear in the data.
+pub fn lifecycle_run() -> SavedRun {
+    let id = "20261122-050000-lifecycle-e5f6";
+    let mut m = meta(id, None, 1_795_300_000.0);
+    m.suite = "lifecycle".into();
+    m.suite_kind = wasmeter_core::suite::SuiteKind::Lifecycle;
+    m.tests = LC_TESTS
+        .iter()
+        .map(|t| TestRecord {
+            name: t.to_string(),
+            source_hash: format!("hash-{t}"),
+        })
+        .collect();
+    m.runtimes = vec![
+        rt(
+            "wasmtime-pooling",
+            RuntimeKind::Embedded,
+            "48.0.0",
+            "Cranelift, pooling allocator, copy-on-write memory init",
+            None,
+        ),
+        rt(
+            "wasmer-cranelift",
+            RuntimeKind::Embedded,
+            "7.4.2",
+            "Cranelift compiler, WASIX",
+            None,
+        ),
+    ];
+    m.not_applicable = vec![wasmeter_core::store::NotApplicable {
+        runtime: "native".into(),
+        why: "the lifecycle suite drives an engine in-process".into(),
+    }];
+    let mut v = Vec::new();
+    for (ti, t) in LC_TESTS.iter().enumerate() {
+        let heap = [0.0, 65536.0, 65536.0, 1048576.0, 1048576.0][ti];
+        let data = [0.0, 65536.0, 8192.0, 1048576.0, 131072.0][ti];
+        for (ri, r) in LC_RTS.iter().enumerate() {
+            for i in 0..4u32 {
+                let noise = 1.0 + 0.02 * ((i * 3 + ri as u32 + ti as u32) % 4) as f64;
+                let cow = ri == 0;
+                let inst = if cow {
+                    1100.0 + heap / 1e6
+                } else {
+                    700.0 + data * 0.38
+                };
+                let mut row = |phase, metric, value: f64| {
+                    v.push(MeasurementRow {
+                        runtime: r.to_string(),
+                        test: t.to_string(),
+                        phase,
+                        iteration: i,
+                        warmup: i == 0,
+                        metric,
+                        value: value * noise,
+                    })
+                };
+                row(Phase::Compile, Metric::WallNs, 3.0e5 + data * 1.6);
+                row(Phase::Load, Metric::WallNs, 1.7e4 + data * 0.01);
+                row(Phase::Instantiate, Metric::WallNs, inst);
+                row(Phase::FirstInstantiate, Metric::WallNs, 2.0e4 + inst);
+                row(Phase::Call, Metric::WallNs, [12.3, 57.8][ri]);
+                row(Phase::FirstCall, Metric::WallNs, [1.2e4, 1.9e4][ri]);
+                row(
+                    Phase::Teardown,
+                    Metric::WallNs,
+                    if cow { 400.0 } else { 200.0 + data * 0.08 },
+                );
+                row(
+                    Phase::Instantiate,
+                    Metric::RssPerInstanceBytes,
+                    if cow { 4096.0 } else { 1843.0 + data },
+                );
+                row(
+                    Phase::Instantiate,
+                    Metric::InstancesPerSec,
+                    1e9 / (inst + 400.0),
+                );
+            }
+        }
+    }
+    let cells = LC_TESTS
+        .iter()
+        .flat_map(|t| {
+            LC_RTS.iter().map(move |r| CellRecord {
+                runtime: r.to_string(),
+                test: t.to_string(),
+                failure: None,
+                wall_ms: 150.0,
+            })
+        })
+        .collect();
+    SavedRun {
+        dir: PathBuf::from(format!("/results/{id}")),
+        meta: m,
+        cells,
+        measurements: v,
+        samples: samples(),
+    }
 }

@@ -8,6 +8,27 @@ pub use self::wasmtime::{Wasmtime, WasmtimeVariant};
 
 use super::{Failure, Job};
 
+/// The wasmtime configuration an embedded runtime id stands for.
+pub fn wasmtime_variant(id: &str) -> Option<WasmtimeVariant> {
+    Some(match id {
+        "wasmtime" => WasmtimeVariant::Default,
+        "wasmtime-pooling" => WasmtimeVariant::Pooling,
+        "wasmtime-pooling-nocow" => WasmtimeVariant::PoolingNoCow,
+        "wasmtime-winch" => WasmtimeVariant::Winch,
+        "wasmtime-o0" => WasmtimeVariant::O0,
+        _ => return None,
+    })
+}
+
+/// The wasmer compiler an embedded runtime id stands for.
+pub fn wasmer_compiler(id: &str) -> Option<WasmerCompiler> {
+    Some(match id {
+        "wasmer-cranelift" => WasmerCompiler::Cranelift,
+        "wasmer-singlepass" => WasmerCompiler::Singlepass,
+        _ => return None,
+    })
+}
+
 /// Reads the module a job names; a missing file is its own failure kind.
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
     std::fs::read(&job.program).map_err(|e| {

@@ -18,10 +18,46 @@ pub enum WasmtimeVariant {
     Default,
     /// Pooling instance allocator with copy-on-write memory initialisation.
     Pooling,
+    /// Pooling instance allocator, data segments copied in at each instantiation (the
+    /// lifecycle suite's contrast to [`WasmtimeVariant::Pooling`]).
+    PoolingNoCow,
     /// Winch, the baseline (single-pass) compiler.
     Winch,
     /// Cranelift with optimisations off: shows what the optimiser is worth.
     O0,
+}
+
+impl WasmtimeVariant {
+    /// The engine configuration of this variant. `slots` sizes a pooling allocator: how
+    /// many instances (with their memory, table and stack) can be alive at once.
+    pub fn config(self, slots: u32) -> Config {
+        let mut cfg = Config::new();
+        let pooling = |cfg: &mut Config, cow: bool| {
+            let mut pool = PoolingAllocationConfig::default();
+            pool.total_memories(slots)
+                .total_tables(slots)
+                .total_core_instances(slots)
+                .total_stacks(slots)
+                // Every slot stays warm (its module's image mapped) when released, as the
+                // few a server reuses would; without this, the lifecycle harness's batches
+                // of live instances would cool slots a one-at-a-time server keeps warm.
+                .max_unused_warm_slots(slots);
+            cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+            cfg.memory_init_cow(cow);
+        };
+        match self {
+            WasmtimeVariant::Default => {}
+            WasmtimeVariant::Pooling => pooling(&mut cfg, true),
+            WasmtimeVariant::PoolingNoCow => pooling(&mut cfg, false),
+            WasmtimeVariant::Winch => {
+                cfg.strategy(Strategy::Winch);
+            }
+            WasmtimeVariant::O0 => {
+                cfg.cranelift_opt_level(OptLevel::None);
+            }
+        }
+        cfg
+    }
 }
 
 struct Host {
@@ -42,26 +78,8 @@ fn other(e: impl std::fmt::Display) -> Failure {
 impl Wasmtime {
     /// Builds the engine for a variant.
     pub fn new(variant: WasmtimeVariant) -> Result<Wasmtime, Failure> {
-        let mut cfg = Config::new();
-        match variant {
-            WasmtimeVariant::Default => {}
-            WasmtimeVariant::Pooling => {
-                let mut pool = PoolingAllocationConfig::default();
-                pool.total_memories(16)
-                    .total_tables(16)
-                    .total_core_instances(16)
-                    .total_stacks(16);
-                cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-                cfg.memory_init_cow(true);
-            }
-            WasmtimeVariant::Winch => {
-                cfg.strategy(Strategy::Winch);
-            }
-            WasmtimeVariant::O0 => {
-                cfg.cranelift_opt_level(OptLevel::None);
-            }
-        }
-        let engine = Engine::new(&cfg).map_err(other)?;
+        // One instance at a time: a small pool keeps the reserved address space small.
+        let engine = Engine::new(&variant.config(16)).map_err(other)?;
         let mut linker = Linker::new(&engine);
         p1::add_to_linker_sync(&mut linker, |h: &mut Host| &mut h.wasi).map_err(other)?;
         Ok(Wasmtime { engine, linker })

@@ -1,0 +1,91 @@
+//! The lifecycle suite: how long a WebAssembly instance takes to be compiled, loaded,
+//! instantiated, called and torn down, what it costs in memory, and how instantiation grows
+//! with the initial heap (Lucet's study, on today's engines).
+//!
+//! The host drives everything here (no guest timing): [`modules`] generates the modules,
+//! [`harness`] batches fast operations criterion-style, one file per engine implements
+//! [`Engine`], and [`Driver`] takes one cell (engine configuration × module) through its
+//! measurements, one sample of each per iteration.
+
+mod driver;
+pub mod harness;
+pub mod modules;
+mod wasmer;
+mod wasmtime;
+
+pub use driver::{Driver, first_in_process};
+pub use modules::{Fill, ModuleSpec};
+
+use crate::runtime::Failure;
+use std::path::Path;
+use std::time::Duration;
+
+/// Where the module an engine instantiates comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// WebAssembly bytes, compiled now.
+    Wasm(&'a [u8]),
+    /// A file written by [`Engine::precompile`], loaded without compiling.
+    Precompiled(&'a Path),
+}
+
+/// One engine configuration taken through an instance's life cycle.
+///
+/// Methods that take `n` do their operation `n` times back to back and return the time of
+/// the whole batch, so that fast operations are timed in batches; whatever they create is
+/// released after the clock stops unless they say otherwise.
+pub trait Engine {
+    /// Compiles `wasm` `n` times.
+    fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure>;
+    /// Compiles `wasm` and writes it to `path` in the engine's precompiled format.
+    fn precompile(&mut self, wasm: &[u8], path: &Path) -> Result<(), Failure>;
+    /// Loads (deserialises) the precompiled module at `path` `n` times.
+    fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure>;
+    /// Makes the module from `source` the one instantiated from now on, linked once
+    /// (wasmtime: an `InstancePre`).
+    fn prepare(&mut self, source: Source) -> Result<(), Failure>;
+    /// Creates `n` instances of the prepared module, each in its own store, and keeps them
+    /// alive until [`Engine::teardown`].
+    fn instantiate(&mut self, n: u64) -> Result<Duration, Failure>;
+    /// Drops every live instance with its store (a pooling slot goes back to its pool);
+    /// returns the time that took and how many there were.
+    fn teardown(&mut self) -> (Duration, u64);
+    /// Calls the trivial export `n` times on the oldest live instance, host → wasm → host;
+    /// checks what it returns.
+    fn call(&mut self, n: u64) -> Result<Duration, Failure>;
+    /// `n` round trips of instantiate then drop, one instance at a time.
+    fn cycle(&mut self, n: u64) -> Result<Duration, Failure>;
+    /// One byte of the oldest live instance's memory, read by the guest (`peek` export).
+    fn peek(&mut self, addr: u32) -> Result<u8, Failure>;
+}
+
+/// The lifecycle engine of an embedded runtime id, or why that runtime has none.
+pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
+    use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
+    if let Some(v) = wasmtime_variant(runtime_id) {
+        return Ok(Box::new(wasmtime::WasmtimeEngine::new(v)?));
+    }
+    if let Some(c) = wasmer_compiler(runtime_id) {
+        return Ok(Box::new(wasmer::WasmerEngine::new(c)));
+    }
+    Err(Failure::Unavailable(format!(
+        "runtime '{runtime_id}' has no lifecycle engine (embedded runtimes only)"
+    )))
+}
+
+fn other(e: impl std::fmt::Display) -> Failure {
+    Failure::Other(e.to_string())
+}
+
+/// Checks the trivial export's answer.
+fn check_answer(got: i32) -> Result<(), Failure> {
+    if got == modules::ANSWER {
+        Ok(())
+    } else {
+        Err(Failure::WrongOutput(format!(
+            "export '{}' returned {got}, expected {}",
+            modules::CALL_EXPORT,
+            modules::ANSWER
+        )))
+    }
+}

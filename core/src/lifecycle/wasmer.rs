@@ -1,0 +1,153 @@
+//! wasmer through the life cycle: one `Engine`, the module compiled once, a fresh `Store`
+//! and `Instance::new` per instance (wasmer has no pre-linked instance; the modules import
+//! nothing, so the import object is empty).
+
+use super::{Engine, Source, check_answer, modules, other};
+use crate::runtime::Failure;
+use crate::runtime::embedded::WasmerCompiler;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use wasmer::{Imports, Instance, Module, Store, TypedFunction};
+
+/// A wasmer engine with one compiler and the module it instantiates.
+pub struct WasmerEngine {
+    engine: wasmer::Engine,
+    module: Option<Module>,
+    live: Vec<(Store, Instance)>,
+}
+
+impl WasmerEngine {
+    /// The engine of a compiler.
+    pub fn new(compiler: WasmerCompiler) -> WasmerEngine {
+        let engine: wasmer::Engine = match compiler {
+            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
+            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+        };
+        WasmerEngine {
+            engine,
+            module: None,
+            live: Vec::new(),
+        }
+    }
+
+    fn new_instance(&self, module: &Module) -> Result<(Store, Instance), Failure> {
+        let mut store = Store::new(self.engine.clone());
+        let instance = Instance::new(&mut store, module, &Imports::new()).map_err(other)?;
+        Ok((store, instance))
+    }
+
+    fn module(&self) -> Result<Module, Failure> {
+        self.module
+            .clone()
+            .ok_or_else(|| Failure::Other("no module prepared".into()))
+    }
+
+    fn oldest(&mut self) -> Result<&mut (Store, Instance), Failure> {
+        self.live
+            .first_mut()
+            .ok_or_else(|| Failure::Other("no live instance".into()))
+    }
+}
+
+#[allow(unsafe_code)]
+fn deserialize(engine: &wasmer::Engine, path: &Path) -> Result<Module, Failure> {
+    // SAFETY: the file was written by `Module::serialize_to_file` of an engine with this
+    // very compiler, in this cell's private scratch directory; wasmer checks its header.
+    unsafe { Module::deserialize_from_file(engine, path) }
+        .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))
+}
+
+impl Engine for WasmerEngine {
+    fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure> {
+        let mut keep = Vec::with_capacity(n as usize);
+        let t = Instant::now();
+        for _ in 0..n {
+            keep.push(Module::new(&self.engine, wasm).map_err(other)?);
+        }
+        let d = t.elapsed();
+        drop(keep);
+        Ok(d)
+    }
+
+    fn precompile(&mut self, wasm: &[u8], path: &Path) -> Result<(), Failure> {
+        Module::new(&self.engine, wasm)
+            .map_err(other)?
+            .serialize_to_file(path)
+            .map_err(|e| Failure::Other(format!("{}: {e}", path.display())))
+    }
+
+    fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure> {
+        let mut keep = Vec::with_capacity(n as usize);
+        let t = Instant::now();
+        for _ in 0..n {
+            keep.push(deserialize(&self.engine, path)?);
+        }
+        let d = t.elapsed();
+        drop(keep);
+        Ok(d)
+    }
+
+    fn prepare(&mut self, source: Source) -> Result<(), Failure> {
+        let module = match source {
+            Source::Wasm(bytes) => Module::new(&self.engine, bytes).map_err(other)?,
+            Source::Precompiled(path) => deserialize(&self.engine, path)?,
+        };
+        self.live.clear();
+        self.module = Some(module);
+        Ok(())
+    }
+
+    fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
+        self.live.reserve(n as usize);
+        let module = self.module()?;
+        let t = Instant::now();
+        for _ in 0..n {
+            let pair = self.new_instance(&module)?;
+            self.live.push(pair);
+        }
+        Ok(t.elapsed())
+    }
+
+    fn teardown(&mut self) -> (Duration, u64) {
+        let n = self.live.len() as u64;
+        let t = Instant::now();
+        self.live.clear();
+        (t.elapsed(), n)
+    }
+
+    fn call(&mut self, n: u64) -> Result<Duration, Failure> {
+        let (store, instance) = self.oldest()?;
+        let f: TypedFunction<(), i32> = instance
+            .exports
+            .get_typed_function(&*store, modules::CALL_EXPORT)
+            .map_err(other)?;
+        let mut last = 0;
+        let t = Instant::now();
+        for _ in 0..n {
+            last = black_box(f.call(&mut *store).map_err(other)?);
+        }
+        let d = t.elapsed();
+        check_answer(last)?;
+        Ok(d)
+    }
+
+    fn cycle(&mut self, n: u64) -> Result<Duration, Failure> {
+        let module = self.module()?;
+        let t = Instant::now();
+        for _ in 0..n {
+            drop(black_box(self.new_instance(&module)?));
+        }
+        Ok(t.elapsed())
+    }
+
+    fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
+        let (store, instance) = self.oldest()?;
+        let f: TypedFunction<i32, i32> = instance
+            .exports
+            .get_typed_function(&*store, modules::PEEK_EXPORT)
+            .map_err(other)?;
+        let v = f.call(&mut *store, addr as i32).map_err(other)?;
+        Ok(v as u8)
+    }
+}

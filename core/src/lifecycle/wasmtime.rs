@@ -1,0 +1,155 @@
+//! wasmtime through the life cycle: one `Engine`, an `InstancePre` linked once, a fresh
+//! `Store` per instance (the way wasmtime recommends serving many short-lived instances).
+
+use super::{Engine, Source, check_answer, driver::LIVE_MAX, modules};
+use crate::runtime::Failure;
+use crate::runtime::embedded::WasmtimeVariant;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use wasmtime::{Instance, InstancePre, Linker, Module, Store};
+
+/// A wasmtime engine configuration with the module it instantiates.
+pub struct WasmtimeEngine {
+    engine: wasmtime::Engine,
+    pre: Option<InstancePre<()>>,
+    live: Vec<(Store<()>, Instance)>,
+}
+
+fn other(e: impl std::fmt::Display) -> Failure {
+    Failure::Other(format!("{e:#}"))
+}
+
+impl WasmtimeEngine {
+    /// The engine of a variant, its pool (if any) sized for the harness's live instances.
+    pub fn new(variant: WasmtimeVariant) -> Result<WasmtimeEngine, Failure> {
+        // Room for the largest batch of live instances plus the one being called.
+        let slots = LIVE_MAX as u32 + 8;
+        let engine = wasmtime::Engine::new(&variant.config(slots)).map_err(other)?;
+        Ok(WasmtimeEngine {
+            engine,
+            pre: None,
+            live: Vec::new(),
+        })
+    }
+
+    fn pre(&self) -> Result<&InstancePre<()>, Failure> {
+        self.pre
+            .as_ref()
+            .ok_or_else(|| Failure::Other("no module prepared".into()))
+    }
+
+    fn oldest(&mut self) -> Result<&mut (Store<()>, Instance), Failure> {
+        self.live
+            .first_mut()
+            .ok_or_else(|| Failure::Other("no live instance".into()))
+    }
+}
+
+#[allow(unsafe_code)]
+fn deserialize(engine: &wasmtime::Engine, path: &Path) -> Result<Module, Failure> {
+    // SAFETY: the file was written by `Module::serialize` of an engine with this very
+    // configuration, in this cell's private scratch directory, and is not modified while
+    // mapped; wasmtime checks its header against the engine before using it.
+    unsafe { Module::deserialize_file(engine, path) }
+        .map_err(|e| Failure::Other(format!("{}: {e:#}", path.display())))
+}
+
+impl Engine for WasmtimeEngine {
+    fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure> {
+        let mut keep = Vec::with_capacity(n as usize);
+        let t = Instant::now();
+        for _ in 0..n {
+            keep.push(Module::new(&self.engine, wasm).map_err(other)?);
+        }
+        let d = t.elapsed();
+        drop(keep);
+        Ok(d)
+    }
+
+    fn precompile(&mut self, wasm: &[u8], path: &Path) -> Result<(), Failure> {
+        let bytes = Module::new(&self.engine, wasm)
+            .and_then(|m| m.serialize())
+            .map_err(other)?;
+        std::fs::write(path, bytes).map_err(|e| Failure::Other(format!("{}: {e}", path.display())))
+    }
+
+    fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure> {
+        let mut keep = Vec::with_capacity(n as usize);
+        let t = Instant::now();
+        for _ in 0..n {
+            keep.push(deserialize(&self.engine, path)?);
+        }
+        let d = t.elapsed();
+        drop(keep);
+        Ok(d)
+    }
+
+    fn prepare(&mut self, source: Source) -> Result<(), Failure> {
+        let module = match source {
+            Source::Wasm(bytes) => Module::new(&self.engine, bytes).map_err(other)?,
+            Source::Precompiled(path) => deserialize(&self.engine, path)?,
+        };
+        let linker: Linker<()> = Linker::new(&self.engine);
+        let pre = linker
+            .instantiate_pre(&module)
+            .map_err(|e| Failure::Other(format!("cannot link: {e:#}")))?;
+        self.live.clear();
+        self.pre = Some(pre);
+        Ok(())
+    }
+
+    fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
+        self.live.reserve(n as usize);
+        let pre = self.pre()?.clone();
+        let t = Instant::now();
+        for _ in 0..n {
+            let mut store = Store::new(&self.engine, ());
+            let instance = pre.instantiate(&mut store).map_err(other)?;
+            self.live.push((store, instance));
+        }
+        Ok(t.elapsed())
+    }
+
+    fn teardown(&mut self) -> (Duration, u64) {
+        let n = self.live.len() as u64;
+        let t = Instant::now();
+        self.live.clear();
+        (t.elapsed(), n)
+    }
+
+    fn call(&mut self, n: u64) -> Result<Duration, Failure> {
+        let (store, instance) = self.oldest()?;
+        let f = instance
+            .get_typed_func::<(), i32>(&mut *store, modules::CALL_EXPORT)
+            .map_err(other)?;
+        let mut last = 0;
+        let t = Instant::now();
+        for _ in 0..n {
+            last = black_box(f.call(&mut *store, ()).map_err(other)?);
+        }
+        let d = t.elapsed();
+        check_answer(last)?;
+        Ok(d)
+    }
+
+    fn cycle(&mut self, n: u64) -> Result<Duration, Failure> {
+        let pre = self.pre()?.clone();
+        let t = Instant::now();
+        for _ in 0..n {
+            let mut store = Store::new(&self.engine, ());
+            black_box(pre.instantiate(&mut store).map_err(other)?);
+            drop(store);
+        }
+        Ok(t.elapsed())
+    }
+
+    fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
+        let (store, instance) = self.oldest()?;
+        let f = instance
+            .get_typed_func::<i32, i32>(&mut *store, modules::PEEK_EXPORT)
+            .map_err(other)?;
+        let v = f.call(&mut *store, addr as i32).map_err(other)?;
+        Ok(v as u8)
+    }
+}

@@ -1,0 +1,230 @@
+//! The lifecycle suite in core: its manifest, the generated modules as real engines see
+//! them, the engines' life-cycle operations, the cell driver, and plans that leave out the
+//! runtimes it does not apply to.
+
+use std::path::Path;
+use wasmeter_core::config::Config;
+use wasmeter_core::lifecycle::modules::{ANSWER, HOST_PAGE, WASM_PAGE};
+use wasmeter_core::lifecycle::{Driver, Fill, ModuleSpec, Source, engine};
+use wasmeter_core::runner::{Plan, RunRequest};
+use wasmeter_core::runtime::{Failure, Metric, Phase, PhaseValue};
+use wasmeter_core::suite::{Suite, SuiteKind};
+
+fn suite(name: &str) -> Suite {
+    Suite::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../suites")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_suite_lists_hello_and_every_heap_dense_and_sparse() {
+    let s = suite("lifecycle");
+    assert_eq!(s.kind, SuiteKind::Lifecycle);
+    let names = s.test_names();
+    assert_eq!(names[0], "hello");
+    for size in ["64k", "256k", "1m", "4m", "16m"] {
+        for fill in ["dense", "sparse"] {
+            let name = format!("heap-{size}-{fill}");
+            let t = s.test(&name).unwrap();
+            let m = t.module.unwrap();
+            assert_eq!(m.name(), name);
+            assert!(t.wasm.as_os_str().is_empty() && t.source.as_os_str().is_empty());
+        }
+    }
+    assert_eq!(names.len(), 11);
+    assert!(s.tests.iter().all(|t| !t.description.is_empty()));
+}
+
+/// Every generated module validates, and an instance's memory holds exactly the pattern:
+/// the right size, every host page non-zero when dense, one in eight when sparse.
+#[test]
+fn generated_modules_are_valid_and_hold_their_heaps() {
+    let engine = wasmtime::Engine::default();
+    for t in &suite("lifecycle").tests {
+        let spec = t.module.unwrap();
+        let wasm = spec.wasm();
+        wasmtime::Module::validate(&engine, &wasm).unwrap_or_else(|e| panic!("{}: {e}", t.name));
+        let module = wasmtime::Module::new(&engine, &wasm).unwrap();
+        assert!(
+            module.imports().next().is_none(),
+            "{}: imports nothing",
+            t.name
+        );
+        let mut store = wasmtime::Store::new(&engine, ());
+        let instance = wasmtime::Instance::new(&mut store, &module, &[]).unwrap();
+        let hello = instance
+            .get_typed_func::<(), i32>(&mut store, "hello")
+            .unwrap();
+        assert_eq!(hello.call(&mut store, ()).unwrap(), ANSWER);
+        let Some(memory) = instance.get_memory(&mut store, "memory") else {
+            assert_eq!(spec, ModuleSpec::Hello);
+            continue;
+        };
+        let data = memory.data(&store);
+        assert_eq!(data.len() as u64, spec.heap_bytes(), "{}", t.name);
+        assert_eq!(data.len() as u64 % WASM_PAGE, 0);
+        let mut nonzero_pages = 0;
+        for (i, page) in data.chunks(HOST_PAGE as usize).enumerate() {
+            let nonzero = page.iter().all(|b| *b != 0);
+            let zero = page.iter().all(|b| *b == 0);
+            match spec.fill() {
+                Some(Fill::Dense) => assert!(nonzero, "{}: page {i} has zero bytes", t.name),
+                Some(Fill::Sparse) if i % 8 == 0 => assert!(nonzero, "{}: page {i}", t.name),
+                _ => assert!(zero, "{}: page {i} should be zero", t.name),
+            }
+            nonzero_pages += usize::from(nonzero);
+            let addr = i as u64 * HOST_PAGE + 17;
+            assert_eq!(data[addr as usize], spec.expected_byte(addr));
+        }
+        let pages = (spec.heap_bytes() / HOST_PAGE) as usize;
+        let want = match spec.fill() {
+            Some(Fill::Sparse) => pages.div_ceil(8),
+            _ => pages,
+        };
+        assert_eq!(nonzero_pages, want, "{}", t.name);
+    }
+}
+
+/// The engine operations on both engines: batches create, call, and drop what they say.
+#[test]
+fn engines_go_through_the_life_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let heap = ModuleSpec::parse("heap-256k-sparse").unwrap();
+    for id in [
+        "wasmtime-pooling",
+        "wasmtime-pooling-nocow",
+        "wasmtime",
+        "wasmer-singlepass",
+    ] {
+        let mut e = engine(id).unwrap();
+        let wasm = heap.wasm();
+        let path = dir.path().join(format!("{id}.cwasm"));
+        e.precompile(&wasm, &path).unwrap();
+        assert!(std::fs::metadata(&path).unwrap().len() > 0);
+        assert!(e.load(&path, 3).unwrap().as_nanos() > 0);
+        assert!(e.compile(&wasm, 2).unwrap().as_nanos() > 0);
+        e.prepare(Source::Precompiled(&path)).unwrap();
+        e.instantiate(5).unwrap();
+        assert_eq!(e.peek(0).unwrap(), heap.expected_byte(0));
+        assert_ne!(e.peek(0).unwrap(), 0);
+        assert_eq!(
+            e.peek(HOST_PAGE as u32).unwrap(),
+            0,
+            "{id}: page 1 of a sparse heap"
+        );
+        assert_eq!(
+            e.peek(8 * HOST_PAGE as u32 + 5).unwrap(),
+            heap.expected_byte(8 * HOST_PAGE + 5)
+        );
+        e.call(1000).unwrap();
+        assert_eq!(e.teardown().1, 5, "{id}");
+        assert_eq!(e.teardown().1, 0, "{id}");
+        assert!(e.call(1).is_err(), "{id}: no live instance to call");
+        e.cycle(10).unwrap();
+
+        e.prepare(Source::Wasm(&ModuleSpec::Hello.wasm())).unwrap();
+        e.instantiate(1).unwrap();
+        assert!(e.peek(0).is_err(), "{id}: hello has no memory");
+        e.teardown();
+    }
+    assert!(matches!(engine("native"), Err(Failure::Unavailable(_))));
+}
+
+fn get(values: &[PhaseValue], phase: Phase, metric: Metric) -> f64 {
+    values
+        .iter()
+        .find(|v| v.phase == phase && v.metric == metric)
+        .unwrap_or_else(|| panic!("no {phase:?} {metric:?} in {values:?}"))
+        .value
+}
+
+/// The driver's samples: every in-process measurement, with values that make sense
+/// against each other (copying 4 MiB of data costs more than an empty instance).
+#[test]
+fn driver_samples_every_measurement() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = "wasmtime-pooling-nocow";
+    let cap = 4 << 30;
+    let mut hello = Driver::new(id, ModuleSpec::Hello, dir.path(), cap).unwrap();
+    let dense = ModuleSpec::parse("heap-4m-dense").unwrap();
+    let mut heap = Driver::new(id, dense, dir.path(), cap).unwrap();
+    let (h, d) = (hello.sample().unwrap(), heap.sample().unwrap());
+    for v in [&h, &d] {
+        assert_eq!(v.len(), 7, "{v:?}");
+        let inst = get(v, Phase::Instantiate, Metric::WallNs);
+        let call = get(v, Phase::Call, Metric::WallNs);
+        assert!(
+            call > 0.0 && call < inst,
+            "call {call} ns, instantiate {inst} ns"
+        );
+        assert!(get(v, Phase::Compile, Metric::WallNs) > 0.0);
+        assert!(get(v, Phase::Load, Metric::WallNs) > 0.0);
+        assert!(get(v, Phase::Teardown, Metric::WallNs) > 0.0);
+        assert!(get(v, Phase::Instantiate, Metric::InstancesPerSec) > 0.0);
+    }
+    let copy = get(&d, Phase::Instantiate, Metric::WallNs);
+    let empty = get(&h, Phase::Instantiate, Metric::WallNs);
+    assert!(
+        copy > 10.0 * empty,
+        "4 MiB copied: {copy} ns vs hello {empty} ns"
+    );
+    // Without copy-on-write every data page becomes resident in every instance.
+    let rss = get(&d, Phase::Instantiate, Metric::RssPerInstanceBytes);
+    assert!(
+        rss > 3.5 * (1 << 20) as f64,
+        "{rss} bytes per 4 MiB instance"
+    );
+
+    let first = wasmeter_core::lifecycle::first_in_process(id, heap.precompiled()).unwrap();
+    assert!(get(&first, Phase::FirstInstantiate, Metric::WallNs) > 0.0);
+    assert!(get(&first, Phase::FirstCall, Metric::WallNs) > 0.0);
+}
+
+fn plan(suite_name: &str, runtimes: &[&str]) -> Result<Plan, String> {
+    let mut req = RunRequest::new(suite(suite_name));
+    req.runtimes = runtimes.iter().map(|s| s.to_string()).collect();
+    req.config = Config::default();
+    req.skip_missing = true;
+    Plan::new(req).map_err(|e| e.to_string())
+}
+
+#[test]
+fn plans_leave_out_what_a_suite_does_not_apply_to() {
+    // Lifecycle: native and CLIs are noted as not applicable, never planned.
+    let p = plan("lifecycle", &[]).unwrap();
+    assert!(
+        p.runtimes
+            .iter()
+            .all(|r| r.kind == wasmeter_core::runtime::RuntimeKind::Embedded)
+    );
+    assert!(p.runtimes.iter().any(|r| r.id == "wasmtime-pooling-nocow"));
+    assert!(
+        p.not_applicable
+            .iter()
+            .any(|(id, why)| id == "native" && why.contains("in-process"))
+    );
+    let p = plan("lifecycle", &["native", "wasmtime-pooling"]).unwrap();
+    assert_eq!(p.runtimes.len(), 1);
+    assert_eq!(p.not_applicable.len(), 1);
+    let e = plan("lifecycle", &["native"]).unwrap_err();
+    assert!(
+        e.contains("no selected runtime can run the lifecycle suite"),
+        "{e}"
+    );
+    let p = plan("lifecycle", &["embedded"]).unwrap();
+    assert!(p.not_applicable.is_empty() && p.runtimes.len() >= 7);
+
+    // Compute: the lifecycle-only configuration is not offered by default or by a group,
+    // and is noted when named.
+    for sel in [&[][..], &["embedded"][..]] {
+        let p = plan("compute", sel).unwrap();
+        assert!(!p.runtimes.iter().any(|r| r.id == "wasmtime-pooling-nocow"));
+        assert!(p.not_applicable.is_empty(), "{:?}", p.not_applicable);
+    }
+    let p = plan("compute", &["wasmtime", "wasmtime-pooling-nocow"]).unwrap();
+    assert_eq!(p.runtimes.len(), 1);
+    assert_eq!(p.not_applicable[0].0, "wasmtime-pooling-nocow");
+}
