@@ -63,10 +63,49 @@ export interface RunSettings {
   skipMissing?: boolean;
 }
 
-export type Phase = 'compile' | 'instantiate' | 'execute' | 'teardown' | 'total';
+export type Phase =
+  | 'compile'
+  | 'load'
+  | 'instantiate'
+  | 'first_instantiate'
+  | 'execute'
+  | 'call'
+  | 'first_call'
+  | 'teardown'
+  | 'total';
+/** The phases of running a WASI command (command suites such as compute). */
 export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
+/** The phases of an instance's life (the lifecycle suite), in the order they happen. */
+export const LIFECYCLE_PHASES: readonly Phase[] = [
+  'compile',
+  'load',
+  'instantiate',
+  'first_instantiate',
+  'call',
+  'first_call',
+  'teardown',
+];
+/** Every phase, in the backend's order (`Phase::ALL`). */
+export const ALL_PHASES: readonly Phase[] = [
+  'compile',
+  'load',
+  'instantiate',
+  'first_instantiate',
+  'execute',
+  'call',
+  'first_call',
+  'teardown',
+  'total',
+];
 
-export type Metric = 'wall_ns' | 'self_ns' | 'user_ns' | 'sys_ns' | 'max_rss_kib';
+export type Metric =
+  | 'wall_ns'
+  | 'self_ns'
+  | 'user_ns'
+  | 'sys_ns'
+  | 'max_rss_kib'
+  | 'rss_per_instance_bytes'
+  | 'instances_per_sec';
 
 /** One measured value of one iteration (tidy row). */
 export interface MeasurementRow {
@@ -130,14 +169,26 @@ export interface Machine {
   fingerprint: string;
 }
 
+/** What kind of suite a run ran; runs of command suites leave it out. */
+export type SuiteKind = 'command' | 'lifecycle' | (string & {});
+
+/** A runtime a run left out because its suite does not apply to it. */
+export interface NotApplicable {
+  runtime: string;
+  why: string;
+}
+
 /** A saved run's metadata (meta.json). */
 export interface RunMeta {
   schema_version?: number;
   id: string;
   label: string | null;
   suite: string;
+  /** Absent for command suites. */
+  suite_kind?: SuiteKind;
   tests: TestRecord[];
   runtimes: RuntimeInfo[];
+  not_applicable?: NotApplicable[];
   settings: SavedSettings;
   machine: Machine;
   wasmeter_version: string;
@@ -176,6 +227,8 @@ export interface CellSummary {
   test: string;
   /** Which value is primary: "self" (guest-timed), "wall" or "total". */
   source: string;
+  /** The phase the primary time is of; absent means "execute" (lifecycle: "instantiate"). */
+  primary_phase?: string;
   stats: Stats | null;
   relative: number | null;
   relative_low: number | null;
@@ -184,6 +237,8 @@ export interface CellSummary {
   /** Median per phase, ns. */
   phases: Partial<Record<Phase, number>>;
   phase_stats: Partial<Record<Phase, Stats>>;
+  /** Lifecycle suite: measurements that are not times, by metric (absent when none). */
+  metrics?: Partial<Record<Metric, Stats>>;
   failure: string | null;
 }
 
@@ -209,11 +264,32 @@ export interface Distribution {
   values: number[];
 }
 
+/** One point of a heap series. */
+export interface HeapPoint {
+  test: string;
+  heap_bytes: number;
+  median: number;
+  p99: number;
+}
+
+/** Lifecycle suite: one runtime's measurement against initial heap size, for one fill. */
+export interface HeapSeries {
+  runtime: string;
+  /** A phase (times) or metric name. */
+  measure: string;
+  unit: 'ns' | 'bytes' | 'per_sec';
+  fill: 'dense' | 'sparse';
+  /** By growing heap size. */
+  points: HeapPoint[];
+}
+
 /** A run as a report carries it: metadata, summary, iteration values, samples. */
 export interface RunData extends RunMeta {
   summary: RunSummary;
   distributions: Distribution[];
   samples: SampleRow[];
+  /** Lifecycle runs only (left out when empty). */
+  heap_series?: HeapSeries[];
 }
 
 export type Verdict = 'faster' | 'slower' | 'no change';

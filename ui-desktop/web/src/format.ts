@@ -40,6 +40,12 @@ export function formatBytes(bytes: number | null | undefined): string {
   return scaled(bytes, ['B', 'KiB', 'MiB', 'GiB', 'TiB'], 1024);
 }
 
+/** Operations per second: "512/s", "1.63 M/s". */
+export function formatRate(perSec: number | null | undefined): string {
+  if (!finite(perSec)) return DASH;
+  return `${scaled(perSec, ['', 'k', 'M', 'G'], 1000).trimEnd()}/s`;
+}
+
 /**
  * A ratio like "1.15×": `decimals` below 10× (two by default; the diff uses three, where
  * a 0.4 % change matters), fewer above.

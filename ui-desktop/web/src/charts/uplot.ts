@@ -15,6 +15,10 @@ export interface SeriesSpec {
   /** Scale id: 'y' (left axis, default) or 'y2' (right axis). */
   scale?: 'y' | 'y2';
   width?: number;
+  /** Dash pattern in px (e.g. [6, 4]); solid when absent. */
+  dash?: number[];
+  /** Marks every data point (for series of a few points). */
+  points?: boolean;
 }
 
 export interface AxisSpec {
@@ -22,6 +26,8 @@ export interface AxisSpec {
   format: (v: number) => string;
   /** Lower bound is 0; upper at least this much. */
   minMax?: number;
+  /** Logarithmic scale of this base instead (range fitted to the data; values must be > 0). */
+  log?: 2 | 10;
 }
 
 export interface ChartSpec {
@@ -30,6 +36,10 @@ export interface ChartSpec {
   y: AxisSpec;
   y2?: AxisSpec;
   xFormat?: (v: number) => string;
+  /** Logarithmic x scale of this base (values must be > 0). */
+  xLog?: 2 | 10;
+  /** What x is (the legend's first entry); "time" by default. */
+  xLabel?: string;
   legend?: boolean;
 }
 
@@ -135,6 +145,8 @@ export function createChart(el: HTMLElement, spec: ChartSpec): ChartHandle {
   const range =
     (a: AxisSpec): uPlot.Range.Function =>
     (_u, _min, max) => [0, Math.max(a.minMax ?? 0, Number.isFinite(max) ? max * 1.08 : 1) || 1];
+  // A log scale keeps uPlot's own range (whole powers of the base around the data).
+  const scale = (a: AxisSpec): uPlot.Scale => (a.log ? { distr: 3, log: a.log } : { range: range(a) });
 
   loadUPlot()
     .then((UPlot) => {
@@ -146,9 +158,9 @@ export function createChart(el: HTMLElement, spec: ChartSpec): ChartHandle {
         legend: { show: spec.legend ?? false, live: false },
         cursor: { drag: { x: true, y: false } },
         scales: {
-          x: { time: false },
-          y: { range: range(spec.y) },
-          ...(spec.y2 ? { y2: { range: range(spec.y2) } } : {}),
+          x: spec.xLog ? { time: false, distr: 3, log: spec.xLog } : { time: false },
+          y: scale(spec.y),
+          ...(spec.y2 ? { y2: scale(spec.y2) } : {}),
         },
         axes: [
           {
@@ -161,14 +173,15 @@ export function createChart(el: HTMLElement, spec: ChartSpec): ChartHandle {
           ...(spec.y2 ? [axis(spec.y2, 1, 'y2')] : []),
         ],
         series: [
-          { label: 'time' },
+          { label: spec.xLabel ?? 'time' },
           ...spec.series.map(
             (s): uPlot.Series => ({
               label: s.label,
               stroke: s.color,
               width: s.width ?? 1.5,
               scale: s.scale ?? 'y',
-              points: { show: false },
+              ...(s.dash ? { dash: s.dash } : {}),
+              points: s.points ? { show: true, size: 6, width: 1.5 } : { show: false },
               spanGaps: false,
               value: (_u, v) => (v === null ? '–' : (s.scale === 'y2' && spec.y2 ? spec.y2 : spec.y).format(v)),
             }),

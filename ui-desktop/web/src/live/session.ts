@@ -82,7 +82,7 @@ export class LiveSession {
     if (inFlight(this.state)) return false;
     this.samples.clear();
     this.sampleVersion++;
-    this.apply({ type: 'begin', baseline: settings.baseline ?? 'native' });
+    this.apply({ type: 'begin', baseline: settings.baseline ?? 'native', suite: settings.suite });
     this.notify();
     try {
       this.channel = await this.deps.startRun(settings, this.handleBatch);

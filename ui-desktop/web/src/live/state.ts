@@ -5,12 +5,18 @@
  */
 import type { MeasurementRow, RunEvent, RunStatus, SampleRow } from '../api';
 import { median } from '../format';
+import { suiteKind } from '../lifecycle';
 
 export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrupted' | 'error';
 export type CellStatus = 'pending' | 'running' | 'done' | 'failed';
 
-/** Where the primary value of a cell came from, best first. */
-export type PrimarySource = 'self' | 'wall' | 'total';
+/**
+ * Where the primary value of a cell came from, best first (as `Index::primary` in the
+ * backend): guest self-time, wall execute, wall total, else (lifecycle suite) wall
+ * instantiate per operation.
+ */
+export type PrimarySource = 'self' | 'wall' | 'total' | 'instantiate';
+const SOURCES: readonly PrimarySource[] = ['self', 'wall', 'total', 'instantiate'];
 
 export interface LiveCell {
   runtime: string;
@@ -20,10 +26,11 @@ export interface LiveCell {
   done: number;
   failure: string | null;
   wallMs: number | null;
-  /** Measured (non-warm-up) values, ns: self-timed execute, wall execute, wall total. */
+  /** Measured (non-warm-up) values, ns: self-timed execute, wall execute, wall total, wall instantiate. */
   self: number[];
   wall: number[];
   total: number[];
+  instantiate: number[];
   /** Median primary value once the cell finished successfully. */
   median: number | null;
   source: PrimarySource | null;
@@ -33,6 +40,8 @@ export interface LiveState {
   state: RunState;
   runId: string | null;
   baseline: string;
+  /** The suite being run, when the page started the run. */
+  suite: string | null;
   cells: LiveCell[];
   /** Cell index by `runtime\u0000test`. */
   index: Record<string, number>;
@@ -55,15 +64,16 @@ export interface LiveState {
 /** The page's own actions next to the runner's events. */
 export type LiveAction =
   | RunEvent
-  | { type: 'begin'; baseline: string }
+  | { type: 'begin'; baseline: string; suite?: string }
   | { type: 'startFailed'; message: string }
   | { type: 'cancelRequested' };
 
-export function initialState(baseline = 'native'): LiveState {
+export function initialState(baseline = 'native', suite: string | null = null): LiveState {
   return {
     state: 'idle',
     runId: null,
     baseline,
+    suite,
     cells: [],
     index: {},
     iterationsPerCell: 0,
@@ -87,10 +97,15 @@ function finalState(status: RunStatus): RunState {
   return status === 'running' ? 'interrupted' : status;
 }
 
-/** The primary value: guest self-time if any, else wall execute, else wall total. */
-export function primary(cell: Pick<LiveCell, 'self' | 'wall' | 'total'>): { value: number; source: PrimarySource } | null {
-  for (const source of ['self', 'wall', 'total'] as const) {
-    const m = median(cell[source]);
+/**
+ * The primary value: guest self-time if any, else wall execute, else wall total, else
+ * wall instantiate (lifecycle cells).
+ */
+export function primary(
+  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate'>>,
+): { value: number; source: PrimarySource } | null {
+  for (const source of SOURCES) {
+    const m = median(cell[source] ?? []);
     if (m !== null) return { value: m, source };
   }
   return null;
@@ -100,6 +115,7 @@ function slotOf(row: MeasurementRow): PrimarySource | null {
   if (row.phase === 'execute' && row.metric === 'self_ns') return 'self';
   if (row.phase === 'execute' && row.metric === 'wall_ns') return 'wall';
   if (row.phase === 'total' && row.metric === 'wall_ns') return 'total';
+  if (row.phase === 'instantiate' && row.metric === 'wall_ns') return 'instantiate';
   return null;
 }
 
@@ -115,7 +131,7 @@ function updateCell(s: LiveState, i: number, f: (c: LiveCell) => LiveCell): Live
 export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): LiveState {
   switch (a.type) {
     case 'begin':
-      return { ...initialState(a.baseline), state: 'running', startedAt: now };
+      return { ...initialState(a.baseline, a.suite ?? null), state: 'running', startedAt: now };
     case 'startFailed':
       return { ...s, state: 'error', error: a.message, current: null, cancelling: false };
     case 'cancelRequested':
@@ -132,6 +148,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           self: [],
           wall: [],
           total: [],
+          instantiate: [],
           median: null,
           source: null,
         }),
@@ -281,7 +298,7 @@ export function eta(s: LiveState): number | null {
 export interface LiveMatrixCell {
   status: CellStatus;
   median: number | null;
-  /** Median over the baseline's median for the same test. */
+  /** Median over the baseline's median for the same test (never for lifecycle runs). */
   ratio: number | null;
   failure: string | null;
 }
@@ -289,11 +306,20 @@ export interface LiveMatrixCell {
 export interface LiveMatrix {
   tests: string[];
   runtimes: string[];
+  /**
+   * A lifecycle run: medians are instantiate times per operation, shown as they are
+   * (the suite has no native baseline to be relative to).
+   */
+  lifecycle: boolean;
   cell(runtime: string, test: string): LiveMatrixCell | null;
 }
 
-/** Tests × runtimes in plan order, with each finished cell's median and its ratio. */
+/**
+ * Tests × runtimes in plan order, with each finished cell's median and its ratio to the
+ * baseline (command suites only).
+ */
 export function liveMatrix(s: LiveState): LiveMatrix {
+  const lifecycle = suiteKind(s.suite) === 'lifecycle';
   const tests: string[] = [];
   const runtimes: string[] = [];
   for (const c of s.cells) {
@@ -303,10 +329,12 @@ export function liveMatrix(s: LiveState): LiveMatrix {
   return {
     tests,
     runtimes,
+    lifecycle,
     cell(runtime, test) {
       const i = s.index[key(runtime, test)];
       const c = i === undefined ? undefined : s.cells[i];
       if (!c) return null;
+      if (lifecycle) return { status: c.status, median: c.median, ratio: null, failure: c.failure };
       const bi = s.index[key(s.baseline, test)];
       const base = bi === undefined ? null : (s.cells[bi]?.median ?? null);
       const ratio = c.median !== null && base !== null && base > 0 ? c.median / base : null;

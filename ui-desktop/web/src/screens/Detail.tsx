@@ -1,13 +1,19 @@
 /**
  * One saved run: what ran where and how (header), the matrix against a chosen
  * baseline (re-summarised by the backend through load_run), distributions, resources and
- * phases. Loads on demand: nothing is fetched until a run is opened.
+ * phases. A lifecycle run has no baseline to be relative to (no native): it shows the
+ * median (p99) of every measurement per module × runtime and a measurement against heap
+ * size instead of the matrix and the command phases. Loads on demand: nothing is
+ * fetched until a run is opened.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { type Report, errorMessage, loadRun } from '../api';
 import { showError } from '../errors';
 import { formatBytes, formatTime } from '../format';
+import { isLifecycleRun } from '../lifecycle';
 import { Distributions } from './detail/Distributions';
+import { HeapChart } from './detail/HeapChart';
+import { LifecycleTable } from './detail/LifecycleTable';
 import { DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
 import { Resources } from './detail/Resources';
@@ -65,6 +71,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
 
   const run = loaded?.id === runId ? (loaded.report.runs[0] ?? null) : null;
   const s = run?.summary;
+  const lifecycle = run ? isLifecycleRun(run) : false;
 
   return (
     <section class="screen detail" aria-labelledby="detail-title" aria-busy={loading}>
@@ -73,7 +80,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
         <code class="muted">{runId}</code>
         {run && <span class={`badge state-${run.status}`}>{run.status}</span>}
         <div class="spacer" />
-        {s && (
+        {s && !lifecycle && (
           <label class="inline-field">
             <span>Baseline</span>
             <select
@@ -128,20 +135,46 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
               </dd>
               <dt>Runtimes</dt>
               <dd>{run.runtimes.map((r) => `${r.id} ${r.version}`).join(' · ')}</dd>
+              {run.not_applicable && run.not_applicable.length > 0 && (
+                <>
+                  <dt>Not applicable</dt>
+                  <dd data-testid="detail-not-applicable">
+                    {run.not_applicable.map((n) => `${n.runtime} (${n.why})`).join(' · ')}
+                  </dd>
+                </>
+              )}
               <dt>wasmeter</dt>
               <dd>{run.wasmeter_version}</dd>
             </dl>
           </div>
 
-          <div class="panel">
-            <h2>
-              Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
-            </h2>
-            <DetailMatrix summary={s} />
-          </div>
+          {lifecycle ? (
+            <>
+              <div class="panel">
+                <h2>
+                  Instance life cycle <span class="muted small">(median (p99) per operation; hover a cell for details)</span>
+                </h2>
+                <p class="muted small" data-testid="lifecycle-note">
+                  Absolute figures: the lifecycle suite runs embedded engines only, so there is no native baseline to be
+                  relative to.
+                </p>
+                <LifecycleTable summary={s} />
+              </div>
+              <div class="panel">
+                <HeapChart runId={run.id} summary={s} />
+              </div>
+            </>
+          ) : (
+            <div class="panel">
+              <h2>
+                Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
+              </h2>
+              <DetailMatrix summary={s} />
+            </div>
+          )}
 
           <div class="panel">
-            <h2>Distributions</h2>
+            <h2>Distributions{lifecycle && <span class="muted small"> (instantiate time per operation)</span>}</h2>
             <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
           </div>
 
@@ -150,10 +183,12 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
             <Resources runId={run.id} samples={run.samples} />
           </div>
 
-          <div class="panel">
-            <h2>Phases (medians)</h2>
-            <Phases cells={s.cells} />
-          </div>
+          {!lifecycle && (
+            <div class="panel">
+              <h2>Phases (medians)</h2>
+              <Phases cells={s.cells} />
+            </div>
+          )}
         </>
       )}
     </section>

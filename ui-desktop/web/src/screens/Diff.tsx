@@ -1,13 +1,26 @@
 /**
  * Run B against run A, row by row: ratio of medians B/A with its 95 % interval and a
  * verdict. Comparability warnings (other machine, versions, sources) come first, since
- * they can make every verdict below meaningless.
+ * they can make every verdict below meaningless. The phase filter offers the phases of
+ * the runs' kind of suite (lifecycle runs: compile … teardown, instantiate + call shown
+ * by default).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type Diff, PHASES, type Phase, type RunListItem, diffRuns, errorMessage } from '../api';
+import {
+  ALL_PHASES,
+  type Diff,
+  LIFECYCLE_PHASES,
+  PHASES,
+  type Phase,
+  type RunListItem,
+  type SuiteKind,
+  diffRuns,
+  errorMessage,
+} from '../api';
 import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime } from '../format';
 import { parseNumberField } from '../fields';
+import { isLifecycleRun } from '../lifecycle';
 
 interface DiffProps {
   runs: RunListItem[] | null;
@@ -40,6 +53,18 @@ export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
   return rows.filter((r) => phases.has(r.phase));
 }
 
+/** The phases the filter offers: those of the kind of suite, then any other the diff has. */
+export function phaseOptions(d: Diff | null, kind: SuiteKind): Phase[] {
+  const own: readonly Phase[] = kind === 'lifecycle' ? LIFECYCLE_PHASES : PHASES;
+  const present = new Set<string>(d ? [...d.rows, ...d.only_a, ...d.only_b].map((r) => r.phase) : []);
+  return ALL_PHASES.filter((p) => own.includes(p) || present.has(p));
+}
+
+/** Phases shown until some are picked: the primary time and the one most compared. */
+export function defaultPhases(kind: SuiteKind): Set<Phase> {
+  return new Set<Phase>(kind === 'lifecycle' ? ['instantiate', 'call'] : ['execute', 'total']);
+}
+
 export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, number> {
   const c: Record<RowVerdict, number> = { faster: 0, slower: 0, 'no change': 0, 'only A': 0, 'only B': 0 };
   for (const r of rows) c[r.verdict]++;
@@ -53,7 +78,11 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
   const [diff, setDiff] = useState<Diff | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
-  const [phases, setPhases] = useState<Set<Phase>>(new Set(['execute', 'total']));
+  const [kind, setKind] = useState<SuiteKind>('command');
+  // Phases picked for a kind of suite; a diff of another kind starts from its defaults.
+  const [picked, setPicked] = useState<{ kind: SuiteKind; phases: Set<Phase> } | null>(null);
+  const defaults = useMemo(() => defaultPhases(kind), [kind]);
+  const phases = picked?.kind === kind ? picked.phases : defaults;
 
   const thresholdPct = parseNumberField(threshold, 0, 1000);
   const usable = (runs ?? []).filter((r) => r.meta);
@@ -66,7 +95,9 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
     setLoading(true);
     diffRuns(a, b, thresholdPct)
       .then((r) => {
-        if (!stale) setDiff(r.diff);
+        if (stale) return;
+        setKind(r.runs.some(isLifecycleRun) ? 'lifecycle' : 'command');
+        setDiff(r.diff);
       })
       .catch((e) => {
         if (stale) return;
@@ -139,7 +170,7 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
         </label>
         <fieldset class="phase-filter">
           <legend>Phases</legend>
-          {PHASES.map((p) => (
+          {phaseOptions(diff, kind).map((p) => (
             <label key={p} class="check">
               <input
                 type="checkbox"
@@ -148,11 +179,11 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
                   const n = new Set(phases);
                   if (e.currentTarget.checked) n.add(p);
                   else n.delete(p);
-                  setPhases(n);
+                  setPicked({ kind, phases: n });
                 }}
                 data-testid={`phase-${p}`}
               />
-              {p}
+              {p.replace('_', ' ')}
             </label>
           ))}
         </fieldset>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/Modal';
 import { useChart } from '../charts/Chart';
 import type { ChartSpec } from '../charts/uplot';
 import { formatBytes, formatDuration, formatSeconds, formatNs, formatPct, formatRatio, ratioColor, ratioTone } from '../format';
+import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
@@ -35,6 +36,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
   const left = eta(state);
   const running = inFlight(state);
   const ended = !running && state.state !== 'idle';
+  const lifecycle = suiteKind(state.suite) === 'lifecycle';
 
   return (
     <section class="screen live" aria-labelledby="live-title">
@@ -137,7 +139,10 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
             <LiveCharts session={session} />
           </div>
           <div class="panel">
-            <h2>Results so far</h2>
+            <h2>
+              Results so far
+              {lifecycle && <span class="muted small"> (median instantiate time per operation)</span>}
+            </h2>
             <LiveMatrixView state={state} />
           </div>
         </div>
@@ -249,18 +254,21 @@ function LiveCharts({ session }: { session: LiveSession }) {
   );
 }
 
-/** Tests × runtimes: median primary time of finished cells and its ratio to the baseline. */
+/**
+ * Tests × runtimes: median primary time of finished cells and its ratio to the baseline;
+ * lifecycle runs show the median instantiate time alone (no native to be relative to).
+ */
 function LiveMatrixView({ state }: { state: LiveState }) {
   const m = liveMatrix(state);
   if (m.tests.length === 0) return <p class="muted">Waiting for the plan…</p>;
   return (
     <div class="table-scroll">
-      <table class="matrix" data-testid="live-matrix">
+      <table class="matrix" data-testid="live-matrix" data-lifecycle={m.lifecycle || undefined}>
         <thead>
           <tr>
             <th>test</th>
             {m.runtimes.map((r) => (
-              <th key={r} class={r === state.baseline ? 'baseline' : undefined}>
+              <th key={r} class={!m.lifecycle && r === state.baseline ? 'baseline' : undefined}>
                 {r}
               </th>
             ))}

@@ -1,11 +1,14 @@
 /**
  * Run setup: suite, tests, runtimes and settings, the way `wasmeter run` takes them.
  * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
- * answer. Start stays disabled with a reason until the selection can run.
+ * answer. Start stays disabled with a reason until the selection can run. Runtimes a
+ * suite does not apply to (native and CLIs for the lifecycle suite) are shown disabled
+ * with why; changing to a suite of another kind restores that kind's defaults.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RunSettings, RuntimeInfo, Size, SuiteInfo } from '../api';
+import type { RunSettings, RuntimeInfo, Size, SuiteInfo, SuiteKind } from '../api';
 import { parseIntField } from '../fields';
+import { notApplicable, suiteKind } from '../lifecycle';
 
 interface SetupProps {
   runtimes: RuntimeInfo[] | null;
@@ -24,11 +27,30 @@ const KIND_TITLE: Record<string, string> = {
   cli: 'External CLIs',
 };
 
-/** Default selection: native and the embedded engines, where available. */
-export function defaultRuntimes(runtimes: readonly RuntimeInfo[]): Set<string> {
+/** Available and applicable to a kind of suite. */
+function usable(r: RuntimeInfo, kind: SuiteKind): boolean {
+  return r.unavailable === null && notApplicable(r, kind) === null;
+}
+
+/**
+ * Default selection: native and the embedded engines, where available and applicable
+ * (for the lifecycle suite: the embedded engines).
+ */
+export function defaultRuntimes(runtimes: readonly RuntimeInfo[], kind: SuiteKind = 'command'): Set<string> {
   return new Set(
-    runtimes.filter((r) => r.unavailable === null && (r.kind === 'native' || r.kind === 'embedded')).map((r) => r.id),
+    runtimes.filter((r) => usable(r, kind) && (r.kind === 'native' || r.kind === 'embedded')).map((r) => r.id),
   );
+}
+
+/**
+ * Default baseline: native (else the first available runtime); for the lifecycle suite,
+ * which has no native, the first runtime selected.
+ */
+export function defaultBaseline(runtimes: readonly RuntimeInfo[], selected: ReadonlySet<string>, kind: SuiteKind): string {
+  if (kind === 'lifecycle') {
+    return (runtimes.find((r) => selected.has(r.id) && usable(r, kind)) ?? runtimes.find((r) => usable(r, kind)))?.id ?? '';
+  }
+  return runtimes.some((r) => r.id === 'native') ? 'native' : (runtimes.find((r) => !r.unavailable)?.id ?? '');
 }
 
 interface NumField {
@@ -47,6 +69,8 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const [tests, setTests] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<Set<string> | null>(null);
+  /** The kind of suite the runtime selection and baseline were defaulted for. */
+  const [defaultsFor, setDefaultsFor] = useState<SuiteKind | null>(null);
   const [size, setSize] = useState<Size>('quick');
   const [runs, setRuns] = useState('5');
   const [warmup, setWarmup] = useState('1');
@@ -58,6 +82,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const [skipMissing, setSkipMissing] = useState(false);
 
   const current = suites?.find((s) => s.name === suite) ?? null;
+  const kind = suiteKind(current?.name);
 
   // Pick the compute suite (else the first) once suites arrive; select all its tests.
   useEffect(() => {
@@ -67,12 +92,15 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
     setTests(new Set(s.tests.map((t) => t.name)));
   }, [suites]);
 
+  // Default runtimes and baseline once runtimes arrive, and again when the kind of suite
+  // changes (compute → lifecycle and back); suites of the same kind keep the selection.
   useEffect(() => {
-    if (runtimes && chosen === null) {
-      setChosen(defaultRuntimes(runtimes));
-      if (!runtimes.some((r) => r.id === baseline)) setBaseline(runtimes.find((r) => !r.unavailable)?.id ?? '');
-    }
-  }, [runtimes]);
+    if (!runtimes || (chosen !== null && defaultsFor === kind)) return;
+    const selection = defaultRuntimes(runtimes, kind);
+    setChosen(selection);
+    setBaseline(defaultBaseline(runtimes, selection, kind));
+    setDefaultsFor(kind);
+  }, [runtimes, kind]);
 
   const pickSuite = (name: string) => {
     setSuite(name);
@@ -110,7 +138,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
       return n;
     });
 
-  const available = (runtimes ?? []).filter((r) => r.unavailable === null);
+  const available = (runtimes ?? []).filter((r) => usable(r, kind));
   const groups = useMemo(() => {
     const by = new Map<string, RuntimeInfo[]>();
     for (const r of runtimes ?? []) {
@@ -127,14 +155,14 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   }, [runtimes]);
 
   /** Selects one kind (with the baseline, so ratios can be computed), or all. */
-  const selectGroup = (kind: 'embedded' | 'cli' | 'all' | 'none') => {
-    if (kind === 'none') return setChosen(new Set());
-    const ids = available.filter((r) => kind === 'all' || r.kind === kind).map((r) => r.id);
-    if (kind !== 'all' && available.some((r) => r.id === baseline)) ids.push(baseline);
+  const selectGroup = (group: 'embedded' | 'cli' | 'all' | 'none') => {
+    if (group === 'none') return setChosen(new Set());
+    const ids = available.filter((r) => group === 'all' || r.kind === group).map((r) => r.id);
+    if (group !== 'all' && available.some((r) => r.id === baseline)) ids.push(baseline);
     setChosen(new Set(ids));
   };
 
-  const selectedRuntimes = (runtimes ?? []).filter((r) => chosen?.has(r.id) && r.unavailable === null).map((r) => r.id);
+  const selectedRuntimes = available.filter((r) => chosen?.has(r.id)).map((r) => r.id);
   const selectedTests = (current?.tests ?? []).filter((t) => tests.has(t.name)).map((t) => t.name);
 
   const fields: NumField[] = [
@@ -270,13 +298,24 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
         <fieldset class="panel">
           <legend>Runtimes</legend>
           <div class="row wrap">
-            <button type="button" onClick={() => runtimes && setChosen(defaultRuntimes(runtimes))} data-testid="group-default">
-              Native + embedded
+            <button
+              type="button"
+              onClick={() => runtimes && setChosen(defaultRuntimes(runtimes, kind))}
+              title={kind === 'lifecycle' ? 'The embedded engines' : 'Native and the embedded engines'}
+              data-testid="group-default"
+            >
+              {kind === 'lifecycle' ? 'Default' : 'Native + embedded'}
             </button>
             <button type="button" onClick={() => selectGroup('embedded')} title="Embedded engines and the baseline" data-testid="group-embedded">
               Embedded
             </button>
-            <button type="button" onClick={() => selectGroup('cli')} title="External CLIs and the baseline" data-testid="group-cli">
+            <button
+              type="button"
+              onClick={() => selectGroup('cli')}
+              disabled={kind === 'lifecycle'}
+              title={kind === 'lifecycle' ? 'External CLIs: not applicable to the lifecycle suite' : 'External CLIs and the baseline'}
+              data-testid="group-cli"
+            >
               CLI
             </button>
             <button type="button" onClick={() => selectGroup('all')} data-testid="group-all">
@@ -291,33 +330,43 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
           </p>
           {groups.map((g) => (
             <div class="runtime-group" key={g.kind}>
-              <h3>{KIND_TITLE[g.kind] ?? g.kind}</h3>
+              <h3>{g.kind === 'native' && kind === 'lifecycle' ? 'Native' : (KIND_TITLE[g.kind] ?? g.kind)}</h3>
               <ul class="checklist">
-                {g.runtimes.map((r) => (
-                  <li key={r.id} class={r.unavailable ? 'unavailable' : undefined}>
-                    <label title={r.config}>
-                      <input
-                        type="checkbox"
-                        disabled={r.unavailable !== null}
-                        checked={r.unavailable === null && (chosen?.has(r.id) ?? false)}
-                        onChange={(e) => {
-                          const on = e.currentTarget.checked;
-                          setChosen((s) => toggle(s ?? new Set<string>(), r.id, on));
-                        }}
-                        data-testid={`runtime-${r.id}`}
-                      />
-                      <span class="name">{r.id}</span>
-                      <span class="version">{r.version}</span>
-                    </label>
-                    <div class="muted small">{r.config}</div>
-                    {r.unavailable && (
-                      <div class="why small" data-testid={`unavailable-${r.id}`}>
-                        Unavailable: {r.unavailable}
-                        {r.hint && <div class="hint">Install: {r.hint}</div>}
-                      </div>
-                    )}
-                  </li>
-                ))}
+                {g.runtimes.map((r) => {
+                  const na = notApplicable(r, kind);
+                  const off = na !== null || r.unavailable !== null;
+                  return (
+                    <li key={r.id} class={na ? 'not-applicable' : r.unavailable ? 'unavailable' : undefined}>
+                      <label title={r.config}>
+                        <input
+                          type="checkbox"
+                          disabled={off}
+                          checked={!off && (chosen?.has(r.id) ?? false)}
+                          onChange={(e) => {
+                            const on = e.currentTarget.checked;
+                            setChosen((s) => toggle(s ?? new Set<string>(), r.id, on));
+                          }}
+                          data-testid={`runtime-${r.id}`}
+                        />
+                        <span class="name">{r.id}</span>
+                        <span class="version">{r.version}</span>
+                      </label>
+                      <div class="muted small">{r.config}</div>
+                      {na ? (
+                        <div class="na-note small" data-testid={`na-${r.id}`}>
+                          {na}
+                        </div>
+                      ) : (
+                        r.unavailable && (
+                          <div class="why small" data-testid={`unavailable-${r.id}`}>
+                            Unavailable: {r.unavailable}
+                            {r.hint && <div class="hint">Install: {r.hint}</div>}
+                          </div>
+                        )
+                      )}
+                    </li>
+                  );
+                })}
               </ul>
             </div>
           ))}
@@ -361,7 +410,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
               {!available.some((r) => r.id === baseline) && <option value={baseline}>{baseline}</option>}
             </select>
           </label>
-          {chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(baseline) && (
+          {kind !== 'lifecycle' && chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(baseline) && (
             <p class="note small">The baseline is not in this run: live ratios will be missing.</p>
           )}
           <label class="field">
