@@ -5,8 +5,9 @@
  */
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { RunEvent, RunSettings, SuiteInfo } from '../api';
+import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../api';
 import diff from '../test/fixtures/diff.json';
+import lifecycle from '../test/fixtures/lifecycle.json';
 import run from '../test/fixtures/run.json';
 import runs from '../test/fixtures/runs.json';
 import runtimes from '../test/fixtures/runtimes.json';
@@ -33,7 +34,11 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
       { type: 'progress', index: cell, done: it + 1 },
       {
         type: 'measurement',
-        rows: [{ runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) }],
+        rows: [
+          settings.suite === 'lifecycle'
+            ? { runtime, test, phase: 'instantiate', iteration: it, warmup: it < warmup, metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
+            : { runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
+        ],
       },
     ]);
     it++;
@@ -48,6 +53,12 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   setTimeout(tick, 100);
 }
 
+/** The saved runs, with the lifecycle run of its fixture listed last. */
+function savedRuns(): RunListItem[] {
+  const { summary: _s, distributions: _d, samples: _x, heap_series: _h, ...meta } = lifecycle.runs[0]!;
+  return [...(runs as RunListItem[]), { id: meta.id, meta: meta as unknown as RunMeta, error: null }];
+}
+
 export function installMockBackend(): void {
   mockIPC((cmd, payload) => {
     const p = (payload ?? {}) as Record<string, unknown>;
@@ -57,9 +68,9 @@ export function installMockBackend(): void {
       case 'list_suites':
         return suites;
       case 'list_runs':
-        return runs;
+        return savedRuns();
       case 'load_run':
-        return run;
+        return p.id === lifecycle.runs[0]!.id ? lifecycle : run;
       case 'diff_runs':
         return diff;
       case 'start_run':
@@ -78,7 +89,7 @@ export function installMockBackend(): void {
 }
 
 /**
- * `?mock&demo=live|runs|detail|diff|export`: drives the page to a screen by clicking what a
+ * `?mock&demo=live|runs|detail|lifecycle|diff|export`: drives the page to a screen by clicking what a
  * person would, for screenshots of each screen in a headless browser.
  */
 export function runDemo(demo: string): void {
@@ -89,8 +100,8 @@ export function runDemo(demo: string): void {
     if (demo !== 'live') click('nav-runs');
     later(300, () => {
       const rows = document.querySelectorAll<HTMLElement>('[data-testid="run-row"]');
-      if (demo === 'detail') {
-        rows[1]?.click();
+      if (demo === 'detail' || demo === 'lifecycle') {
+        rows[demo === 'detail' ? 1 : rows.length - 1]?.click();
         later(100, () => click('runs-open'));
       }
       if (demo === 'export') {
