@@ -366,3 +366,22 @@ fn memory_cap_ends_cells_as_out_of_memory() {
     );
     assert!(started.elapsed().as_secs() < 15, "not killed promptly");
 }
+
+#[test]
+fn desktop_without_its_binary_says_how_to_build_it() {
+    // A copy of wasmeter alone in a directory: no wasmeter-desktop beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let lone = dir.path().join("wasmeter");
+    std::fs::copy(env!("CARGO_BIN_EXE_wasmeter"), &lone).unwrap();
+    let out = std::process::Command::new(&lone)
+        .arg("desktop")
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("wasmeter-desktop") && err.contains("scripts/desktop"),
+        "{err}"
+    );
+}
