@@ -1,6 +1,7 @@
 //! Speed of analysis and export at scale: `cargo bench --profile ci -p wasmeter-core`.
 //! Targets (issue 4): summarising 1,000,000 measurement rows in under 2 s; exporting HTML
-//! for 20 runtimes × 50 tests in under 1 s.
+//! for 20 runtimes × 50 tests in under 1 s. Issue 10: listing 100 saved runs in under
+//! 200 ms.
 
 use std::time::Instant;
 use wasmeter_core::analysis::{Rng, summarize};
@@ -127,5 +128,26 @@ fn main() {
     });
     println!(
         "summarize + export HTML, 20 runtimes x 50 tests x 10 iterations: {t:.3} s (target < 1 s)"
+    );
+
+    // 100 saved runs on disk, each with the metadata of a 7-runtime × 19-test run; the
+    // listing (what `wasmeter runs` and the UIs' run browsers call) reads only metadata.
+    let dir = tempfile::tempdir().unwrap();
+    let mut meta = run(7, 19, 1).meta;
+    for i in 0..100 {
+        meta.id = format!("20260101-{i:06}-compute-{i:04x}");
+        let run_dir = dir.path().join(&meta.id);
+        std::fs::create_dir_all(&run_dir).unwrap();
+        std::fs::write(
+            run_dir.join("meta.json"),
+            serde_json::to_vec_pretty(&meta).unwrap(),
+        )
+        .unwrap();
+    }
+    assert_eq!(list_runs(dir.path()).unwrap().len(), 100);
+    let t = best_of(5, || list_runs(dir.path()).unwrap());
+    println!(
+        "list 100 saved runs: {:.1} ms (best of 5; target < 200 ms)",
+        t * 1e3
     );
 }
