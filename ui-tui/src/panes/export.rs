@@ -15,12 +15,12 @@ use wasmeter_core::analysis::{diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to};
 use wasmeter_core::store::load_run;
 
-/// Formats offered, with their file extension.
-pub const FORMATS: [(Format, &str, &str); 4] = [
-    (Format::Csv, "CSV", "csv"),
-    (Format::Html, "HTML", "html"),
-    (Format::Markdown, "Markdown", "md"),
-    (Format::Json, "JSON", "json"),
+/// Formats offered, with their names.
+pub const FORMATS: [(Format, &str); 4] = [
+    (Format::Csv, "CSV"),
+    (Format::Html, "HTML"),
+    (Format::Markdown, "Markdown"),
+    (Format::Json, "JSON"),
 ];
 
 /// State of the export dialog.
@@ -59,15 +59,15 @@ impl ExportDialog {
             outcome: None,
             stem,
         };
-        d.path = format!("{}.{}", d.stem, FORMATS[0].2);
+        d.path = format!("{}.{}", d.stem, FORMATS[0].0.extension());
         d
     }
 
     fn set_format(&mut self, i: usize) {
-        let old = format!("{}.{}", self.stem, FORMATS[self.format].2);
+        let old = format!("{}.{}", self.stem, FORMATS[self.format].0.extension());
         self.format = i;
         if self.path == old {
-            self.path = format!("{}.{}", self.stem, FORMATS[i].2);
+            self.path = format!("{}.{}", self.stem, FORMATS[i].0.extension());
         }
     }
 
@@ -105,7 +105,7 @@ impl Component for ExportDialog {
             _ => String::new(),
         };
         let mut formats = vec![Span::raw("format: ")];
-        for (i, (_, name, _)) in FORMATS.iter().enumerate() {
+        for (i, (_, name)) in FORMATS.iter().enumerate() {
             let style = if i == self.format {
                 Style::default()
                     .fg(Color::Black)
