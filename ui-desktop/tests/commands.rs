@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tauri::async_runtime::block_on;
 use tauri::ipc::{CallbackFn, Channel, InvokeBody, InvokeResponseBody};
 use tauri::test::{MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
@@ -110,9 +111,9 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         "runs": 2, "warmup": 0, "label": "desktop test"
     }))
     .unwrap();
-    start_run(app.state(), settings.clone(), channel.clone()).expect("starts");
+    block_on(start_run(app.state(), settings.clone(), channel.clone())).expect("starts");
     // A second run while the first is in flight is refused with `busy`.
-    let err = start_run(app.state(), settings, channel).unwrap_err();
+    let err = block_on(start_run(app.state(), settings, channel)).unwrap_err();
     assert_eq!(err.code, "busy");
     wait_idle(&app.state::<Workbench>());
 
@@ -185,7 +186,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         "runs": 2, "warmup": 0
     }))
     .unwrap();
-    start_run(app.state(), again, Channel::new(|_| Ok(()))).expect("second run starts");
+    block_on(start_run(app.state(), again, Channel::new(|_| Ok(())))).expect("second run starts");
     wait_idle(&app.state::<Workbench>());
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     let newest = runs[0]["id"].as_str().unwrap().to_string();

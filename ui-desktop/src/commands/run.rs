@@ -165,8 +165,10 @@ pub fn plan(state: &Workbench, s: RunSettingsView) -> CmdResult<Plan> {
 }
 
 /// Starts a run; its events arrive on `on_event` in batches. Refused while another runs.
+/// Async so that planning (runtime detection runs every CLI's `--version`) happens off the
+/// window's thread.
 #[tauri::command]
-pub fn start_run(
+pub async fn start_run(
     state: tauri::State<'_, Workbench>,
     settings: RunSettingsView,
     on_event: Channel<Vec<RunEventView>>,
