@@ -68,10 +68,19 @@ const hasDiff = data.diff !== null && data.diff !== undefined;
 const heapSeries = run0 && Array.isArray(run0.heap_series) ? run0.heap_series : [];
 const lifecycle = Boolean(run0 && (run0.suite_kind === 'lifecycle' || heapSeries.length));
 const seriesOf = (measure) => heapSeries.filter((x) => x.measure === measure).length;
+// HTTP runs (gateway, servers): per request a table row per variant, a requests/s line per
+// variant that has throughput levels, latency bars per variant that has percentiles.
+const httpCells = run0 && Array.isArray(run0.http) ? run0.http.filter((c) => c && typeof c === 'object') : [];
+const http = Boolean(run0 && (run0.suite_kind === 'gateway' || run0.suite_kind === 'servers' || httpCells.length));
+const httpTests = [];
+for (const c of httpCells) if (!httpTests.includes(String(c.test))) httpTests.push(String(c.test));
+const hasLevels = (c) => Array.isArray(c.levels) && c.levels.some((l) => l && l.connections > 0 && l.rps && l.rps.median > 0);
+const hasPcts = (c) => ['p50_ns', 'p90_ns', 'p99_ns'].some((k) => typeof c[k] === 'number' && c[k] > 0);
 // Hostile-looking strings that the report must show as text (labels and test names).
 const mustShowAsText = [];
 for (const r of data.runs || []) if (typeof r.label === 'string' && r.label.includes('<')) mustShowAsText.push(r.label);
 for (const t of (run0 && run0.summary && run0.summary.tests) || []) if (typeof t === 'string' && /[<&"']/.test(t)) mustShowAsText.push(t);
+for (const c of httpCells) for (const v of [c.runtime, c.test, c.failure]) if (typeof v === 'string' && /[<&"']/.test(v) && !mustShowAsText.includes(v)) mustShowAsText.push(v);
 
 // --- in the browser ---
 const fileUrl = pathToFileURL(reportPath).href;
@@ -132,6 +141,8 @@ try {
       scriptCount: scripts.length,
       scriptIds: scripts.map((s) => s.id),
       onAttrs: onAttrs.slice(0, 5),
+      // Elements the template never makes: any is markup from the data.
+      foreign: Array.from(document.querySelectorAll('img, iframe, object, embed, form, i, b, u, marquee, image, foreignObject')).map((e) => e.tagName.toLowerCase()).slice(0, 5),
       pwned: typeof window.__pwned !== 'undefined',
       diffExists: Boolean(diff),
       diffVisible,
@@ -139,6 +150,30 @@ try {
       diffWarnings: diff ? diff.querySelectorAll('.warn li').length : 0,
       renderErrors: document.documentElement.getAttribute('data-render-errors'),
       missingTexts: texts.filter((t) => !text.includes(t) && !hostTitle.includes(t)),
+      httpVisible: Boolean(q('#http-section') && !q('#http-section').hidden && q('#http-section').getClientRects().length),
+      httpTests: Array.from(document.querySelectorAll('#http-section .http-test')).map((d) => {
+        const t = d.querySelector('table.http-table');
+        const rows = t && t.tBodies[0] ? Array.from(t.tBodies[0].rows) : [];
+        return {
+          test: d.getAttribute('data-test'),
+          rows: rows.map((r) => ({
+            variant: r.getAttribute('data-variant'),
+            cells: r.cells.length,
+            failed: r.classList.contains('failed'),
+            text: r.textContent,
+            sorts: Array.from(r.cells).map((c) => c.getAttribute('data-sort')),
+          })),
+          headers: t && t.tHead ? t.tHead.rows[0].cells.length : 0,
+          rpsSvg: d.querySelectorAll('.http-rps-chart svg').length,
+          rpsLines: Array.from(d.querySelectorAll('.http-rps-chart svg [data-series]')).map((g) => g.getAttribute('data-series')),
+          rpsPoints: d.querySelectorAll('.http-rps-chart svg [data-series] circle').length,
+          rpsTitles: d.querySelectorAll('.http-rps-chart svg [data-series] circle > title').length,
+          axisLabels: Array.from(d.querySelectorAll('.http-rps-chart svg > text')).map((e) => e.textContent).join(' | '),
+          latGroups: Array.from(d.querySelectorAll('.http-lat-chart svg [data-series]')).map((g) => g.getAttribute('data-series')),
+          latBars: d.querySelectorAll('.http-lat-chart svg rect.lat-bar').length,
+          legend: Array.from(d.querySelectorAll('.legend')).map((l) => l.textContent).join(' | '),
+        };
+      }),
     };
   }, { ids: TEMPLATE_SCRIPT_IDS, texts: mustShowAsText });
 
@@ -154,6 +189,48 @@ try {
   } else {
     check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
   }
+  if (http) {
+    check(dom.httpVisible, 'an HTTP run but #http-section is hidden');
+    check(dom.httpTests.length === httpTests.length, `#http-section shows ${dom.httpTests.length} requests, the data has ${httpTests.length}`);
+    for (const t of httpTests) {
+      const shown = dom.httpTests.find((x) => x.test === t);
+      if (!check(Boolean(shown), `request ${JSON.stringify(t)} has no section under #http-section`)) continue;
+      const cells = httpCells.filter((c) => String(c.test) === t);
+      const where = `request ${JSON.stringify(t)}`;
+      check(shown.rows.length === cells.length, `${where}: the table has ${shown.rows.length} rows, the data has ${cells.length} variants`);
+      check(shown.rpsSvg === 1 || !cells.some(hasLevels), `${where}: no requests/s chart`);
+      const withLevels = cells.filter(hasLevels).map((c) => String(c.runtime));
+      check(shown.rpsLines.length === withLevels.length && withLevels.every((v) => shown.rpsLines.includes(v)),
+        `${where}: the requests/s chart draws ${shown.rpsLines.join(', ') || 'no lines'}; variants with throughput: ${withLevels.join(', ')}`);
+      const nPoints = cells.reduce((n, c) => n + (Array.isArray(c.levels) ? c.levels.filter((l) => l && l.connections > 0 && l.rps && l.rps.median > 0).length : 0), 0);
+      check(shown.rpsPoints === nPoints && shown.rpsTitles === nPoints, `${where}: ${shown.rpsPoints} points (${shown.rpsTitles} with a tooltip), the data has ${nPoints} levels`);
+      check(/connections/.test(shown.axisLabels) && /requests per second/.test(shown.axisLabels), `${where}: requests/s chart axis labels missing (${shown.axisLabels})`);
+      const withPcts = cells.filter(hasPcts);
+      check(shown.latGroups.length === withPcts.length, `${where}: the latency chart has ${shown.latGroups.length} groups, ${withPcts.length} variants have latency`);
+      const nBars = withPcts.reduce((n, c) => n + ['p50_ns', 'p90_ns', 'p99_ns'].filter((k) => typeof c[k] === 'number' && c[k] > 0).length, 0);
+      check(shown.latBars === nBars, `${where}: the latency chart has ${shown.latBars} bars, expected ${nBars}`);
+      for (const c of cells) {
+        const row = shown.rows.find((r) => r.variant === String(c.runtime));
+        if (!check(Boolean(row), `${where}: no table row for ${c.runtime}`)) continue;
+        check(shown.legend.includes(String(c.runtime)), `${where}: ${c.runtime} missing from the legend`);
+        if (c.failure && !hasLevels(c) && !hasPcts(c)) {
+          check(row.failed && row.text.includes('failed') && row.text.includes(String(c.failure)), `${where}: ${c.runtime} failed but its row does not say so`);
+          continue;
+        }
+        check(row.cells === shown.headers, `${where}: ${c.runtime}'s row has ${row.cells} cells for ${shown.headers} columns`);
+        const num = (i) => (row.sorts[i] === null || row.sorts[i] === '' ? null : Number(row.sorts[i]));
+        const near = (a, b) => (a === null || b === null || b === undefined ? a === (b ?? null) : Math.abs(a - b) <= Math.abs(b) * 1e-9);
+        check(near(num(2), typeof c.p50_ns === 'number' ? c.p50_ns : null), `${where}: ${c.runtime} latency p50 is ${num(2)}, the data says ${c.p50_ns}`);
+        check(near(num(4), typeof c.p99_ns === 'number' ? c.p99_ns : null), `${where}: ${c.runtime} latency p99 is ${num(4)}, the data says ${c.p99_ns}`);
+        const best = Array.isArray(c.best) ? c.best : null;
+        check(near(num(5), best ? best[1] : null) && (!best || row.text.includes(`(${best[0]})`)),
+          `${where}: ${c.runtime} best is ${num(5)} in "${row.text}", the data says ${JSON.stringify(c.best)}`);
+        check(near(num(6), typeof c.best_vs_baseline === 'number' ? c.best_vs_baseline : null), `${where}: ${c.runtime} × baseline is ${num(6)}, the data says ${c.best_vs_baseline}`);
+      }
+    }
+  } else {
+    check(!dom.httpVisible, 'not an HTTP run but #http-section is visible');
+  }
   if (hasDists || !run0) check(dom.distSvg > 0, 'no svg in #distributions');
   else check(dom.distSvg > 0 || dom.distMsg > 0, 'no svg and no "no data" message in #distributions');
   if (hasSamples || !run0) check(dom.resSvg > 0, 'no svg in #resources');
@@ -162,6 +239,7 @@ try {
   check(dom.scriptCount === ownScripts && dom.scriptIds.every((id) => TEMPLATE_SCRIPT_IDS.includes(id)),
     `unexpected script elements in the DOM: ${dom.scriptCount} (${dom.scriptIds.join(', ') || 'no ids'}), template has ${ownScripts}`);
   check(dom.onAttrs.length === 0, `elements with event-handler attributes in the DOM: ${dom.onAttrs.join(', ')}`);
+  check(dom.foreign.length === 0, `elements from the data parsed as markup: ${dom.foreign.join(', ')}`);
   check(!dom.pwned, 'window.__pwned is set: data was executed as code');
   check(dom.missingTexts.length === 0, `strings from the data not shown as text: ${dom.missingTexts.map((t) => JSON.stringify(t)).join(', ')}`);
   check(!dom.renderErrors, 'a section failed to render (data-render-errors on <html>)');
@@ -194,6 +272,17 @@ try {
     check(asc || desc, `clicking matrix header ${col + 1} did not sort the rows (before: ${before.join(' | ')}; after: ${after.join(' | ')})`);
     check(after.length === before.length && after.slice().sort().join('\n') === before.slice().sort().join('\n'),
       'sorting the matrix lost or duplicated rows');
+  }
+
+  // Sorting an HTTP table by best requests/s orders the variants by it.
+  if (http && dom.httpTests.length && dom.httpTests[0].rows.length >= 2) {
+    const sel = '#http-section .http-test table.http-table';
+    await page.click(`${sel} thead th:nth-child(6)`);
+    const keys = await page.evaluate((s) => Array.from(document.querySelector(s).tBodies[0].rows)
+      .map((r) => (r.cells[5] ? r.cells[5].getAttribute('data-sort') : '')).filter((k) => k !== '' && k !== null).map(Number), sel);
+    const asc = keys.every((k, i) => i === 0 || keys[i - 1] <= k);
+    const desc = keys.every((k, i) => i === 0 || keys[i - 1] >= k);
+    check(asc || desc, `clicking "best req/s" did not sort the first HTTP table (${keys.join(', ')})`);
   }
 
   // Switching the lifecycle measurement redraws the chart with that measurement's lines.
