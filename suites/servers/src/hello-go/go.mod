@@ -1,0 +1,3 @@
+module wasmeter.local/servers/hello-go
+
+go 1.22
