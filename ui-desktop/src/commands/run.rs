@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tauri::ipc::Channel;
 use wasmeter_core::config::Config;
+use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{Event, Plan, RunRequest, execute};
 use wasmeter_core::store::{MeasurementRow, RunStatus, SampleRow};
 use wasmeter_core::suite::{Size, SuiteCatalog};
@@ -45,6 +46,23 @@ pub struct RunSettingsView {
     /// Leave out unavailable runtimes instead of refusing.
     #[serde(default)]
     pub skip_missing: bool,
+    /// HTTP suites: the load; the core's defaults when absent.
+    #[serde(default)]
+    pub http: Option<HttpSettingsArg>,
+}
+
+/// The load of an HTTP run as the page sends it; the rest of
+/// [`wasmeter_core::http::HttpSettings`] keeps its defaults.
+#[derive(Debug, Clone, Deserialize)]
+pub struct HttpSettingsArg {
+    /// Concurrency levels (connections) of the throughput phases.
+    pub levels: Vec<u32>,
+    /// Load per level, ms.
+    #[serde(alias = "durationMs")]
+    pub duration_ms: u64,
+    /// Warm latency over one connection, ms.
+    #[serde(alias = "latencyMs")]
+    pub latency_ms: u64,
 }
 
 /// A runner event as the page receives it.
@@ -161,6 +179,12 @@ pub fn plan(state: &Workbench, s: RunSettingsView) -> CmdResult<Plan> {
     req.baseline = s.baseline.unwrap_or(req.baseline);
     req.config = Config::load_default()?;
     req.skip_missing = s.skip_missing;
+    req.http = s.http.map(|h| HttpSettings {
+        levels: h.levels,
+        duration_ms: h.duration_ms,
+        latency_ms: h.latency_ms,
+        ..HttpSettings::default()
+    });
     Ok(Plan::new(req)?)
 }
 

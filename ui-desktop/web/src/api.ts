@@ -61,6 +61,18 @@ export interface RunSettings {
   sampleIntervalMs?: number;
   baseline?: string;
   skipMissing?: boolean;
+  /** HTTP suites (gateway, servers): the load; the backend's defaults when absent. */
+  http?: HttpRunSettings;
+}
+
+/** The load of an HTTP run as `start_run` takes it (keys as the backend spells them). */
+export interface HttpRunSettings {
+  /** Concurrent connections of the throughput phases, ascending. */
+  levels: number[];
+  /** Load per level, ms. */
+  duration_ms: number;
+  /** Warm latency over one connection, ms. */
+  latency_ms: number;
 }
 
 export type Phase =
@@ -72,7 +84,13 @@ export type Phase =
   | 'call'
   | 'first_call'
   | 'teardown'
-  | 'total';
+  | 'total'
+  /** HTTP suites: spawn to the first 200 OK. */
+  | 'cold_start'
+  /** HTTP suites: latency over one keep-alive connection. */
+  | 'latency'
+  /** HTTP suites: load at N connections (`throughput_c50`). */
+  | `throughput_c${number}`;
 /** The phases of running a WASI command (command suites such as compute). */
 export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
 /** The phases of an instance's life (the lifecycle suite), in the order they happen. */
@@ -105,7 +123,14 @@ export type Metric =
   | 'sys_ns'
   | 'max_rss_kib'
   | 'rss_per_instance_bytes'
-  | 'instances_per_sec';
+  | 'instances_per_sec'
+  // HTTP suites
+  | 'rps'
+  | 'p90_ns'
+  | 'p99_ns'
+  | 'cpu_ns_per_1k'
+  | 'rss_bytes'
+  | 'errors';
 
 /** One measured value of one iteration (tidy row). */
 export interface MeasurementRow {
@@ -156,6 +181,19 @@ export interface SavedSettings {
   sample_interval_ms: number;
   size: Size;
   baseline: string;
+  /** HTTP runs: how each server was loaded. */
+  http?: SavedHttpSettings;
+}
+
+/** HTTP runs: the load settings saved with the run. */
+export interface SavedHttpSettings {
+  levels: number[];
+  duration_ms: number;
+  latency_ms: number;
+  server_threads: number;
+  client_threads: number;
+  cli_inflight: number;
+  ready_timeout_ms: number;
 }
 
 export interface Machine {
@@ -170,7 +208,7 @@ export interface Machine {
 }
 
 /** What kind of suite a run ran; runs of command suites leave it out. */
-export type SuiteKind = 'command' | 'lifecycle' | (string & {});
+export type SuiteKind = 'command' | 'lifecycle' | 'gateway' | 'servers' | (string & {});
 
 /** A runtime a run left out because its suite does not apply to it. */
 export interface NotApplicable {
@@ -283,6 +321,41 @@ export interface HeapSeries {
   points: HeapPoint[];
 }
 
+/** HTTP runs: one concurrency level of one cell (medians over the iterations). */
+export interface HttpLevel {
+  connections: number;
+  /** Requests per second. */
+  rps: Stats;
+  p50_ns: number | null;
+  p99_ns: number | null;
+  /** Server CPU time per 1,000 requests, ns. */
+  cpu_ns_per_1k: number | null;
+  /** Peak resident memory of the server under this load. */
+  rss_bytes: number | null;
+  /** Failed requests, summed over iterations. */
+  errors: number;
+}
+
+/** HTTP runs: one server variant (runtime) × request (test). */
+export interface HttpCell {
+  runtime: string;
+  test: string;
+  /** Spawn to first 200 OK, ns. */
+  cold_start: Stats | null;
+  /** Latency over one keep-alive connection, ns. */
+  p50_ns: number | null;
+  p90_ns: number | null;
+  p99_ns: number | null;
+  /** By ascending connections. */
+  levels: HttpLevel[];
+  /** [connections, requests/s] of the best level. */
+  best: [number, number] | null;
+  /** Best requests/s over the baseline's best (higher is better). */
+  best_vs_baseline: number | null;
+  peak_rss_kib: number | null;
+  failure: string | null;
+}
+
 /** A run as a report carries it: metadata, summary, iteration values, samples. */
 export interface RunData extends RunMeta {
   summary: RunSummary;
@@ -290,6 +363,8 @@ export interface RunData extends RunMeta {
   samples: SampleRow[];
   /** Lifecycle runs only (left out when empty). */
   heap_series?: HeapSeries[];
+  /** HTTP runs only (left out when empty). */
+  http?: HttpCell[];
 }
 
 export type Verdict = 'faster' | 'slower' | 'no change';

@@ -65,12 +65,17 @@ export const LIFECYCLE = 'lifecycle';
 /** The note on runtimes the lifecycle suite leaves out. */
 export const NOT_APPLICABLE_LIFECYCLE = 'not applicable to the lifecycle suite';
 
+/** The note on embedded engines the servers suite leaves out (`applies_to` in registry.rs). */
+export const NOT_APPLICABLE_SERVERS = 'the servers suite starts server programs; an embedded engine runs none';
+
 /** Runtimes only the lifecycle suite runs (`LIFECYCLE_ONLY` in registry.rs). */
 const LIFECYCLE_ONLY_RUNTIMES: readonly string[] = ['wasmtime-pooling-nocow'];
 
 /** The kind of a suite as the catalog lists it (list_suites gives names only). */
 export function suiteKind(suiteName: string | null | undefined): SuiteKind {
-  return suiteName === LIFECYCLE ? 'lifecycle' : 'command';
+  if (suiteName === LIFECYCLE) return 'lifecycle';
+  if (suiteName === 'gateway' || suiteName === 'servers') return suiteName;
+  return 'command';
 }
 
 /**
@@ -80,6 +85,7 @@ export function suiteKind(suiteName: string | null | undefined): SuiteKind {
  */
 export function notApplicable(r: Pick<RuntimeInfo, 'id' | 'kind'>, kind: SuiteKind): string | null {
   if (kind === 'lifecycle') return r.kind === 'embedded' ? null : NOT_APPLICABLE_LIFECYCLE;
+  if (kind === 'servers' && r.kind === 'embedded') return NOT_APPLICABLE_SERVERS;
   return LIFECYCLE_ONLY_RUNTIMES.includes(r.id) ? 'a configuration for the lifecycle suite only' : null;
 }
 

@@ -13,10 +13,11 @@ export type CellStatus = 'pending' | 'running' | 'done' | 'failed';
 /**
  * Where the primary value of a cell came from, best first (as `Index::primary` in the
  * backend): guest self-time, wall execute, wall total, else (lifecycle suite) wall
- * instantiate per operation.
+ * instantiate per operation, else (HTTP suites) the median request latency over one
+ * connection.
  */
-export type PrimarySource = 'self' | 'wall' | 'total' | 'instantiate';
-const SOURCES: readonly PrimarySource[] = ['self', 'wall', 'total', 'instantiate'];
+export type PrimarySource = 'self' | 'wall' | 'total' | 'instantiate' | 'latency';
+const SOURCES: readonly PrimarySource[] = ['self', 'wall', 'total', 'instantiate', 'latency'];
 
 export interface LiveCell {
   runtime: string;
@@ -31,6 +32,8 @@ export interface LiveCell {
   wall: number[];
   total: number[];
   instantiate: number[];
+  /** HTTP cells: median latency over one connection of each iteration. */
+  latency?: number[];
   /** Median primary value once the cell finished successfully. */
   median: number | null;
   source: PrimarySource | null;
@@ -99,10 +102,10 @@ function finalState(status: RunStatus): RunState {
 
 /**
  * The primary value: guest self-time if any, else wall execute, else wall total, else
- * wall instantiate (lifecycle cells).
+ * wall instantiate (lifecycle cells), else latency over one connection (HTTP cells).
  */
 export function primary(
-  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate'>>,
+  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate' | 'latency'>>,
 ): { value: number; source: PrimarySource } | null {
   for (const source of SOURCES) {
     const m = median(cell[source] ?? []);
@@ -116,6 +119,7 @@ function slotOf(row: MeasurementRow): PrimarySource | null {
   if (row.phase === 'execute' && row.metric === 'wall_ns') return 'wall';
   if (row.phase === 'total' && row.metric === 'wall_ns') return 'total';
   if (row.phase === 'instantiate' && row.metric === 'wall_ns') return 'instantiate';
+  if (row.phase === 'latency' && row.metric === 'wall_ns') return 'latency';
   return null;
 }
 
@@ -149,6 +153,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           wall: [],
           total: [],
           instantiate: [],
+          latency: [],
           median: null,
           source: null,
         }),
@@ -199,7 +204,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           copied = true;
         }
         const c = cells[i]!;
-        cells[i] = { ...c, [slot]: [...c[slot], row.value] };
+        cells[i] = { ...c, [slot]: [...(c[slot] ?? []), row.value] };
       }
       return copied ? { ...s, cells } : s;
     }

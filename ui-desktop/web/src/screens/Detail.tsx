@@ -3,16 +3,20 @@
  * baseline (re-summarised by the backend through load_run), distributions, resources and
  * phases. A lifecycle run has no baseline to be relative to (no native): it shows the
  * median (p99) of every measurement per module × runtime and a measurement against heap
- * size instead of the matrix and the command phases. Loads on demand: nothing is
- * fetched until a run is opened.
+ * size instead of the matrix and the command phases. An HTTP run (gateway, servers)
+ * shows per request a table of its server variants, requests/s against connections and
+ * the latency percentiles instead. Loads on demand: nothing is fetched until a run is
+ * opened.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { type Report, errorMessage, loadRun } from '../api';
 import { showError } from '../errors';
 import { formatBytes, formatTime } from '../format';
+import { isHttpRun } from '../http';
 import { isLifecycleRun } from '../lifecycle';
 import { Distributions } from './detail/Distributions';
 import { HeapChart } from './detail/HeapChart';
+import { HttpView } from './detail/HttpView';
 import { LifecycleTable } from './detail/LifecycleTable';
 import { DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
@@ -72,6 +76,8 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
   const run = loaded?.id === runId ? (loaded.report.runs[0] ?? null) : null;
   const s = run?.summary;
   const lifecycle = run ? isLifecycleRun(run) : false;
+  const http = run && !lifecycle ? isHttpRun(run) : false;
+  const hs = run?.settings.http;
 
   return (
     <section class="screen detail" aria-labelledby="detail-title" aria-busy={loading}>
@@ -133,6 +139,15 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
                 {run.settings.runs} runs, {run.settings.warmup} warm-up, timeout {run.settings.timeout_secs} s, memory cap{' '}
                 {formatBytes(run.settings.memory_cap_bytes)}, samples every {run.settings.sample_interval_ms} ms
               </dd>
+              {hs && (
+                <>
+                  <dt>Load</dt>
+                  <dd data-testid="detail-http-settings">
+                    {hs.levels.join(', ')} connections, {hs.duration_ms / 1000} s per level; latency over one connection for{' '}
+                    {hs.latency_ms / 1000} s; {hs.server_threads} server and {hs.client_threads} client threads
+                  </dd>
+                </>
+              )}
               <dt>Runtimes</dt>
               <dd>{run.runtimes.map((r) => `${r.id} ${r.version}`).join(' · ')}</dd>
               {run.not_applicable && run.not_applicable.length > 0 && (
@@ -148,7 +163,16 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
             </dl>
           </div>
 
-          {lifecycle ? (
+          {http ? (
+            <>
+              <p class="muted small" data-testid="http-note">
+                Per request: cold start (spawn to the first 200 OK), latency over one keep-alive connection, and
+                throughput at each concurrency level. × baseline is the best requests/s over {s.baseline}’s (higher is
+                better).
+              </p>
+              <HttpView runId={run.id} cells={run.http ?? []} runtimes={s.runtimes} baseline={s.baseline} />
+            </>
+          ) : lifecycle ? (
             <>
               <div class="panel">
                 <h2>
@@ -174,7 +198,10 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
           )}
 
           <div class="panel">
-            <h2>Distributions{lifecycle && <span class="muted small"> (instantiate time per operation)</span>}</h2>
+            <h2>
+              Distributions{lifecycle && <span class="muted small"> (instantiate time per operation)</span>}
+              {http && <span class="muted small"> (median latency over one connection, per iteration)</span>}
+            </h2>
             <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
           </div>
 
@@ -183,7 +210,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
             <Resources runId={run.id} samples={run.samples} />
           </div>
 
-          {!lifecycle && (
+          {!lifecycle && !http && (
             <div class="panel">
               <h2>Phases (medians)</h2>
               <Phases cells={s.cells} />

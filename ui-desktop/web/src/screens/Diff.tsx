@@ -20,6 +20,7 @@ import {
 import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime } from '../format';
 import { parseNumberField } from '../fields';
+import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
 import { isLifecycleRun } from '../lifecycle';
 
 interface DiffProps {
@@ -53,16 +54,39 @@ export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
   return rows.filter((r) => phases.has(r.phase));
 }
 
-/** The phases the filter offers: those of the kind of suite, then any other the diff has. */
-export function phaseOptions(d: Diff | null, kind: SuiteKind): Phase[] {
-  const own: readonly Phase[] = kind === 'lifecycle' ? LIFECYCLE_PHASES : PHASES;
+/** The phases of HTTP runs a diff has: cold start, latency, then throughput by connections. */
+function httpPhases(d: Diff | null): Phase[] {
   const present = new Set<string>(d ? [...d.rows, ...d.only_a, ...d.only_b].map((r) => r.phase) : []);
-  return ALL_PHASES.filter((p) => own.includes(p) || present.has(p));
+  const levels = [...present]
+    .map(throughputConnections)
+    .filter((n): n is number => n !== null)
+    .sort((a, b) => a - b);
+  return [...HTTP_PHASES.filter((p) => present.has(p)), ...levels.map((n): Phase => `throughput_c${n}`)];
 }
 
-/** Phases shown until some are picked: the primary time and the one most compared. */
-export function defaultPhases(kind: SuiteKind): Set<Phase> {
+const HTTP_PHASES: readonly Phase[] = ['cold_start', 'latency'];
+
+/** The phases the filter offers: those of the kind of suite, then any other the diff has. */
+export function phaseOptions(d: Diff | null, kind: SuiteKind): Phase[] {
+  if (isHttpKind(kind)) return [...new Set<Phase>([...HTTP_PHASES, ...httpPhases(d)])];
+  const own: readonly Phase[] = kind === 'lifecycle' ? LIFECYCLE_PHASES : PHASES;
+  const present = new Set<string>(d ? [...d.rows, ...d.only_a, ...d.only_b].map((r) => r.phase) : []);
+  return [...ALL_PHASES.filter((p) => own.includes(p) || present.has(p)), ...httpPhases(d)];
+}
+
+/**
+ * Phases shown until some are picked: the primary time and the one most compared (HTTP
+ * runs: latency and every throughput level).
+ */
+export function defaultPhases(kind: SuiteKind, d: Diff | null = null): Set<Phase> {
+  if (isHttpKind(kind)) return new Set<Phase>(['latency', ...httpPhases(d).filter((p) => throughputConnections(p) !== null)]);
   return new Set<Phase>(kind === 'lifecycle' ? ['instantiate', 'call'] : ['execute', 'total']);
+}
+
+/** A diff median: throughput rows hold ns per request, shown with the rate they stand for. */
+export function formatDiffMedian(phase: string, ns: number | null): string {
+  if (throughputConnections(phase) === null || ns === null || !(ns > 0)) return formatNs(ns);
+  return `${formatNs(ns)}/req (${formatRps(1e9 / ns)}/s)`;
 }
 
 export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, number> {
@@ -81,7 +105,7 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
   const [kind, setKind] = useState<SuiteKind>('command');
   // Phases picked for a kind of suite; a diff of another kind starts from its defaults.
   const [picked, setPicked] = useState<{ kind: SuiteKind; phases: Set<Phase> } | null>(null);
-  const defaults = useMemo(() => defaultPhases(kind), [kind]);
+  const defaults = useMemo(() => defaultPhases(kind, diff), [kind, diff]);
   const phases = picked?.kind === kind ? picked.phases : defaults;
 
   const thresholdPct = parseNumberField(threshold, 0, 1000);
@@ -96,7 +120,8 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
     diffRuns(a, b, thresholdPct)
       .then((r) => {
         if (stale) return;
-        setKind(r.runs.some(isLifecycleRun) ? 'lifecycle' : 'command');
+        const httpRun = r.runs.find(isHttpRun);
+        setKind(r.runs.some(isLifecycleRun) ? 'lifecycle' : httpRun ? (httpRun.suite_kind ?? 'gateway') : 'command');
         setDiff(r.diff);
       })
       .catch((e) => {
@@ -255,8 +280,8 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
                     <td>{r.runtime}</td>
                     <td>{r.test}</td>
                     <td>{r.phase}</td>
-                    <td class="num">{formatNs(r.a_median)}</td>
-                    <td class="num">{formatNs(r.b_median)}</td>
+                    <td class="num">{formatDiffMedian(r.phase, r.a_median)}</td>
+                    <td class="num">{formatDiffMedian(r.phase, r.b_median)}</td>
                     <td class="num">{formatRatio(r.ratio, 3)}</td>
                     <td class="num">{formatRatioCi(r.ci_low, r.ci_high, 3)}</td>
                     <td>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/Modal';
 import { useChart } from '../charts/Chart';
 import type { ChartSpec } from '../charts/uplot';
 import { formatBytes, formatDuration, formatSeconds, formatNs, formatPct, formatRatio, ratioColor, ratioTone } from '../format';
+import { isHttpKind } from '../http';
 import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
@@ -37,6 +38,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
   const running = inFlight(state);
   const ended = !running && state.state !== 'idle';
   const lifecycle = suiteKind(state.suite) === 'lifecycle';
+  const http = isHttpKind(suiteKind(state.suite));
 
   return (
     <section class="screen live" aria-labelledby="live-title">
@@ -142,6 +144,12 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
             <h2>
               Results so far
               {lifecycle && <span class="muted small"> (median instantiate time per operation)</span>}
+              {http && (
+                <span class="muted small" data-testid="live-http-note">
+                  {' '}
+                  (median request latency over one connection; throughput per level in the run detail)
+                </span>
+              )}
             </h2>
             <LiveMatrixView state={state} />
           </div>

@@ -3,11 +3,14 @@
  * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
  * answer. Start stays disabled with a reason until the selection can run. Runtimes a
  * suite does not apply to (native and CLIs for the lifecycle suite) are shown disabled
- * with why; changing to a suite of another kind restores that kind's defaults.
+ * with why; changing to a suite of another kind restores that kind's defaults. HTTP
+ * suites (gateway, servers) add the load: concurrency levels, seconds per level and of
+ * the latency measurement; they default to 3 runs and no warm-up.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunSettings, RuntimeInfo, Size, SuiteInfo, SuiteKind } from '../api';
 import { parseIntField } from '../fields';
+import { DEFAULT_HTTP, isHttpKind, parseLevels, parseSecondsMs } from '../http';
 import { notApplicable, suiteKind } from '../lifecycle';
 
 interface SetupProps {
@@ -34,12 +37,13 @@ function usable(r: RuntimeInfo, kind: SuiteKind): boolean {
 
 /**
  * Default selection: native and the embedded engines, where available and applicable
- * (for the lifecycle suite: the embedded engines).
+ * (for the lifecycle suite: the embedded engines; for the servers suite: native and the
+ * CLIs).
  */
 export function defaultRuntimes(runtimes: readonly RuntimeInfo[], kind: SuiteKind = 'command'): Set<string> {
-  return new Set(
-    runtimes.filter((r) => usable(r, kind) && (r.kind === 'native' || r.kind === 'embedded')).map((r) => r.id),
-  );
+  // The servers suite runs server programs: native and the CLIs (no embedded engine).
+  const second = kind === 'servers' ? 'cli' : 'embedded';
+  return new Set(runtimes.filter((r) => usable(r, kind) && (r.kind === 'native' || r.kind === second)).map((r) => r.id));
 }
 
 /**
@@ -80,9 +84,23 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const [baseline, setBaseline] = useState('native');
   const [label, setLabel] = useState('');
   const [skipMissing, setSkipMissing] = useState(false);
+  const [levels, setLevels] = useState(DEFAULT_HTTP.levels.join(', '));
+  const [levelSecs, setLevelSecs] = useState(String(DEFAULT_HTTP.duration_ms / 1000));
+  const [latencySecs, setLatencySecs] = useState(String(DEFAULT_HTTP.latency_ms / 1000));
+  /** Whether runs and warm-up hold the defaults of HTTP suites (3, 0) or the others' (5, 1). */
+  const [iterDefaultsHttp, setIterDefaultsHttp] = useState(false);
 
   const current = suites?.find((s) => s.name === suite) ?? null;
   const kind = suiteKind(current?.name);
+  const http = isHttpKind(kind);
+
+  // HTTP suites: each iteration loads a server for seconds, so fewer runs and no warm-up.
+  useEffect(() => {
+    if (http === iterDefaultsHttp) return;
+    setRuns(http ? '3' : '5');
+    setWarmup(http ? '0' : '1');
+    setIterDefaultsHttp(http);
+  }, [http]);
 
   // Pick the compute suite (else the first) once suites arrive; select all its tests.
   useEffect(() => {
@@ -173,6 +191,18 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
     { key: 'sample', label: 'Sample interval', value: sampleMs, set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
   ];
   const invalid = fields.find((f) => parseIntField(f.value, f.min, f.max) === null);
+  const httpLevels = parseLevels(levels);
+  const httpDurationMs = parseSecondsMs(levelSecs, 0.1, 3600);
+  const httpLatencyMs = parseSecondsMs(latencySecs, 0.1, 3600);
+  const httpInvalid = !http
+    ? null
+    : httpLevels === null
+      ? 'Concurrency levels must be whole numbers from 1 to 100000, separated by commas.'
+      : httpDurationMs === null
+        ? 'Seconds per level must be a number from 0.1 to 3600.'
+        : httpLatencyMs === null
+          ? 'Latency seconds must be a number from 0.1 to 3600.'
+          : null;
 
   const reason = busy
     ? 'A run is in progress.'
@@ -188,7 +218,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
               ? 'Select at least one available runtime.'
               : invalid
                 ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
-                : null;
+                : httpInvalid;
 
   const start = () => {
     if (reason || !current) return;
@@ -208,6 +238,9 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
       skipMissing,
     };
     if (label.trim()) settings.label = label.trim();
+    if (http && httpLevels && httpDurationMs !== null && httpLatencyMs !== null) {
+      settings.http = { levels: httpLevels, duration_ms: httpDurationMs, latency_ms: httpLatencyMs };
+    }
     onStart(settings);
   };
 
@@ -301,10 +334,12 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
             <button
               type="button"
               onClick={() => runtimes && setChosen(defaultRuntimes(runtimes, kind))}
-              title={kind === 'lifecycle' ? 'The embedded engines' : 'Native and the embedded engines'}
+              title={
+                kind === 'lifecycle' ? 'The embedded engines' : kind === 'servers' ? 'Native and the CLIs' : 'Native and the embedded engines'
+              }
               data-testid="group-default"
             >
-              {kind === 'lifecycle' ? 'Default' : 'Native + embedded'}
+              {kind === 'lifecycle' ? 'Default' : kind === 'servers' ? 'Native + CLIs' : 'Native + embedded'}
             </button>
             <button type="button" onClick={() => selectGroup('embedded')} title="Embedded engines and the baseline" data-testid="group-embedded">
               Embedded
@@ -399,6 +434,52 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
               />
             </label>
           ))}
+          {http && (
+            <div class="http-settings" data-testid="http-settings">
+              <label class="field">
+                <span>Concurrency levels</span>
+                <input
+                  type="text"
+                  value={levels}
+                  placeholder="1, 10, 50, 100"
+                  onInput={(e) => setLevels(e.currentTarget.value)}
+                  aria-invalid={httpLevels === null}
+                  title="Connections of each throughput phase, separated by commas"
+                  data-testid="setting-http-levels"
+                />
+              </label>
+              <label class="field">
+                <span>Seconds per level</span>
+                <input
+                  type="number"
+                  min={0.1}
+                  max={3600}
+                  step={0.1}
+                  value={levelSecs}
+                  onInput={(e) => setLevelSecs(e.currentTarget.value)}
+                  aria-invalid={httpDurationMs === null}
+                  data-testid="setting-http-duration"
+                />
+              </label>
+              <label class="field">
+                <span>Latency (s)</span>
+                <input
+                  type="number"
+                  min={0.1}
+                  max={3600}
+                  step={0.1}
+                  value={latencySecs}
+                  onInput={(e) => setLatencySecs(e.currentTarget.value)}
+                  aria-invalid={httpLatencyMs === null}
+                  title="How long latency is measured over one keep-alive connection"
+                  data-testid="setting-http-latency"
+                />
+              </label>
+              {kind === 'servers' && (
+                <p class="muted small">A test of the servers suite that sets its own connections and duration keeps them.</p>
+              )}
+            </div>
+          )}
           <label class="field">
             <span>Baseline</span>
             <select value={baseline} onChange={(e) => setBaseline(e.currentTarget.value)} data-testid="setting-baseline">

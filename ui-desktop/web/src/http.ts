@@ -1,0 +1,117 @@
+/**
+ * The HTTP suites (gateway, servers) as the page shows them, as pure data shaping: which
+ * suites and runs are HTTP ones, a run's cells grouped by request, the requests/s against
+ * connections lines, the concurrency levels typed in setup. The numbers are the backend's
+ * (`http` of a run's report, core/src/analysis/http.rs), so the desktop shows what the
+ * exports show.
+ */
+import type { HttpCell, HttpLevel, HttpRunSettings, RunData, SuiteKind } from './api';
+import { sig3 } from './format';
+
+/** Suites whose cells are servers under load. */
+export const HTTP_SUITES: readonly string[] = ['gateway', 'servers'];
+
+/** The load `start_run` uses when the page sends none (`HttpSettings::default`). */
+export const DEFAULT_HTTP: HttpRunSettings = { levels: [1, 10, 50, 100, 200, 400], duration_ms: 2000, latency_ms: 1000 };
+
+export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
+  return kind === 'gateway' || kind === 'servers';
+}
+
+/** An HTTP run: by its suite kind or name, else by the HTTP cells it carries. */
+export function isHttpRun(run: Pick<RunData, 'suite' | 'suite_kind'> & { http?: HttpCell[] }): boolean {
+  if (isHttpKind(run.suite_kind)) return true;
+  if (!run.suite_kind && HTTP_SUITES.includes(run.suite)) return true;
+  return (run.http?.length ?? 0) > 0;
+}
+
+/** `throughput_c50` → 50; null for any other phase. */
+export function throughputConnections(phase: string): number | null {
+  const m = /^throughput_c([1-9]\d*)$/.exec(phase);
+  return m ? Number(m[1]) : null;
+}
+
+/** Levels with a usable rate, by ascending connections. */
+export function measuredLevels(c: HttpCell): HttpLevel[] {
+  return c.levels
+    .filter((l) => l.connections > 0 && Number.isFinite(l.rps?.median) && l.rps.median > 0)
+    .slice()
+    .sort((a, b) => a.connections - b.connections);
+}
+
+/** The level a cell's best rate was at. */
+export function bestLevel(c: HttpCell): HttpLevel | null {
+  if (!c.best) return null;
+  return c.levels.find((l) => l.connections === c.best![0]) ?? null;
+}
+
+/** A run's cells by request (test), in the order the backend lists them. */
+export function httpRequests(cells: readonly HttpCell[]): { test: string; cells: HttpCell[] }[] {
+  const out: { test: string; cells: HttpCell[] }[] = [];
+  for (const c of cells) {
+    let g = out.find((x) => x.test === c.test);
+    if (!g) {
+      g = { test: c.test, cells: [] };
+      out.push(g);
+    }
+    g.cells.push(c);
+  }
+  return out;
+}
+
+export interface RpsLine {
+  runtime: string;
+  /** Colour: the runtime's position in the run. */
+  colorIndex: number;
+  /** Requests/s at each of the chart's connections (null where not measured). */
+  rps: (number | null)[];
+}
+
+/** Requests/s against connections: every level any variant was loaded at, a line per variant that has one. */
+export function rpsChartData(cells: readonly HttpCell[], runtimes: readonly string[]): { x: number[]; lines: RpsLine[] } {
+  const x = [...new Set(cells.flatMap((c) => measuredLevels(c).map((l) => l.connections)))].sort((a, b) => a - b);
+  const lines = cells
+    .filter((c) => measuredLevels(c).length > 0)
+    .map((c) => {
+      const at = new Map(measuredLevels(c).map((l) => [l.connections, l.rps.median]));
+      const i = runtimes.indexOf(c.runtime);
+      return { runtime: c.runtime, colorIndex: i < 0 ? runtimes.length + cells.indexOf(c) : i, rps: x.map((n) => at.get(n) ?? null) };
+    });
+  return { x, lines };
+}
+
+/** Requests per second: "21.0k", "3.22k", "106", "59.2". */
+export function formatRps(v: number | null | undefined): string {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${sig3(v / 1e6)}M`;
+  if (a >= 1e4) return `${(v / 1e3).toFixed(1)}k`;
+  if (a >= 1e3) return `${(v / 1e3).toFixed(2)}k`;
+  return sig3(v);
+}
+
+/**
+ * Concurrency levels as typed: whole numbers from 1 to 100,000 separated by commas or
+ * spaces; returned ascending without repeats, or null when anything else is there.
+ */
+export function parseLevels(text: string): number[] | null {
+  const parts = text.split(/[\s,]+/).filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  const out: number[] = [];
+  for (const p of parts) {
+    if (!/^\d+$/.test(p)) return null;
+    const n = Number(p);
+    if (n < 1 || n > 100000) return null;
+    if (!out.includes(n)) out.push(n);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Seconds as typed (decimals allowed) to whole milliseconds within [min, max] s; null if not. */
+export function parseSecondsMs(text: string, min: number, max: number): number | null {
+  const t = text.trim();
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return null;
+  const s = Number(t);
+  if (!Number.isFinite(s) || s < min || s > max) return null;
+  return Math.round(s * 1000);
+}

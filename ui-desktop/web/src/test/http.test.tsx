@@ -1,0 +1,279 @@
+/**
+ * The HTTP suites (gateway, servers) on the page: data shaping (http.ts), the run detail
+ * of an HTTP run (fixtures/http.json: a gateway run as the report carries it, from
+ * assets/report/sample-http.json), the setup's load settings as start_run receives
+ * them, the live matrix of latencies and the diff's throughput rows.
+ */
+import { mockIPC } from '@tauri-apps/api/mocks';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { describe, expect, it, vi } from 'vitest';
+import type { Diff, MeasurementRow, Report, RunSettings, RuntimeInfo, SuiteInfo } from '../api';
+import { App } from '../app';
+import { isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections, formatRps, httpRequests } from '../http';
+import { notApplicable, suiteKind } from '../lifecycle';
+import { initialState, liveMatrix, reduceAll } from '../live/state';
+import { Detail } from '../screens/Detail';
+import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
+import { Setup } from '../screens/Setup';
+import httpDiffFixture from './fixtures/http-diff.json';
+import httpFixture from './fixtures/http.json';
+import runFixture from './fixtures/run.json';
+import runsFixture from './fixtures/runs.json';
+import runtimesFixture from './fixtures/runtimes.json';
+import suitesFixture from './fixtures/suites.json';
+
+const report = httpFixture as unknown as Report;
+const run = report.runs[0]!;
+const runtimes = runtimesFixture as RuntimeInfo[];
+const gateway: SuiteInfo = {
+  name: 'gateway',
+  description: 'An HTTP gateway served natively, by embedded wasm per request and by runtime CLIs per request',
+  tests: [
+    { name: 'hello', description: 'GET /hello', tags: ['http'] },
+    { name: 'compute', description: 'GET /compute?n=1000', tags: ['http', 'hashing'] },
+  ],
+};
+const servers: SuiteInfo = {
+  name: 'servers',
+  description: 'The same HTTP server app run natively and by JS/wasm runtimes, under the same load',
+  tests: [{ name: 'hello', description: 'GET /', tags: ['http'] }],
+};
+const suites = [...(suitesFixture as SuiteInfo[]), gateway, servers];
+const noop = () => {};
+const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
+
+describe('HTTP data', () => {
+  it('tells HTTP suites and runs', () => {
+    expect(suiteKind('gateway')).toBe('gateway');
+    expect(suiteKind('servers')).toBe('servers');
+    expect(suiteKind('compute')).toBe('command');
+    expect(isHttpRun(run)).toBe(true);
+    expect(isHttpRun((runFixture as unknown as Report).runs[0]!)).toBe(false);
+    expect(isHttpRun({ suite: 'renamed', http: run.http })).toBe(true);
+    expect(notApplicable({ id: 'wasmtime', kind: 'embedded' }, 'servers')).toMatch(/servers suite/);
+    expect(notApplicable({ id: 'wasmtime', kind: 'embedded' }, 'gateway')).toBeNull();
+    expect(notApplicable({ id: 'node', kind: 'cli' }, 'servers')).toBeNull();
+  });
+
+  it('parses levels and seconds as typed', () => {
+    expect(parseLevels('1, 10,50 100')).toEqual([1, 10, 50, 100]);
+    expect(parseLevels('50, 1, 10, 10')).toEqual([1, 10, 50]);
+    expect(parseLevels('')).toBeNull();
+    expect(parseLevels('1, 0')).toBeNull();
+    expect(parseLevels('1, x')).toBeNull();
+    expect(parseLevels('2.5')).toBeNull();
+    expect(parseSecondsMs('1.5', 0.1, 60)).toBe(1500);
+    expect(parseSecondsMs('2', 0.1, 60)).toBe(2000);
+    expect(parseSecondsMs('0.05', 0.1, 60)).toBeNull();
+    expect(parseSecondsMs('-1', 0.1, 60)).toBeNull();
+    expect(parseSecondsMs('abc', 0.1, 60)).toBeNull();
+    expect(throughputConnections('throughput_c50')).toBe(50);
+    expect(throughputConnections('latency')).toBeNull();
+    expect(formatRps(20956.5)).toBe('21.0k');
+    expect(formatRps(3219)).toBe('3.22k');
+    expect(formatRps(64.1)).toBe('64.1');
+  });
+
+  it('draws requests/s against every level, a line per variant with throughput', () => {
+    const reqs = httpRequests(run.http!);
+    expect(reqs.map((r) => r.test)).toEqual(['hello', 'compute', 'state']);
+    const hello = rpsChartData(reqs[0]!.cells, run.summary.runtimes);
+    expect(hello.x).toEqual([1, 10, 50, 100]);
+    expect(hello.lines.map((l) => l.runtime)).toEqual(['native', 'wasmtime-pooling', 'wasmer-cranelift', 'wasmtime-cli', 'node']);
+    expect(hello.lines.map((l) => l.colorIndex)).toEqual([0, 1, 2, 3, 4]);
+    const native = run.http!.find((c) => c.runtime === 'native' && c.test === 'hello')!;
+    expect(hello.lines[0]!.rps).toEqual(native.levels.map((l) => l.rps.median));
+    // The failed cell (node × compute) has no line.
+    const compute = rpsChartData(reqs[1]!.cells, run.summary.runtimes);
+    expect(compute.lines.map((l) => l.runtime)).not.toContain('node');
+    expect(compute.lines).toHaveLength(4);
+  });
+});
+
+describe('Detail of an HTTP run', () => {
+  it('shows per request the variants table, requests/s vs connections and latency percentiles', async () => {
+    mockIPC(() => report);
+    render(<Detail runId={run.id} onExport={noop} onPickRun={noop} />);
+    const requests = await screen.findAllByTestId('http-request');
+    expect(requests.map((r) => r.dataset.test)).toEqual(['hello', 'compute', 'state']);
+    // Not the command suites' views.
+    expect(screen.queryByTestId('detail-matrix')).toBeNull();
+    expect(screen.queryByTestId('phases-table')).toBeNull();
+    expect(screen.getByTestId('detail-http-settings').textContent).toContain('1, 10, 50, 100 connections, 2 s per level');
+
+    const hello = requests[0]!;
+    const rows = within(hello).getAllByTestId('http-row');
+    expect(rows.map((r) => r.dataset.runtime)).toEqual(['native', 'wasmtime-pooling', 'wasmer-cranelift', 'wasmtime-cli', 'node']);
+    const cell = (runtime: string, col: string) =>
+      rows.find((r) => r.dataset.runtime === runtime)!.querySelector<HTMLElement>(`[data-col="${col}"]`)!.textContent;
+    expect(cell('native', 'cold')).toBe('1.96 ms');
+    expect(cell('native', 'p50')).toBe('42.5 µs');
+    expect(cell('native', 'p90')).toBe('52.0 µs');
+    expect(cell('native', 'p99')).toBe('90.0 µs');
+    expect(cell('native', 'best')).toBe('21.0k (50)');
+    expect(cell('native', 'rel')).toBe('1.00×');
+    expect(cell('native', 'rss')).toBe('6.15 MiB');
+    expect(cell('native', 'cpu')).toBe('95.2 ms');
+    expect(cell('wasmtime-pooling', 'best')).toBe('11.8k (50)');
+    expect(cell('wasmtime-pooling', 'rel')).toBe('0.56×');
+    expect(cell('wasmer-cranelift', 'best')).toBe('3.22k (50)');
+    expect(cell('wasmtime-cli', 'best')).toBe('106 (10)');
+    expect(cell('wasmtime-cli', 'rel')).toBe('0.0050×');
+    expect(cell('wasmtime-cli', 'cpu')).toBe('10.4 s');
+    expect(cell('node', 'best')).toBe('64.1 (10)');
+    expect(cell('node', 'errors')).toBe('12');
+    expect(rows[0]!.textContent).toContain('baseline');
+
+    // The failed cell says why, across the row.
+    const compute = requests[1]!;
+    const failed = within(compute).getAllByTestId('http-row').find((r) => r.dataset.runtime === 'node')!;
+    expect(failed.dataset.failed).toBe('');
+    expect(within(failed).getByTestId('http-failure').textContent).toBe(
+      'failed: no request succeeded at 10 connections: the server answered 502 Bad Gateway (guest exited with status 134: RangeError: Maximum call stack size exceeded)',
+    );
+
+    // Requests/s vs connections, one series per variant, and the latency bars.
+    const rps = within(hello).getByTestId('http-rps-chart');
+    expect(rps.getAttribute('aria-label')).toContain('native 14.0k/19.8k/21.0k/20.4k; wasmtime-pooling 9.61k/11.1k/11.8k/11.2k');
+    expect(rps.getAttribute('aria-label')).toContain('at 1, 10, 50, 100 connections');
+    expect(within(compute).getByTestId('http-rps-chart').getAttribute('aria-label')).not.toContain('node');
+    const groups = within(hello).getAllByTestId('http-latency-group');
+    expect(groups.map((g) => g.dataset.runtime)).toEqual(['native', 'wasmtime-pooling', 'wasmer-cranelift', 'wasmtime-cli', 'node']);
+    expect(groups[0]!.querySelectorAll('rect')).toHaveLength(3);
+    expect([...groups[0]!.querySelectorAll('rect title')].map((t) => t.textContent)).toEqual([
+      'native · p50: 42.5 µs',
+      'native · p90: 52.0 µs',
+      'native · p99: 90.0 µs',
+    ]);
+    expect(within(compute).getAllByTestId('http-latency-group')).toHaveLength(4);
+
+    // Sorting by best requests/s, then the other way.
+    fireEvent.click(within(hello).getByTestId('http-sort-best'));
+    const order = () => within(hello).getAllByTestId('http-row').map((r) => r.dataset.runtime);
+    expect(order()).toEqual(['node', 'wasmtime-cli', 'wasmer-cranelift', 'wasmtime-pooling', 'native']);
+    fireEvent.click(within(hello).getByTestId('http-sort-best'));
+    expect(order()).toEqual(['native', 'wasmtime-pooling', 'wasmer-cranelift', 'wasmtime-cli', 'node']);
+  });
+});
+
+describe('Setup of an HTTP suite', () => {
+  it('shows the load settings, defaults to 3 runs and no warm-up, and sends them to start_run', async () => {
+    const calls: { cmd: string; payload: Record<string, unknown> }[] = [];
+    mockIPC((cmd, payload) => {
+      calls.push({ cmd, payload: (payload ?? {}) as Record<string, unknown> });
+      if (cmd === 'list_runtimes') return runtimes;
+      if (cmd === 'list_suites') return suites;
+      if (cmd === 'list_runs') return runsFixture;
+      if (cmd === 'start_run') return null;
+      throw { code: 'invalid_input', message: `unexpected command ${cmd}` };
+    });
+    render(<App />);
+    await waitFor(() => expect(input('runtime-wasmtime').checked).toBe(true));
+    expect(screen.queryByTestId('http-settings')).toBeNull();
+    expect(input('setting-runs').value).toBe('5');
+
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
+    await waitFor(() => expect(screen.getByTestId('http-settings')).toBeTruthy());
+    expect(input('setting-runs').value).toBe('3');
+    expect(input('setting-warmup').value).toBe('0');
+    expect(input('setting-http-levels').value).toBe('1, 10, 50, 100, 200, 400');
+    expect(input('setting-http-duration').value).toBe('2');
+    expect(input('setting-http-latency').value).toBe('1');
+
+    // A bad list stops the start with why.
+    fireEvent.input(input('setting-http-levels'), { target: { value: '1, ten' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe(
+      'Concurrency levels must be whole numbers from 1 to 100000, separated by commas.',
+    );
+    fireEvent.input(input('setting-http-levels'), { target: { value: '50, 1, 10' } });
+    fireEvent.input(input('setting-http-duration'), { target: { value: '1.5' } });
+    fireEvent.input(input('setting-http-latency'), { target: { value: '0.5' } });
+    expect(screen.queryByTestId('start-reason')).toBeNull();
+    fireEvent.click(screen.getByTestId('start-run'));
+
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
+    const settings = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
+    expect(settings).toMatchObject({
+      suite: 'gateway',
+      tests: [],
+      runs: 3,
+      warmup: 0,
+      baseline: 'native',
+      http: { levels: [1, 10, 50], duration_ms: 1500, latency_ms: 500 },
+    });
+    expect(settings.runtimes).toContain('native');
+    expect(settings.runtimes).toContain('wasmtime-pooling');
+  });
+
+  it('leaves the load out for other suites and restores their defaults', async () => {
+    const onStart = vi.fn<(s: RunSettings) => void>();
+    render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
+    await waitFor(() => expect(input('runtime-native').checked).toBe(true));
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
+    await waitFor(() => expect(input('setting-runs').value).toBe('3'));
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
+    await waitFor(() => expect(input('setting-runs').value).toBe('5'));
+    expect(input('setting-warmup').value).toBe('1');
+    expect(screen.queryByTestId('http-settings')).toBeNull();
+    fireEvent.click(screen.getByTestId('start-run'));
+    expect(onStart.mock.calls[0]![0].http).toBeUndefined();
+  });
+
+  it('runs the servers suite on native and the CLIs, not on embedded engines', async () => {
+    const onStart = vi.fn<(s: RunSettings) => void>();
+    render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
+    await waitFor(() => expect(input('runtime-native').checked).toBe(true));
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'servers' } });
+    await waitFor(() => expect(input('runtime-wasmtime').disabled).toBe(true));
+    expect(screen.getByTestId('na-wasmtime').textContent).toMatch(/servers suite/);
+    expect(input('runtime-node').checked).toBe(true);
+    expect(input('runtime-native').checked).toBe(true);
+    fireEvent.click(screen.getByTestId('start-run'));
+    const s = onStart.mock.calls[0]![0];
+    expect(s.runtimes).toContain('node');
+    expect(s.runtimes).not.toContain('wasmtime');
+    expect(s.http).toEqual({ levels: [1, 10, 50, 100, 200, 400], duration_ms: 2000, latency_ms: 1000 });
+  });
+});
+
+describe('Live HTTP cells', () => {
+  it('show the median latency over one connection and its ratio to the baseline', () => {
+    const row = (runtime: string, phase: MeasurementRow['phase'], metric: MeasurementRow['metric'], value: number): MeasurementRow => ({
+      runtime,
+      test: 'hello',
+      phase,
+      iteration: 0,
+      warmup: false,
+      metric,
+      value,
+    });
+    const s = reduceAll(initialState('native', 'gateway'), [
+      { type: 'begin', baseline: 'native', suite: 'gateway' },
+      { type: 'planned', runId: 'r', cells: [['native', 'hello'], ['wasmtime-pooling', 'hello']], iterationsPerCell: 2 },
+      { type: 'cellStarted', index: 0 },
+      {
+        type: 'measurement',
+        rows: [row('native', 'cold_start', 'wall_ns', 2e6), row('native', 'latency', 'wall_ns', 40e3), row('native', 'latency', 'p99_ns', 90e3), row('native', 'throughput_c50', 'rps', 21000), row('native', 'latency', 'wall_ns', 44e3)],
+      },
+      { type: 'cellFinished', index: 0, failure: null, wallMs: 9000 },
+      { type: 'cellStarted', index: 1 },
+      { type: 'measurement', rows: [row('wasmtime-pooling', 'latency', 'wall_ns', 84e3)] },
+      { type: 'cellFinished', index: 1, failure: null, wallMs: 9000 },
+    ]);
+    expect(s.cells[0]!.median).toBe(42e3);
+    expect(s.cells[0]!.source).toBe('latency');
+    expect(liveMatrix(s).cell('wasmtime-pooling', 'hello')!.ratio).toBe(2);
+  });
+});
+
+describe('Diff of HTTP runs', () => {
+  const diff = httpDiffFixture as unknown as Diff;
+  it('offers latency and the throughput levels, and shows throughput as time and rate per request', () => {
+    expect(phaseOptions(diff, 'gateway')).toEqual(['cold_start', 'latency', 'throughput_c50']);
+    expect([...defaultPhases('gateway', diff)]).toEqual(['latency', 'throughput_c50']);
+    // A command suite's diff still offers its own phases first.
+    expect(phaseOptions(null, 'command')).toEqual(['compile', 'instantiate', 'execute', 'teardown', 'total']);
+    expect(formatDiffMedian('throughput_c50', 1e9 / 20000)).toBe('50.0 µs/req (20.0k/s)');
+    expect(formatDiffMedian('latency', 42e3)).toBe('42.0 µs');
+  });
+});
