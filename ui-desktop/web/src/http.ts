@@ -90,6 +90,14 @@ export function formatRps(v: number | null | undefined): string {
   return sig3(v);
 }
 
+/** An axis tick of requests/s: "100k", "20k", "500". */
+export function formatRpsTick(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
+  if (a >= 1e3) return `${Number((v / 1e3).toPrecision(3))}k`;
+  return String(Number(v.toPrecision(3)));
+}
+
 /**
  * Concurrency levels as typed: whole numbers from 1 to 100,000 separated by commas or
  * spaces; returned ascending without repeats, or null when anything else is there.

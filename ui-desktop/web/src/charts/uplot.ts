@@ -38,6 +38,8 @@ export interface ChartSpec {
   xFormat?: (v: number) => string;
   /** Logarithmic x scale of this base (values must be > 0). */
   xLog?: 2 | 10;
+  /** Ticks of the x axis at exactly these values (e.g. the connections measured). */
+  xSplits?: number[];
   /** What x is (the legend's first entry); "time" by default. */
   xLabel?: string;
   legend?: boolean;
@@ -167,7 +169,9 @@ export function createChart(el: HTMLElement, spec: ChartSpec): ChartHandle {
             stroke: () => theme.axis,
             grid: { stroke: () => theme.grid, width: 1 },
             ticks: { stroke: () => theme.grid, width: 1 },
-            values: (_u, splits) => splits.map((v) => (spec.xFormat ? spec.xFormat(v) : String(v))),
+            values: (_u, splits) => splits.map((v) => (v === null ? '' : spec.xFormat ? spec.xFormat(v) : String(v))),
+            // Given ticks are all labelled (a log axis would otherwise label powers of the base only).
+            ...(spec.xSplits ? { splits: () => spec.xSplits!, filter: (_u: uPlot, splits: number[]) => splits } : {}),
           },
           axis(spec.y, 3, 'y'),
           ...(spec.y2 ? [axis(spec.y2, 1, 'y2')] : []),

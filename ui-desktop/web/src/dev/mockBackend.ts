@@ -7,6 +7,7 @@ import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../api';
 import diff from '../test/fixtures/diff.json';
+import http from '../test/fixtures/http.json';
 import lifecycle from '../test/fixtures/lifecycle.json';
 import run from '../test/fixtures/run.json';
 import runs from '../test/fixtures/runs.json';
@@ -15,7 +16,7 @@ import suites from '../test/fixtures/suites.json';
 
 function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   const send = (batch: RunEvent[]) => ch.onmessage(batch);
-  const suite = (suites as SuiteInfo[]).find((s) => s.name === settings.suite)!;
+  const suite = allSuites().find((s) => s.name === settings.suite)!;
   const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
   const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
   const warmup = settings.warmup ?? 1;
@@ -37,7 +38,9 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
         rows: [
           settings.suite === 'lifecycle'
             ? { runtime, test, phase: 'instantiate', iteration: it, warmup: it < warmup, metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
-            : { runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
+            : settings.suite === 'gateway'
+              ? { runtime, test, phase: 'latency', iteration: it, warmup: it < warmup, metric: 'wall_ns', value: (base / 1e3) * (1 + Math.random() * 0.05) }
+              : { runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
         ],
       },
     ]);
@@ -53,10 +56,25 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   setTimeout(tick, 100);
 }
 
-/** The saved runs, with the lifecycle run of its fixture listed last. */
+/** The catalog's suites plus the HTTP gateway suite. */
+function allSuites(): SuiteInfo[] {
+  const gateway: SuiteInfo = {
+    name: 'gateway',
+    description: 'An HTTP gateway served natively, by embedded wasm per request and by runtime CLIs per request',
+    tests: http.runs[0]!.summary.tests.map((name) => ({ name, description: `GET /${name}`, tags: ['http'] })),
+  };
+  return [...(suites as SuiteInfo[]), gateway];
+}
+
+/** The saved runs, with the lifecycle and HTTP runs of their fixtures listed last. */
 function savedRuns(): RunListItem[] {
   const { summary: _s, distributions: _d, samples: _x, heap_series: _h, ...meta } = lifecycle.runs[0]!;
-  return [...(runs as RunListItem[]), { id: meta.id, meta: meta as unknown as RunMeta, error: null }];
+  const { summary: _hs, distributions: _hd, samples: _hx, http: _hh, ...httpMeta } = http.runs[0]!;
+  return [
+    ...(runs as RunListItem[]),
+    { id: meta.id, meta: meta as unknown as RunMeta, error: null },
+    { id: httpMeta.id, meta: httpMeta as unknown as RunMeta, error: null },
+  ];
 }
 
 export function installMockBackend(): void {
@@ -66,11 +84,11 @@ export function installMockBackend(): void {
       case 'list_runtimes':
         return runtimes;
       case 'list_suites':
-        return suites;
+        return allSuites();
       case 'list_runs':
         return savedRuns();
       case 'load_run':
-        return p.id === lifecycle.runs[0]!.id ? lifecycle : run;
+        return p.id === lifecycle.runs[0]!.id ? lifecycle : p.id === http.runs[0]!.id ? http : run;
       case 'diff_runs':
         return diff;
       case 'start_run':
@@ -89,7 +107,7 @@ export function installMockBackend(): void {
 }
 
 /**
- * `?mock&demo=live|runs|detail|lifecycle|diff|export`: drives the page to a screen by clicking what a
+ * `?mock&demo=live|runs|detail|lifecycle|http|diff|export`: drives the page to a screen by clicking what a
  * person would, for screenshots of each screen in a headless browser.
  */
 export function runDemo(demo: string): void {
@@ -100,8 +118,8 @@ export function runDemo(demo: string): void {
     if (demo !== 'live') click('nav-runs');
     later(300, () => {
       const rows = document.querySelectorAll<HTMLElement>('[data-testid="run-row"]');
-      if (demo === 'detail' || demo === 'lifecycle') {
-        rows[demo === 'detail' ? 1 : rows.length - 1]?.click();
+      if (demo === 'detail' || demo === 'lifecycle' || demo === 'http') {
+        rows[demo === 'detail' ? 1 : demo === 'lifecycle' ? rows.length - 2 : rows.length - 1]?.click();
         later(100, () => click('runs-open'));
       }
       if (demo === 'export') {

@@ -9,8 +9,8 @@ import { useMemo, useState } from 'preact/hooks';
 import type { HttpCell } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
-import { formatBytes, formatNs, formatRatio, ratioColor, sig3 } from '../../format';
-import { bestLevel, formatRps, httpRequests, measuredLevels, rpsChartData } from '../../http';
+import { formatBytes, formatNs, formatRatio, ratioColor } from '../../format';
+import { bestLevel, formatRps, formatRpsTick, httpRequests, measuredLevels, rpsChartData } from '../../http';
 
 interface HttpViewProps {
   runId: string;
@@ -191,9 +191,10 @@ function RpsChart({ runId, test, cells, runtimes }: { runId: string; test: strin
       legend: true,
       series: chart.lines.map((l) => ({ label: l.runtime, color: paletteColor(l.colorIndex), points: true, width: 2 })),
       xLog: 10,
+      xSplits: chart.x,
       xLabel: 'connections',
-      xFormat: (v) => sig3(v),
-      y: { label: 'requests/s', format: (v) => formatRps(v), log: 10 },
+      xFormat: (v) => String(v),
+      y: { label: 'requests/s', format: (v) => formatRpsTick(v), log: 10 },
     }),
     [chart],
   );
@@ -306,7 +307,7 @@ export function LatencyBars({ test, cells, runtimes }: { test: string; cells: Ht
               })}
               <text class="label" x={L + i * gw + gw / 2} y={H - B + 13} text-anchor="middle">
                 <title>{c.runtime}</title>
-                {c.runtime.length > Math.floor(gw / 6) ? `${c.runtime.slice(0, Math.max(4, Math.floor(gw / 6) - 1))}…` : c.runtime}
+                {c.runtime.length > Math.floor(gw / 7.5) ? `${c.runtime.slice(0, Math.max(4, Math.floor(gw / 7.5) - 1))}…` : c.runtime}
               </text>
               <text class="tick" x={L + i * gw + gw / 2} y={H - B + 26} text-anchor="middle">
                 {formatNs(c.p50_ns)}
