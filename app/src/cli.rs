@@ -99,9 +99,15 @@ pub enum Command {
         #[arg(long, default_value_t = 2.0)]
         threshold: f64,
     },
+    /// Load an HTTP server on loopback (keep-alive connections, latency percentiles,
+    /// requests per second), like wrk.
+    Load(LoadArgs),
     /// Run one cell as an isolated worker (used by the runner; reads a spec on stdin).
     #[command(hide = true)]
     Worker,
+    /// Serve the HTTP gateway of a gateway cell (used by the runner; reads a spec on stdin).
+    #[command(hide = true)]
+    ServeGateway,
 }
 
 /// Arguments of `wasmeter run`.
@@ -121,12 +127,12 @@ pub struct RunArgs {
     /// available runtime of that kind (default: all).
     #[arg(long, value_delimiter = ',')]
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per cell.
-    #[arg(long, default_value_t = 1)]
-    pub warmup: u32,
-    /// Measured iterations per cell.
-    #[arg(long, default_value_t = 5)]
-    pub runs: u32,
+    /// Warm-up iterations per cell (default 1; HTTP suites 0: each level warms up itself).
+    #[arg(long)]
+    pub warmup: Option<u32>,
+    /// Measured iterations per cell (default 5; HTTP suites 3).
+    #[arg(long)]
+    pub runs: Option<u32>,
     /// Seconds an iteration may take before its cell is killed.
     #[arg(long, default_value_t = 60)]
     pub timeout: u64,
@@ -148,7 +154,59 @@ pub struct RunArgs {
     /// Leave out named runtimes that are unavailable (with a warning) instead of failing.
     #[arg(long)]
     pub skip_missing: bool,
+    /// HTTP suites: concurrency levels, comma-separated (default 1,10,50,100,200,400).
+    #[arg(long, value_delimiter = ',', value_name = "N,N")]
+    pub concurrency: Vec<u32>,
+    /// HTTP suites: seconds of load per concurrency level (default 2).
+    #[arg(long, value_name = "SECS")]
+    pub duration: Option<f64>,
+    /// HTTP suites: seconds of one-connection latency measurement (default 1).
+    #[arg(long, value_name = "SECS")]
+    pub latency: Option<f64>,
+    /// HTTP suites: seconds a server may take to answer its first 200 OK (default 20).
+    #[arg(long, value_name = "SECS")]
+    pub ready_timeout: Option<f64>,
+    /// HTTP suites: most guest processes a CLI gateway runs at once (default 8).
+    #[arg(long, value_name = "N")]
+    pub cli_inflight: Option<usize>,
     /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `wasmeter load`.
+#[derive(Debug, Args)]
+pub struct LoadArgs {
+    /// URL on a loopback address, e.g. http://127.0.0.1:8080/hello.
+    pub url: String,
+    /// Concurrent connections.
+    #[arg(short = 'c', long, default_value_t = 50)]
+    pub connections: usize,
+    /// Seconds of measured load (ignored with --requests).
+    #[arg(short = 'd', long, default_value_t = 10.0)]
+    pub duration: f64,
+    /// Send exactly this many requests instead of loading for a duration.
+    #[arg(short = 'n', long)]
+    pub requests: Option<u64>,
+    /// Seconds of warm-up before measuring.
+    #[arg(long, default_value_t = 0.0)]
+    pub warmup: f64,
+    /// Constant rate, requests per second in total, with coordinated-omission correction.
+    #[arg(short = 'R', long)]
+    pub rate: Option<f64>,
+    /// Load generator threads.
+    #[arg(short = 't', long, default_value_t = 2)]
+    pub threads: usize,
+    /// Request method.
+    #[arg(short = 'X', long, default_value = "GET")]
+    pub method: String,
+    /// Request body.
+    #[arg(long, default_value = "")]
+    pub body: String,
+    /// Seconds before one request counts as a timeout.
+    #[arg(long, default_value_t = 5.0)]
+    pub timeout: f64,
+    /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }

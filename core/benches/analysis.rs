@@ -86,6 +86,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 sample_interval_ms: 100,
                 size: Size::Quick,
                 baseline: "native".into(),
+                http: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "bench".into(),

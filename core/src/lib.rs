@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod config;
 pub mod export;
+pub mod http;
 pub mod lifecycle;
 pub mod machine;
 pub mod runner;

@@ -67,6 +67,7 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
                 sample_interval_ms: 100,
                 size: Size::Quick,
                 baseline: "mock".into(),
+                http: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "test".into(),

@@ -29,6 +29,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             sample_interval_ms: 100,
             size: Size::Quick,
             baseline: "native".into(),
+            http: None,
         },
         machine: Machine::detect(),
         wasmeter_version: "test".into(),

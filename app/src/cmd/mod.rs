@@ -3,6 +3,7 @@
 mod desktop;
 mod diff;
 mod export;
+mod load;
 mod run;
 mod runs;
 mod runtimes;
@@ -81,6 +82,11 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             baseline.as_deref(),
             threshold,
         ),
+        Command::Load(args) => load::main(&args),
+        Command::ServeGateway => {
+            let code = wasmeter_core::http::gateway::serve_main(std::io::stdin().lock());
+            Ok(ExitCode::from(code as u8))
+        }
         Command::Worker => {
             let code = wasmeter_core::runner::worker_main(
                 std::io::stdin().lock(),

@@ -9,6 +9,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
+use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{Event, Plan, RunRequest, WorkerCommand, execute, resume};
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{SuiteCatalog, SuiteKind};
@@ -73,6 +74,8 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
                 "{}",
                 super::show::render_lifecycle(&summary, &run.meta.not_applicable, false)
             );
+        } else if run.meta.suite_kind.is_http() {
+            print!("{}", super::show::render_http(&run, &summary));
         } else {
             print!("{}", super::show::render_summary(&summary));
         }
@@ -93,11 +96,26 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
         .get(name)
         .map_err(|e| InputError(e.to_string()))?
         .clone();
+    let http = suite.kind.is_http();
     let mut req = RunRequest::new(suite);
     req.tests = args.tests.clone();
     req.runtimes = args.runtimes.clone();
-    req.warmup = args.warmup;
-    req.runs = args.runs;
+    req.warmup = args.warmup.unwrap_or(if http { 0 } else { 1 });
+    req.runs = args.runs.unwrap_or(if http { 3 } else { 5 });
+    if http {
+        req.http = Some(http_settings(args)?);
+    } else if !args.concurrency.is_empty()
+        || args.duration.is_some()
+        || args.latency.is_some()
+        || args.ready_timeout.is_some()
+        || args.cli_inflight.is_some()
+    {
+        return Err(InputError(format!(
+            "--concurrency, --duration and --latency apply to HTTP suites; '{name}' is a {} suite",
+            req.suite.kind
+        ))
+        .into());
+    }
     req.timeout = Duration::from_secs(args.timeout);
     req.size = args.size.parse().map_err(InputError)?;
     req.label = args.name.clone();
@@ -107,6 +125,34 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
     req.config = ctx.config()?;
     req.skip_missing = args.skip_missing;
     Ok(req)
+}
+
+/// The HTTP load settings the command line asks for.
+fn http_settings(args: &RunArgs) -> Result<HttpSettings> {
+    let mut h = HttpSettings::default();
+    if !args.concurrency.is_empty() {
+        h.levels = args.concurrency.clone();
+    }
+    let secs = |flag: &str, v: f64| -> Result<u64> {
+        if v.is_finite() && v > 0.0 && v <= 3600.0 {
+            Ok((v * 1000.0).round().max(1.0) as u64)
+        } else {
+            Err(InputError(format!("--{flag} must be over 0 and at most 3600 seconds")).into())
+        }
+    };
+    if let Some(d) = args.duration {
+        h.duration_ms = secs("duration", d)?;
+    }
+    if let Some(d) = args.latency {
+        h.latency_ms = secs("latency", d)?;
+    }
+    if let Some(d) = args.ready_timeout {
+        h.ready_timeout_ms = secs("ready-timeout", d)?;
+    }
+    if let Some(n) = args.cli_inflight {
+        h.cli_inflight = n.max(1);
+    }
+    Ok(h)
 }
 
 /// The request a saved run was made with, to finish it.
@@ -129,7 +175,12 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.runtimes = m.runtimes.iter().map(|r| r.id.clone()).collect();
     req.warmup = m.settings.warmup;
     req.runs = m.settings.runs;
-    req.timeout = Duration::from_secs(m.settings.timeout_secs);
+    // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
+    let budget = m.settings.http.as_ref().map(|h| h.iteration_budget());
+    req.timeout = Duration::from_secs(m.settings.timeout_secs)
+        .saturating_sub(budget.unwrap_or_default())
+        .max(Duration::from_secs(1));
+    req.http = m.settings.http.clone();
     req.size = m.settings.size;
     req.label = m.label;
     req.baseline = m.settings.baseline;

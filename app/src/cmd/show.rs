@@ -5,11 +5,12 @@ use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    HeapSeries, MEASURES, Measure, RunSummary, heap_series, heap_sizes, summarize,
+    HeapSeries, MEASURES, Measure, RunSummary, heap_series, heap_sizes, http_cells, summarize,
 };
-use wasmeter_core::export::{format_size, format_value};
+use wasmeter_core::export::{format_size, format_value, http_tables};
 use wasmeter_core::runtime::Phase;
 use wasmeter_core::store::NotApplicable;
+use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
 
 pub fn main(
@@ -44,6 +45,8 @@ pub fn main(
         );
         if m.suite_kind == SuiteKind::Lifecycle {
             print!("{}", render_lifecycle(&summary, &m.not_applicable, phases));
+        } else if m.suite_kind.is_http() {
+            print!("{}", render_http(&run, &summary));
         } else {
             print!("{}", render_summary(&summary));
             if phases {
@@ -203,6 +206,29 @@ pub fn render_summary(s: &RunSummary) -> String {
         s.baseline
     );
     out.push_str(&table(&header, &rows, 1));
+    out.push_str(&render_failures(s));
+    out
+}
+
+/// An HTTP run: per request, the variants' cold start, latency, best throughput, memory
+/// and CPU, then requests per second at each concurrency level; then what was not run and
+/// what failed.
+pub fn render_http(run: &SavedRun, s: &RunSummary) -> String {
+    let cells = http_cells(run, &s.baseline);
+    let mut out = String::from(
+        "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server
+",
+    );
+    for t in http_tables(&cells, &s.baseline) {
+        out.push('\n');
+        out.push_str(&t.title);
+        out.push('\n');
+        out.push_str(&table(&t.header, &t.rows, 1));
+    }
+    if !run.meta.not_applicable.is_empty() {
+        out.push('\n');
+        out.push_str(&render_not_applicable(&run.meta.not_applicable));
+    }
     out.push_str(&render_failures(s));
     out
 }

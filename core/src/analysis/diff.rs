@@ -7,6 +7,7 @@ use super::summary::Index;
 use crate::runtime::{Metric, Phase};
 use crate::store::SavedRun;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// What a diff concludes for one row.
@@ -102,8 +103,8 @@ impl Diff {
     /// Matches one cell's phase series of A and B into rows, or into only-A / only-B.
     fn pair(
         &mut self,
-        sa: &[(String, &[f64])],
-        sb: &[(String, &[f64])],
+        sa: &[(String, Cow<[f64]>)],
+        sb: &[(String, Cow<[f64]>)],
         key: impl Fn(&str) -> DiffKey,
     ) {
         for (phase, va) in sa {
@@ -156,14 +157,16 @@ pub enum DiffError {
 }
 
 /// The values of every comparable phase of a cell: the primary under its phase (`execute`
-/// for commands), then wall time of the other phases. Failed cells have none. Measurements
-/// that are not times (memory per instance, instances per second) are not diffed.
+/// for commands), then wall time of the other phases, then (HTTP suites) the time per
+/// request at each concurrency level, 1/throughput, so that lower is better throughout.
+/// Failed cells have none. Other measurements that are not times (memory per instance,
+/// instances per second) are not diffed.
 fn cell_series<'a>(
     run: &SavedRun,
     index: &'a Index,
     rt: &str,
     test: &str,
-) -> Vec<(String, &'a [f64])> {
+) -> Vec<(String, Cow<'a, [f64]>)> {
     let failed = run
         .cells
         .iter()
@@ -174,7 +177,7 @@ fn cell_series<'a>(
     let mut out = Vec::new();
     let mut shown = Phase::Execute;
     if let Some((v, _, phase)) = index.primary(rt, test) {
-        out.push((phase.as_str().to_string(), v));
+        out.push((phase.as_str().to_string(), Cow::Borrowed(v)));
         shown = phase;
     }
     for ph in Phase::ALL {
@@ -182,7 +185,15 @@ fn cell_series<'a>(
             continue;
         }
         if let Some(v) = index.get(rt, test, ph, Metric::WallNs) {
-            out.push((ph.as_str().to_string(), v));
+            out.push((ph.as_str().to_string(), Cow::Borrowed(v)));
+        }
+    }
+    for ph in index.phases(rt, test) {
+        if let Some(v) = index.get(rt, test, ph, Metric::Rps)
+            && ph.concurrency().is_some()
+        {
+            let per_request: Vec<f64> = v.iter().map(|r| 1e9 / r.max(1e-9)).collect();
+            out.push((ph.as_str().to_string(), Cow::Owned(per_request)));
         }
     }
     out

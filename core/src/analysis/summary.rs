@@ -131,10 +131,27 @@ impl<'a> Index<'a> {
         self.map.get(&(rt, test, phase, metric)).map(Vec::as_slice)
     }
 
+    /// The phases a cell has values of, in order ([`Phase::Throughput`] levels included).
+    pub fn phases(&self, rt: &str, test: &str) -> Vec<Phase> {
+        let (Some(rt), Some(test)) = (self.names.get(rt), self.names.get(test)) else {
+            return Vec::new();
+        };
+        let mut v: Vec<Phase> = self
+            .map
+            .keys()
+            .filter(|k| k.0 == *rt && k.1 == *test)
+            .map(|k| k.2)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// The primary time of a cell: the guest's self-timing when it reported one (the same
     /// region on every runtime), else the harness's wall time of `execute`, else of the
     /// whole iteration — all reported as `execute`, the phase a command is compared by —
-    /// else (lifecycle suite) the wall time of `instantiate`. Returns the values, `self` or
+    /// else (lifecycle suite) the wall time of `instantiate`, else (HTTP suites) the median
+    /// request latency over one connection. Returns the values, `self` or
     /// `wall`, and the phase it is reported as.
     pub fn primary(&self, rt: &str, test: &str) -> Option<(&[f64], &'static str, Phase)> {
         [
@@ -147,6 +164,7 @@ impl<'a> Index<'a> {
                 "wall",
                 Phase::Instantiate,
             ),
+            (Phase::Latency, Metric::WallNs, "wall", Phase::Latency),
         ]
         .into_iter()
         .find_map(|(p, m, src, shown)| self.get(rt, test, p, m).map(|v| (v, src, shown)))
@@ -164,6 +182,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let default_primary = match run.meta.suite_kind {
         SuiteKind::Lifecycle => Phase::Instantiate,
         SuiteKind::Command => Phase::Execute,
+        SuiteKind::Gateway | SuiteKind::Servers => Phase::Latency,
     };
     let failures: HashMap<(&str, &str), String> = run
         .cells

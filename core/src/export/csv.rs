@@ -148,6 +148,18 @@ impl Exporter for CsvExporter {
                     )?;
                 }
             }
+            // HTTP suites: requests per second at each concurrency level.
+            for c in &run.http {
+                let (rt, test) = (field(&c.runtime), field(&c.test));
+                for l in &c.levels {
+                    writeln!(
+                        out,
+                        "{id},{rt},{test},throughput_c{},rps,{},,,,,",
+                        l.connections,
+                        raw_stats_fields(&l.rps)
+                    )?;
+                }
+            }
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! Markdown: tables to paste into an issue or a pull request.
 
-use super::{Exporter, Report, format_ns, format_value};
+use super::{Exporter, Report, format_ns, format_value, http_tables};
 use crate::analysis::{MEASURES, RunSummary};
 use crate::suite::SuiteKind;
 use std::io::Write;
@@ -99,6 +99,21 @@ impl Exporter for MarkdownExporter {
             }
             if m.suite_kind == SuiteKind::Lifecycle {
                 write_lifecycle(out, s)?;
+                write_failures(out, s)?;
+                continue;
+            }
+            if m.suite_kind.is_http() {
+                for t in http_tables(&run.http, &s.baseline) {
+                    writeln!(out, "{}\n", cell(&t.title))?;
+                    let head: Vec<String> = t.header.iter().map(|h| cell(h)).collect();
+                    writeln!(out, "| {} |", head.join(" | "))?;
+                    writeln!(out, "| --- |{}", " ---: |".repeat(t.header.len() - 1))?;
+                    for r in &t.rows {
+                        let r: Vec<String> = r.iter().map(|x| cell(x)).collect();
+                        writeln!(out, "| {} |", r.join(" | "))?;
+                    }
+                    writeln!(out)?;
+                }
                 write_failures(out, s)?;
                 continue;
             }

@@ -2,10 +2,15 @@
 
 mod csv;
 mod html;
+mod http_tables;
 mod json;
 mod markdown;
 
-use crate::analysis::{Diff, HeapSeries, Index, RunSummary, Unit, heap_series};
+pub use http_tables::{TextTable, http_tables};
+
+use crate::analysis::{
+    Diff, HeapSeries, HttpCell, Index, RunSummary, Unit, heap_series, http_cells,
+};
 use crate::store::{RunMeta, SampleRow, SavedRun};
 use serde::Serialize;
 use std::io::Write;
@@ -125,6 +130,9 @@ pub struct RunData<'a> {
     /// Lifecycle suite: each measurement against initial heap size, per runtime and fill.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub heap_series: Vec<HeapSeries>,
+    /// HTTP suites: cold start, latency and the throughput curve of each cell.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub http: Vec<HttpCell>,
 }
 
 /// The primary values of one cell.
@@ -176,8 +184,14 @@ impl<'a> Report<'a> {
                     })
                     .collect();
                 let step = run.samples.len().div_ceil(MAX_SAMPLES).max(1);
+                let http = if run.meta.suite_kind.is_http() {
+                    http_cells(run, &summary.baseline)
+                } else {
+                    Vec::new()
+                };
                 RunData {
                     meta: &run.meta,
+                    http,
                     heap_series: heap_series(&summary),
                     summary,
                     distributions,

@@ -2,6 +2,7 @@
 
 use super::worker::{CellSpec, LifecycleJob, WorkerMsg};
 use super::{Event, Plan, RunnerError};
+use crate::http::driver::HttpJob;
 use crate::machine::Machine;
 use crate::runtime::process::signal_name;
 use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
@@ -245,6 +246,11 @@ impl CellCtx<'_> {
                 .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
             return Ok(self.lifecycle_spec(module, scratch, worker));
         }
+        if let Some(http) = &self.test.http {
+            std::fs::create_dir_all(&scratch)
+                .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
+            return Ok(self.http_spec(http, scratch, worker));
+        }
         let size = self.plan.settings.size;
         let expected_path = self.plan.suite.expected_path(self.test, size);
         let expected = std::fs::read_to_string(&expected_path)
@@ -272,6 +278,7 @@ impl CellCtx<'_> {
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,
             lifecycle: None,
+            http: None,
         })
     }
 
@@ -301,6 +308,47 @@ impl CellCtx<'_> {
                 module,
                 fresh: Some(worker.clone()),
                 first_only: None,
+            }),
+            http: None,
+        }
+    }
+
+    /// An HTTP cell: the worker starts the server (the gateway is wasmeter itself,
+    /// `serve-gateway`) and loads it; no answer file, the driver checks answers.
+    fn http_spec(
+        &self,
+        http: &crate::suite::HttpTest,
+        scratch: PathBuf,
+        worker: &WorkerCommand,
+    ) -> CellSpec {
+        let kind = self.plan.suite.kind;
+        CellSpec {
+            runtime: self.runtime.clone(),
+            job: Job {
+                program: self.test.wasm.clone(),
+                name: self.test.name.clone(),
+                args: Vec::new(),
+                env: Vec::new(),
+                scratch,
+                memory_limit: self.plan.settings.memory_cap_bytes,
+                stdout_limit: 0,
+            },
+            expected: None,
+            warmup: self.plan.settings.warmup,
+            runs: self.plan.settings.runs,
+            lifecycle: None,
+            http: Some(HttpJob {
+                kind,
+                test: http.clone(),
+                settings: self.plan.settings.http.clone().unwrap_or_default(),
+                serve_gateway: WorkerCommand {
+                    program: worker.program.clone(),
+                    args: vec!["serve-gateway".into()],
+                },
+                suite_dir: self.plan.suite.dir.clone(),
+                cache_dir: crate::runtime::cache_root()
+                    .join("servers")
+                    .join(&self.plan.suite.name),
             }),
         }
     }

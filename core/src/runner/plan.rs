@@ -1,6 +1,7 @@
 //! What a run will do, checked before anything runs.
 
 use crate::config::Config;
+use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, applies_to, known_runtimes};
 use crate::store::RunSettings;
 use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
@@ -35,6 +36,8 @@ pub struct RunRequest {
     pub config: Config,
     /// Drop named runtimes that are unavailable (with a warning) instead of refusing.
     pub skip_missing: bool,
+    /// HTTP suites: load settings (defaults when `None`).
+    pub http: Option<HttpSettings>,
 }
 
 impl RunRequest {
@@ -54,6 +57,7 @@ impl RunRequest {
             baseline: "native".into(),
             config: Config::default(),
             skip_missing: false,
+            http: None,
         }
     }
 }
@@ -142,7 +146,11 @@ impl Plan {
                             .collect::<Vec<_>>()
                             .join(", "),
                     })?;
-            if let Err(why) = applies_to(info, kind) {
+            let applies = applies_to(info, kind).and_then(|()| serves(&req.suite, &info.id));
+            if let Err(why) = applies {
+                if kind == SuiteKind::Servers && !*named {
+                    continue;
+                }
                 // Lifecycle-only configurations picked up by a group are simply not
                 // offered to command suites; everything else left out is said.
                 if (*named || kind != SuiteKind::Command)
@@ -199,15 +207,33 @@ impl Plan {
                 .map(|t| req.suite.test(t).cloned())
                 .collect::<Result<Vec<_>, _>>()?
         };
+        let http = kind.is_http().then(|| req.http.clone().unwrap_or_default());
+        if let Some(h) = &http {
+            if h.levels.is_empty() || h.levels.contains(&0) {
+                return Err(PlanError::Invalid(
+                    "concurrency levels must be whole numbers of at least 1".into(),
+                ));
+            }
+            if h.duration_ms == 0 || h.latency_ms == 0 {
+                return Err(PlanError::Invalid("load durations must be positive".into()));
+            }
+        }
+        // An HTTP iteration loads the server at every level: the timeout is on top of that.
+        let timeout = req.timeout
+            + http
+                .as_ref()
+                .map(|h| h.iteration_budget())
+                .unwrap_or_default();
         Ok(Plan {
             settings: crate::store::RunSettings {
                 warmup: req.warmup,
                 runs: req.runs,
-                timeout_secs: req.timeout.as_secs().max(1),
+                timeout_secs: timeout.as_secs().max(1),
                 memory_cap_bytes: req.memory_cap,
                 sample_interval_ms: req.sample_interval.as_millis().max(1) as u64,
                 size: req.size,
                 baseline: req.baseline,
+                http,
             },
             suite: req.suite,
             tests,
@@ -226,6 +252,23 @@ impl Plan {
             .flat_map(|t| self.runtimes.iter().map(move |r| (r, t)))
             .collect()
     }
+}
+
+/// For a servers suite, whether any test has a server for the runtime.
+fn serves(suite: &Suite, id: &str) -> Result<(), String> {
+    if suite.kind != SuiteKind::Servers
+        || suite.tests.iter().any(|t| {
+            t.http
+                .as_ref()
+                .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
+        })
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "no test of suite '{}' has a server run by '{id}'",
+        suite.name
+    ))
 }
 
 /// Expands the group names `all`, `embedded` and `cli` (available runtimes of that kind)

@@ -2,6 +2,7 @@
 //! reports over stdout as JSON lines, so a crash or hang takes down only that cell.
 
 use super::WorkerCommand;
+use crate::http::driver::{Driver as HttpDriver, HttpJob};
 use crate::lifecycle::{self, Driver, ModuleSpec};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
 use crate::suite::{OutputCheck, check_output, parse_output};
@@ -26,6 +27,9 @@ pub struct CellSpec {
     /// Set for a lifecycle cell: the host drives the engine, no guest program runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifecycle: Option<LifecycleJob>,
+    /// Set for an HTTP cell: the worker starts servers and loads them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http: Option<HttpJob>,
 }
 
 /// What a lifecycle cell measures, besides its runtime.
@@ -120,6 +124,9 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
     if let Some(lc) = &spec.lifecycle {
         return lifecycle_cell(&spec, lc, &mut output);
     }
+    if let Some(job) = &spec.http {
+        return http_cell(&spec, job, &mut output);
+    }
     let rt = match runtime::instantiate(&spec.runtime) {
         Ok(rt) => rt,
         Err(failure) => return fail(&mut output, 0, failure),
@@ -193,6 +200,25 @@ fn lifecycle_cell(spec: &CellSpec, lc: &LifecycleJob, out: &mut impl Write) -> i
     })
 }
 
+/// An HTTP cell: prepare (build step, upstream server), then per iteration a fresh server
+/// measured from cold start through every concurrency level.
+fn http_cell(spec: &CellSpec, job: &HttpJob, out: &mut impl Write) -> i32 {
+    if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
+        return 1;
+    }
+    let mut driver = match HttpDriver::new(
+        &spec.runtime,
+        job,
+        &spec.job.program,
+        &spec.job.scratch,
+        spec.job.memory_limit,
+    ) {
+        Ok(d) => d,
+        Err(failure) => return fail(out, 0, failure),
+    };
+    iterations(out, spec.warmup, spec.runs, |_| driver.iteration())
+}
+
 /// Starts a fresh worker that loads the precompiled module and reports its first
 /// instantiation and call; returns those values.
 fn first_in_fresh_process(
@@ -210,6 +236,7 @@ fn first_in_fresh_process(
             fresh: None,
             first_only: Some(precompiled.to_path_buf()),
         }),
+        http: None,
         ..spec.clone()
     };
     let mut child = Command::new(&cmd.program)

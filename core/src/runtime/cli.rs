@@ -478,8 +478,8 @@ pub fn cli_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     out
 }
 
-/// Substitutes placeholders in a template.
-fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> {
+/// A command template with a job's module, artifact, scratch dir and arguments filled in.
+pub(crate) fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> {
     let mut out = Vec::with_capacity(template.len() + job.args.len());
     for t in template {
         if t == "{args}" {

@@ -10,11 +10,12 @@ mod native_build;
 pub mod process;
 mod registry;
 
+pub(crate) use cli::expand;
 pub use cli::{CliCommand, CliRuntime, parse_version, runtimes_dir};
 pub use failure::Failure;
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;
-pub use native_build::{NativeCompiler, native_cache_dir};
+pub use native_build::{NativeCompiler, cache_root, native_cache_dir};
 pub use registry::{RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes};
 
 use serde::{Deserialize, Serialize};
@@ -43,9 +44,8 @@ impl std::fmt::Display for RuntimeKind {
 }
 
 /// Phases of one iteration, as data (sightglass-style). Names are stable: saved runs
-/// store them as text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// store them as text (`throughput_c50` for [`Phase::Throughput`] at 50 connections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
     /// Turning bytes into machine code (and linking it against the host).
     Compile,
@@ -65,11 +65,17 @@ pub enum Phase {
     FirstInstantiate,
     /// The first call in a fresh process, on its first instance.
     FirstCall,
+    /// HTTP suites: from spawning the server process to its first `200 OK`.
+    ColdStart,
+    /// HTTP suites: request latency over one persistent connection, one request at a time.
+    Latency,
+    /// HTTP suites: the server under load from this many concurrent connections.
+    Throughput(u32),
 }
 
 impl Phase {
-    /// Every phase.
-    pub const ALL: [Phase; 9] = [
+    /// Every phase with a fixed name ([`Phase::Throughput`] takes any concurrency).
+    pub const ALL: [Phase; 11] = [
         Phase::Compile,
         Phase::Load,
         Phase::Instantiate,
@@ -79,6 +85,8 @@ impl Phase {
         Phase::FirstCall,
         Phase::Teardown,
         Phase::Total,
+        Phase::ColdStart,
+        Phase::Latency,
     ];
 
     /// The phases of running a WASI command, in the order they happen.
@@ -113,12 +121,61 @@ impl Phase {
             Phase::Call => "call",
             Phase::FirstInstantiate => "first_instantiate",
             Phase::FirstCall => "first_call",
+            Phase::ColdStart => "cold_start",
+            Phase::Latency => "latency",
+            Phase::Throughput(c) => throughput_name(c),
         }
     }
 
     /// Parses [`Phase::as_str`] back.
     pub fn parse(s: &str) -> Option<Phase> {
+        if let Some(c) = s.strip_prefix(THROUGHPUT_PREFIX) {
+            // Only the canonical spelling, so that names round-trip exactly.
+            return c
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0 && n.to_string() == c)
+                .map(Phase::Throughput);
+        }
         Phase::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+
+    /// The concurrency of a [`Phase::Throughput`].
+    pub fn concurrency(self) -> Option<u32> {
+        match self {
+            Phase::Throughput(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+const THROUGHPUT_PREFIX: &str = "throughput_c";
+
+/// The name of a throughput phase, made once per concurrency level and kept for the life
+/// of the process, so that [`Phase::as_str`] can stay `&'static` like the fixed names.
+fn throughput_name(c: u32) -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashMap<u32, &'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    names
+        .entry(c)
+        .or_insert_with(|| Box::leak(format!("{THROUGHPUT_PREFIX}{c}").into_boxed_str()))
+}
+
+impl Serialize for Phase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Phase {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Phase::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown phase '{s}'")))
     }
 }
 
@@ -140,6 +197,18 @@ pub enum Metric {
     RssPerInstanceBytes,
     /// Instantiate-and-drop round trips per second on one thread (lifecycle suite).
     InstancesPerSec,
+    /// HTTP: 90th percentile of request latency, ns (the median is `wall_ns`).
+    P90Ns,
+    /// HTTP: 99th percentile of request latency, ns.
+    P99Ns,
+    /// HTTP: successful requests per second.
+    Rps,
+    /// HTTP: CPU time of the server (its children included) per 1,000 requests, ns.
+    CpuNsPer1k,
+    /// HTTP: resident memory of the server (its children included) under load, bytes.
+    RssBytes,
+    /// HTTP: failed requests (connect, timeout, I/O, bad status or body).
+    Errors,
 }
 
 impl Metric {
@@ -153,11 +222,17 @@ impl Metric {
             Metric::MaxRssKib => "max_rss_kib",
             Metric::RssPerInstanceBytes => "rss_per_instance_bytes",
             Metric::InstancesPerSec => "instances_per_sec",
+            Metric::P90Ns => "p90_ns",
+            Metric::P99Ns => "p99_ns",
+            Metric::Rps => "rps",
+            Metric::CpuNsPer1k => "cpu_ns_per_1k",
+            Metric::RssBytes => "rss_bytes",
+            Metric::Errors => "errors",
         }
     }
 
     /// Every metric.
-    pub const ALL: [Metric; 7] = [
+    pub const ALL: [Metric; 13] = [
         Metric::WallNs,
         Metric::SelfNs,
         Metric::UserNs,
@@ -165,6 +240,12 @@ impl Metric {
         Metric::MaxRssKib,
         Metric::RssPerInstanceBytes,
         Metric::InstancesPerSec,
+        Metric::P90Ns,
+        Metric::P99Ns,
+        Metric::Rps,
+        Metric::CpuNsPer1k,
+        Metric::RssBytes,
+        Metric::Errors,
     ];
 
     /// Parses [`Metric::as_str`] back.

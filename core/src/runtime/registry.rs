@@ -65,7 +65,11 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
         ),
-        SuiteKind::Command if LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
+        SuiteKind::Servers if info.kind == RuntimeKind::Embedded => Err(
+            "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
+                .into(),
+        ),
+        k if k != SuiteKind::Lifecycle && LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
             Err("a configuration for the lifecycle suite only".into())
         }
         _ => Ok(()),

@@ -114,6 +114,9 @@ pub struct RunSettings {
     pub size: Size,
     /// Baseline runtime for relative figures.
     pub baseline: String,
+    /// HTTP suites: concurrency levels, durations, threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http: Option<crate::http::HttpSettings>,
 }
 
 /// A test as recorded with a run.

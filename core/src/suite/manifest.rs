@@ -1,5 +1,6 @@
 //! `suite.toml`: the list of tests of a suite and how their guests are built.
 
+use super::http::{HttpTest, RawHttp, RawServer, http_test};
 use crate::lifecycle::ModuleSpec;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -97,18 +98,35 @@ pub enum SuiteKind {
     /// Host-driven measurements of an instance's life cycle on generated modules; embedded
     /// runtimes only (native and CLIs have no equivalent).
     Lifecycle,
+    /// An HTTP gateway: each test is a request the gateway answers by running its wasm
+    /// guest per request (embedded or a CLI), or natively; measured under load.
+    Gateway,
+    /// External HTTP servers, one command per runtime, started and measured under load.
+    Servers,
 }
 
 impl SuiteKind {
     /// Every kind.
-    pub const ALL: [SuiteKind; 2] = [SuiteKind::Command, SuiteKind::Lifecycle];
+    pub const ALL: [SuiteKind; 4] = [
+        SuiteKind::Command,
+        SuiteKind::Lifecycle,
+        SuiteKind::Gateway,
+        SuiteKind::Servers,
+    ];
 
     /// The word used in manifests and saved runs.
     pub fn as_str(self) -> &'static str {
         match self {
             SuiteKind::Command => "command",
             SuiteKind::Lifecycle => "lifecycle",
+            SuiteKind::Gateway => "gateway",
+            SuiteKind::Servers => "servers",
         }
+    }
+
+    /// True for the HTTP suites, measured with the load generator.
+    pub fn is_http(self) -> bool {
+        matches!(self, SuiteKind::Gateway | SuiteKind::Servers)
     }
 
     /// True for [`SuiteKind::Command`] (the default, left out of saved metadata).
@@ -160,6 +178,12 @@ struct RawTest {
     wasm: Option<Spanned<String>>,
     wasm_cflags: Option<Spanned<Vec<String>>>,
     native_cflags: Option<Spanned<Vec<String>>>,
+    path: Option<Spanned<String>>,
+    body: Option<String>,
+    connections: Option<Spanned<u32>>,
+    duration_secs: Option<Spanned<f64>>,
+    #[serde(default)]
+    server: Vec<RawServer>,
 }
 
 /// A suite loaded from its manifest, with every path made absolute.
@@ -203,6 +227,8 @@ pub struct TestCase {
     pub wasm_cflags: Vec<String>,
     /// All native compiler flags, the suite's then the test's.
     pub native_cflags: Vec<String>,
+    /// What an HTTP suite's test requests (and its servers).
+    pub http: Option<HttpTest>,
 }
 
 /// 1-based line of a byte offset, for error messages that name file and line.
@@ -271,8 +297,9 @@ impl Suite {
                     err(
                         k.span().start,
                         format!(
-                            "unknown suite kind '{}' (known: command, lifecycle)",
-                            k.get_ref()
+                            "unknown suite kind '{}' (known: {})",
+                            k.get_ref(),
+                            SuiteKind::ALL.map(SuiteKind::as_str).join(", ")
                         ),
                     )
                 })?,
@@ -313,6 +340,50 @@ impl Suite {
                 tests.push(lifecycle_test(t, &tname, &err)?);
                 continue;
             }
+            let raw_http = RawHttp {
+                path: t.path.as_ref(),
+                body: t.body.as_ref(),
+                connections: t.connections.as_ref(),
+                duration_secs: t.duration_secs.as_ref(),
+                servers: &t.server,
+            };
+            let http = if kind.is_http() {
+                Some(http_test(
+                    raw_http,
+                    &tname,
+                    t.name.span().start,
+                    kind == SuiteKind::Servers,
+                    &err,
+                )?)
+            } else {
+                if let Some(p) = &t.path {
+                    return Err(err(
+                        p.span().start,
+                        format!("'path' applies only to HTTP suites, not a {kind} suite"),
+                    ));
+                }
+                if !t.server.is_empty() {
+                    return Err(err(
+                        t.name.span().start,
+                        "[[test.server]] applies only to a servers suite".into(),
+                    ));
+                }
+                None
+            };
+            if kind == SuiteKind::Servers {
+                tests.push(TestCase {
+                    name: tname,
+                    description: t.description.clone(),
+                    tags: t.tags.clone(),
+                    source: PathBuf::new(),
+                    wasm: PathBuf::new(),
+                    module: None,
+                    wasm_cflags: Vec::new(),
+                    native_cflags: Vec::new(),
+                    http,
+                });
+                continue;
+            }
             let Some(src) = &t.source else {
                 return Err(err(
                     t.name.span().start,
@@ -342,6 +413,7 @@ impl Suite {
                 module: None,
                 wasm_cflags: concat(&raw.suite.wasm_cflags, &flags(&t.wasm_cflags)),
                 native_cflags: concat(&raw.suite.native_cflags, &flags(&t.native_cflags)),
+                http,
             });
         }
         if tests.is_empty() {
@@ -395,6 +467,13 @@ impl Suite {
             h.update(m.wasm());
             return Ok(hex(&h.finalize()));
         }
+        if test.source.as_os_str().is_empty()
+            && let Some(http) = &test.http
+        {
+            // A servers test: what was started is its command lines.
+            h.update(format!("{:?}", http.servers).as_bytes());
+            return Ok(hex(&h.finalize()));
+        }
         h.update(std::fs::read(&test.source)?);
         for inc in &self.includes {
             h.update(std::fs::read(inc)?);
@@ -446,6 +525,7 @@ fn lifecycle_test(
         module: Some(module),
         wasm_cflags: Vec::new(),
         native_cflags: Vec::new(),
+        http: None,
     })
 }
 
@@ -555,7 +635,7 @@ mod tests {
             (
                 "[suite]\nname = \"l\"\nkind = \"lifecycel\"\n[[test]]\nname = \"hello\"\n",
                 3,
-                "unknown suite kind 'lifecycel' (known: command, lifecycle)",
+                "unknown suite kind 'lifecycel' (known: command, lifecycle, gateway, servers)",
             ),
             (
                 "[suite]\nname = \"l\"\nkind = \"lifecycle\"\nwasm_cflags = [\"-O2\"]\n[[test]]\nname = \"hello\"\n",

@@ -1,10 +1,12 @@
 //! Benchmark suites: manifest parsing, discovery, and the self-timing output protocol.
 
 mod discovery;
+mod http;
 mod manifest;
 mod output;
 
 pub use discovery::{SuiteCatalog, default_suites_dir};
+pub use http::{HttpTest, ServerDef};
 pub use manifest::{Size, Suite, SuiteError, SuiteKind, TestCase};
 pub(crate) use manifest::{hex, line_of};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};

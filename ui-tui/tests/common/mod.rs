@@ -85,6 +85,7 @@ fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
         module: None,
         wasm_cflags: vec![],
         native_cflags: vec![],
+        http: None,
     }
 }
 
@@ -162,6 +163,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             sample_interval_ms: 100,
             size: Size::Quick,
             baseline: "native".into(),
+            http: None,
         },
         machine: machine("fp-1"),
         wasmeter_version: "0.1.0".into(),

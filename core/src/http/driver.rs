@@ -1,0 +1,425 @@
+//! One HTTP cell — a server variant (gateway: native, embedded, CLI; servers: a command)
+//! and one request — measured once per iteration: a fresh server is started and timed to
+//! its first `200 OK` (cold start), its latency is taken one request at a time over a
+//! persistent connection, then it is loaded at each concurrency level while its CPU and
+//! memory are read. Every server is stopped when the iteration ends, whatever happened.
+
+use super::HttpSettings;
+use super::codec::{Request, Response};
+use super::gateway::GatewaySpec;
+use super::guest::{expected_body, route};
+use super::launch::{ServerProcess, command_in, free_port, port_in_use, request_once};
+use super::load::{self, LoadReport, LoadSpec, Stop};
+use super::server::{Handler, ServerHandle, ServerOptions, spawn_local};
+use crate::runner::WorkerCommand;
+use crate::runtime::{Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
+use crate::sample::TreeSampler;
+use crate::suite::{HttpTest, ServerDef, SuiteKind};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What an HTTP cell needs besides its runtime, sent to the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpJob {
+    /// Gateway or servers.
+    pub kind: SuiteKind,
+    /// The request (and, for servers, the server of this runtime).
+    pub test: HttpTest,
+    /// Load settings of the run.
+    pub settings: HttpSettings,
+    /// How to start `wasmeter serve-gateway`.
+    pub serve_gateway: WorkerCommand,
+    /// The suite folder (`{suite}`, and where build steps run).
+    pub suite_dir: PathBuf,
+    /// Build outputs of servers suites (`{cache}`).
+    pub cache_dir: PathBuf,
+}
+
+/// A cell being measured.
+pub struct Driver {
+    runtime: RuntimeInfo,
+    job: HttpJob,
+    wasm: PathBuf,
+    scratch: PathBuf,
+    memory_limit: u64,
+    server: Option<ServerDef>,
+    upstream: Option<ServerHandle>,
+}
+
+fn value(phase: Phase, metric: Metric, value: f64) -> PhaseValue {
+    PhaseValue {
+        phase,
+        metric,
+        value,
+    }
+}
+
+impl Driver {
+    /// Prepares a cell: finds this runtime's server (servers suites) and runs its build
+    /// step; starts the upstream echo server of the `proxy` request.
+    pub fn new(
+        runtime: &RuntimeInfo,
+        job: &HttpJob,
+        wasm: &Path,
+        scratch: &Path,
+        memory_limit: u64,
+    ) -> Result<Driver, Failure> {
+        let mut d = Driver {
+            runtime: runtime.clone(),
+            job: job.clone(),
+            wasm: wasm.to_path_buf(),
+            scratch: scratch.to_path_buf(),
+            memory_limit,
+            server: None,
+            upstream: None,
+        };
+        if job.kind == SuiteKind::Servers {
+            let def = job
+                .test
+                .servers
+                .iter()
+                .find(|s| s.runtime == runtime.id)
+                .cloned()
+                .ok_or_else(|| {
+                    Failure::Unavailable(format!(
+                        "no server for runtime '{}' in this test",
+                        runtime.id
+                    ))
+                })?;
+            if let Some(build) = &def.build {
+                d.build(build)?;
+            }
+            d.server = Some(def);
+        } else if route(&job.test.path).0 == "proxy" {
+            let echo: Handler = Arc::new(|req: &Request| Response::ok(req.body().to_vec()));
+            let options = ServerOptions {
+                workers: 1,
+                ..ServerOptions::default()
+            };
+            let up = spawn_local(echo, options).map_err(|e| {
+                Failure::Other(format!("cannot start the upstream echo server: {e}"))
+            })?;
+            d.upstream = Some(up);
+        }
+        Ok(d)
+    }
+
+    fn placeholders(&self, s: &str, port: u16) -> String {
+        let runtime = match (&self.runtime.command, self.runtime.kind) {
+            (Some(c), RuntimeKind::Cli) => c.run.first().cloned().unwrap_or_default(),
+            _ => String::new(),
+        };
+        s.replace("{runtime}", &runtime)
+            .replace("{suite}", &self.job.suite_dir.display().to_string())
+            .replace("{cache}", &self.job.cache_dir.display().to_string())
+            .replace("{port}", &port.to_string())
+    }
+
+    /// Runs a servers-suite build step once, in the suite folder.
+    fn build(&self, argv: &[String]) -> Result<(), Failure> {
+        std::fs::create_dir_all(&self.job.cache_dir)
+            .map_err(|e| Failure::Other(format!("{}: {e}", self.job.cache_dir.display())))?;
+        let argv: Vec<String> = argv.iter().map(|a| self.placeholders(a, 0)).collect();
+        let out = command_in(&argv, &self.job.suite_dir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| Failure::Other(format!("build step {}: {e}", argv[0])))?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            let tail: Vec<&str> = err.lines().rev().take(3).collect();
+            return Err(Failure::Other(format!(
+                "build step `{}` failed ({}): {}",
+                argv.join(" "),
+                out.status,
+                tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// Starts this cell's server on `port`.
+    fn start(&self, port: u16) -> Result<ServerProcess, Failure> {
+        if let Some(def) = &self.server {
+            let argv: Vec<String> = def
+                .command
+                .iter()
+                .map(|a| self.placeholders(a, port))
+                .collect();
+            let mut cmd = command_in(&argv, &self.job.suite_dir);
+            for (k, v) in &def.env {
+                cmd.env(k, self.placeholders(v, port));
+            }
+            return ServerProcess::spawn(cmd, None, port).map_err(Failure::Other);
+        }
+        let spec = GatewaySpec {
+            runtime: self.runtime.clone(),
+            wasm: self.wasm.clone(),
+            port,
+            upstream: self.upstream.as_ref().map(|u| u.addr()),
+            threads: self.job.settings.server_threads,
+            cli_inflight: self.job.settings.cli_inflight,
+            memory_limit: self.memory_limit,
+            scratch: self.scratch.join("gateway"),
+        };
+        let gw = &self.job.serve_gateway;
+        let mut cmd = std::process::Command::new(&gw.program);
+        cmd.args(&gw.args).env("RUST_BACKTRACE", "0");
+        let json = serde_json::to_vec(&spec).expect("gateway spec serialises");
+        ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)
+    }
+
+    fn ready_path(&self) -> String {
+        match &self.server {
+            Some(def) => def.ready.clone(),
+            None => "/hello".into(),
+        }
+    }
+
+    fn load_spec(&self, server: &ServerProcess, connections: usize, stop: Duration) -> LoadSpec {
+        let t = &self.job.test;
+        LoadSpec {
+            path: t.path.clone(),
+            method: t.method.clone(),
+            body: t.body.clone(),
+            connections,
+            stop: Stop::Duration(stop),
+            warmup: (stop / 5).min(Duration::from_millis(500)),
+            request_timeout: Duration::from_secs(10),
+            threads: self.job.settings.client_threads.clamp(1, connections),
+            expect_body: if self.job.kind == SuiteKind::Gateway {
+                expected_body(&t.path, &t.body)
+            } else {
+                None
+            },
+            max_time: stop + Duration::from_secs(30),
+            ..LoadSpec::new(server.addr)
+        }
+    }
+
+    /// Checks the server's answer to the test's request once, before any load.
+    fn check(&self, server: &mut ServerProcess) -> Result<(), Failure> {
+        let t = &self.job.test;
+        let (status, body) = request_once(
+            server.addr,
+            &t.method,
+            &t.path,
+            &t.body,
+            Duration::from_secs(10),
+        )
+        .map_err(|e| Failure::Other(format!("{} {}: {e}", t.method, t.path)))?;
+        let shown = || {
+            String::from_utf8_lossy(&body[..body.len().min(200)])
+                .trim()
+                .to_string()
+        };
+        if status != 200 {
+            let tail = server.stderr_tail();
+            return Err(Failure::WrongOutput(format!(
+                "{} {} answered {status}: {}{}",
+                t.method,
+                t.path,
+                shown(),
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!("; stderr: {tail}")
+                }
+            )));
+        }
+        if self.job.kind != SuiteKind::Gateway {
+            return Ok(());
+        }
+        let want = match route(&t.path).0 {
+            // The host's counter starts at 0: the first request makes it 1.
+            "state" => Some(b"1\n".to_vec()),
+            _ => expected_body(&t.path, &t.body),
+        };
+        match want {
+            Some(w) if w != body => Err(Failure::WrongOutput(format!(
+                "{} {} answered {:?}, expected {:?}",
+                t.method,
+                t.path,
+                shown(),
+                String::from_utf8_lossy(&w).trim()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// One iteration: cold start, warm latency, then each concurrency level.
+    pub fn iteration(&mut self) -> Result<Vec<PhaseValue>, Failure> {
+        let s = self.job.settings.clone();
+        let port = match self.server.as_ref().and_then(|d| d.port) {
+            Some(p) if port_in_use(p) => {
+                return Err(Failure::Other(format!(
+                    "port {p} is in use by another process (the server's fixed port)"
+                )));
+            }
+            Some(p) => p,
+            None => free_port().map_err(|e| Failure::Other(format!("no free port: {e}")))?,
+        };
+        let t0 = Instant::now();
+        let mut server = self.start(port)?;
+        let ready = server.wait_ready(
+            &self.ready_path(),
+            t0,
+            Duration::from_millis(s.ready_timeout_ms),
+        );
+        let cold = match ready {
+            Ok((d, _)) => d,
+            Err(e) if server.exited().is_some() && port_in_use(port) => {
+                return Err(Failure::Other(format!(
+                    "port {port} is in use by another process: {e}"
+                )));
+            }
+            Err(e) => return Err(Failure::Other(e)),
+        };
+        let mut v = vec![value(
+            Phase::ColdStart,
+            Metric::WallNs,
+            cold.as_nanos() as f64,
+        )];
+        self.check(&mut server)?;
+
+        let lat = self.load(
+            &mut server,
+            1,
+            Duration::from_millis(s.latency_ms),
+            "latency",
+        )?;
+        v.push(value(
+            Phase::Latency,
+            Metric::WallNs,
+            lat.latency.p50 as f64,
+        ));
+        v.push(value(Phase::Latency, Metric::P90Ns, lat.latency.p90 as f64));
+        v.push(value(Phase::Latency, Metric::P99Ns, lat.latency.p99 as f64));
+
+        let levels = match self.job.test.connections {
+            Some(c) if self.job.kind == SuiteKind::Servers => vec![c],
+            _ => s.levels.clone(),
+        };
+        let per_level = self
+            .job
+            .test
+            .duration_secs
+            .map(Duration::from_secs_f64)
+            .unwrap_or(Duration::from_millis(s.duration_ms));
+        let mut peak_rss = 0u64;
+        for c in levels {
+            let cpu0 = server.cpu_time();
+            let sampling = RssWatch::start(server.pid());
+            let r = self.load(
+                &mut server,
+                c as usize,
+                per_level,
+                &format!("{c} connections"),
+            );
+            let rss = sampling.stop();
+            let r = r?;
+            let cpu = server.cpu_time().saturating_sub(cpu0);
+            peak_rss = peak_rss.max(rss);
+            let ph = Phase::Throughput(c);
+            v.push(value(ph, Metric::Rps, r.rps));
+            v.push(value(ph, Metric::WallNs, r.latency.p50 as f64));
+            v.push(value(ph, Metric::P99Ns, r.latency.p99 as f64));
+            v.push(value(
+                ph,
+                Metric::Errors,
+                r.errors.values().sum::<u64>() as f64,
+            ));
+            v.push(value(ph, Metric::RssBytes, rss as f64));
+            if r.requests > 0 {
+                v.push(value(
+                    ph,
+                    Metric::CpuNsPer1k,
+                    cpu.as_nanos() as f64 * 1000.0 / r.requests as f64,
+                ));
+            }
+        }
+        v.push(value(
+            Phase::Total,
+            Metric::MaxRssKib,
+            (peak_rss / 1024) as f64,
+        ));
+        Ok(v)
+    }
+
+    /// Loads the server; a load with no successful request, or a server that died, fails
+    /// the cell with what went wrong and the server's last words.
+    fn load(
+        &self,
+        server: &mut ServerProcess,
+        connections: usize,
+        stop: Duration,
+        what: &str,
+    ) -> Result<LoadReport, Failure> {
+        let spec = self.load_spec(server, connections, stop);
+        let r = load::run(&spec);
+        if let Some(status) = server.exited() {
+            let tail = server.stderr_tail();
+            return Err(Failure::Crash(format!(
+                "server exited ({status}) during the {what} load{}",
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {tail}")
+                }
+            )));
+        }
+        let r = r.map_err(|e| Failure::Other(format!("{what}: {e}")))?;
+        if r.requests == 0 {
+            let tail = server.stderr_tail();
+            let tail = if tail.is_empty() {
+                String::new()
+            } else {
+                format!("; stderr: {tail}")
+            };
+            if r.errors.is_empty() {
+                return Err(Failure::Other(format!(
+                    "no request completed within {:.1} s at {what}: each takes longer than that (try a longer --duration){tail}",
+                    stop.as_secs_f64()
+                )));
+            }
+            let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            return Err(Failure::Other(format!(
+                "no successful request at {what} (errors: {}){tail}",
+                errors.join(", "),
+            )));
+        }
+        Ok(r)
+    }
+}
+
+/// Peak resident memory of a process tree, sampled every 50 ms on a thread of its own.
+struct RssWatch {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<u64>,
+}
+
+impl RssWatch {
+    fn start(pid: u32) -> RssWatch {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let mut sampler = TreeSampler::new(pid);
+            let mut peak = 0;
+            loop {
+                peak = peak.max(sampler.sample().rss_bytes);
+                if flag.load(Ordering::Relaxed) {
+                    return peak;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        RssWatch { stop, thread }
+    }
+
+    fn stop(self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or(0)
+    }
+}

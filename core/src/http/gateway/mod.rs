@@ -1,0 +1,238 @@
+//! The gateway: an HTTP server that answers each request by running the gateway guest once
+//! (a fresh instance per request, embedded or through a runtime CLI) or natively in Rust.
+//! One [`Backend`] per way of running the guest, one file each; [`Gateway`] does what is
+//! the same for all of them: routing, the host-kept counter and the upstream call.
+
+mod cli;
+mod native;
+mod wasmer;
+mod wasmtime;
+
+use super::codec::{Request, Response};
+use super::guest::{GuestCall, GuestReply, query_param, route};
+use super::server::{Handler, ServerOptions};
+use super::upstream::Upstream;
+use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
+use crate::runtime::{RuntimeInfo, RuntimeKind};
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One way of running the gateway guest for a request.
+pub trait Backend: Send + Sync {
+    /// Runs the guest (or its native equivalent) once and returns its reply.
+    fn call(&self, call: &GuestCall) -> Result<GuestReply, String>;
+}
+
+/// What a gateway server process is started with (`wasmeter serve-gateway`, JSON on stdin).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GatewaySpec {
+    /// The variant: native, an embedded runtime, or a CLI runtime.
+    pub runtime: RuntimeInfo,
+    /// The guest module.
+    pub wasm: PathBuf,
+    /// Loopback port to listen on.
+    pub port: u16,
+    /// The upstream echo server of the `proxy` workload.
+    pub upstream: Option<SocketAddr>,
+    /// Server worker threads.
+    pub threads: usize,
+    /// Most guest processes a CLI variant runs at once.
+    pub cli_inflight: usize,
+    /// Linear-memory cap of an embedded guest, bytes.
+    pub memory_limit: u64,
+    /// Private directory for CLI guests and precompiled artifacts.
+    pub scratch: PathBuf,
+}
+
+/// Builds the backend of a variant. Compiling the guest happens here, at start-up, so it
+/// counts in the cold start and not in any request.
+pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
+    let id = spec.runtime.id.as_str();
+    match spec.runtime.kind {
+        RuntimeKind::Native => Ok(Box::new(native::NativeBackend)),
+        RuntimeKind::Embedded => {
+            if let Some(v) = wasmtime_variant(id) {
+                // A guest steps off its server thread (see the backend), so up to one
+                // instance per open connection can be alive: size the pool for that.
+                let slots = 1000;
+                return Ok(Box::new(wasmtime::WasmtimeBackend::new(
+                    v,
+                    &spec.wasm,
+                    slots,
+                    spec.memory_limit,
+                )?));
+            }
+            if let Some(c) = wasmer_compiler(id) {
+                return Ok(Box::new(wasmer::WasmerBackend::new(
+                    c,
+                    &spec.wasm,
+                    spec.threads,
+                )?));
+            }
+            Err(format!("no embedded gateway for runtime '{id}'"))
+        }
+        RuntimeKind::Cli => {
+            let cmd = spec
+                .runtime
+                .command
+                .clone()
+                .ok_or_else(|| format!("runtime '{id}' has no command line"))?;
+            Ok(Box::new(cli::CliBackend::new(
+                cmd,
+                &spec.wasm,
+                &spec.scratch,
+                spec.cli_inflight,
+            )?))
+        }
+    }
+}
+
+/// Routing, the counter the host keeps for `state`, and the upstream call of `proxy`,
+/// around a backend.
+pub struct Gateway {
+    backend: Box<dyn Backend>,
+    counter: AtomicU64,
+    upstream: Option<Upstream>,
+}
+
+impl Gateway {
+    /// A gateway over a backend; `upstream` serves the `proxy` workload.
+    pub fn new(backend: Box<dyn Backend>, upstream: Option<SocketAddr>) -> Gateway {
+        Gateway {
+            backend,
+            counter: AtomicU64::new(0),
+            upstream: upstream.map(Upstream::new),
+        }
+    }
+
+    /// Answers one request; a guest that fails answers 502 with why.
+    pub fn handle(&self, target: &str, body: &[u8]) -> Response {
+        match self.try_handle(target, body) {
+            Ok(r) => {
+                let mut resp = Response::new(r.status, r.body);
+                for (k, v) in r.headers {
+                    resp = resp.with_header(k, v);
+                }
+                resp
+            }
+            Err(e) => Response::text(502, format!("gateway: {e}\n")),
+        }
+    }
+
+    fn try_handle(&self, target: &str, body: &[u8]) -> Result<GuestReply, String> {
+        let (workload, query) = route(target);
+        let mut call = GuestCall {
+            workload: workload.to_string(),
+            args: Vec::new(),
+            stdin: body.to_vec(),
+        };
+        match workload {
+            "compute" => {
+                let Some(n) = query_param(query, "n") else {
+                    return Ok(GuestReply::text(400, "compute needs ?n=ITERATIONS\n"));
+                };
+                call.args.push(n.to_string());
+            }
+            "state" => {
+                // The host keeps the counter: each request gets the next value to increment.
+                let c = self.counter.fetch_add(1, Ordering::Relaxed);
+                call.args.push(c.to_string());
+                let reply = self.backend.call(&call)?;
+                let want = (c + 1).to_string();
+                if reply.status == 200 && reply.header("X-Counter") != Some(want.as_str()) {
+                    return Err(format!(
+                        "guest answered counter {:?} to {c}, expected {want}",
+                        reply.header("X-Counter")
+                    ));
+                }
+                return Ok(reply);
+            }
+            _ => {}
+        }
+        let reply = self.backend.call(&call)?;
+        match reply.header("X-Forward") {
+            Some(path) if reply.status == 200 => {
+                let up = self
+                    .upstream
+                    .as_ref()
+                    .ok_or_else(|| "no upstream server configured for proxy".to_string())?;
+                let (status, body) = up.post(path, &reply.body)?;
+                Ok(GuestReply {
+                    status,
+                    headers: vec![("Content-Type".into(), "text/plain".into())],
+                    body,
+                })
+            }
+            _ => Ok(reply),
+        }
+    }
+}
+
+/// Entry point of `wasmeter serve-gateway`: reads a [`GatewaySpec`] as JSON from `input`,
+/// binds its loopback port, prepares the backend (compiling the guest) and serves until
+/// killed. Errors go to stderr as one line; returns the exit code (3: port in use).
+pub fn serve_main(mut input: impl std::io::Read) -> i32 {
+    let mut text = String::new();
+    let spec: GatewaySpec = match input
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())
+        .and_then(|_| serde_json::from_str(&text).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wasmeter serve-gateway: bad gateway spec on stdin: {e}");
+            return 2;
+        }
+    };
+    let listener = match std::net::TcpListener::bind(("127.0.0.1", spec.port)) {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            eprintln!("wasmeter serve-gateway: 127.0.0.1:{} is in use", spec.port);
+            return 3;
+        }
+        Err(e) => {
+            eprintln!(
+                "wasmeter serve-gateway: cannot listen on 127.0.0.1:{}: {e}",
+                spec.port
+            );
+            return 2;
+        }
+    };
+    let backend = match backend(&spec) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("wasmeter serve-gateway: {}: {e}", spec.runtime.id);
+            return 2;
+        }
+    };
+    let gateway = Gateway::new(backend, spec.upstream);
+    let handler: Handler =
+        std::sync::Arc::new(move |req: &Request| gateway.handle(req.target(), req.body()));
+    // A CLI guest blocks its server thread for a whole process: give each in-flight
+    // process a thread of its own.
+    let workers = match spec.runtime.kind {
+        RuntimeKind::Cli => spec.threads.max(spec.cli_inflight),
+        _ => spec.threads,
+    };
+    let server = match super::server::spawn(
+        listener,
+        handler,
+        ServerOptions {
+            workers: workers.max(1),
+            ..ServerOptions::default()
+        },
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wasmeter serve-gateway: cannot start the server: {e}");
+            return 2;
+        }
+    };
+    // Serves until the driver kills the process group.
+    loop {
+        std::thread::park();
+        let _ = &server;
+    }
+}

@@ -1,0 +1,219 @@
+//! Starting a server process for a cell and stopping it whatever happens: a free loopback
+//! port, its own process group (so its children go with it), stderr kept for error
+//! messages, readiness polled with real requests, and its CPU time read from /proc.
+
+pub(crate) use super::upstream::request_once;
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Bytes of a server's stderr kept for error messages.
+const TAIL: usize = 4096;
+
+/// A free port on 127.0.0.1, as the kernel hands them out.
+pub fn free_port() -> std::io::Result<u16> {
+    Ok(TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
+        .local_addr()?
+        .port())
+}
+
+/// Whether something already listens on a loopback port.
+pub fn port_in_use(port: u16) -> bool {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_err()
+}
+
+/// A running server process; dropping it kills its whole process group.
+pub struct ServerProcess {
+    child: Child,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    /// Where it serves.
+    pub addr: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts `cmd` (stdin: `input`, if any) in a process group of its own, serving at
+    /// `port` on loopback.
+    pub fn spawn(
+        mut cmd: Command,
+        input: Option<Vec<u8>>,
+        port: u16,
+    ) -> Result<ServerProcess, String> {
+        let program = cmd.get_program().to_string_lossy().into_owned();
+        cmd.stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {program}: {e}"))?;
+        if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
+            let _ = stdin.write_all(&input);
+        }
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(mut pipe) = child.stderr.take() {
+            let tail = Arc::clone(&stderr);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                    t.extend_from_slice(&buf[..n]);
+                    if t.len() > 2 * TAIL {
+                        let cut = t.len() - TAIL;
+                        t.drain(..cut);
+                    }
+                }
+            });
+        }
+        Ok(ServerProcess {
+            child,
+            stderr,
+            addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+        })
+    }
+
+    /// The process id (leader of its group).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The last lines of its stderr, on one line.
+    pub fn stderr_tail(&self) -> String {
+        let t = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        let text = String::from_utf8_lossy(&t);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join(" | ")
+    }
+
+    /// How it ended, if it has.
+    pub fn exited(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(s)) => Some(s.to_string()),
+            Ok(None) => None,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// "exited with …: <stderr tail>", for an error message.
+    fn died(&mut self, status: &str) -> String {
+        // Let the stderr reader catch the last words.
+        std::thread::sleep(Duration::from_millis(20));
+        let tail = self.stderr_tail();
+        if tail.is_empty() {
+            format!("server {status}")
+        } else {
+            format!("server {status}: {tail}")
+        }
+    }
+
+    /// Polls GET `path` until it answers 200; returns the time from `spawned` and the
+    /// body of that first answer. Fails when the process exits, answers an error status
+    /// for longer than the timeout, or never answers.
+    pub fn wait_ready(
+        &mut self,
+        path: &str,
+        spawned: Instant,
+        timeout: Duration,
+    ) -> Result<(Duration, Vec<u8>), String> {
+        let deadline = spawned + timeout;
+        let mut last: String;
+        loop {
+            if let Some(status) = self.exited() {
+                return Err(self.died(&format!("exited ({status}) before it was ready")));
+            }
+            match request_once(self.addr, "GET", path, b"", Duration::from_secs(2)) {
+                Ok((200, body)) => return Ok((spawned.elapsed(), body)),
+                Ok((status, body)) => {
+                    last = format!(
+                        "answered {status}: {}",
+                        String::from_utf8_lossy(&body[..body.len().min(200)]).trim()
+                    )
+                }
+                Err(e) => last = e,
+            }
+            if Instant::now() >= deadline {
+                let tail = self.stderr_tail();
+                return Err(format!(
+                    "server never became ready on {} within {:.1} s (last: {last}){}",
+                    self.addr,
+                    timeout.as_secs_f64(),
+                    if tail.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; stderr: {tail}")
+                    }
+                ));
+            }
+            std::thread::sleep(Duration::from_micros(250));
+        }
+    }
+
+    /// CPU time of the server and every child it has reaped, plus its live descendants.
+    pub fn cpu_time(&self) -> Duration {
+        let mut ticks = proc_ticks(self.pid(), true);
+        for pid in crate::sample::descendants(self.pid()) {
+            if pid != self.pid() {
+                ticks += proc_ticks(pid, false);
+            }
+        }
+        Duration::from_secs_f64(ticks as f64 / clock_ticks_per_sec())
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        kill_group(self.child.id());
+        let _ = self.child.wait();
+    }
+}
+
+#[allow(unsafe_code)]
+fn kill_group(pgid: u32) {
+    // SAFETY: kill has no memory effects; the negative pid addresses the server's own
+    // process group, which it leads (process_group(0) at spawn), and nothing else.
+    unsafe {
+        libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+#[allow(unsafe_code)]
+fn clock_ticks_per_sec() -> f64 {
+    // SAFETY: sysconf only reads a system constant.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 { t as f64 } else { 100.0 }
+}
+
+/// utime + stime (+ cutime + cstime) of a process, in clock ticks; 0 when it is gone.
+fn proc_ticks(pid: u32, children: bool) -> u64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    // The command name may hold spaces; fields are counted after its closing parenthesis.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return 0;
+    };
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    // rest[0] is field 3 (state): utime is field 14, i.e. rest[11].
+    let get = |i: usize| f.get(i).copied().unwrap_or(0);
+    get(11) + get(12) + if children { get(13) + get(14) } else { 0 }
+}
+
+/// A command run in `dir`.
+pub fn command_in(argv: &[String], dir: &Path) -> Command {
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..]).current_dir(dir);
+    cmd
+}
