@@ -345,3 +345,77 @@ command = ["python3", "-m", "http.server", "{{port}}", "--bind", "127.0.0.1"]
     assert!(ps.stdout.is_empty(), "a server outlived its cell");
     drop(busy);
 }
+
+/// Processes whose command line contains `marker`.
+fn pids_with(marker: &str) -> Vec<String> {
+    let out = std::process::Command::new("pgrep")
+        .args(["-f", marker])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn ctrl_c_mid_load_stops_the_server_and_saves_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suites/srv");
+    std::fs::create_dir_all(&suite).unwrap();
+    // A directory name no other process has: how the server is found in the process list.
+    let marker = format!("wasmeter-ctrlc-{}", std::process::id());
+    let served = tmp.path().join(&marker);
+    std::fs::create_dir_all(&served).unwrap();
+    std::fs::write(served.join("index.html"), "hi").unwrap();
+    std::fs::write(
+        suite.join("suite.toml"),
+        format!(
+            "[suite]\nname = \"srv\"\nkind = \"servers\"\n[[test]]\nname = \"ok\"\npath = \"/\"\nconnections = 4\nduration_secs = 30\n[[test.server]]\nruntime = \"native\"\ncommand = [\"python3\", \"-m\", \"http.server\", \"{{port}}\", \"--bind\", \"127.0.0.1\", \"--directory\", \"{}\"]\n",
+            served.display()
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--suite",
+            "srv",
+            "--runtimes",
+            "native",
+            "--runs",
+            "1",
+            "--latency",
+            "0.2",
+            "--results",
+        ])
+        .arg(tmp.path().join("results"))
+        .env("WASMETER_SUITES", tmp.path().join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while pids_with(&marker).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Under load for a moment, then Ctrl-C.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    #[allow(unsafe_code)]
+    // SAFETY: kill has no memory effects; the pid is our own child's.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(pids_with(&marker).is_empty(), "the server outlived Ctrl-C");
+    let runs = wasmeter(&["runs", "--json"], &tmp.path().join("results"));
+    let v = json(&runs);
+    assert_eq!(v[0]["status"], "cancelled", "{v}");
+}

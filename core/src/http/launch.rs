@@ -1,6 +1,8 @@
 //! Starting a server process for a cell and stopping it whatever happens: a free loopback
-//! port, its own process group (so its children go with it), stderr kept for error
-//! messages, readiness polled with real requests, and its CPU time read from /proc.
+//! port, stderr kept for error messages, readiness polled with real requests, and its CPU
+//! time read from /proc. A server stays in its worker's process group, so the runner's kill
+//! of a cell (timeout, Ctrl-C) takes it along; it also dies with the worker (parent-death
+//! signal), and dropping it kills it with every process it started.
 
 pub(crate) use super::upstream::request_once;
 use std::io::{Read, Write};
@@ -35,8 +37,8 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `cmd` (stdin: `input`, if any) in a process group of its own, serving at
-    /// `port` on loopback.
+    /// Starts `cmd` (stdin: `input`, if any), serving at `port` on loopback. Call it from
+    /// the thread that lives as long as the cell: the server dies when that thread does.
     pub fn spawn(
         mut cmd: Command,
         input: Option<Vec<u8>>,
@@ -49,8 +51,8 @@ impl ServerProcess {
             Stdio::null()
         })
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+        die_with_parent(&mut cmd);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {program}: {e}"))?;
@@ -172,17 +174,47 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        kill_group(self.child.id());
+        // Children first, so none is reparented and missed.
+        let pid = self.child.id();
+        let mut tree = crate::sample::descendants(pid);
+        tree.retain(|p| *p != pid);
+        for p in tree.into_iter().rev() {
+            kill(p);
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
 #[allow(unsafe_code)]
-fn kill_group(pgid: u32) {
-    // SAFETY: kill has no memory effects; the negative pid addresses the server's own
-    // process group, which it leads (process_group(0) at spawn), and nothing else.
+fn kill(pid: u32) {
+    // SAFETY: kill has no memory effects; `pid` is a descendant of a server this process
+    // started, read from /proc just now.
     unsafe {
-        libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
+        libc::kill(pid as libc::pid_t, libc::SIGKILL);
+    }
+}
+
+/// Asks the kernel to SIGKILL the child when the thread that started it ends, so that a
+/// worker killed outright (timeout, Ctrl-C, crash) leaves no server behind.
+#[allow(unsafe_code)]
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: the closure runs in the child between fork and exec and only calls prctl,
+    // which is async-signal-safe, allocates nothing and touches no lock.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
     }
 }
 
