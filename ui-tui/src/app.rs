@@ -145,6 +145,7 @@ impl App {
             Ok(c) => app.tests.set(c.suites),
             Err(e) => app.tests.error = Some(e.to_string()),
         }
+        app.sync_settings();
         app.reload_runs();
         let (tx, rx) = crossbeam_channel::bounded(1);
         std::thread::Builder::new()
@@ -196,7 +197,17 @@ impl App {
         self.set_runtimes(runtimes);
         self.tests.set(suites);
         self.runs.set(runs);
+        self.sync_settings();
         self
+    }
+
+    /// Tells the settings whether the ticked suite is an HTTP one (its own warm-up and
+    /// runs, and the load fields).
+    fn sync_settings(&mut self) {
+        let http = self.tests.ticked_suite().is_some_and(|s| s.kind.is_http());
+        if http != self.settings.http_suite {
+            self.settings.set_http_suite(http);
+        }
     }
 
     fn set_runtimes(&mut self, runtimes: Vec<RuntimeInfo>) {
@@ -326,11 +337,13 @@ impl App {
             Err(e) => return self.say(e, true),
         };
         let s = &self.settings;
+        let http = suite.kind.is_http();
         let mut req = RunRequest::new(suite);
         req.tests = tests;
         req.runtimes = ids.clone();
-        req.warmup = s.warmup;
-        req.runs = s.runs;
+        req.warmup = s.warmup_for(http);
+        req.runs = s.runs_for(http);
+        req.http = http.then(|| s.http.clone());
         req.timeout = Duration::from_secs(s.timeout);
         req.size = s.size;
         req.baseline = s.baseline.clone();
@@ -409,6 +422,11 @@ impl App {
 
     /// Handles a key press.
     pub fn on_key(&mut self, key: KeyEvent) {
+        self.key(key);
+        self.sync_settings();
+    }
+
+    fn key(&mut self, key: KeyEvent) {
         self.dirty = true;
         let ctrl_c =
             key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');

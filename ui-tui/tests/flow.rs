@@ -338,3 +338,133 @@ fn mouse_wheel_moves_and_tab_click_switches() {
     app.on_mouse(mouse(MouseEventKind::Down(MouseButton::Left), col, 0));
     assert_eq!(app.focus, Pane::Runs, "{tabs}");
 }
+
+/// An HTTP suite: ticking it switches the settings to its own warm-up 0 and runs 3 and
+/// shows the load fields; the plan carries the load; live results compare the cells'
+/// latency over one connection.
+#[test]
+fn http_suite_settings_and_live_latency() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::default();
+    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    key(&mut app, KeyCode::Char('1'));
+    keys(&mut app, "jj "); // leave out wasmtime-winch
+    keys(&mut app, "j "); // and wasmer-cranelift
+    key(&mut app, KeyCode::Char('2'));
+    assert!(!app.settings.http_suite);
+    key(&mut app, KeyCode::Char(' ')); // untick compute
+    keys(&mut app, "jjjjj "); // tick the http (gateway) suite
+    assert_eq!(app.tests.selection().unwrap().0.name, "http");
+    assert!(app.settings.http_suite);
+    assert_eq!(
+        (app.settings.warmup_for(true), app.settings.runs_for(true)),
+        (0, 3)
+    );
+    key(&mut app, KeyCode::Tab);
+    let s = screen(&app);
+    for want in [
+        "warm-up       0",
+        "runs          3",
+        "connections",
+        "s per level",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    // connections: type 1,8; seconds per level: one step down from 2 s.
+    keys(&mut app, "jjjjjj");
+    key(&mut app, KeyCode::Enter);
+    for _ in 0..30 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "8, 1");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.settings.error, None);
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Left);
+    // A bad list is refused and says why.
+    key(&mut app, KeyCode::Char('k'));
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, ",x");
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.settings
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("connections")),
+        "{:?}",
+        app.settings.error
+    );
+    assert_eq!(app.settings.http.levels, [1, 8]);
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.is_running(), "status: {:?}", app.message);
+    {
+        let plan = fake.plan.lock().unwrap();
+        let plan = plan.as_ref().unwrap();
+        assert_eq!((plan.settings.warmup, plan.settings.runs), (0, 3));
+        let http = plan.settings.http.as_ref().unwrap();
+        assert_eq!(http.levels, [1, 8]);
+        assert_eq!(http.duration_ms, 1500);
+    }
+    // The runner's events for an HTTP cell: cold start, latency, throughput rows.
+    let cells = vec![
+        ("native".to_string(), "hello".to_string()),
+        ("wasmtime".into(), "hello".into()),
+    ];
+    send(
+        &fake,
+        Event::Planned {
+            run_id: "20261122-123047-http-e7f9".into(),
+            cells,
+            iterations_per_cell: 3,
+        },
+    );
+    for (index, (rt, lat)) in [("native", 8.0e3), ("wasmtime", 44.0e3)]
+        .into_iter()
+        .enumerate()
+    {
+        send(&fake, Event::CellStarted { index });
+        for i in 0..3 {
+            let row = |phase, metric, value| wasmeter_core::store::MeasurementRow {
+                runtime: rt.into(),
+                test: "hello".into(),
+                phase,
+                iteration: i,
+                warmup: false,
+                metric,
+                value,
+            };
+            use wasmeter_core::runtime::{Metric, Phase};
+            send(
+                &fake,
+                Event::Measurement(vec![
+                    row(Phase::ColdStart, Metric::WallNs, 4.0e6),
+                    row(Phase::Latency, Metric::WallNs, lat),
+                    row(Phase::Latency, Metric::P99Ns, lat * 2.0),
+                    row(Phase::Throughput(8), Metric::Rps, 1.0e9 / lat),
+                    row(Phase::Throughput(8), Metric::WallNs, lat * 8.0),
+                ]),
+            );
+            send(&fake, Event::Progress { index, done: i + 1 });
+        }
+        send(
+            &fake,
+            Event::CellFinished {
+                index,
+                failure: None,
+                wall_ms: 1600.0,
+            },
+        );
+    }
+    app.tick(Instant::now());
+    let results = app.live.results();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(results[0].1, 8.0e3);
+    assert_eq!(results[1].1, 44.0e3);
+    assert!((results[1].2.unwrap() - 5.5).abs() < 1e-9);
+    let s = screen(&app);
+    assert!(s.contains("5.50×"), "{s}");
+}

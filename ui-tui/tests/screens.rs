@@ -350,3 +350,111 @@ fn too_small() {
     let a = app();
     insta::assert_snapshot!(render(&a, 60, 20));
 }
+
+fn http_app(row: usize, col: usize) -> App {
+    let mut a = app();
+    let mut d = DetailPane::new(http_run());
+    d.row = row;
+    d.col = col;
+    a.detail = Some(d);
+    a.focus = Pane::Detail;
+    a
+}
+
+/// An HTTP run opens on its variants: latency in the matrix, the overview table of the
+/// selected request and requests/s against connections, one line per variant.
+#[test]
+fn detail_http() {
+    let a = http_app(0, 2);
+    assert_eq!(a.detail.as_ref().unwrap().view, View::Http);
+    let s = render(&a, 110, 36);
+    for want in [
+        "Matrix: median latency over one connection × native",
+        "connections 1 10 50 100, 0.5 s per level, latency 0.3 s",
+        "hello: variants under load",
+        // native: cold start, p50/p90/p99 over one connection, best rps at 50 connections
+        "4.14 ms",
+        "8.1 µs",
+        "181.8k/s (50)",
+        // wasmtime-pooling: best at 10 connections, about an eighth of native's
+        "21.2k/s (10)",
+        "0.12×",
+        // peak RSS and CPU per 1k requests of the best level
+        "11.9 MiB",
+        "3.33 ms",
+        // the chart: axis titles, decades on the y axis, a legend entry per variant
+        "requests/s (log)",
+        "100k/s",
+        "10k/s",
+        "connections (log)",
+        "━ native",
+        "━ wasmtime-pooling",
+        "━ wasmer-cranelift",
+        // the selected variant's requests/s at each level, failed requests marked
+        "conns    req/s",
+        "    1  12.1k/s",
+        "  100   9.1k/s 12 err",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    let labels = s
+        .lines()
+        .rev()
+        .find(|l| l.contains(" 10 ") && l.contains(" 100"))
+        .unwrap_or_else(|| panic!("no level labels in\n{s}"));
+    for lv in ["1", "10", "50", "100"] {
+        assert!(
+            labels
+                .split(|c: char| c.is_whitespace() || c == '│')
+                .any(|w| w == lv),
+            "{labels}"
+        );
+    }
+    insta::assert_snapshot!(s);
+}
+
+/// The selected request has a failed variant: FAILED in the table, no line in the chart,
+/// the reason under it.
+#[test]
+fn detail_http_failed_variant() {
+    let a = http_app(1, 2);
+    let s = render(&a, 110, 36);
+    for want in [
+        "echo-1k: variants under load",
+        "FAILED",
+        "wasmer-cranelift failed: trap: out of bounds memory access",
+        "━ native",
+        "━ wasmtime-pooling",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    assert!(!s.contains("━ wasmer-cranelift"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+/// v cycles the HTTP run's views: variants, distribution, resources, variants again (the
+/// command phases mean nothing here).
+#[test]
+fn detail_http_views() {
+    let mut a = http_app(0, 0);
+    let mut seen = vec![];
+    for _ in 0..4 {
+        seen.push(a.detail.as_ref().unwrap().view);
+        key(&mut a, KeyCode::Char('v'));
+    }
+    assert_eq!(
+        seen,
+        [View::Http, View::Distribution, View::Resources, View::Http]
+    );
+    // Any size draws without panicking (the level labels are placed by hand).
+    for w in (20..=160).step_by(7) {
+        for h in (8..=50).step_by(3) {
+            render(&a, w, h);
+        }
+    }
+}
+
+#[test]
+fn detail_http_80x24() {
+    insta::assert_snapshot!(render(&http_app(0, 0), 80, 24));
+}

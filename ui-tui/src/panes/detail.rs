@@ -2,7 +2,10 @@
 //! for the selected cell its distribution, the run's resource graph, or the phases. For a
 //! lifecycle run the matrix holds instantiation times, the phases are its measurements, and
 //! one more view shows a measurement against initial heap size (dense and sparse lines).
+//! For an HTTP run the matrix holds median latencies over one connection, and the first
+//! view is the selected request's variants under load ([`super::http`]).
 
+use super::http::HttpView;
 use super::{clip, mib, pane_block, rel_color};
 use crate::component::{Action, Component, movement, step};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -30,6 +33,9 @@ pub enum View {
     Phases,
     /// Lifecycle runs: a measurement against heap size, per runtime and fill.
     Heap,
+    /// HTTP runs: the selected request's variants, requests/s against connections, and
+    /// failures.
+    Http,
 }
 
 /// State of the run-detail pane.
@@ -49,19 +55,31 @@ pub struct DetailPane {
     pub measure: usize,
     /// Lifecycle run: each measurement against heap size, per runtime and fill.
     heap: Vec<HeapSeries>,
+    /// HTTP run: every variant × request under load.
+    http: HttpView,
 }
 
 impl DetailPane {
     /// Opens a loaded run.
     pub fn new(run: SavedRun) -> DetailPane {
         let summary = summarize(&run, None);
+        let is_http = run.meta.suite_kind.is_http();
         DetailPane {
             heap: heap_series(&summary),
+            http: if is_http {
+                HttpView::new(&run, &summary.baseline)
+            } else {
+                HttpView::default()
+            },
             run,
             summary,
             row: 0,
             col: 0,
-            view: View::Distribution,
+            view: if is_http {
+                View::Http
+            } else {
+                View::Distribution
+            },
             measure: MEASURES
                 .iter()
                 .position(|m| m.key == "instantiate")
@@ -71,6 +89,10 @@ impl DetailPane {
 
     fn lifecycle(&self) -> bool {
         self.run.meta.suite_kind == SuiteKind::Lifecycle
+    }
+
+    fn is_http(&self) -> bool {
+        self.run.meta.suite_kind.is_http()
     }
 
     fn selected(&self) -> Option<(&str, &str)> {
@@ -84,6 +106,11 @@ impl DetailPane {
         let s = &self.summary;
         let title = if self.lifecycle() {
             "Matrix: median instantiation time per operation (lower is faster)".to_string()
+        } else if self.is_http() {
+            format!(
+                "Matrix: median latency over one connection × {} (lower is faster)",
+                s.baseline
+            )
         } else {
             format!("Matrix: median time × {} (lower is faster)", s.baseline)
         };
@@ -285,6 +312,9 @@ impl DetailPane {
         if self.lifecycle() {
             return self.render_measures(test, area, buf);
         }
+        if self.is_http() {
+            return self.render_http(area, buf);
+        }
         let block = pane_block(
             &format!("Phases of {test}: median wall time per phase  (v: next view)"),
             false,
@@ -312,6 +342,14 @@ impl DetailPane {
             .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
             .block(block)
             .render(area, buf);
+    }
+
+    /// HTTP: the selected request's variants under load.
+    fn render_http(&self, area: Rect, buf: &mut Buffer) {
+        let Some((rt, test)) = self.selected() else {
+            return;
+        };
+        self.http.render(test, Some(rt), area, buf);
     }
 
     /// Lifecycle: every measurement of the selected module, runtimes across.
@@ -438,7 +476,23 @@ impl Component for DetailPane {
                 ),
                 Span::raw(format!(
                     " · suite {} ({}) · {} · {} warm-up + {} runs",
-                    m.suite, m.settings.size, m.status, m.settings.warmup, m.settings.runs,
+                    m.suite,
+                    match &m.settings.http {
+                        Some(h) => format!(
+                            "connections {}, {} s per level, latency {} s",
+                            h.levels
+                                .iter()
+                                .map(|l| l.to_string())
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            h.duration_ms as f64 / 1000.0,
+                            h.latency_ms as f64 / 1000.0
+                        ),
+                        None => m.settings.size.to_string(),
+                    },
+                    m.status,
+                    m.settings.warmup,
+                    m.settings.runs,
                 )),
             ]),
             Line::styled(
@@ -459,6 +513,7 @@ impl Component for DetailPane {
             View::Resources => self.render_resources(lower, buf),
             View::Phases => self.render_phases(lower, buf),
             View::Heap => self.render_heap(lower, buf),
+            View::Http => self.render_http(lower, buf),
         }
     }
 
@@ -474,9 +529,12 @@ impl Component for DetailPane {
             }
             KeyCode::Char('v') => {
                 self.view = match self.view {
+                    View::Http => View::Distribution,
+                    View::Resources if self.is_http() => View::Http,
                     View::Distribution => View::Resources,
                     View::Resources => View::Phases,
                     View::Phases if self.lifecycle() => View::Heap,
+                    View::Phases | View::Heap if self.is_http() => View::Http,
                     View::Phases | View::Heap => View::Distribution,
                 }
             }
@@ -496,6 +554,13 @@ impl Component for DetailPane {
                 ("arrows", "cell"),
                 ("v", "distribution/resources/measurements/heap"),
                 ("m", "measurement vs heap"),
+                ("e", "export"),
+            ];
+        }
+        if self.is_http() {
+            return vec![
+                ("arrows", "cell"),
+                ("v", "variants/distribution/resources"),
                 ("e", "export"),
             ];
         }

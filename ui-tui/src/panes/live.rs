@@ -55,8 +55,9 @@ pub struct LivePane {
     /// The cell the last sample came from.
     pub sampled: Option<(String, String)>,
     /// Measured values per cell: [self-timed execute, wall execute, wall total, wall
-    /// instantiate (lifecycle suite)], ns; the first that has values is the cell's time.
-    pub values: HashMap<(String, String), [Vec<f64>; 4]>,
+    /// instantiate (lifecycle suite), median request latency over one connection (HTTP
+    /// suites)], ns; the first that has values is the cell's time (as in the summary).
+    pub values: HashMap<(String, String), [Vec<f64>; 5]>,
     /// Median primary time of finished cells.
     pub medians: Vec<Option<f64>>,
     /// Baseline runtime.
@@ -134,6 +135,7 @@ impl LivePane {
                         (Phase::Execute, Metric::WallNs) => 1,
                         (Phase::Total, Metric::WallNs) => 2,
                         (Phase::Instantiate, Metric::WallNs) => 3,
+                        (Phase::Latency, Metric::WallNs) => 4,
                         _ => continue,
                     };
                     self.values.entry((m.runtime, m.test)).or_default()[slot].push(m.value);

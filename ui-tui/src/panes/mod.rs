@@ -5,6 +5,7 @@ pub mod detail;
 pub mod diff;
 pub mod export;
 pub mod help;
+pub mod http;
 pub mod live;
 pub mod runs;
 pub mod runtimes;

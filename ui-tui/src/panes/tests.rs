@@ -101,6 +101,15 @@ impl TestsPane {
         }
     }
 
+    /// The suite with ticked tests, when exactly one has some.
+    pub fn ticked_suite(&self) -> Option<&Suite> {
+        let mut with = (0..self.suites.len()).filter(|&s| self.checked[s].iter().any(|c| *c));
+        match (with.next(), with.next()) {
+            (Some(s), None) => Some(&self.suites[s]),
+            _ => None,
+        }
+    }
+
     /// Ticks exactly these tests of suite `suite` (and nothing elsewhere).
     pub fn select_only(&mut self, suite: &str, tests: &[&str]) {
         for (s, su) in self.suites.iter().enumerate() {

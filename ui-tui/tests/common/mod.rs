@@ -109,12 +109,22 @@ pub fn suites() -> Vec<Suite> {
         Suite {
             name: "http".into(),
             description: "HTTP gateway".into(),
-            kind: Default::default(),
+            kind: wasmeter_core::suite::SuiteKind::Gateway,
             dir: PathBuf::from("/suites/http"),
             includes: vec![],
             native_cflags: vec![],
             native_libs: vec![],
-            tests: vec![test("hello", "a hello-world handler", &["http"])],
+            tests: vec![TestCase {
+                http: Some(wasmeter_core::suite::HttpTest {
+                    path: "/hello".into(),
+                    method: "GET".into(),
+                    body: vec![],
+                    connections: None,
+                    duration_secs: None,
+                    servers: vec![],
+                }),
+                ..test("hello", "a hello-world handler", &["http"])
+            }],
         },
     ]
 }
@@ -383,6 +393,134 @@ pub fn lifecycle_run() -> SavedRun {
                 test: t.to_string(),
                 failure: None,
                 wall_ms: 150.0,
+            })
+        })
+        .collect();
+    SavedRun {
+        dir: PathBuf::from(format!("/results/{id}")),
+        meta: m,
+        cells,
+        measurements: v,
+        samples: samples(),
+    }
+}
+
+pub const HTTP_RTS: [&str; 3] = ["native", "wasmtime-pooling", "wasmer-cranelift"];
+pub const HTTP_TESTS: [&str; 2] = ["hello", "echo-1k"];
+pub const HTTP_LEVELS: [u32; 4] = [1, 10, 50, 100];
+
+/// A gateway run: native, embedded wasmtime (pooling) and wasmer per request, two requests,
+/// three iterations; native throughput grows up to 50 connections, wasmtime's flattens at
+/// 10; wasmer failed on `echo-1k`.
+pub fn http_run() -> SavedRun {
+    let id = "20261122-123047-gateway-e7f9";
+    let mut m = meta(id, None, 1_795_300_000.0);
+    m.suite = "gateway".into();
+    m.suite_kind = wasmeter_core::suite::SuiteKind::Gateway;
+    m.settings.warmup = 0;
+    m.settings.runs = 3;
+    m.settings.http = Some(wasmeter_core::http::HttpSettings {
+        levels: HTTP_LEVELS.to_vec(),
+        duration_ms: 500,
+        latency_ms: 300,
+        ..Default::default()
+    });
+    m.tests = HTTP_TESTS
+        .iter()
+        .map(|t| TestRecord {
+            name: t.to_string(),
+            source_hash: format!("hash-{t}"),
+        })
+        .collect();
+    m.runtimes = vec![
+        rt(
+            "native",
+            RuntimeKind::Native,
+            "cc 14.2.0",
+            "C build, -O2",
+            None,
+        ),
+        rt(
+            "wasmtime-pooling",
+            RuntimeKind::Embedded,
+            "48.0.0",
+            "Cranelift, pooling allocator",
+            None,
+        ),
+        rt(
+            "wasmer-cranelift",
+            RuntimeKind::Embedded,
+            "7.4.2",
+            "Cranelift compiler, WASIX",
+            None,
+        ),
+    ];
+    let failed = ("wasmer-cranelift", "echo-1k");
+    let mut v = Vec::new();
+    for (ti, t) in HTTP_TESTS.iter().enumerate() {
+        for (ri, r) in HTTP_RTS.iter().enumerate() {
+            if (*r, *t) == failed {
+                continue;
+            }
+            // Latency over one connection: 8 µs native, 44 µs wasmtime, 61 µs wasmer.
+            let lat = [8.0e3, 44.0e3, 61.0e3][ri] * (1.0 + 0.5 * ti as f64);
+            for i in 0..3u32 {
+                let noise = 1.0 + 0.01 * ((i + ri as u32 + ti as u32) % 3) as f64;
+                let mut row = |phase, metric, value: f64| {
+                    v.push(MeasurementRow {
+                        runtime: r.to_string(),
+                        test: t.to_string(),
+                        phase,
+                        iteration: i,
+                        warmup: false,
+                        metric,
+                        value: value * noise,
+                    })
+                };
+                row(
+                    Phase::ColdStart,
+                    Metric::WallNs,
+                    [4.1e6, 43.0e6, 120.0e6][ri],
+                );
+                row(Phase::Latency, Metric::WallNs, lat);
+                row(Phase::Latency, Metric::P90Ns, lat * 1.1);
+                row(Phase::Latency, Metric::P99Ns, lat * 1.9);
+                for (li, c) in HTTP_LEVELS.iter().enumerate() {
+                    let ph = Phase::Throughput(*c);
+                    let rps = match ri {
+                        0 => [130e3, 170e3, 180e3, 176e3][li],
+                        1 => [16e3, 21e3, 20e3, 19e3][li],
+                        _ => [12e3, 14e3, 13e3, 9e3][li],
+                    } / (1.0 + 0.5 * ti as f64);
+                    row(ph, Metric::Rps, rps);
+                    row(ph, Metric::WallNs, *c as f64 * 1e9 / rps);
+                    row(ph, Metric::P99Ns, *c as f64 * 3e9 / rps);
+                    row(ph, Metric::CpuNsPer1k, [3.3e6, 63.0e6, 80.0e6][ri]);
+                    row(ph, Metric::RssBytes, [11.0, 29.0, 41.0][ri] * 1048576.0);
+                    row(
+                        ph,
+                        Metric::Errors,
+                        if ri == 2 && li == 3 { 4.0 } else { 0.0 },
+                    );
+                }
+                row(
+                    Phase::Total,
+                    Metric::MaxRssKib,
+                    [12084.0, 30618.0, 42000.0][ri],
+                );
+            }
+        }
+    }
+    let cells = HTTP_TESTS
+        .iter()
+        .flat_map(|t| {
+            HTTP_RTS.iter().map(move |r| CellRecord {
+                runtime: r.to_string(),
+                test: t.to_string(),
+                failure: ((*r, *t) == failed).then(|| {
+                    wasmeter_core::runtime::Failure::Trap("out of bounds memory access".into())
+                }),
+                wall_ms: 1600.0,
             })
         })
         .collect();
