@@ -166,6 +166,9 @@ pub struct RunArgs {
     /// HTTP suites: seconds a server may take to answer its first 200 OK (default 20).
     #[arg(long, value_name = "SECS")]
     pub ready_timeout: Option<f64>,
+    /// HTTP suites: threads of the gateway server and of the load generator (default 2 each).
+    #[arg(long, value_name = "SERVER,CLIENT", value_delimiter = ',')]
+    pub threads: Vec<usize>,
     /// HTTP suites: most guest processes a CLI gateway runs at once (default 8).
     #[arg(long, value_name = "N")]
     pub cli_inflight: Option<usize>,

@@ -109,6 +109,7 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
         || args.latency.is_some()
         || args.ready_timeout.is_some()
         || args.cli_inflight.is_some()
+        || !args.threads.is_empty()
     {
         return Err(InputError(format!(
             "--concurrency, --duration and --latency apply to HTTP suites; '{name}' is a {} suite",
@@ -148,6 +149,13 @@ fn http_settings(args: &RunArgs) -> Result<HttpSettings> {
     }
     if let Some(d) = args.ready_timeout {
         h.ready_timeout_ms = secs("ready-timeout", d)?;
+    }
+    match args.threads.as_slice() {
+        [] => {}
+        [s, c] if *s > 0 && *c > 0 => (h.server_threads, h.client_threads) = (*s, *c),
+        _ => {
+            return Err(InputError("--threads takes SERVER,CLIENT, both at least 1".into()).into());
+        }
     }
     if let Some(n) = args.cli_inflight {
         h.cli_inflight = n.max(1);

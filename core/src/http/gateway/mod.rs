@@ -5,6 +5,8 @@
 
 mod cli;
 mod native;
+mod pool;
+mod wasi;
 mod wasmer;
 mod wasmtime;
 
@@ -54,9 +56,9 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         RuntimeKind::Native => Ok(Box::new(native::NativeBackend)),
         RuntimeKind::Embedded => {
             if let Some(v) = wasmtime_variant(id) {
-                // A guest steps off its server thread (see the backend), so up to one
-                // instance per open connection can be alive: size the pool for that.
-                let slots = 1000;
+                // Guests run on the server threads: one instance per thread is alive at
+                // most; a few spare slots cost only address space.
+                let slots = (spec.threads * 4).max(16) as u32;
                 return Ok(Box::new(wasmtime::WasmtimeBackend::new(
                     v,
                     &spec.wasm,

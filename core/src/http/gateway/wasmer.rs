@@ -4,20 +4,18 @@
 //! threads of their own, each inside a small runtime kept for the purpose.
 
 use super::Backend;
+use super::pool::GuestPool;
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::embedded::WasmerCompiler;
-use crossbeam_channel::{Sender, bounded, unbounded};
 use std::io::Read;
 use std::path::Path;
 use wasmer::{Engine, Instance, Module, Store};
 use wasmer_wasix::virtual_fs::StaticFile;
 use wasmer_wasix::{Pipe, WasiEnv, WasiError};
 
-type Job = (GuestCall, Sender<Result<GuestReply, String>>);
-
 /// A pool of threads running the guest on one wasmer engine.
 pub struct WasmerBackend {
-    jobs: Sender<Job>,
+    pool: GuestPool,
     // wasmer-wasix's host tasks run here; guest threads hold its handle.
     _tokio: tokio::runtime::Runtime,
 }
@@ -43,19 +41,15 @@ impl WasmerBackend {
             .build()
             .map_err(|e| format!("cannot start tokio: {e}"))?;
         let handle = tokio.handle().clone();
-        let (tx, rx) = unbounded::<Job>();
-        for _ in 0..threads.max(1) {
-            let (rx, engine, module, handle) =
-                (rx.clone(), engine.clone(), module.clone(), handle.clone());
-            std::thread::spawn(move || {
-                let _guard = handle.enter();
-                for (call, reply) in rx {
-                    let _ = reply.send(run(&engine, &module, &call));
-                }
-            });
-        }
+        let pool = GuestPool::new(threads, move || {
+            let (engine, module, handle) = (engine.clone(), module.clone(), handle.clone());
+            move |call: &GuestCall| {
+                let _in_runtime = handle.enter();
+                run(&engine, &module, call)
+            }
+        });
         Ok(WasmerBackend {
-            jobs: tx,
+            pool,
             _tokio: tokio,
         })
     }
@@ -63,12 +57,7 @@ impl WasmerBackend {
 
 impl Backend for WasmerBackend {
     fn call(&self, call: &GuestCall) -> Result<GuestReply, String> {
-        let (tx, rx) = bounded(1);
-        self.jobs
-            .send((call.clone(), tx))
-            .map_err(|_| "wasmer guest threads are gone".to_string())?;
-        rx.recv()
-            .map_err(|_| "wasmer guest thread died".to_string())?
+        self.pool.call(call)
     }
 }
 
