@@ -65,6 +65,9 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
         ),
+        k if info.id == DOCKER && k != SuiteKind::Gateway => {
+            Err("the Docker variant is one of the gateway suite's".into())
+        }
         SuiteKind::Servers if info.kind == RuntimeKind::Embedded => Err(
             "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
                 .into(),
@@ -78,7 +81,10 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
 
 /// True for ids wasmeter defines itself (config files may not reuse them).
 pub fn is_builtin(id: &str) -> bool {
-    id == "native" || EMBEDDED.iter().any(|(e, _, _)| *e == id) || is_cli_adapter(id)
+    id == "native"
+        || id == DOCKER
+        || EMBEDDED.iter().any(|(e, _, _)| *e == id)
+        || is_cli_adapter(id)
 }
 
 /// Every runtime wasmeter knows — native, embedded, CLI, custom — with availability
@@ -95,7 +101,41 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
         command: None,
     }));
     v.extend(cli_runtimes(config));
+    v.push(docker_info());
     v
+}
+
+/// The gateway's Docker variant (a container per request), as the published study ran it.
+const DOCKER: &str = "docker";
+
+/// Whether a Docker engine answers. None runs on the machines wasmeter is developed on, so
+/// no container command line could be verified: the variant is listed, and says so, rather
+/// than offered untested.
+fn docker_info() -> RuntimeInfo {
+    let engine = std::process::Command::new("docker")
+        .args(["version", "--format", "{{.Server.Version}}"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let (version, unavailable) = match engine {
+        None => ("-".to_string(), "no Docker engine".to_string()),
+        Some(v) => (
+            v,
+            "a Docker engine answers, but wasmeter has no verified container command line: run the guest through it as a custom runtime in wasmeter.toml (docs/http.md)".to_string(),
+        ),
+    };
+    RuntimeInfo {
+        id: DOCKER.into(),
+        kind: RuntimeKind::Cli,
+        version,
+        config: "gateway suite: a container per request".into(),
+        unavailable: Some(unavailable),
+        hint: Some("a running Docker engine (`docker version` answering)".into()),
+        command: None,
+    }
 }
 
 fn native_info() -> RuntimeInfo {
