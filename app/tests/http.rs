@@ -23,6 +23,17 @@ fn num(v: &Value, what: &str) -> f64 {
         .unwrap_or_else(|| panic!("{what}: not a number: {v}"))
 }
 
+/// wasmeter with the suites under `dir/suites`, results in `dir/results`, no user config.
+fn with_own_suites(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"));
+    c.args(args)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .env("WASMETER_SUITES", dir.join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null");
+    c
+}
+
 fn cli_available(results: &Path, id: &str) -> bool {
     let out = wasmeter(&["runtimes", "--json"], results);
     json(&out)
@@ -204,8 +215,9 @@ fn a_guest_the_gateway_cannot_serve_fails_its_cell_with_the_reason() {
         "[suite]\nname = \"badgw\"\nkind = \"gateway\"\n[[test]]\nname = \"hello\"\nsource = \"src/bad.c\"\nwasm = \"bad.wasm\"\npath = \"/hello\"\n",
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let out = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "badgw",
@@ -222,13 +234,10 @@ fn a_guest_the_gateway_cannot_serve_fails_its_cell_with_the_reason() {
             "--ready-timeout",
             "1.5",
             "--json",
-            "--results",
-        ])
-        .arg(tmp.path().join("results"))
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .unwrap();
+        ],
+    )
+    .output()
+    .unwrap();
     let s = json(&out);
     let f = failures(&s);
     assert_eq!(
@@ -298,8 +307,9 @@ command = ["python3", "-m", "http.server", "{{port}}", "--bind", "127.0.0.1"]
     );
     std::fs::write(suite.join("suite.toml"), manifest).unwrap();
     let t0 = std::time::Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let out = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "srv",
@@ -314,13 +324,10 @@ command = ["python3", "-m", "http.server", "{{port}}", "--bind", "127.0.0.1"]
             "--ready-timeout",
             "1.5",
             "--json",
-            "--results",
-        ])
-        .arg(tmp.path().join("results"))
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .unwrap();
+        ],
+    )
+    .output()
+    .unwrap();
     let s = json(&out);
     let f = failures(&s);
     assert_eq!(f[0], "ok", "{f:?}\n{}", stderr(&out));
@@ -378,8 +385,9 @@ fn ctrl_c_mid_load_stops_the_server_and_saves_the_run() {
         ),
     )
     .unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let mut child = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "srv",
@@ -389,15 +397,12 @@ fn ctrl_c_mid_load_stops_the_server_and_saves_the_run() {
             "1",
             "--latency",
             "0.2",
-            "--results",
-        ])
-        .arg(tmp.path().join("results"))
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        ],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while pids_with(&marker).is_empty() {
         assert!(

@@ -1,7 +1,7 @@
 //! Per-request cost of each gateway backend, in process and on one thread, without HTTP:
 //! what a request costs the server before any network I/O, and so what bounds the
-//! embedded gateways' throughput against native. `cargo bench --profile ci -p
-//! wasmeter-core --bench gateway`; figures in docs/http.md.
+//! embedded gateways' throughput against native. `cargo bench --profile ci --workspace
+//! --bench gateway [BACKEND [WORKLOAD]]`; figures in docs/http.md.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

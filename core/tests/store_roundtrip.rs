@@ -244,6 +244,7 @@ fn old_runs_load_and_lifecycle_rows_round_trip() {
     let mut w = RunWriter::create(dir.path(), lm.clone()).unwrap();
     let rows: Vec<MeasurementRow> = Phase::ALL
         .iter()
+        .chain(&[Phase::Throughput(1), Phase::Throughput(400)])
         .flat_map(|p| Metric::ALL.iter().map(move |m| (*p, *m)))
         .enumerate()
         .map(|(i, (phase, metric))| MeasurementRow {
@@ -262,9 +263,19 @@ fn old_runs_load_and_lifecycle_rows_round_trip() {
     assert_eq!(run.measurements, rows);
     assert_eq!(run.meta.suite_kind, lm.suite_kind);
     assert_eq!(run.meta.not_applicable, lm.not_applicable);
-    for p in Phase::ALL {
+    for p in Phase::ALL.into_iter().chain([Phase::Throughput(50)]) {
         assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
         assert_eq!(Phase::parse(p.as_str()), Some(p));
+    }
+    assert_eq!(Phase::Throughput(50).as_str(), "throughput_c50");
+    // Only the canonical spelling parses, so names round-trip exactly.
+    for bad in [
+        "throughput_c0",
+        "throughput_c050",
+        "throughput_c",
+        "throughput_cx",
+    ] {
+        assert_eq!(Phase::parse(bad), None, "{bad}");
     }
     for m in Metric::ALL {
         assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());

@@ -49,14 +49,6 @@ pub struct Driver {
     upstream: Option<ServerHandle>,
 }
 
-fn value(phase: Phase, metric: Metric, value: f64) -> PhaseValue {
-    PhaseValue {
-        phase,
-        metric,
-        value,
-    }
-}
-
 impl Driver {
     /// Prepares a cell: finds this runtime's server (servers suites) and runs its build
     /// step; starts the upstream echo server of the `proxy` request.
@@ -277,7 +269,7 @@ impl Driver {
             }
             Err(e) => return Err(Failure::Other(e)),
         };
-        let mut v = vec![value(
+        let mut v = vec![PhaseValue::new(
             Phase::ColdStart,
             Metric::WallNs,
             cold.as_nanos() as f64,
@@ -290,13 +282,21 @@ impl Driver {
             Duration::from_millis(s.latency_ms),
             "latency",
         )?;
-        v.push(value(
+        v.push(PhaseValue::new(
             Phase::Latency,
             Metric::WallNs,
             lat.latency.p50 as f64,
         ));
-        v.push(value(Phase::Latency, Metric::P90Ns, lat.latency.p90 as f64));
-        v.push(value(Phase::Latency, Metric::P99Ns, lat.latency.p99 as f64));
+        v.push(PhaseValue::new(
+            Phase::Latency,
+            Metric::P90Ns,
+            lat.latency.p90 as f64,
+        ));
+        v.push(PhaseValue::new(
+            Phase::Latency,
+            Metric::P99Ns,
+            lat.latency.p99 as f64,
+        ));
 
         let levels = match self.job.test.connections {
             Some(c) if self.job.kind == SuiteKind::Servers => vec![c],
@@ -323,24 +323,24 @@ impl Driver {
             let cpu = server.cpu_time().saturating_sub(cpu0);
             peak_rss = peak_rss.max(rss);
             let ph = Phase::Throughput(c);
-            v.push(value(ph, Metric::Rps, r.rps));
-            v.push(value(ph, Metric::WallNs, r.latency.p50 as f64));
-            v.push(value(ph, Metric::P99Ns, r.latency.p99 as f64));
-            v.push(value(
+            v.push(PhaseValue::new(ph, Metric::Rps, r.rps));
+            v.push(PhaseValue::new(ph, Metric::WallNs, r.latency.p50 as f64));
+            v.push(PhaseValue::new(ph, Metric::P99Ns, r.latency.p99 as f64));
+            v.push(PhaseValue::new(
                 ph,
                 Metric::Errors,
                 r.errors.values().sum::<u64>() as f64,
             ));
-            v.push(value(ph, Metric::RssBytes, rss as f64));
+            v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
             if r.requests > 0 {
-                v.push(value(
+                v.push(PhaseValue::new(
                     ph,
                     Metric::CpuNsPer1k,
                     cpu.as_nanos() as f64 * 1000.0 / r.requests as f64,
                 ));
             }
         }
-        v.push(value(
+        v.push(PhaseValue::new(
             Phase::Total,
             Metric::MaxRssKib,
             (peak_rss / 1024) as f64,

@@ -34,14 +34,6 @@ pub struct Driver {
     live: u64,
 }
 
-fn value(phase: Phase, metric: Metric, value: f64) -> PhaseValue {
-    PhaseValue {
-        phase,
-        metric,
-        value,
-    }
-}
-
 impl Driver {
     /// Builds the engine of `runtime_id`, generates the module, writes its precompiled form
     /// into `scratch`, checks that an instance answers and holds the right heap, and sizes
@@ -107,31 +99,43 @@ impl Driver {
         let mut v = Vec::with_capacity(7);
 
         let d = e.compile(&self.wasm, b.compile)?;
-        v.push(value(
+        v.push(PhaseValue::new(
             Phase::Compile,
             Metric::WallNs,
             per_op_ns(d, b.compile),
         ));
 
         let d = e.load(&self.precompiled, b.load)?;
-        v.push(value(Phase::Load, Metric::WallNs, per_op_ns(d, b.load)));
+        v.push(PhaseValue::new(
+            Phase::Load,
+            Metric::WallNs,
+            per_op_ns(d, b.load),
+        ));
 
         let d = e.instantiate(b.instantiate)?;
         let (td, n) = e.teardown();
-        v.push(value(
+        v.push(PhaseValue::new(
             Phase::Instantiate,
             Metric::WallNs,
             per_op_ns(d, b.instantiate),
         ));
-        v.push(value(Phase::Teardown, Metric::WallNs, per_op_ns(td, n)));
+        v.push(PhaseValue::new(
+            Phase::Teardown,
+            Metric::WallNs,
+            per_op_ns(td, n),
+        ));
 
         e.instantiate(1)?;
         let d = e.call(b.call);
         e.teardown();
-        v.push(value(Phase::Call, Metric::WallNs, per_op_ns(d?, b.call)));
+        v.push(PhaseValue::new(
+            Phase::Call,
+            Metric::WallNs,
+            per_op_ns(d?, b.call),
+        ));
 
         let d = e.cycle(b.cycle)?;
-        v.push(value(
+        v.push(PhaseValue::new(
             Phase::Instantiate,
             Metric::InstancesPerSec,
             b.cycle as f64 / d.as_secs_f64().max(1e-12),
@@ -144,7 +148,7 @@ impl Driver {
         e.teardown();
         made?;
         if let (Some(a), Some(b)) = (before, after) {
-            v.push(value(
+            v.push(PhaseValue::new(
                 Phase::Instantiate,
                 Metric::RssPerInstanceBytes,
                 (b as f64 - a as f64) / self.live as f64,
@@ -184,7 +188,7 @@ pub fn first_in_process(runtime_id: &str, path: &Path) -> Result<Vec<PhaseValue>
     let call = e.call(1);
     e.teardown();
     Ok(vec![
-        value(Phase::FirstInstantiate, Metric::WallNs, per_op_ns(inst, 1)),
-        value(Phase::FirstCall, Metric::WallNs, per_op_ns(call?, 1)),
+        PhaseValue::new(Phase::FirstInstantiate, Metric::WallNs, per_op_ns(inst, 1)),
+        PhaseValue::new(Phase::FirstCall, Metric::WallNs, per_op_ns(call?, 1)),
     ])
 }

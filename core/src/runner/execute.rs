@@ -291,9 +291,21 @@ impl CellCtx<'_> {
         worker: &WorkerCommand,
     ) -> CellSpec {
         CellSpec {
+            lifecycle: Some(LifecycleJob {
+                module,
+                fresh: Some(worker.clone()),
+                first_only: None,
+            }),
+            ..self.host_driven(PathBuf::new(), scratch)
+        }
+    }
+
+    /// A cell the worker drives itself (lifecycle, HTTP): no arguments, no answer file.
+    fn host_driven(&self, program: PathBuf, scratch: PathBuf) -> CellSpec {
+        CellSpec {
             runtime: self.runtime.clone(),
             job: Job {
-                program: PathBuf::new(),
+                program,
                 name: self.test.name.clone(),
                 args: Vec::new(),
                 env: Vec::new(),
@@ -304,11 +316,7 @@ impl CellCtx<'_> {
             expected: None,
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,
-            lifecycle: Some(LifecycleJob {
-                module,
-                fresh: Some(worker.clone()),
-                first_only: None,
-            }),
+            lifecycle: None,
             http: None,
         }
     }
@@ -323,20 +331,6 @@ impl CellCtx<'_> {
     ) -> CellSpec {
         let kind = self.plan.suite.kind;
         CellSpec {
-            runtime: self.runtime.clone(),
-            job: Job {
-                program: self.test.wasm.clone(),
-                name: self.test.name.clone(),
-                args: Vec::new(),
-                env: Vec::new(),
-                scratch,
-                memory_limit: self.plan.settings.memory_cap_bytes,
-                stdout_limit: 0,
-            },
-            expected: None,
-            warmup: self.plan.settings.warmup,
-            runs: self.plan.settings.runs,
-            lifecycle: None,
             http: Some(HttpJob {
                 kind,
                 test: http.clone(),
@@ -350,6 +344,7 @@ impl CellCtx<'_> {
                     .join("servers")
                     .join(&self.plan.suite.name),
             }),
+            ..self.host_driven(self.test.wasm.clone(), scratch)
         }
     }
 

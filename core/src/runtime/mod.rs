@@ -204,6 +204,7 @@ pub enum Metric {
     /// HTTP: successful requests per second.
     Rps,
     /// HTTP: CPU time of the server (its children included) per 1,000 requests, ns.
+    #[serde(rename = "cpu_ns_per_1k")]
     CpuNsPer1k,
     /// HTTP: resident memory of the server (its children included) under load, bytes.
     RssBytes,
@@ -263,6 +264,17 @@ pub struct PhaseValue {
     pub metric: Metric,
     /// The value in the metric's unit.
     pub value: f64,
+}
+
+impl PhaseValue {
+    /// A value of a phase.
+    pub fn new(phase: Phase, metric: Metric, value: f64) -> PhaseValue {
+        PhaseValue {
+            phase,
+            metric,
+            value,
+        }
+    }
 }
 
 /// Everything one run of a guest needs. Paths are absolute.
