@@ -72,6 +72,20 @@ fn catalog_lists_the_real_suites_and_runtimes() {
         .iter()
         .find(|s| s["name"] == "compute")
         .expect("compute suite");
+    assert_eq!(compute["kind"], "command");
+    let kinds: Vec<(&str, &str)> = suites
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["kind"].as_str().unwrap()))
+        .collect();
+    for want in [
+        ("lifecycle", "lifecycle"),
+        ("gateway", "gateway"),
+        ("servers", "servers"),
+    ] {
+        assert!(kinds.contains(&want), "{kinds:?}");
+    }
     let tests: Vec<&str> = compute["tests"]
         .as_array()
         .unwrap()

@@ -4,7 +4,7 @@ use crate::{CmdResult, Workbench};
 use serde::Serialize;
 use wasmeter_core::config::Config;
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
-use wasmeter_core::suite::SuiteCatalog;
+use wasmeter_core::suite::{SuiteCatalog, SuiteKind};
 
 /// Every runtime wasmeter knows, available or not.
 #[tauri::command]
@@ -19,6 +19,9 @@ pub struct SuiteView {
     pub name: String,
     /// One line.
     pub description: String,
+    /// What kind of tests it has (command, lifecycle, gateway, servers): how the page
+    /// sets a run up and shows it.
+    pub kind: SuiteKind,
     /// Tests in manifest order.
     pub tests: Vec<TestView>,
 }
@@ -44,6 +47,7 @@ pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<Su
         .map(|s| SuiteView {
             name: s.name,
             description: s.description,
+            kind: s.kind,
             tests: s
                 .tests
                 .into_iter()

@@ -38,6 +38,8 @@ export interface TestInfo {
 export interface SuiteInfo {
   name: string;
   description: string;
+  /** From the manifest; older backends left it out. */
+  kind?: SuiteKind;
   tests: TestInfo[];
 }
 

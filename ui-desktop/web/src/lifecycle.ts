@@ -71,7 +71,7 @@ export const NOT_APPLICABLE_SERVERS = 'the servers suite starts server programs;
 /** Runtimes only the lifecycle suite runs (`LIFECYCLE_ONLY` in registry.rs). */
 const LIFECYCLE_ONLY_RUNTIMES: readonly string[] = ['wasmtime-pooling-nocow'];
 
-/** The kind of a suite as the catalog lists it (list_suites gives names only). */
+/** The kind of a suite known only by name (live runs; catalogs without `kind`). */
 export function suiteKind(suiteName: string | null | undefined): SuiteKind {
   if (suiteName === LIFECYCLE) return 'lifecycle';
   if (suiteName === 'gateway' || suiteName === 'servers') return suiteName;

@@ -91,7 +91,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const [iterDefaultsHttp, setIterDefaultsHttp] = useState(false);
 
   const current = suites?.find((s) => s.name === suite) ?? null;
-  const kind = suiteKind(current?.name);
+  const kind = current?.kind ?? suiteKind(current?.name);
   const http = isHttpKind(kind);
 
   // HTTP suites: each iteration loads a server for seconds, so fewer runs and no warm-up.
