@@ -8,9 +8,10 @@ use super::HttpSettings;
 use super::codec::{Request, Response};
 use super::gateway::GatewaySpec;
 use super::guest::{expected_body, route};
-use super::launch::{ServerProcess, command_in, free_port, port_in_use, request_once};
+use super::launch::{ServerProcess, command_in, free_port, port_in_use};
 use super::load::{self, LoadReport, LoadSpec, Stop};
 use super::server::{Handler, ServerHandle, ServerOptions, spawn_local};
+use super::upstream::request_once;
 use crate::runner::WorkerCommand;
 use crate::runtime::{Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
 use crate::sample::TreeSampler;
@@ -208,17 +209,12 @@ impl Driver {
                 .to_string()
         };
         if status != 200 {
-            let tail = server.stderr_tail();
             return Err(Failure::WrongOutput(format!(
                 "{} {} answered {status}: {}{}",
                 t.method,
                 t.path,
                 shown(),
-                if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!("; stderr: {tail}")
-                }
+                server.stderr_suffix("; stderr: ")
             )));
         }
         if self.job.kind != SuiteKind::Gateway {
@@ -243,7 +239,7 @@ impl Driver {
 
     /// One iteration: cold start, warm latency, then each concurrency level.
     pub fn iteration(&mut self) -> Result<Vec<PhaseValue>, Failure> {
-        let s = self.job.settings.clone();
+        let s = &self.job.settings;
         let port = match self.server.as_ref().and_then(|d| d.port) {
             Some(p) if port_in_use(p) => {
                 return Err(Failure::Other(format!(
@@ -261,7 +257,7 @@ impl Driver {
             Duration::from_millis(s.ready_timeout_ms),
         );
         let cold = match ready {
-            Ok((d, _)) => d,
+            Ok(d) => d,
             Err(e) if server.exited().is_some() && port_in_use(port) => {
                 return Err(Failure::Other(format!(
                     "port {port} is in use by another process: {e}"
@@ -360,24 +356,14 @@ impl Driver {
         let spec = self.load_spec(server, connections, stop);
         let r = load::run(&spec);
         if let Some(status) = server.exited() {
-            let tail = server.stderr_tail();
             return Err(Failure::Crash(format!(
                 "server exited ({status}) during the {what} load{}",
-                if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {tail}")
-                }
+                server.stderr_suffix(": ")
             )));
         }
         let r = r.map_err(|e| Failure::Other(format!("{what}: {e}")))?;
         if r.requests == 0 {
-            let tail = server.stderr_tail();
-            let tail = if tail.is_empty() {
-                String::new()
-            } else {
-                format!("; stderr: {tail}")
-            };
+            let tail = server.stderr_suffix("; stderr: ");
             if r.errors.is_empty() {
                 return Err(Failure::Other(format!(
                     "no request completed within {:.1} s at {what}: each takes longer than that (try a longer --duration){tail}",

@@ -4,7 +4,7 @@
 //! of a cell (timeout, Ctrl-C) takes it along; it also dies with the worker (parent-death
 //! signal), and dropping it kills it with every process it started.
 
-pub(crate) use super::upstream::request_once;
+use super::upstream::request_once;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::os::unix::process::CommandExt;
@@ -89,12 +89,16 @@ impl ServerProcess {
         self.child.id()
     }
 
-    /// The last lines of its stderr, on one line.
-    pub fn stderr_tail(&self) -> String {
+    /// The last lines of its stderr on one line, after `prefix`; empty when it wrote
+    /// nothing, so an error message reads the same either way.
+    pub fn stderr_suffix(&self, prefix: &str) -> String {
         let t = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
         let text = String::from_utf8_lossy(&t);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines[lines.len().saturating_sub(3)..].join(" | ")
+        match &lines[lines.len().saturating_sub(3)..] {
+            [] => String::new(),
+            tail => format!("{prefix}{}", tail.join(" | ")),
+        }
     }
 
     /// How it ended, if it has.
@@ -110,23 +114,18 @@ impl ServerProcess {
     fn died(&mut self, status: &str) -> String {
         // Let the stderr reader catch the last words.
         std::thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr_tail();
-        if tail.is_empty() {
-            format!("server {status}")
-        } else {
-            format!("server {status}: {tail}")
-        }
+        format!("server {status}{}", self.stderr_suffix(": "))
     }
 
-    /// Polls GET `path` until it answers 200; returns the time from `spawned` and the
-    /// body of that first answer. Fails when the process exits, answers an error status
-    /// for longer than the timeout, or never answers.
+    /// Polls GET `path` until it answers 200; returns the time from `spawned`. Fails when
+    /// the process exits, answers an error status for longer than the timeout, or never
+    /// answers.
     pub fn wait_ready(
         &mut self,
         path: &str,
         spawned: Instant,
         timeout: Duration,
-    ) -> Result<(Duration, Vec<u8>), String> {
+    ) -> Result<Duration, String> {
         let deadline = spawned + timeout;
         let mut last: String;
         loop {
@@ -134,7 +133,7 @@ impl ServerProcess {
                 return Err(self.died(&format!("exited ({status}) before it was ready")));
             }
             match request_once(self.addr, "GET", path, b"", Duration::from_secs(2)) {
-                Ok((200, body)) => return Ok((spawned.elapsed(), body)),
+                Ok((200, _)) => return Ok(spawned.elapsed()),
                 Ok((status, body)) => {
                     last = format!(
                         "answered {status}: {}",
@@ -144,16 +143,11 @@ impl ServerProcess {
                 Err(e) => last = e,
             }
             if Instant::now() >= deadline {
-                let tail = self.stderr_tail();
                 return Err(format!(
                     "server never became ready on {} within {:.1} s (last: {last}){}",
                     self.addr,
                     timeout.as_secs_f64(),
-                    if tail.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; stderr: {tail}")
-                    }
+                    self.stderr_suffix("; stderr: ")
                 ));
             }
             std::thread::sleep(Duration::from_micros(250));

@@ -108,13 +108,8 @@ fn iterate(rt: &dyn runtime::Runtime, spec: &CellSpec) -> Result<Vec<PhaseValue>
 
 /// Entry point of `wasmeter worker`: reads a [`CellSpec`] as JSON from `input`, writes
 /// [`WorkerMsg`] lines to `output`. Returns the process exit code.
-pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
-    let mut text = String::new();
-    let spec: CellSpec = match input
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())
-        .and_then(|_| serde_json::from_str(&text).map_err(|e| e.to_string()))
-    {
+pub fn worker_main(input: impl Read, mut output: impl Write) -> i32 {
+    let spec: CellSpec = match read_spec(input) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("wasmeter worker: bad cell spec on stdin: {e}");
@@ -134,6 +129,14 @@ pub fn worker_main(mut input: impl Read, mut output: impl Write) -> i32 {
     iterations(&mut output, spec.warmup, spec.runs, |_| {
         iterate(rt.as_ref(), &spec)
     })
+}
+
+/// Reads a JSON spec from `input`: how the runner hands a cell to a worker, and a worker
+/// a gateway to its server process.
+pub fn read_spec<T: serde::de::DeserializeOwned>(mut input: impl Read) -> Result<T, String> {
+    let mut text = String::new();
+    input.read_to_string(&mut text).map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
 }
 
 /// Reports a failure before any iteration ran.

@@ -175,13 +175,8 @@ impl Gateway {
 /// Entry point of `wasmeter serve-gateway`: reads a [`GatewaySpec`] as JSON from `input`,
 /// binds its loopback port, prepares the backend (compiling the guest) and serves until
 /// killed. Errors go to stderr as one line; returns the exit code (3: port in use).
-pub fn serve_main(mut input: impl std::io::Read) -> i32 {
-    let mut text = String::new();
-    let spec: GatewaySpec = match input
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())
-        .and_then(|_| serde_json::from_str(&text).map_err(|e| e.to_string()))
-    {
+pub fn serve_main(input: impl std::io::Read) -> i32 {
+    let spec: GatewaySpec = match crate::runner::read_spec(input) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("wasmeter serve-gateway: bad gateway spec on stdin: {e}");
