@@ -40,6 +40,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build a suite from its script (`suites/NAME/build.sh`): libsodium's test suite is
+    /// compiled this way, outside the repository, and registered once built.
+    Suite {
+        /// What to do.
+        #[command(subcommand)]
+        action: SuiteAction,
+    },
     /// Run a suite on runtimes and save the run.
     Run(RunArgs),
     /// List saved runs.
@@ -110,6 +117,19 @@ pub enum Command {
     ServeGateway,
 }
 
+/// Subcommands of `wasmeter suite`.
+#[derive(Debug, Subcommand)]
+pub enum SuiteAction {
+    /// Run a suite's build script, report how long it took and what it registered.
+    Build {
+        /// Suite to build (a directory of the suites root with a `build.sh`).
+        name: String,
+        /// Rebuild even when the build is up to date.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
 /// Arguments of `wasmeter run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -133,9 +153,10 @@ pub struct RunArgs {
     /// Measured iterations per cell (default 5; HTTP suites 3).
     #[arg(long)]
     pub runs: Option<u32>,
-    /// Seconds an iteration may take before its cell is killed.
-    #[arg(long, default_value_t = 60)]
-    pub timeout: u64,
+    /// Seconds an iteration may take before its cell is killed (default 60, or the suite's
+    /// own: libsodium's 600).
+    #[arg(long)]
+    pub timeout: Option<u64>,
     /// Problem size: quick or full.
     #[arg(long, default_value = "quick")]
     pub size: String,

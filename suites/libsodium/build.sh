@@ -15,20 +15,29 @@
 #
 #   wasm/bench    clang-19 --target=wasm32-wasi -O3, -DBENCHMARKS -DITERATIONS=$ITERATIONS
 #   wasm/check    clang-19 --target=wasm32-wasi -O3 (the tests compare with their .exp)
-#   native/bench  the system C compiler, -O3, -DBENCHMARKS -DITERATIONS=$ITERATIONS
-#   native/check  the system C compiler, -O3
+#   native/bench  clang-19 (or $CC), -O3, -DBENCHMARKS -DITERATIONS=$ITERATIONS
+#   native/check  clang-19 (or $CC), -O3
 #
-# Output, under ${WASMETER_CACHE:-$HOME/.cache/wasmeter}/libsodium/<version>/:
+# Output, under the cache (${WASMETER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter})
+# in libsodium/<version>/:
 #   wasm/bench/<test>.wasm  wasm/check/<test>.wasm  native/bench/<test>  native/check/<test>
 #   exp/<test>.exp   tests.txt (one name a line)   build-info.txt   logs/
+#   suite.toml       the `libsodium` suite's manifest, registered for wasmeter by the link
+#                    <cache>/suites/libsodium -> this directory
 #   (src/<kind>-<mode>/ holds a build tree while it builds; it is removed once collected)
 # See suites/README.md, "The libsodium suite", for how the tests are run.
 #
 # Environment:
-#   WASMETER_CACHE         cache root (default $HOME/.cache/wasmeter)
-#   LIBSODIUM_ITERATIONS   iterations of a benchmark-mode test (default 200)
+#   WASMETER_CACHE         cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter)
+#   LIBSODIUM_ITERATIONS   iterations of a benchmark-mode test (default 5: each
+#                          process times 5 runs of the test; wasmeter runs it --runs times)
 #   LIBSODIUM_SYS_STABLE   crate version to take the source from (default 1.24.3)
-#   WASMETER_CC / CC       native compiler (default cc)
+#   LIBSODIUM_TESTS        build only these tests (space-separated; default all)
+#   LIBSODIUM_WASM_CFLAGS  extra compiler flags of the wasm builds
+#   WASI_SYSROOT           a WASI sysroot (e.g. wasi-sdk's) instead of Debian's wasi-libc
+#   WASMETER_NO_INSTALL=1  never install packages, only name them
+#   WASMETER_CC / CC       native compiler (default clang-19, the wasm side's compiler,
+#                          so both get the same optimiser; cc when it is missing)
 #   JOBS                   make -j (default: nproc)
 #
 # Needs: cargo, make, a native cc, and the Debian packages
@@ -36,15 +45,31 @@
 # (installed with apt-get when run as root, otherwise named and the script exits 1).
 set -euo pipefail
 
-ITERATIONS="${LIBSODIUM_ITERATIONS:-200}"
+ITERATIONS="${LIBSODIUM_ITERATIONS:-5}"
 CRATE_VERSION="${LIBSODIUM_SYS_STABLE:-1.24.3}"
-CACHE_ROOT="${WASMETER_CACHE:-$HOME/.cache/wasmeter}"
-NATIVE_CC="${WASMETER_CC:-${CC:-cc}}"
+CACHE_ROOT="${WASMETER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter}"
+if command -v clang-19 >/dev/null 2>&1; then DEFAULT_CC=clang-19; else DEFAULT_CC=cc; fi
+NATIVE_CC="${WASMETER_CC:-${CC:-$DEFAULT_CC}}"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 CARGO_HOME_DIR="${CARGO_HOME:-$HOME/.cargo}"
 APT_PACKAGES=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 llvm-19)
 WASM_TOOLS=(CC=clang-19 AR=llvm-ar-19 RANLIB=llvm-ranlib-19 NM=llvm-nm-19)
 COMMON_CONFIGURE=(--disable-pie --disable-ssp --disable-shared --without-pthreads)
+
+ONLY_TESTS="${LIBSODIUM_TESTS:-}"
+EXTRA_WASM_CFLAGS="${LIBSODIUM_WASM_CFLAGS:-}"
+SYSROOT="${WASI_SYSROOT:-}"
+# Tests that run in checking mode but measure nothing comparable in benchmark mode: the
+# suite checks them and leaves them out of the timings (see docs/libsodium.md).
+declare -A UNTIMED=(
+    [aead_aes256gcm]="AES-256-GCM needs the CPU's AES instructions: natively it runs, in wasm it is unavailable and the test returns at once"
+    [aead_aes256gcm2]="AES-256-GCM needs the CPU's AES instructions: natively it runs, in wasm it is unavailable and the test returns at once"
+    [misuse]="aborts on purpose through a misuse handler; prints no timing"
+    [onetimeauth2]="too short to time: natively it reports 0 ps per iteration"
+    [sodium_utils2]="too short to time: natively it reports 0 ps per iteration"
+    [sodium_utils3]="too short to time: natively it reports 0 ps per iteration"
+    [sodium_version]="too short to time: natively it reports 0 ps per iteration"
+)
 
 FORCE=0
 PRINT_DIR=0
@@ -89,11 +114,17 @@ ensure_toolchain() {
     for t in clang-19 wasm-ld-19 llvm-ar-19 llvm-ranlib-19 llvm-nm-19; do
         command -v "$t" >/dev/null 2>&1 || missing+=("$t")
     done
-    [[ -f /usr/include/wasm32-wasi/stdio.h ]] || missing+=("wasi-libc headers")
+    if [[ -n "$SYSROOT" ]]; then
+        [[ -f "$SYSROOT/include/wasm32-wasi/stdio.h" || -f "$SYSROOT/include/stdio.h" ]] ||
+            missing+=("wasi-libc headers in WASI_SYSROOT=$SYSROOT")
+    else
+        [[ -f /usr/include/wasm32-wasi/stdio.h ]] || missing+=("wasi-libc headers")
+    fi
     compgen -G '/usr/lib/llvm-19/lib/clang/19/lib/wasi*/libclang_rt.builtins-wasm32.a' \
         >/dev/null || missing+=("libclang_rt.builtins-wasm32.a")
     if ((${#missing[@]} > 0)); then
-        if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        if [[ "$(id -u)" == 0 && -z "${WASMETER_NO_INSTALL:-}" && -z "$SYSROOT" ]] &&
+            command -v apt-get >/dev/null 2>&1; then
             log "installing ${APT_PACKAGES[*]} (missing: ${missing[*]})"
             apt-get update -qq >&2
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >&2
@@ -167,17 +198,23 @@ build_mode() {
     cd "$tree/libsodium-stable"
     if [[ "$kind" == wasm ]]; then
         run "$logs/configure.log" ./configure --host=wasm32-wasi "${COMMON_CONFIGURE[@]}" \
-            "${WASM_TOOLS[@]}" CFLAGS="--target=wasm32-wasi -O3" CPPFLAGS="$cppflags" \
+            "${WASM_TOOLS[@]}" CFLAGS="--target=wasm32-wasi -O3${SYSROOT:+ --sysroot=$SYSROOT}${EXTRA_WASM_CFLAGS:+ $EXTRA_WASM_CFLAGS}" CPPFLAGS="$cppflags" \
             LDFLAGS="-Wl,--strip-all"
     else
         run "$logs/configure.log" ./configure "${COMMON_CONFIGURE[@]}" \
             CC="$NATIVE_CC" CFLAGS="-O3" CPPFLAGS="$cppflags"
     fi
     run "$logs/make-lib.log" make -j"$JOBS" -C src/libsodium
-    # `check` with an empty TESTS builds every test program and runs none.
-    run "$logs/make-tests.log" make -j"$JOBS" -C test/default check TESTS=
     local names
-    names=$(make -s -C test/default -f Makefile -f - print-tests <<<'print-tests: ; @echo $(TESTS_TARGETS)')
+    if [[ -n "$ONLY_TESTS" ]]; then
+        names=$ONLY_TESTS
+        # shellcheck disable=SC2086
+        run "$logs/make-tests.log" make -j"$JOBS" -C test/default $names
+    else
+        # `check` with an empty TESTS builds every test program and runs none.
+        run "$logs/make-tests.log" make -j"$JOBS" -C test/default check TESTS=
+        names=$(make -s -C test/default -f Makefile -f - print-tests <<<'print-tests: ; @echo $(TESTS_TARGETS)')
+    fi
     local dest="$OUT/$kind/$mode" name exe
     rm -rf "$dest"
     mkdir -p "$dest"
@@ -201,6 +238,44 @@ build_mode() {
     log "$kind/$mode: $(wc -l <"$OUT/tests.$kind-$mode.txt") tests in $((SECONDS - t0)) s"
 }
 
+# ---- the suite's manifest -------------------------------------------------------------
+
+# A test's category: its name up to the first '_', without trailing digits (box_easy2 -> box).
+category() {
+    local c=${1%%_*}
+    c=${c%%[0-9]*}
+    echo "${c:-$1}"
+}
+
+# Writes $OUT/suite.toml from tests.txt and links it where wasmeter finds generated suites.
+write_manifest() {
+    local tmp="$OUT/suite.toml.tmp" name
+    {
+        echo "# Generated by suites/libsodium/build.sh for libsodium $VERSION; rebuilt with it."
+        echo "[suite]"
+        echo 'name = "libsodium"'
+        echo "description = \"libsodium $VERSION's own tests (test/default): benchmark mode, $ITERATIONS iterations each; checked against their .exp first\""
+        echo "self_timed_iterations = $ITERATIONS"
+        echo "timeout_secs = 600"
+        while read -r name; do
+            echo
+            echo "[[test]]"
+            echo "name = \"$name\""
+            echo "description = \"test/default/$name.c\""
+            echo "tags = [\"$(category "$name")\"]"
+            echo "wasm = \"wasm/bench/$name.wasm\""
+            echo "native = \"native/bench/$name\""
+            echo "check = { wasm = \"wasm/check/$name.wasm\", native = \"native/check/$name\", expected = \"exp/$name.exp\", result = \"$name.res\" }"
+            if [[ -n "${UNTIMED[$name]:-}" ]]; then
+                echo "untimed = \"${UNTIMED[$name]}\""
+            fi
+        done <"$OUT/tests.txt"
+    } >"$tmp"
+    mv "$tmp" "$OUT/suite.toml"
+    mkdir -p "$CACHE_ROOT/suites"
+    ln -sfn "$OUT" "$CACHE_ROOT/suites/libsodium"
+}
+
 # ---- main -------------------------------------------------------------------------------
 
 find_tarball
@@ -210,8 +285,9 @@ if ((PRINT_DIR)); then
     exit 0
 fi
 
-STAMP="source_sha256=$TARBALL_SHA iterations=$ITERATIONS native_cc=$NATIVE_CC cflags=-O3"
+STAMP="source_sha256=$TARBALL_SHA iterations=$ITERATIONS native_cc=$NATIVE_CC cflags=-O3 wasm_extra=$EXTRA_WASM_CFLAGS sysroot=$SYSROOT tests=${ONLY_TESTS:-all}"
 if ((!FORCE)) && [[ -f "$OUT/build-info.txt" ]] && grep -qxF "stamp: $STAMP" "$OUT/build-info.txt"; then
+    write_manifest
     log "up to date: $OUT ($(wc -l <"$OUT/tests.txt") tests; --force rebuilds)"
     echo "$OUT"
     exit 0
@@ -250,5 +326,6 @@ ELAPSED=$((SECONDS - START))
     echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$OUT/build-info.txt.tmp"
 mv "$OUT/build-info.txt.tmp" "$OUT/build-info.txt"
+write_manifest
 log "done: $(wc -l <"$OUT/tests.txt") tests, 4 builds in $ELAPSED s"
 echo "$OUT"

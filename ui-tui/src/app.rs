@@ -344,7 +344,8 @@ impl App {
         req.warmup = s.warmup_for(http);
         req.runs = s.runs_for(http);
         req.http = http.then(|| s.http.clone());
-        req.timeout = Duration::from_secs(s.timeout);
+        // A suite's own timeout (libsodium's slow tests) is a floor under the setting.
+        req.timeout = Duration::from_secs(s.timeout.max(req.suite.timeout_secs.unwrap_or(0)));
         req.size = s.size;
         req.baseline = s.baseline.clone();
         req.label = (!s.label.trim().is_empty()).then(|| s.label.trim().to_string());

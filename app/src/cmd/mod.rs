@@ -8,10 +8,11 @@ mod run;
 mod runs;
 mod runtimes;
 mod show;
+mod suite_build;
 mod suites;
 
 use crate::InputError;
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, SuiteAction};
 use anyhow::Result;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -51,6 +52,9 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
         Command::Desktop => desktop::main(&ctx),
         Command::Runtimes { json } => runtimes::main(&ctx, json),
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
+        Command::Suite {
+            action: SuiteAction::Build { name, force },
+        } => suite_build::main(&ctx, &name, force),
         Command::Run(args) => run::main(&ctx, args),
         Command::Runs { json } => runs::main(&ctx, json),
         Command::Show {

@@ -117,7 +117,9 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
         ))
         .into());
     }
-    req.timeout = Duration::from_secs(args.timeout);
+    if let Some(t) = args.timeout {
+        req.timeout = Duration::from_secs(t);
+    }
     req.size = args.size.parse().map_err(InputError)?;
     req.label = args.name.clone();
     req.baseline = args.baseline.clone();

@@ -1,6 +1,6 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
-use super::worker::{CellSpec, LifecycleJob, WorkerMsg};
+use super::worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg};
 use super::{Event, Plan, RunnerError};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
@@ -252,15 +252,34 @@ impl CellCtx<'_> {
             return Ok(self.http_spec(http, scratch, worker));
         }
         let size = self.plan.settings.size;
-        let expected_path = self.plan.suite.expected_path(self.test, size);
-        let expected = std::fs::read_to_string(&expected_path)
-            .map_err(|_| Failure::MissingFile(expected_path.display().to_string()))?;
-        let program = match self.runtime.kind {
-            RuntimeKind::Native => compiler
+        let native = self.runtime.kind == RuntimeKind::Native;
+        // A prebuilt test (from a suite's build script) has no answer file or size
+        // argument: its check step, if any, checks it.
+        let (expected, args) = if self.test.native.is_some() {
+            (None, Vec::new())
+        } else {
+            let path = self.plan.suite.expected_path(self.test, size);
+            let expected = std::fs::read_to_string(&path)
+                .map_err(|_| Failure::MissingFile(path.display().to_string()))?;
+            (Some(expected), vec![size.as_str().to_string()])
+        };
+        let program = match (&self.test.native, native) {
+            (Some(exe), true) => exe.clone(),
+            (None, true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
                 .build(&self.plan.suite, self.test)?,
-            _ => self.test.wasm.clone(),
+            (_, false) => self.test.wasm.clone(),
         };
+        let check = self.test.check.as_ref().map(|c| CheckJob {
+            program: if native {
+                c.native.clone()
+            } else {
+                c.wasm.clone()
+            },
+            expected: c.expected.clone(),
+            result: c.result.clone(),
+        });
+        let untimed = check.is_some() && self.test.untimed.is_some();
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
         Ok(CellSpec {
@@ -268,17 +287,20 @@ impl CellCtx<'_> {
             job: Job {
                 program,
                 name: self.test.name.clone(),
-                args: vec![size.as_str().to_string()],
+                args,
                 env: Vec::new(),
                 scratch,
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 16 << 20,
             },
-            expected: Some(expected),
-            warmup: self.plan.settings.warmup,
-            runs: self.plan.settings.runs,
+            expected,
+            // An untimed test is only checked.
+            warmup: if untimed { 0 } else { self.plan.settings.warmup },
+            runs: if untimed { 0 } else { self.plan.settings.runs },
             lifecycle: None,
             http: None,
+            check,
+            self_timed_iterations: self.plan.suite.self_timed_iterations,
         })
     }
 
@@ -318,6 +340,8 @@ impl CellCtx<'_> {
             runs: self.plan.settings.runs,
             lifecycle: None,
             http: None,
+            check: None,
+            self_timed_iterations: None,
         }
     }
 

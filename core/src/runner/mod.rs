@@ -7,7 +7,7 @@ mod worker;
 
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, RunRequest};
-pub use worker::{CellSpec, LifecycleJob, WorkerMsg, read_spec, worker_main};
+pub use worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg, read_spec, worker_main};
 
 use crate::runtime::Failure;
 use crate::store::{MeasurementRow, RunStatus, SampleRow};

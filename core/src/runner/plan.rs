@@ -41,15 +41,17 @@ pub struct RunRequest {
 }
 
 impl RunRequest {
-    /// Defaults: all tests, available runtimes, 1 warm-up, 5 runs, 60 s, quick, 4 GiB, 100 ms.
+    /// Defaults: all tests, available runtimes, 1 warm-up, 5 runs, 60 s (or the suite's
+    /// own timeout), quick, 4 GiB, 100 ms.
     pub fn new(suite: Suite) -> RunRequest {
+        let timeout = Duration::from_secs(suite.timeout_secs.unwrap_or(60));
         RunRequest {
             suite,
             tests: Vec::new(),
             runtimes: Vec::new(),
             warmup: 1,
             runs: 5,
-            timeout: Duration::from_secs(60),
+            timeout,
             size: Size::Quick,
             label: None,
             memory_cap: 4 << 30,

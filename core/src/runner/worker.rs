@@ -30,6 +30,24 @@ pub struct CellSpec {
     /// Set for an HTTP cell: the worker starts servers and loads them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpJob>,
+    /// A checking build to run once before the iterations; a wrong answer fails the cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckJob>,
+    /// The suite's [`crate::suite::Suite::self_timed_iterations`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_timed_iterations: Option<u32>,
+}
+
+/// The check step of a cell, for its runtime: the program to run and the answer it must
+/// write (libsodium's checking mode).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckJob {
+    /// Module or executable of the checking build.
+    pub program: PathBuf,
+    /// Known answer, copied into the scratch directory under its file name.
+    pub expected: PathBuf,
+    /// File the program writes in its working directory.
+    pub result: String,
 }
 
 /// What a lifecycle cell measures, besides its runtime.
@@ -93,9 +111,19 @@ fn iterate(rt: &dyn runtime::Runtime, spec: &CellSpec) -> Result<Vec<PhaseValue>
         return Err(Failure::WrongOutput(why));
     }
     let mut values = it.values;
-    let self_ns = parsed
-        .self_time_ns
-        .or(parsed.ps_per_iteration.map(|ps| ps / 1000.0));
+    let self_ns = match spec.self_timed_iterations {
+        // The loop's whole time, so that start-up (total minus self) stays meaningful.
+        Some(n) => Some(
+            parsed
+                .ps_per_iteration
+                .ok_or_else(|| no_timing(&parsed.answer))?
+                * f64::from(n)
+                / 1000.0,
+        ),
+        None => parsed
+            .self_time_ns
+            .or(parsed.ps_per_iteration.map(|ps| ps / 1000.0)),
+    };
     if let Some(ns) = self_ns {
         values.push(PhaseValue {
             phase: Phase::Execute,
@@ -104,6 +132,61 @@ fn iterate(rt: &dyn runtime::Runtime, spec: &CellSpec) -> Result<Vec<PhaseValue>
         });
     }
     Ok(values)
+}
+
+/// The failure of a self-timed test that printed no timing.
+fn no_timing(answer: &str) -> Failure {
+    let said = answer.trim();
+    Failure::WrongOutput(if said.is_empty() {
+        "printed no timing (expected one integer: picoseconds per iteration)".into()
+    } else {
+        format!(
+            "expected one integer (picoseconds per iteration), got '{}'",
+            said.chars().take(80).collect::<String>()
+        )
+    })
+}
+
+/// Runs a cell's checking build once in the scratch directory and compares what it wrote
+/// with the known answer. Exit status 99 is libsodium's "my output differs".
+fn check_step(rt: &dyn runtime::Runtime, job: &Job, check: &CheckJob) -> Result<(), Failure> {
+    let name = check.expected.file_name().unwrap_or_default();
+    let expected = std::fs::read_to_string(&check.expected)
+        .map_err(|_| Failure::MissingFile(check.expected.display().to_string()))?;
+    std::fs::write(job.scratch.join(name), &expected)
+        .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+    let result_path = job.scratch.join(&check.result);
+    let _ = std::fs::remove_file(&result_path);
+    let ran = rt.run(&Job {
+        program: check.program.clone(),
+        args: Vec::new(),
+        ..job.clone()
+    });
+    let result = std::fs::read(&result_path).ok();
+    let _ = std::fs::remove_file(&result_path);
+    let _ = std::fs::remove_file(job.scratch.join(name));
+    if let Some(bytes) = &result
+        && let OutputCheck::Mismatch(why) = check_output(&String::from_utf8_lossy(bytes), &expected)
+    {
+        return Err(Failure::WrongOutput(format!(
+            "check: {} {why}",
+            check.result
+        )));
+    }
+    match ran {
+        Ok(_) if result.is_none() => Err(Failure::WrongOutput(format!(
+            "check: the test wrote no {}",
+            check.result
+        ))),
+        Ok(_) => Ok(()),
+        Err(Failure::ExitCode(99)) => Err(Failure::WrongOutput(
+            "check: the test reported a failed check (exit 99)".into(),
+        )),
+        Err(Failure::Other(m)) if m.contains("exited 99") => {
+            Err(Failure::WrongOutput(format!("check: {m}")))
+        }
+        Err(f) => Err(f),
+    }
 }
 
 /// Entry point of `wasmeter worker`: reads a [`CellSpec`] as JSON from `input`, writes
@@ -126,6 +209,14 @@ pub fn worker_main(input: impl Read, mut output: impl Write) -> i32 {
         Ok(rt) => rt,
         Err(failure) => return fail(&mut output, 0, failure),
     };
+    if let Some(check) = &spec.check {
+        if send(&mut output, &WorkerMsg::Started { iteration: 0 }).is_err() {
+            return 1;
+        }
+        if let Err(failure) = check_step(rt.as_ref(), &spec.job, check) {
+            return fail(&mut output, 0, failure);
+        }
+    }
     iterations(&mut output, spec.warmup, spec.runs, |_| {
         iterate(rt.as_ref(), &spec)
     })
@@ -240,6 +331,7 @@ fn first_in_fresh_process(
             first_only: Some(precompiled.to_path_buf()),
         }),
         http: None,
+        check: None,
         ..spec.clone()
     };
     let mut child = Command::new(&cmd.program)
@@ -274,4 +366,106 @@ fn first_in_fresh_process(
         done.status,
         stderr.lines().last().unwrap_or("")
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::NativeRuntime;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A job whose program is a shell script, run natively in a scratch directory.
+    fn script(dir: &Path, body: &str) -> Job {
+        let program = dir.join(format!("prog{}.sh", body.len()));
+        std::fs::write(&program, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let scratch = dir.join("scratch");
+        std::fs::create_dir_all(&scratch).unwrap();
+        Job {
+            program,
+            name: "t".into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            scratch,
+            memory_limit: 1 << 30,
+            stdout_limit: 1 << 20,
+        }
+    }
+
+    fn check(dir: &Path, body: &str) -> Result<(), Failure> {
+        let expected = dir.join("t.exp");
+        std::fs::write(&expected, "a\nb\n").unwrap();
+        let job = script(dir, body);
+        let check = CheckJob {
+            program: job.program.clone(),
+            expected,
+            result: "t.res".into(),
+        };
+        let out = check_step(&NativeRuntime, &job, &check);
+        // The scratch directory is left as it was found.
+        assert!(!job.scratch.join("t.res").exists() && !job.scratch.join("t.exp").exists());
+        out
+    }
+
+    #[test]
+    fn the_check_step_compares_what_the_test_wrote() {
+        let d = tempfile::tempdir().unwrap();
+        // libsodium's tests read their .exp from the working directory.
+        check(d.path(), "cat t.exp > t.res").unwrap();
+        assert_eq!(
+            check(d.path(), "printf 'a\\nc\\n' > t.res; exit 99"),
+            Err(Failure::WrongOutput(
+                "check: t.res line 2: expected 'b', got 'c'".into()
+            ))
+        );
+        assert_eq!(
+            check(d.path(), "cat t.exp > t.res; exit 99"),
+            Err(Failure::WrongOutput(
+                "check: the test reported a failed check (exit 99)".into()
+            ))
+        );
+        assert_eq!(
+            check(d.path(), "true"),
+            Err(Failure::WrongOutput(
+                "check: the test wrote no t.res".into()
+            ))
+        );
+        assert_eq!(check(d.path(), "exit 3"), Err(Failure::ExitCode(3)));
+    }
+
+    #[test]
+    fn self_timed_suites_need_a_timing_and_record_the_whole_loop() {
+        let d = tempfile::tempdir().unwrap();
+        let spec = |job: Job| CellSpec {
+            runtime: crate::runtime::native_info(),
+            job,
+            expected: None,
+            warmup: 0,
+            runs: 1,
+            lifecycle: None,
+            http: None,
+            check: None,
+            self_timed_iterations: Some(5),
+        };
+        let values = iterate(&NativeRuntime, &spec(script(d.path(), "echo 12000"))).unwrap();
+        let own: Vec<f64> = values
+            .iter()
+            .filter(|v| v.metric == Metric::SelfNs)
+            .map(|v| v.value)
+            .collect();
+        // 12,000 ps per iteration, 5 iterations: 60 ns.
+        assert_eq!(own, vec![60.0]);
+        assert_eq!(
+            iterate(&NativeRuntime, &spec(script(d.path(), "true"))).unwrap_err(),
+            Failure::WrongOutput(
+                "printed no timing (expected one integer: picoseconds per iteration)".into()
+            )
+        );
+        assert_eq!(
+            iterate(&NativeRuntime, &spec(script(d.path(), "echo hello"))).unwrap_err(),
+            Failure::WrongOutput(
+                "expected one integer (picoseconds per iteration), got 'hello'".into()
+            )
+        );
+    }
 }

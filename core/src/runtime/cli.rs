@@ -201,6 +201,22 @@ const ADAPTERS: &[Adapter] = &[
         hint: "scripts/install-runtimes (go install github.com/tetratelabs/wazero/cmd/wazero)",
     },
     Adapter {
+        id: "wazero-interp",
+        binary: "wazero",
+        version: &["version"],
+        run: &[
+            "run",
+            "-interpreter",
+            "-mount={scratch}:.",
+            "{wasm}",
+            "--",
+            "{args}",
+        ],
+        precompile: None,
+        config: "wazero CLI, interpreter",
+        hint: "scripts/install-runtimes (go install github.com/tetratelabs/wazero/cmd/wazero)",
+    },
+    Adapter {
         id: "wamr",
         binary: "wamr",
         version: &["version"],

@@ -138,7 +138,7 @@ fn docker_info() -> RuntimeInfo {
     }
 }
 
-fn native_info() -> RuntimeInfo {
+pub(crate) fn native_info() -> RuntimeInfo {
     let (version, config, unavailable) = match NativeCompiler::detect() {
         Ok(c) => (
             c.version.clone(),

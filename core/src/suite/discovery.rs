@@ -24,35 +24,80 @@ pub fn default_suites_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../suites"))
 }
 
-/// All suites found under a root, sorted by name.
+/// Where suites built by a script register themselves: `<cache>/suites/<name>`, a link to
+/// (or copy of) the directory holding the generated `suite.toml` (libsodium's lives beside
+/// its build outside the repository).
+pub fn generated_suites_dir() -> PathBuf {
+    crate::runtime::cache_root().join("suites")
+}
+
+/// All suites found under a root and among the generated ones, sorted by name.
 #[derive(Debug, Clone)]
 pub struct SuiteCatalog {
     /// Suites that loaded.
     pub suites: Vec<Suite>,
+    /// Suites that a build script makes but that are not built yet: name and script.
+    pub unbuilt: Vec<(String, PathBuf)>,
+}
+
+/// Directories under `root` that hold a `suite.toml`, sorted.
+fn manifest_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("suite.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs
 }
 
 impl SuiteCatalog {
-    /// Loads every `*/suite.toml` under `root`. A broken manifest is an error, not skipped:
-    /// a user who wrote one wants to hear about it.
+    /// Loads every `*/suite.toml` under `root`, then the generated suites
+    /// ([`generated_suites_dir`]) whose names the root does not use. A broken manifest is
+    /// an error, not skipped: a user who wrote one wants to hear about it.
     pub fn discover(root: &Path) -> Result<SuiteCatalog, SuiteError> {
-        let entries = std::fs::read_dir(root).map_err(|source| SuiteError::Io {
+        Self::discover_in(root, &generated_suites_dir())
+    }
+
+    /// [`SuiteCatalog::discover`] with the generated suites taken from `generated`.
+    pub fn discover_in(root: &Path, generated: &Path) -> Result<SuiteCatalog, SuiteError> {
+        std::fs::read_dir(root).map_err(|source| SuiteError::Io {
             path: root.to_path_buf(),
             source,
         })?;
-        let mut dirs: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join("suite.toml").is_file())
-            .collect();
-        dirs.sort();
-        let suites = dirs
+        let mut suites = manifest_dirs(root)
             .iter()
             .map(|d| Suite::load(d))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(SuiteCatalog { suites })
+        for dir in manifest_dirs(generated) {
+            let suite = Suite::load(&dir)?;
+            if !suites.iter().any(|s| s.name == suite.name) {
+                suites.push(suite);
+            }
+        }
+        suites.sort_by(|a, b| a.name.cmp(&b.name));
+        // A directory with a build script and no manifest makes its suite when built.
+        let mut unbuilt: Vec<(String, PathBuf)> = std::fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| !p.join("suite.toml").is_file() && p.join("build.sh").is_file())
+            .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), p.join("build.sh"))))
+            .filter(|(name, _)| !suites.iter().any(|s| &s.name == name))
+            .collect();
+        unbuilt.sort();
+        Ok(SuiteCatalog { suites, unbuilt })
     }
 
     /// The suite called `name`, or an error listing the known ones.
     pub fn get(&self, name: &str) -> Result<&Suite, SuiteError> {
+        if let Some((_, script)) = self.unbuilt.iter().find(|(n, _)| n == name) {
+            return Err(SuiteError::NotBuilt {
+                name: name.to_string(),
+                script: script.clone(),
+            });
+        }
         self.suites
             .iter()
             .find(|s| s.name == name)
@@ -65,5 +110,55 @@ impl SuiteCatalog {
                     .collect::<Vec<_>>()
                     .join(", "),
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(dir: &Path, name: &str, description: &str) {
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/a.c"), "").unwrap();
+        std::fs::write(
+            dir.join("suite.toml"),
+            format!("[suite]\nname = \"{name}\"\ndescription = \"{description}\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn generated_suites_join_the_catalog_and_unbuilt_ones_say_how_to_build() {
+        let d = tempfile::tempdir().unwrap();
+        let (root, generated) = (d.path().join("suites"), d.path().join("generated"));
+        suite(&root.join("compute"), "compute", "repo");
+        std::fs::create_dir_all(root.join("libsodium")).unwrap();
+        std::fs::write(root.join("libsodium/build.sh"), "").unwrap();
+        let cat = SuiteCatalog::discover_in(&root, &generated).unwrap();
+        assert_eq!(cat.suites.len(), 1);
+        assert_eq!(
+            cat.get("libsodium").unwrap_err().to_string(),
+            format!(
+                "suite 'libsodium' is not built yet: run `wasmeter suite build libsodium` (runs {})",
+                root.join("libsodium/build.sh").display()
+            )
+        );
+
+        // Built: its manifest lives elsewhere, linked from the generated directory.
+        let built = d.path().join("cache/libsodium/1.0");
+        suite(&built, "libsodium", "generated");
+        std::fs::create_dir_all(&generated).unwrap();
+        std::os::unix::fs::symlink(&built, generated.join("libsodium")).unwrap();
+        // A generated suite never hides the repository's own of the same name.
+        suite(&generated.join("compute"), "compute", "generated");
+        let cat = SuiteCatalog::discover_in(&root, &generated).unwrap();
+        let names: Vec<(&str, &str)> = cat
+            .suites
+            .iter()
+            .map(|s| (s.name.as_str(), s.description.as_str()))
+            .collect();
+        assert_eq!(names, [("compute", "repo"), ("libsodium", "generated")]);
+        let s = cat.get("libsodium").unwrap();
+        assert_eq!(s.dir, std::fs::canonicalize(&built).unwrap());
     }
 }

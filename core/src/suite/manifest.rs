@@ -36,6 +36,14 @@ pub enum SuiteError {
         /// Comma-separated known names.
         known: String,
     },
+    /// A suite that a build script makes has not been built yet.
+    #[error("suite '{name}' is not built yet: run `wasmeter suite build {name}` (runs {script})")]
+    NotBuilt {
+        /// Suite name.
+        name: String,
+        /// Its build script.
+        script: PathBuf,
+    },
     /// A test name that the suite does not have.
     #[error("unknown test '{name}' in suite '{suite}' (known: {known})")]
     UnknownTest {
@@ -164,6 +172,17 @@ struct RawSuite {
     native_cflags: Vec<String>,
     #[serde(default)]
     native_libs: Vec<String>,
+    self_timed_iterations: Option<Spanned<u32>>,
+    timeout_secs: Option<Spanned<u64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    wasm: Spanned<String>,
+    native: Spanned<String>,
+    expected: Spanned<String>,
+    result: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -176,6 +195,9 @@ struct RawTest {
     #[serde(default)]
     tags: Vec<String>,
     wasm: Option<Spanned<String>>,
+    native: Option<Spanned<String>>,
+    check: Option<Spanned<RawCheck>>,
+    untimed: Option<Spanned<String>>,
     wasm_cflags: Option<Spanned<Vec<String>>>,
     native_cflags: Option<Spanned<Vec<String>>>,
     path: Option<Spanned<String>>,
@@ -187,7 +209,7 @@ struct RawTest {
 }
 
 /// A suite loaded from its manifest, with every path made absolute.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Suite {
     /// Suite name (unique among suites).
     pub name: String,
@@ -203,13 +225,19 @@ pub struct Suite {
     pub native_cflags: Vec<String>,
     /// Libraries of the native link.
     pub native_libs: Vec<String>,
+    /// Set when every test times itself in libsodium's benchmark format: stdout is one
+    /// integer, picoseconds per iteration of a loop of this many iterations. A test that
+    /// prints none fails; the loop's whole time is what is recorded.
+    pub self_timed_iterations: Option<u32>,
+    /// Seconds an iteration may take unless the user says otherwise (slow suites).
+    pub timeout_secs: Option<u64>,
     /// Tests in manifest order.
     pub tests: Vec<TestCase>,
 }
 
 /// One test of a suite: a WASI command built from one C source, or (lifecycle suites) a
 /// generated module.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TestCase {
     /// Test name (unique in its suite).
     pub name: String,
@@ -217,10 +245,20 @@ pub struct TestCase {
     pub description: String,
     /// Category tags (hashing, float, ...).
     pub tags: Vec<String>,
-    /// C source file (empty for lifecycle tests).
+    /// C source file (empty for lifecycle tests and prebuilt ones).
     pub source: PathBuf,
     /// Prebuilt WebAssembly module (empty for lifecycle tests).
     pub wasm: PathBuf,
+    /// A prebuilt native executable, run as the baseline instead of building `source`
+    /// (suites built by a script, like libsodium's). Prebuilt tests take no arguments and
+    /// have no answer file: a check step, if any, checks them.
+    pub native: Option<PathBuf>,
+    /// A checking build run once before a cell's iterations.
+    pub check: Option<CheckStep>,
+    /// Why a test with a check step is only checked, not timed (it measures nothing
+    /// comparable: libsodium's AES-GCM tests return at once where the CPU has no AES, as
+    /// in wasm). Its cells run the check and no iteration, and stay out of the means.
+    pub untimed: Option<String>,
     /// The generated module of a lifecycle test (its name is its specification).
     pub module: Option<ModuleSpec>,
     /// All wasm compiler flags, the suite's then the test's.
@@ -229,6 +267,20 @@ pub struct TestCase {
     pub native_cflags: Vec<String>,
     /// What an HTTP suite's test requests (and its servers).
     pub http: Option<HttpTest>,
+}
+
+/// A checking-mode build of a test (libsodium's): run once per cell before timing, in a
+/// scratch directory holding `expected`; it writes `result`, which must equal `expected`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CheckStep {
+    /// The checking build's module.
+    pub wasm: PathBuf,
+    /// The checking build's native executable.
+    pub native: PathBuf,
+    /// The known answer, copied into the scratch directory under its file name.
+    pub expected: PathBuf,
+    /// File name the program writes its output to, in its working directory.
+    pub result: String,
 }
 
 /// 1-based line of a byte offset, for error messages that name file and line.
@@ -380,24 +432,90 @@ impl Suite {
                     module: None,
                     wasm_cflags: Vec::new(),
                     native_cflags: Vec::new(),
+                    native: None,
+                    check: None,
+                    untimed: None,
                     http,
                 });
                 continue;
             }
-            let Some(src) = &t.source else {
-                return Err(err(
-                    t.name.span().start,
-                    format!("test '{tname}' has no 'source' (the C file its wasm is built from)"),
-                ));
+            let file = |f: &Spanned<String>| -> Result<PathBuf, SuiteError> {
+                let p = dir.join(f.get_ref());
+                if p.is_file() {
+                    Ok(p)
+                } else {
+                    Err(err(
+                        f.span().start,
+                        format!("file '{}' does not exist", f.get_ref()),
+                    ))
+                }
             };
-            let source = dir.join(src.get_ref());
-            if !source.is_file() {
-                return Err(err(
-                    src.span().start,
-                    format!("source file '{}' does not exist", src.get_ref()),
-                ));
-            }
+            let native = t.native.as_ref().map(&file).transpose()?;
+            let check = match &t.check {
+                None => None,
+                Some(c) => {
+                    let c = c.get_ref();
+                    let result = c.result.get_ref().trim();
+                    if !valid_name(&result.replace('.', "_")) {
+                        return Err(err(
+                            c.result.span().start,
+                            format!("'result' must be a plain file name, not '{result}'"),
+                        ));
+                    }
+                    Some(CheckStep {
+                        wasm: file(&c.wasm)?,
+                        native: file(&c.native)?,
+                        expected: file(&c.expected)?,
+                        result: result.to_string(),
+                    })
+                }
+            };
+            let untimed = match &t.untimed {
+                Some(u) if check.is_none() => {
+                    return Err(err(
+                        u.span().start,
+                        format!("'untimed' needs a 'check': test '{tname}' would do nothing"),
+                    ));
+                }
+                u => u.as_ref().map(|u| u.get_ref().trim().to_string()),
+            };
+            let source = match (&t.source, &native) {
+                (Some(src), None) => {
+                    let source = dir.join(src.get_ref());
+                    if !source.is_file() {
+                        return Err(err(
+                            src.span().start,
+                            format!("source file '{}' does not exist", src.get_ref()),
+                        ));
+                    }
+                    source
+                }
+                (None, Some(_)) if t.wasm.is_some() => PathBuf::new(),
+                (None, Some(_)) => {
+                    return Err(err(
+                        t.name.span().start,
+                        format!("prebuilt test '{tname}' needs 'wasm' beside 'native'"),
+                    ));
+                }
+                (Some(src), Some(_)) => {
+                    return Err(err(
+                        src.span().start,
+                        format!(
+                            "test '{tname}' has both 'source' and a prebuilt 'native': give one"
+                        ),
+                    ));
+                }
+                (None, None) => {
+                    return Err(err(
+                        t.name.span().start,
+                        format!(
+                            "test '{tname}' has no 'source' (the C file its wasm is built from) nor a prebuilt 'native'"
+                        ),
+                    ));
+                }
+            };
             let wasm = match &t.wasm {
+                Some(w) if native.is_some() => file(w)?,
                 Some(w) => dir.join(w.get_ref()),
                 None => dir.join("wasm").join(format!("{tname}.wasm")),
             };
@@ -410,6 +528,9 @@ impl Suite {
                 tags: t.tags.clone(),
                 source,
                 wasm,
+                native,
+                check,
+                untimed,
                 module: None,
                 wasm_cflags: concat(&raw.suite.wasm_cflags, &flags(&t.wasm_cflags)),
                 native_cflags: concat(&raw.suite.native_cflags, &flags(&t.native_cflags)),
@@ -419,6 +540,28 @@ impl Suite {
         if tests.is_empty() {
             return Err(err(text.len(), "suite has no [[test]] entries".into()));
         }
+        let self_timed_iterations = raw
+            .suite
+            .self_timed_iterations
+            .map(|n| (n.span(), n.into_inner()));
+        if let Some((span, 0)) = self_timed_iterations {
+            return Err(err(
+                span.start,
+                "'self_timed_iterations' must be at least 1".into(),
+            ));
+        }
+        let self_timed_iterations = self_timed_iterations.map(|(_, n)| n);
+        if let Some(t) = raw
+            .suite
+            .timeout_secs
+            .as_ref()
+            .filter(|t| *t.get_ref() == 0)
+        {
+            return Err(err(
+                t.span().start,
+                "'timeout_secs' must be at least 1".into(),
+            ));
+        }
         Ok(Suite {
             name,
             kind,
@@ -427,6 +570,8 @@ impl Suite {
             includes,
             native_cflags: raw.suite.native_cflags,
             native_libs: raw.suite.native_libs,
+            self_timed_iterations,
+            timeout_secs: raw.suite.timeout_secs.map(Spanned::into_inner),
             tests,
         })
     }
@@ -474,6 +619,14 @@ impl Suite {
             h.update(format!("{:?}", http.servers).as_bytes());
             return Ok(hex(&h.finalize()));
         }
+        if test.native.is_some() {
+            // A prebuilt test: what is measured is the module itself (and its check).
+            h.update(std::fs::read(&test.wasm)?);
+            if let Some(c) = &test.check {
+                h.update(std::fs::read(&c.wasm)?);
+            }
+            return Ok(hex(&h.finalize()));
+        }
         h.update(std::fs::read(&test.source)?);
         for inc in &self.includes {
             h.update(std::fs::read(inc)?);
@@ -492,6 +645,9 @@ fn lifecycle_test(
     let misplaced = [
         ("source", t.source.as_ref().map(|s| s.span().start)),
         ("wasm", t.wasm.as_ref().map(|s| s.span().start)),
+        ("native", t.native.as_ref().map(|s| s.span().start)),
+        ("check", t.check.as_ref().map(|s| s.span().start)),
+        ("untimed", t.untimed.as_ref().map(|s| s.span().start)),
         (
             "wasm_cflags",
             t.wasm_cflags.as_ref().map(|s| s.span().start),
@@ -525,6 +681,9 @@ fn lifecycle_test(
         module: Some(module),
         wasm_cflags: Vec::new(),
         native_cflags: Vec::new(),
+        native: None,
+        check: None,
+        untimed: None,
         http: None,
     })
 }
@@ -650,6 +809,77 @@ mod tests {
         ] {
             let (_d, r) = write_suite(manifest);
             let msg = r.unwrap_err().to_string();
+            assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
+            assert!(msg.contains(words), "{msg}");
+        }
+    }
+
+    #[test]
+    fn prebuilt_tests_with_a_check_step() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["b/x.wasm", "b/x", "c/x.wasm", "c/x", "exp/x.exp"] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, f).unwrap();
+        }
+        let head = "[suite]\nname = \"p\"\nself_timed_iterations = 5\ntimeout_secs = 600\n[[test]]\nname = \"x\"\n";
+        let good = format!(
+            "{head}wasm = \"b/x.wasm\"\nnative = \"b/x\"\ncheck = {{ wasm = \"c/x.wasm\", native = \"c/x\", expected = \"exp/x.exp\", result = \"x.res\" }}\n"
+        );
+        std::fs::write(dir.path().join("suite.toml"), &good).unwrap();
+        let s = Suite::load(dir.path()).unwrap();
+        let t = &s.tests[0];
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(
+            (s.self_timed_iterations, s.timeout_secs),
+            (Some(5), Some(600))
+        );
+        assert_eq!(t.native.as_deref(), Some(root.join("b/x").as_path()));
+        assert_eq!(t.wasm, root.join("b/x.wasm"));
+        let c = t.check.as_ref().unwrap();
+        assert_eq!(
+            (c.native.clone(), c.result.as_str()),
+            (root.join("c/x"), "x.res")
+        );
+        // What was measured: the module and its checking build.
+        let mut h = Sha256::new();
+        h.update(b"b/x.wasm");
+        h.update(b"c/x.wasm");
+        assert_eq!(s.source_hash(t).unwrap(), hex(&h.finalize()));
+
+        for (manifest, line, words) in [
+            (
+                format!("{head}wasm = \"b/x.wasm\"\nnative = \"b/missing\"\n"),
+                8,
+                "file 'b/missing' does not exist",
+            ),
+            (
+                format!("{head}native = \"b/x\"\n"),
+                6,
+                "prebuilt test 'x' needs 'wasm' beside 'native'",
+            ),
+            (
+                format!(
+                    "{head}wasm = \"b/x.wasm\"\nnative = \"b/x\"\ncheck = {{ wasm = \"c/x.wasm\", native = \"c/x\", expected = \"exp/x.exp\", result = \"../x.res\" }}\n"
+                ),
+                9,
+                "'result' must be a plain file name",
+            ),
+            (
+                format!(
+                    "{head}wasm = \"b/x.wasm\"\nnative = \"b/x\"\ncheck = {{ wasm = \"c/x.wasm\", native = \"c/x\", expected = \"exp/x.exp\" }}\n"
+                ),
+                9,
+                "missing field `result`",
+            ),
+            (
+                good.replace("self_timed_iterations = 5", "self_timed_iterations = 0"),
+                3,
+                "'self_timed_iterations' must be at least 1",
+            ),
+        ] {
+            std::fs::write(dir.path().join("suite.toml"), &manifest).unwrap();
+            let msg = Suite::load(dir.path()).unwrap_err().to_string();
             assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
             assert!(msg.contains(words), "{msg}");
         }

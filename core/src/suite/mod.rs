@@ -5,8 +5,8 @@ mod http;
 mod manifest;
 mod output;
 
-pub use discovery::{SuiteCatalog, default_suites_dir};
+pub use discovery::{SuiteCatalog, default_suites_dir, generated_suites_dir};
 pub use http::{HttpTest, ServerDef};
-pub use manifest::{Size, Suite, SuiteError, SuiteKind, TestCase};
+pub use manifest::{CheckStep, Size, Suite, SuiteError, SuiteKind, TestCase};
 pub(crate) use manifest::{hex, line_of};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};

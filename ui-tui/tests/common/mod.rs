@@ -82,10 +82,7 @@ fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
         tags: tags.iter().map(|t| t.to_string()).collect(),
         source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
         wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
-        module: None,
-        wasm_cflags: vec![],
-        native_cflags: vec![],
-        http: None,
+        ..Default::default()
     }
 }
 
@@ -96,24 +93,19 @@ pub fn suites() -> Vec<Suite> {
             description: "CPU kernels".into(),
             kind: Default::default(),
             dir: PathBuf::from("/suites/compute"),
-            includes: vec![],
-            native_cflags: vec![],
-            native_libs: vec![],
             tests: vec![
                 test("sha256", "SHA-256 over a buffer", &["hashing"]),
                 test("chacha20", "ChaCha20 stream cipher", &["cipher"]),
                 test("nbody", "n-body simulation, doubles", &["float"]),
                 test("qsort", "quicksort of integers", &["branchy"]),
             ],
+            ..Default::default()
         },
         Suite {
             name: "http".into(),
             description: "HTTP gateway".into(),
             kind: wasmeter_core::suite::SuiteKind::Gateway,
             dir: PathBuf::from("/suites/http"),
-            includes: vec![],
-            native_cflags: vec![],
-            native_libs: vec![],
             tests: vec![TestCase {
                 http: Some(wasmeter_core::suite::HttpTest {
                     path: "/hello".into(),
@@ -125,6 +117,7 @@ pub fn suites() -> Vec<Suite> {
                 }),
                 ..test("hello", "a hello-world handler", &["http"])
             }],
+            ..Default::default()
         },
     ]
 }
