@@ -296,7 +296,8 @@ fi
 ensure_toolchain
 log "building libsodium $VERSION (libsodium-sys-stable $CRATE_VERSION) into $OUT"
 mkdir -p "$OUT"
-rm -f "$OUT/build-info.txt"
+# Unregistered until it is whole again: a failed build never leaves a half-built suite.
+rm -f "$OUT/build-info.txt" "$OUT/suite.toml" "$CACHE_ROOT/suites/libsodium"
 START=$SECONDS
 for kind in wasm native; do
     for mode in bench check; do

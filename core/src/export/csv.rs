@@ -1,4 +1,5 @@
-//! CSV: the tidy summary, one row per run/runtime/test/phase; or, for two runs, the diff.
+//! CSV: the tidy summary, one row per run/runtime/test/phase and a `geomean` row per
+//! runtime; or, for two runs, the diff.
 //! Times are in seconds, and the columns follow hyperfine's (`mean,stddev,median,min,max`)
 //! so scripts written for it keep working.
 
@@ -145,6 +146,26 @@ impl Exporter for CsvExporter {
                         out,
                         "{id},{rt},{test},instantiate,{metric},{},,,,,",
                         raw_stats_fields(s)
+                    )?;
+                }
+            }
+            // One line per runtime: the geometric mean of its relative times, over `n` tests.
+            let phase = run
+                .summary
+                .cells
+                .first()
+                .map(|c| c.primary_phase.as_str())
+                .unwrap_or("execute");
+            for p in &run.summary.per_runtime {
+                if let Some(g) = p.geomean_relative {
+                    writeln!(
+                        out,
+                        "{id},{},geomean,{phase},geomean,{},{}{},{}",
+                        field(&p.runtime),
+                        p.tests_compared,
+                        ",".repeat(10),
+                        num(Some(g)),
+                        ",".repeat(3)
                     )?;
                 }
             }

@@ -295,7 +295,11 @@ impl CellCtx<'_> {
             },
             expected,
             // An untimed test is only checked.
-            warmup: if untimed { 0 } else { self.plan.settings.warmup },
+            warmup: if untimed {
+                0
+            } else {
+                self.plan.settings.warmup
+            },
             runs: if untimed { 0 } else { self.plan.settings.runs },
             lifecycle: None,
             http: None,
