@@ -65,7 +65,7 @@ except ImportError:
     sys.exit("build.sh: python3 >= 3.11 is required (tomllib)")
 
 TAGS = {"overhead", "hashing", "cipher", "mac", "bignum", "memory-hard", "codec", "vector", "simd",
-        "branchy", "alloc", "float", "string", "http"}
+        "branchy", "alloc", "float", "string", "http", "fault"}
 
 def fail(msg):
     sys.exit(f"build.sh: suite.toml: {msg}")

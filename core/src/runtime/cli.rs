@@ -2,7 +2,8 @@
 //!
 //! A template is the runtime's argv with placeholders: `{wasm}` (the module), `{aot}` (the
 //! artifact of the precompile step), `{scratch}` (the guest's private directory, also the
-//! working directory), `{wrapper}` (wasmeter's WASI runner script for JS runtimes) and
+//! working directory), `{wrapper}` (wasmeter's WASI runner script for JS runtimes),
+//! `{memory}` (the cell's memory cap in bytes, for runtimes that can cap linear memory) and
 //! `{args}` (the guest's arguments, spliced as separate words).
 
 use super::process::{Finished, exit_failure, run_process};
@@ -52,6 +53,10 @@ const ADAPTERS: &[Adapter] = &[
             "run",
             "-C",
             "cache=n",
+            "-W",
+            "max-memory-size={memory}",
+            "-W",
+            "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
             "--",
@@ -70,6 +75,10 @@ const ADAPTERS: &[Adapter] = &[
             "run",
             "-C",
             "cache=n",
+            "-W",
+            "max-memory-size={memory}",
+            "-W",
+            "trap-on-grow-failure=y",
             "-O",
             "opt-level=0",
             "--dir",
@@ -92,6 +101,10 @@ const ADAPTERS: &[Adapter] = &[
             "cache=n",
             "-C",
             "compiler=winch",
+            "-W",
+            "max-memory-size={memory}",
+            "-W",
+            "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
             "--",
@@ -109,6 +122,10 @@ const ADAPTERS: &[Adapter] = &[
         run: &[
             "run",
             "--allow-precompiled",
+            "-W",
+            "max-memory-size={memory}",
+            "-W",
+            "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
             "--",
@@ -506,6 +523,7 @@ pub(crate) fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> 
             t.replace("{wasm}", &job.program.display().to_string())
                 .replace("{aot}", &aot.display().to_string())
                 .replace("{scratch}", &job.scratch.display().to_string())
+                .replace("{memory}", &job.memory_limit.to_string())
                 .replace("{name}", &job.name),
         );
     }
@@ -524,15 +542,43 @@ impl CliRuntime {
     }
 }
 
+/// What runtimes say when a guest traps, in the line that says it (wasmtime "wasm trap",
+/// wazero "wasm error" and "stack overflow", the node wrapper "node-wasi: trap", wamr "AOT
+/// execution failed").
+const TRAP_WORDS: [&str; 6] = [
+    "wasm trap",
+    "wasm error",
+    "node-wasi: trap",
+    "AOT execution failed",
+    "stack overflow",
+    "unreachable",
+];
+
 fn failed_run(done: &Finished, what: &str) -> Option<Failure> {
+    let said = String::from_utf8_lossy(&done.stderr);
     let tail = done.stderr_tail();
-    let said = String::from_utf8_lossy(&done.stderr).to_lowercase();
     match exit_failure(done.status)? {
-        Failure::ExitCode(c) if said.contains("trap") || said.contains("unreachable") => {
-            Some(Failure::Trap(format!("{what} exited {c}: {tail}")))
+        // wasmtime's `-W trap-on-grow-failure`: the guest asked for more than the cap.
+        Failure::ExitCode(c) if said.contains("forcing trap when growing memory") => {
+            Some(Failure::OutOfMemory(format!(
+                "{what} exited {c}: linear memory over the cap: {tail}"
+            )))
         }
-        Failure::ExitCode(c) if !tail.is_empty() => {
-            Some(Failure::Other(format!("{what} exited {c}: {tail}")))
+        Failure::ExitCode(c) => {
+            let trap = said
+                .lines()
+                .map(str::trim)
+                .find(|l| TRAP_WORDS.iter().any(|w| l.contains(w)));
+            match trap {
+                Some(line) => Some(Failure::Trap(format!(
+                    "{what} exited {c}: {}",
+                    line.chars().take(300).collect::<String>()
+                ))),
+                None if !tail.is_empty() => {
+                    Some(Failure::Other(format!("{what} exited {c}: {tail}")))
+                }
+                None => Some(Failure::ExitCode(c)),
+            }
         }
         other => Some(other),
     }
@@ -547,28 +593,37 @@ impl Runtime for CliRuntime {
         let aot = job.scratch.join(format!("{}.aot", job.name));
         if let Some(pre) = &self.command.precompile {
             let argv = expand(pre, job, &aot);
-            let done = run_process(Path::new(&argv[0]), &argv[1..], &job.scratch, None, 1 << 20)?;
+            let done = run_process(
+                Path::new(&argv[0]),
+                &argv[1..],
+                &job.scratch,
+                Some(&job.env),
+                1 << 20,
+            )?;
             if let Some(f) = failed_run(&done, "precompile") {
                 return Err(f);
             }
             done.record(&mut it, Phase::Compile);
         }
         let argv = expand(&self.command.run, job, &aot);
+        // Only the job's environment (empty unless configured): some runtimes (the PyPI
+        // wamr) hand theirs to the guest.
         let done = run_process(
             Path::new(&argv[0]),
             &argv[1..],
             &job.scratch,
-            None,
+            Some(&job.env),
             job.stdout_limit,
         )?;
-        if let Some(f) = failed_run(&done, "runtime") {
-            return Err(f);
-        }
+        // A flood of output first: the runtime may then die of the closed pipe.
         if done.stdout_over {
             return Err(Failure::Other(format!(
                 "stdout exceeded {} bytes",
                 job.stdout_limit
             )));
+        }
+        if let Some(f) = failed_run(&done, "runtime") {
+            return Err(f);
         }
         done.record(&mut it, Phase::Total);
         it.stdout = done.stdout;

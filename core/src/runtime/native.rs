@@ -19,14 +19,14 @@ impl Runtime for NativeRuntime {
             Some(&job.env),
             job.stdout_limit,
         )?;
-        if let Some(f) = exit_failure(done.status) {
-            return Err(f);
-        }
         if done.stdout_over {
             return Err(Failure::Other(format!(
                 "stdout exceeded {} bytes",
                 job.stdout_limit
             )));
+        }
+        if let Some(f) = exit_failure(done.status) {
+            return Err(f);
         }
         let mut it = Iteration::default();
         done.record(&mut it, Phase::Total);

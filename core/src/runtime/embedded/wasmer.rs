@@ -116,9 +116,10 @@ impl Runtime for Wasmer {
                 job.stdout_limit
             )));
         }
-        match result {
-            Ok(_) => Ok(it),
-            Err(e) => Err(classify(e)),
+        match result.map_err(classify) {
+            // `exit(0)` ends `_start` through an error, but it is a success.
+            Ok(_) | Err(Failure::ExitCode(0)) => Ok(it),
+            Err(f) => Err(f),
         }
     }
 }

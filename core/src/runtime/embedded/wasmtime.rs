@@ -161,6 +161,13 @@ impl Runtime for Wasmtime {
 
         it.stdout = stdout.contents().to_vec();
         it.stderr = stderr.contents().to_vec();
+        // The pipe refuses writes past the limit; the guest then fails its own way.
+        if it.stdout.len() >= job.stdout_limit && job.stdout_limit > 0 {
+            return Err(Failure::Other(format!(
+                "stdout exceeded {} bytes",
+                job.stdout_limit
+            )));
+        }
         match result {
             Ok(()) => Ok(it),
             Err(e) => match e.downcast_ref::<I32Exit>() {
@@ -175,7 +182,13 @@ impl Runtime for Wasmtime {
 fn classify(e: wasmtime::Error) -> Failure {
     let msg = format!("{e:#}");
     if msg.contains("forcing trap when growing memory") || msg.contains("memory minimum size") {
-        return Failure::OutOfMemory(format!("linear memory over the cap ({msg})"));
+        // The line that says it, not the backtrace around it.
+        let line = msg
+            .split([':', '\n'])
+            .map(str::trim)
+            .find(|l| l.contains("forcing trap") || l.contains("memory minimum size"))
+            .unwrap_or(&msg);
+        return Failure::OutOfMemory(format!("linear memory over the cap ({line})"));
     }
     if let Some(trap) = e.downcast_ref::<wasmtime::Trap>() {
         return Failure::Trap(trap.to_string());
