@@ -17,6 +17,7 @@ pub struct CliBackend {
     wasm: PathBuf,
     scratch: PathBuf,
     aot: PathBuf,
+    memory_limit: u64,
     slots: Mutex<usize>,
     freed: Condvar,
 }
@@ -28,6 +29,7 @@ impl CliBackend {
         wasm: &Path,
         scratch: &Path,
         inflight: usize,
+        memory_limit: u64,
     ) -> Result<CliBackend, String> {
         if !wasm.is_file() {
             return Err(format!("{}: no such file", wasm.display()));
@@ -38,12 +40,13 @@ impl CliBackend {
             wasm: wasm.to_path_buf(),
             scratch: scratch.to_path_buf(),
             aot: scratch.join("gateway.aot"),
+            memory_limit,
             slots: Mutex::new(inflight.max(1)),
             freed: Condvar::new(),
         };
         if let Some(pre) = &b.command.precompile {
             let argv = expand(pre, &b.job(&[]), &b.aot);
-            let done = run_process(Path::new(&argv[0]), &argv[1..], scratch, None, 1 << 20)
+            let done = run_process(Path::new(&argv[0]), &argv[1..], scratch, Some(&[]), 1 << 20)
                 .map_err(|f| format!("precompile: {f}"))?;
             if !done.status.success() {
                 return Err(format!(
@@ -63,7 +66,7 @@ impl CliBackend {
             args: args.to_vec(),
             env: Vec::new(),
             scratch: self.scratch.clone(),
-            memory_limit: 0,
+            memory_limit: self.memory_limit,
             stdout_limit: 1 << 20,
         }
     }
@@ -71,8 +74,10 @@ impl CliBackend {
     fn spawn(&self, call: &GuestCall) -> Result<GuestReply, String> {
         let argv = call.argv();
         let argv = expand(&self.command.run, &self.job(&argv[1..]), &self.aot);
+        // No host environment, as for command cells (some runtimes pass theirs on).
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])
+            .env_clear()
             .current_dir(&self.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -86,6 +86,7 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
                 &spec.wasm,
                 &spec.scratch,
                 spec.cli_inflight,
+                spec.memory_limit,
             )?))
         }
     }
