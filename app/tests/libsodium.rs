@@ -43,6 +43,13 @@ fn libsodium_builds_registers_and_runs_checked_and_timed() {
         stderr(&out)
     );
 
+    let listed = stdout(&wasmeter(&["suites"], d.path(), &[]));
+    assert!(
+        listed.lines().any(|l| l.starts_with("libsodium")
+            && l.ends_with("not built yet: wasmeter suite build libsodium")),
+        "{listed}"
+    );
+
     let build = [("LIBSODIUM_TESTS", "auth box_seal misuse")];
     let out = wasmeter(&["suite", "build", "libsodium"], d.path(), &build);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -89,7 +89,9 @@ fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
 #[test]
 fn committed_wasm_matches_its_sources_in_every_suite() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites");
-    let catalog = SuiteCatalog::discover(&root).unwrap();
+    // The repository's suites only: generated ones (libsodium's) commit no wasm.
+    let no_generated = tempfile::tempdir().unwrap();
+    let catalog = SuiteCatalog::discover_in(&root, no_generated.path()).unwrap();
     assert!(catalog.suites.len() >= 2);
     let have_clang = std::process::Command::new("clang-19")
         .arg("--version")

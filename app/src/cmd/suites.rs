@@ -54,7 +54,7 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if name.is_none() {
-        let rows: Vec<Vec<String>> = suites
+        let mut rows: Vec<Vec<String>> = suites
             .iter()
             .map(|s| {
                 vec![
@@ -64,6 +64,14 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
                 ]
             })
             .collect();
+        // Suites a script makes, not built yet: say how to get them.
+        rows.extend(cat.unbuilt.iter().map(|(n, _)| {
+            vec![
+                n.clone(),
+                "-".into(),
+                format!("not built yet: wasmeter suite build {n}"),
+            ]
+        }));
         print!(
             "{}",
             table(
