@@ -287,7 +287,7 @@ name = "hangs"
 path = "/"
 [[test.server]]
 runtime = "native"
-command = ["sleep", "60"]
+command = ["sleep", "60.4171"]
 
 [[test]]
 name = "errors"
@@ -348,7 +348,8 @@ command = ["python3", "-m", "http.server", "{{port}}", "--bind", "127.0.0.1"]
     assert!(t0.elapsed().as_secs() < 60, "took {:?}", t0.elapsed());
     // The hanging server was stopped with its cell.
     let ps = std::process::Command::new("pgrep")
-        .args(["-f", "^sleep 60$"])
+        // An unusual duration: no unrelated `sleep` on the machine matches it.
+        .args(["-f", "^sleep 60.4171$"])
         .output()
         .unwrap();
     assert!(ps.stdout.is_empty(), "a server outlived its cell");
