@@ -6,18 +6,14 @@ use anyhow::{Context, Result};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 use wasmeter_core::runtime::cache_root;
+use wasmeter_core::suite::build_scripts;
 
 pub fn main(ctx: &Ctx, name: &str, force: bool) -> Result<ExitCode> {
     let script = ctx.suites.join(name).join("build.sh");
     if !script.is_file() {
-        let with_scripts: Vec<String> = std::fs::read_dir(&ctx.suites)
+        let with_scripts: Vec<String> = build_scripts(&ctx.suites)
             .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok())
-            .filter(|e| e.path().join("build.sh").is_file())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
+            .map(|(n, _)| n)
             .collect();
         return Err(InputError(format!(
             "{}: no build script for suite '{name}' (suites with one: {})",

@@ -279,7 +279,8 @@ impl CellCtx<'_> {
             expected: c.expected.clone(),
             result: c.result.clone(),
         });
-        let untimed = check.is_some() && self.test.untimed.is_some();
+        // The manifest allows `untimed` only beside a check step.
+        let untimed = self.test.untimed.is_some();
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
         Ok(CellSpec {

@@ -40,16 +40,25 @@ pub struct SuiteCatalog {
     pub unbuilt: Vec<(String, PathBuf)>,
 }
 
-/// Directories under `root` that hold a `suite.toml`, sorted.
-fn manifest_dirs(root: &Path) -> Vec<PathBuf> {
+/// Directories under `root` holding `file`, sorted.
+fn dirs_with(root: &Path, file: &str) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("suite.toml").is_file())
+        .filter(|p| p.join(file).is_file())
         .collect();
     dirs.sort();
     dirs
+}
+
+/// Suites under `root` that have a build script (`<name>/build.sh`): name and script,
+/// sorted. What `wasmeter suite build` can run.
+pub fn build_scripts(root: &Path) -> Vec<(String, PathBuf)> {
+    dirs_with(root, "build.sh")
+        .into_iter()
+        .filter_map(|d| Some((d.file_name()?.to_str()?.to_string(), d.join("build.sh"))))
+        .collect()
 }
 
 impl SuiteCatalog {
@@ -66,11 +75,11 @@ impl SuiteCatalog {
             path: root.to_path_buf(),
             source,
         })?;
-        let mut suites = manifest_dirs(root)
+        let mut suites = dirs_with(root, "suite.toml")
             .iter()
             .map(|d| Suite::load(d))
             .collect::<Result<Vec<_>, _>>()?;
-        for dir in manifest_dirs(generated) {
+        for dir in dirs_with(generated, "suite.toml") {
             let suite = Suite::load(&dir)?;
             if !suites.iter().any(|s| s.name == suite.name) {
                 suites.push(suite);
@@ -78,15 +87,13 @@ impl SuiteCatalog {
         }
         suites.sort_by(|a, b| a.name.cmp(&b.name));
         // A directory with a build script and no manifest makes its suite when built.
-        let mut unbuilt: Vec<(String, PathBuf)> = std::fs::read_dir(root)
+        let unbuilt = build_scripts(root)
             .into_iter()
-            .flatten()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| !p.join("suite.toml").is_file() && p.join("build.sh").is_file())
-            .filter_map(|p| Some((p.file_name()?.to_str()?.to_string(), p.join("build.sh"))))
-            .filter(|(name, _)| !suites.iter().any(|s| &s.name == name))
+            .filter(|(name, script)| {
+                !script.with_file_name("suite.toml").is_file()
+                    && !suites.iter().any(|s| &s.name == name)
+            })
             .collect();
-        unbuilt.sort();
         Ok(SuiteCatalog { suites, unbuilt })
     }
 

@@ -423,19 +423,13 @@ impl Suite {
                 None
             };
             if kind == SuiteKind::Servers {
+                // Nothing is built or run from files: only the servers' command lines.
                 tests.push(TestCase {
                     name: tname,
                     description: t.description.clone(),
                     tags: t.tags.clone(),
-                    source: PathBuf::new(),
-                    wasm: PathBuf::new(),
-                    module: None,
-                    wasm_cflags: Vec::new(),
-                    native_cflags: Vec::new(),
-                    native: None,
-                    check: None,
-                    untimed: None,
                     http,
+                    ..TestCase::default()
                 });
                 continue;
             }
@@ -540,27 +534,25 @@ impl Suite {
         if tests.is_empty() {
             return Err(err(text.len(), "suite has no [[test]] entries".into()));
         }
-        let self_timed_iterations = raw
-            .suite
-            .self_timed_iterations
-            .map(|n| (n.span(), n.into_inner()));
-        if let Some((span, 0)) = self_timed_iterations {
-            return Err(err(
-                span.start,
-                "'self_timed_iterations' must be at least 1".into(),
-            ));
-        }
-        let self_timed_iterations = self_timed_iterations.map(|(_, n)| n);
-        if let Some(t) = raw
-            .suite
-            .timeout_secs
-            .as_ref()
-            .filter(|t| *t.get_ref() == 0)
+        let counts = [
+            (
+                "self_timed_iterations",
+                raw.suite
+                    .self_timed_iterations
+                    .as_ref()
+                    .map(|n| (n.span().start, u64::from(*n.get_ref()))),
+            ),
+            (
+                "timeout_secs",
+                raw.suite
+                    .timeout_secs
+                    .as_ref()
+                    .map(|n| (n.span().start, *n.get_ref())),
+            ),
+        ];
+        if let Some((field, Some((at, _)))) = counts.iter().find(|(_, v)| matches!(v, Some((_, 0))))
         {
-            return Err(err(
-                t.span().start,
-                "'timeout_secs' must be at least 1".into(),
-            ));
+            return Err(err(*at, format!("'{field}' must be at least 1")));
         }
         Ok(Suite {
             name,
@@ -570,7 +562,7 @@ impl Suite {
             includes,
             native_cflags: raw.suite.native_cflags,
             native_libs: raw.suite.native_libs,
-            self_timed_iterations,
+            self_timed_iterations: raw.suite.self_timed_iterations.map(Spanned::into_inner),
             timeout_secs: raw.suite.timeout_secs.map(Spanned::into_inner),
             tests,
         })
@@ -676,15 +668,8 @@ fn lifecycle_test(
         name: name.to_string(),
         description: t.description.clone(),
         tags: t.tags.clone(),
-        source: PathBuf::new(),
-        wasm: PathBuf::new(),
         module: Some(module),
-        wasm_cflags: Vec::new(),
-        native_cflags: Vec::new(),
-        native: None,
-        check: None,
-        untimed: None,
-        http: None,
+        ..TestCase::default()
     })
 }
 

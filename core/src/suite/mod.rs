@@ -5,7 +5,7 @@ mod http;
 mod manifest;
 mod output;
 
-pub use discovery::{SuiteCatalog, default_suites_dir, generated_suites_dir};
+pub use discovery::{SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir};
 pub use http::{HttpTest, ServerDef};
 pub use manifest::{CheckStep, Size, Suite, SuiteError, SuiteKind, TestCase};
 pub(crate) use manifest::{hex, line_of};
