@@ -122,7 +122,7 @@ pub fn list_runs(results: &Path) -> Result<Vec<RunListing>, StoreError> {
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'))
         })
         .collect();
-    dirs.sort();
+    dirs.sort_by_cached_key(|d| start_order(d));
     Ok(dirs
         .into_iter()
         .map(|dir| RunListing {
@@ -130,6 +130,18 @@ pub fn list_runs(results: &Path) -> Result<Vec<RunListing>, StoreError> {
             dir,
         })
         .collect())
+}
+
+/// Orders run directories by start: an id's date-time, then its fraction of the second,
+/// whatever the suite name between them; other names sort by name.
+fn start_order(dir: &Path) -> (String, String, String) {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let stamp = name.get(..15).unwrap_or(&name).to_string();
+    let fraction = name.rsplit('-').next().unwrap_or_default().to_string();
+    (stamp, fraction, name)
 }
 
 /// Finds a run by id, unique id prefix, `latest`, or path.
@@ -217,5 +229,45 @@ mod tests {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
         assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
         assert_eq!(civil(1_795_308_245), (2026, 11, 22, 0, 44, 5));
+    }
+
+    #[test]
+    fn runs_order_by_start_whatever_the_suite() {
+        let mut dirs: Vec<PathBuf> = [
+            "20261122-161753-compute-8000",
+            "20261122-161753-http-0100",
+            "20261122-161754-a-0000",
+            "20261122-161752-zzz-ffff",
+            "odd",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        dirs.sort_by_cached_key(|d| start_order(d));
+        let names: Vec<_> = dirs
+            .iter()
+            .map(|d| d.to_string_lossy().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "20261122-161752-zzz-ffff",
+                "20261122-161753-http-0100",
+                "20261122-161753-compute-8000",
+                "20261122-161754-a-0000",
+                "odd",
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_started_within_one_second_still_sort_in_order() {
+        let a = crate::store::new_run_id("compute");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let b = crate::store::new_run_id("compute");
+        assert!(
+            start_order(Path::new(&a)) < start_order(Path::new(&b)),
+            "{a} then {b}"
+        );
     }
 }

@@ -223,14 +223,15 @@ pub fn now_unix() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// A new sortable run id: `YYYYMMDD-HHMMSS-<suite>-<4 hex>`.
+/// A new sortable run id: `YYYYMMDD-HHMMSS-<suite>-<4 hex>`. The hex part is the fraction
+/// of the second (in 1/65536 s), so two runs started within one second still sort in order.
 pub fn new_run_id(suite: &str) -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     let (y, mo, d, h, mi, s) = reader::civil(now.as_secs() as i64);
-    let salt = (now.subsec_nanos() ^ std::process::id().rotate_left(16)) & 0xffff;
-    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}-{suite}-{salt:04x}")
+    let fraction = (u64::from(now.subsec_nanos()) << 16) / 1_000_000_000;
+    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}-{suite}-{fraction:04x}")
 }
 
 /// Fails early, naming the directory, when runs cannot be saved there.
