@@ -173,6 +173,20 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
     let e = load_run(&other).unwrap_err().to_string();
     assert!(e.contains("measurements.parquet"), "{e}");
 
+    // A file on which polars' reader panics rather than failing (found by the saved_run
+    // fuzz target): an error naming the file, and the process goes on.
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/polars-panics.parquet"),
+        &pq,
+    )
+    .unwrap();
+    let e = load_run(&other).unwrap_err().to_string();
+    assert!(
+        e.contains("20261122-000002-compute-bbbb/measurements.parquet: ")
+            && e.contains("unreadable Parquet"),
+        "{e}"
+    );
+
     assert_eq!(resolve_run(tmp.path(), "20261122-000002").unwrap(), other);
     assert!(matches!(
         resolve_run(tmp.path(), "20261122"),

@@ -10,7 +10,9 @@
 mod driver;
 pub mod harness;
 pub mod modules;
+#[cfg(feature = "engines")]
 mod wasmer;
+#[cfg(feature = "engines")]
 mod wasmtime;
 
 pub use driver::{Driver, first_in_process};
@@ -61,23 +63,28 @@ pub trait Engine {
 
 /// The lifecycle engine of an embedded runtime id, or why that runtime has none.
 pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
-    use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
-    if let Some(v) = wasmtime_variant(runtime_id) {
-        return Ok(Box::new(wasmtime::WasmtimeEngine::new(v)?));
-    }
-    if let Some(c) = wasmer_compiler(runtime_id) {
-        return Ok(Box::new(wasmer::WasmerEngine::new(c)));
+    #[cfg(feature = "engines")]
+    {
+        use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
+        if let Some(v) = wasmtime_variant(runtime_id) {
+            return Ok(Box::new(wasmtime::WasmtimeEngine::new(v)?));
+        }
+        if let Some(c) = wasmer_compiler(runtime_id) {
+            return Ok(Box::new(wasmer::WasmerEngine::new(c)));
+        }
     }
     Err(Failure::Unavailable(format!(
         "runtime '{runtime_id}' has no lifecycle engine (embedded runtimes only)"
     )))
 }
 
+#[cfg(feature = "engines")]
 fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(e.to_string())
 }
 
 /// Checks the trivial export's answer.
+#[cfg(feature = "engines")]
 fn check_answer(got: i32) -> Result<(), Failure> {
     if got == modules::ANSWER {
         Ok(())

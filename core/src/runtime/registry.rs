@@ -2,7 +2,9 @@
 //! and how to make one in the worker.
 
 use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
-use super::embedded::{Wasmer, Wasmtime, engine_version, wasmer_compiler, wasmtime_variant};
+use super::embedded::engine_version;
+#[cfg(feature = "engines")]
+use super::embedded::{Wasmer, Wasmtime, wasmer_compiler, wasmtime_variant};
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
 use crate::config::Config;
 use crate::suite::SuiteKind;
@@ -96,7 +98,8 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
         kind: RuntimeKind::Embedded,
         version: engine_version(krate).to_string(),
         config: config.to_string(),
-        unavailable: None,
+        unavailable: (!cfg!(feature = "engines"))
+            .then(|| "this build of wasmeter-core has no embedded engines (feature `engines`)".into()),
         hint: None,
         command: None,
     }));
@@ -174,9 +177,11 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
     if info.id == "native" {
         return Ok(Box::new(NativeRuntime));
     }
+    #[cfg(feature = "engines")]
     if let Some(v) = wasmtime_variant(&info.id) {
         return Ok(Box::new(Wasmtime::new(v)?));
     }
+    #[cfg(feature = "engines")]
     if let Some(c) = wasmer_compiler(&info.id) {
         return Ok(Box::new(Wasmer::new(c)?));
     }

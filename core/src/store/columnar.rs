@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::sync::Once;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Reads a JSON-lines file. A last line cut short by a crash is dropped; any other bad
 /// line is an error naming the file and line.
@@ -54,11 +56,48 @@ fn write_parquet(path: &Path, mut df: DataFrame) -> Result<(), StoreError> {
     std::fs::rename(&tmp, path).map_err(|e| StoreError::io(path, e))
 }
 
+/// Reads a Parquet file. polars' reader panics on some corrupt files instead of returning an
+/// error (an `unwrap` in its page decoder, found by fuzzing the saved-run loader): the panic
+/// becomes this file's error, so a damaged run cannot take a UI down with it.
 fn read_parquet(path: &Path) -> Result<DataFrame, StoreError> {
     let f = File::open(path).map_err(|e| StoreError::io(path, e))?;
-    ParquetReader::new(f)
-        .finish()
-        .map_err(|e| polars_err(path, e))
+    let read = quiet_polars_panics(|| ParquetReader::new(f).finish());
+    match read {
+        Ok(r) => r.map_err(|e| polars_err(path, e)),
+        Err(why) => Err(StoreError::Corrupt {
+            path: path.to_path_buf(),
+            message: format!("unreadable Parquet ({why})"),
+        }),
+    }
+}
+
+/// Reads in flight under [`quiet_polars_panics`].
+static QUIET_READS: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `f`, turning a panic into its message. While it runs, panics raised in polars' code
+/// (on its worker threads too) skip the panic hooks: no message on stderr, and the TUI's hook
+/// does not restore the terminal under a UI that goes on.
+fn quiet_polars_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_polars = info.location().is_some_and(|l| l.file().contains("polars"));
+            if !(in_polars && QUIET_READS.load(Ordering::SeqCst) > 0) {
+                previous(info);
+            }
+        }));
+    });
+    QUIET_READS.fetch_add(1, Ordering::SeqCst);
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET_READS.fetch_sub(1, Ordering::SeqCst);
+    out.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "the Parquet reader panicked".into())
+    })
 }
 
 /// One column per (name, field) of rows.

@@ -5,15 +5,20 @@
 
 mod cli;
 mod native;
+#[cfg(feature = "engines")]
 mod pool;
+#[cfg(feature = "engines")]
 mod wasi;
+#[cfg(feature = "engines")]
 mod wasmer;
+#[cfg(feature = "engines")]
 mod wasmtime;
 
 use super::codec::{Request, Response};
 use super::guest::{GuestCall, GuestReply, query_param, route};
 use super::server::{Handler, ServerOptions};
 use super::upstream::Upstream;
+#[cfg(feature = "engines")]
 use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
 use crate::runtime::{RuntimeInfo, RuntimeKind};
 use serde::{Deserialize, Serialize};
@@ -55,6 +60,7 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
     match spec.runtime.kind {
         RuntimeKind::Native => Ok(Box::new(native::NativeBackend)),
         RuntimeKind::Embedded => {
+            #[cfg(feature = "engines")]
             if let Some(v) = wasmtime_variant(id) {
                 // Guests run on the server threads: one instance per thread is alive at
                 // most; a few spare slots cost only address space.
@@ -66,6 +72,7 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
                     spec.memory_limit,
                 )?));
             }
+            #[cfg(feature = "engines")]
             if let Some(c) = wasmer_compiler(id) {
                 return Ok(Box::new(wasmer::WasmerBackend::new(
                     c,

@@ -1,14 +1,21 @@
-//! Engines linked into wasmeter, run inside the worker process.
+//! Engines linked into wasmeter, run inside the worker process. Without the `engines`
+//! feature (the fuzz targets build core that way) they are absent and listed unavailable.
 
+#[cfg(feature = "engines")]
 mod wasmer;
+#[cfg(feature = "engines")]
 mod wasmtime;
 
+#[cfg(feature = "engines")]
 pub use self::wasmer::{Wasmer, WasmerCompiler};
+#[cfg(feature = "engines")]
 pub use self::wasmtime::{Wasmtime, WasmtimeVariant};
 
+#[cfg(feature = "engines")]
 use super::{Failure, Job};
 
 /// The wasmtime configuration an embedded runtime id stands for.
+#[cfg(feature = "engines")]
 pub fn wasmtime_variant(id: &str) -> Option<WasmtimeVariant> {
     Some(match id {
         "wasmtime" => WasmtimeVariant::Default,
@@ -21,6 +28,7 @@ pub fn wasmtime_variant(id: &str) -> Option<WasmtimeVariant> {
 }
 
 /// The wasmer compiler an embedded runtime id stands for.
+#[cfg(feature = "engines")]
 pub fn wasmer_compiler(id: &str) -> Option<WasmerCompiler> {
     Some(match id {
         "wasmer-cranelift" => WasmerCompiler::Cranelift,
@@ -30,6 +38,7 @@ pub fn wasmer_compiler(id: &str) -> Option<WasmerCompiler> {
 }
 
 /// Reads the module a job names; a missing file is its own failure kind.
+#[cfg(feature = "engines")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
     std::fs::read(&job.program).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
