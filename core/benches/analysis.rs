@@ -94,6 +94,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
             finished_unix: Some(1.0),
             status: RunStatus::Complete,
             pid: 0,
+            files: Default::default(),
         },
         cells: Vec::new(),
         measurements,

@@ -75,6 +75,7 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
             finished_unix: Some(1.0),
             status: RunStatus::Complete,
             pid: 0,
+            files: Default::default(),
         },
         cells: Vec::new(),
         measurements,

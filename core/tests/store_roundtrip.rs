@@ -37,6 +37,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
         finished_unix: None,
         status: RunStatus::Running,
         pid,
+        files: Default::default(),
     }
 }
 
@@ -109,6 +110,12 @@ fn finished_run_round_trips_through_parquet() {
     let mut expected_meta = m;
     expected_meta.status = RunStatus::Complete;
     expected_meta.finished_unix = run.meta.finished_unix;
+    // Each Parquet file's digest, as on disk.
+    for name in ["measurements.parquet", "samples.parquet"] {
+        let d = digest(&dir.join(name)).unwrap();
+        assert_eq!(d.sha256.len(), 64);
+        expected_meta.files.insert(name.to_string(), d);
+    }
     assert_eq!(run.meta, expected_meta);
     // Loading twice gives the same thing.
     assert_eq!(load_run(&dir).unwrap(), run);
@@ -173,10 +180,38 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
     let e = load_run(&other).unwrap_err().to_string();
     assert!(e.contains("measurements.parquet"), "{e}");
 
-    // A file on which polars' reader panics rather than failing (found by the saved_run
-    // fuzz target): an error naming the file, and the process goes on.
+    assert!(
+        e.contains(" bytes, ") && e.contains("when it was saved"),
+        "{e}"
+    );
+
+    // Same size, one byte changed: refused by its digest before polars reads it.
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x40;
+    std::fs::write(&pq, &flipped).unwrap();
+    let e = load_run(&other).unwrap_err().to_string();
+    assert!(
+        e.contains("20261122-000002-compute-bbbb/measurements.parquet: damaged: its SHA-256"),
+        "{e}"
+    );
+
+    // A run saved before digests: a file on which polars' reader panics rather than
+    // failing (found by the saved_run fuzz target) is an error naming the file, and the
+    // process goes on.
+    let meta_path = other.join("meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
+    assert!(
+        meta["files"]["samples.parquet"]["sha256"].is_string(),
+        "{meta}"
+    );
+    meta.as_object_mut().unwrap().remove("files");
+    std::fs::write(&meta_path, serde_json::to_vec(&meta).unwrap()).unwrap();
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/polars-panics.parquet"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/polars-panics.parquet"
+        ),
         &pq,
     )
     .unwrap();
@@ -187,6 +222,11 @@ fn corrupt_files_are_named_and_other_runs_still_list() {
         "{e}"
     );
 
+    std::fs::write(&pq, &bytes).unwrap();
+    assert!(
+        load_run(&other).is_ok(),
+        "the original bytes load without digests too"
+    );
     assert_eq!(resolve_run(tmp.path(), "20261122-000002").unwrap(), other);
     assert!(matches!(
         resolve_run(tmp.path(), "20261122"),

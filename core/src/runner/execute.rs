@@ -91,6 +91,7 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
         finished_unix: None,
         status: RunStatus::Running,
         pid: std::process::id(),
+        files: Default::default(),
     };
     Ok(RunWriter::create(results, meta)?)
 }

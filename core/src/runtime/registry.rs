@@ -98,8 +98,9 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
         kind: RuntimeKind::Embedded,
         version: engine_version(krate).to_string(),
         config: config.to_string(),
-        unavailable: (!cfg!(feature = "engines"))
-            .then(|| "this build of wasmeter-core has no embedded engines (feature `engines`)".into()),
+        unavailable: (!cfg!(feature = "engines")).then(|| {
+            "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
+        }),
         hint: None,
         command: None,
     }));

@@ -1,6 +1,6 @@
 //! Parquet files of a finished run (via polars), and the JSON-lines files they replace.
 
-use super::{MeasurementRow, SampleRow, StoreError};
+use super::{FileDigest, MeasurementRow, SampleRow, StoreError};
 use crate::runtime::{Metric, Phase};
 use polars::prelude::*;
 use serde::de::DeserializeOwned;
@@ -218,9 +218,55 @@ pub(crate) fn read_samples(path: &Path) -> Result<Vec<SampleRow>, StoreError> {
         .collect()
 }
 
+/// Size and SHA-256 of a file.
+pub fn digest(path: &Path) -> Result<FileDigest, StoreError> {
+    use sha2::{Digest, Sha256};
+    use std::io::Read;
+    let mut f = File::open(path).map_err(|e| StoreError::io(path, e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 << 10];
+    let mut bytes = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(|e| StoreError::io(path, e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        bytes += n as u64;
+    }
+    let sha256 = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(FileDigest { bytes, sha256 })
+}
+
+/// Refuses a Parquet file that differs from what was written, before polars sees it.
+pub(crate) fn verify(path: &Path, want: &FileDigest) -> Result<(), StoreError> {
+    let got = digest(path)?;
+    if got == *want {
+        return Ok(());
+    }
+    let message = if got.bytes != want.bytes {
+        format!(
+            "damaged: {} bytes, {} when it was saved",
+            got.bytes, want.bytes
+        )
+    } else {
+        "damaged: its SHA-256 differs from the one saved with the run".into()
+    };
+    Err(StoreError::Corrupt {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
 /// Turns the run's JSON-lines files into Parquet, then removes them. The Parquet files
-/// are read back and checked before anything is removed.
-pub(crate) fn compact(dir: &Path) -> Result<(), StoreError> {
+/// are read back and checked before anything is removed. Returns the digests of the files
+/// it wrote, by file name.
+pub(crate) fn compact(dir: &Path) -> Result<Vec<(String, FileDigest)>, StoreError> {
+    let mut written = Vec::new();
     let mj = dir.join("measurements.jsonl");
     if mj.exists() {
         let rows: Vec<MeasurementRow> = read_jsonl(&mj)?;
@@ -235,6 +281,7 @@ pub(crate) fn compact(dir: &Path) -> Result<(), StoreError> {
                 message: "row count differs after compaction".into(),
             });
         }
+        written.push(("measurements.parquet".to_string(), digest(&mp)?));
         std::fs::remove_file(&mj).map_err(|e| StoreError::io(&mj, e))?;
     }
     let sj = dir.join("samples.jsonl");
@@ -248,7 +295,8 @@ pub(crate) fn compact(dir: &Path) -> Result<(), StoreError> {
                 message: "row count differs after compaction".into(),
             });
         }
+        written.push(("samples.parquet".to_string(), digest(&sp)?));
         std::fs::remove_file(&sj).map_err(|e| StoreError::io(&sj, e))?;
     }
-    Ok(())
+    Ok(written)
 }

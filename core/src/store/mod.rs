@@ -9,11 +9,16 @@
 //! results/<run-id>/measurements.parquet after compaction (the .jsonl is then removed)
 //! results/<run-id>/samples.parquet
 //! ```
+//!
+//! meta.json records the size and SHA-256 of each Parquet file, and a file that no longer
+//! matches is refused before polars reads it: polars' reader can panic or abort the
+//! process on damaged bytes (found by fuzzing), so only files as wasmeter wrote them reach it.
 
 mod columnar;
 mod reader;
 mod writer;
 
+pub use columnar::digest;
 pub use reader::{RunListing, SavedRun, format_time, list_runs, load_run, resolve_run};
 pub use writer::{RunWriter, check_writable, new_run_id, now_unix};
 
@@ -21,6 +26,7 @@ use crate::machine::Machine;
 use crate::runtime::{Failure, Metric, Phase, RuntimeInfo};
 use crate::suite::{Size, SuiteKind};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Version of the on-disk layout; bumped on incompatible changes.
@@ -164,6 +170,19 @@ pub struct RunMeta {
     pub status: RunStatus,
     /// Process writing it while running (to detect interrupted runs).
     pub pid: u32,
+    /// Size and SHA-256 of each Parquet file, by file name, as written at compaction. Runs
+    /// saved before digests existed have none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, FileDigest>,
+}
+
+/// What a columnar file was when wasmeter wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileDigest {
+    /// Length in bytes.
+    pub bytes: u64,
+    /// SHA-256, lowercase hex.
+    pub sha256: String,
 }
 
 /// A runtime left out of a run because the suite does not apply to it (shown as n/a).

@@ -1,7 +1,7 @@
 //! Loading saved runs: finished ones from Parquet, unfinished ones recovered from their
 //! JSON-lines files.
 
-use super::columnar::{read_jsonl, read_measurements, read_samples};
+use super::columnar::{read_jsonl, read_measurements, read_samples, verify};
 use super::{CellRecord, MeasurementRow, RunMeta, RunStatus, SampleRow, StoreError};
 use std::path::{Path, PathBuf};
 
@@ -80,13 +80,27 @@ pub fn load_run(dir: &Path) -> Result<SavedRun, StoreError> {
             Ok(None)
         }
     };
+    // A Parquet file with a saved digest must still match it before polars reads it.
+    let intact = |p: &Path| -> Result<(), StoreError> {
+        let name = p.file_name().map(|n| n.to_string_lossy().to_string());
+        match name.and_then(|n| meta.files.get(&n)) {
+            Some(want) => verify(p, want),
+            None => Ok(()),
+        }
+    };
     let measurements = match pick("measurements")? {
-        Some((p, true)) => read_measurements(&p)?,
+        Some((p, true)) => {
+            intact(&p)?;
+            read_measurements(&p)?
+        }
         Some((p, false)) => read_jsonl(&p)?,
         None => Vec::new(),
     };
     let samples = match pick("samples")? {
-        Some((p, true)) => read_samples(&p)?,
+        Some((p, true)) => {
+            intact(&p)?;
+            read_samples(&p)?
+        }
         Some((p, false)) => read_jsonl(&p)?,
         None => Vec::new(),
     };

@@ -146,6 +146,7 @@ impl RunWriter {
         meta.status = RunStatus::Running;
         meta.pid = std::process::id();
         meta.finished_unix = None;
+        meta.files.clear();
         write_json_atomic(&dir.join("meta.json"), &meta)?;
         Ok((
             RunWriter {
@@ -203,7 +204,7 @@ impl RunWriter {
             cells,
         } = self;
         drop((cells, measurements, samples));
-        columnar::compact(&dir)?;
+        meta.files.extend(columnar::compact(&dir)?);
         meta.status = status;
         meta.finished_unix = Some(now_unix());
         write_json_atomic(&dir.join("meta.json"), &meta)?;

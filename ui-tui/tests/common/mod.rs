@@ -174,6 +174,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
         finished_unix: Some(started + 30.0),
         status: RunStatus::Complete,
         pid: 1,
+        files: Default::default(),
     }
 }
 
