@@ -336,3 +336,25 @@ fn old_runs_load_and_lifecycle_rows_round_trip() {
         assert_eq!(Metric::parse(m.as_str()), Some(m));
     }
 }
+
+#[test]
+fn errors_quoting_a_damaged_line_stay_on_one_line() {
+    // Found by the saved_run fuzz target: a JSON string with a newline escape in it was
+    // quoted back by the parser, and the error spilled over two lines.
+    let tmp = tempfile::tempdir().unwrap();
+    let w = RunWriter::create(tmp.path(), meta("20261122-000003-compute-cccc", 0)).unwrap();
+    let dir = w.dir().to_path_buf();
+    drop(w);
+    std::fs::write(
+        dir.join("measurements.jsonl"),
+        "{\"runtime\":\"native\",\"test\":\"sha256\",\"phase\":\"execute\",\"iteration\":0,\
+         \"warmup\":false,\"metric\":\"wall\\ns\",\"value\":1}\n{}\n",
+    )
+    .unwrap();
+    let e = load_run(&dir).unwrap_err().to_string();
+    assert!(!e.contains('\n'), "{e}");
+    assert!(
+        e.contains("measurements.jsonl: line 1: unknown variant `wall\\ns`"),
+        "{e}"
+    );
+}

@@ -4,7 +4,8 @@
 //! worker process, a stand-in script that reports one measurement: no engine is measured,
 //! only what the UI does with 10,000 cells. Prints frame-time percentiles and peak RSS.
 //!
-//! `cargo bench --profile ci -p wasmeter-tui --bench scale`
+//! `cargo bench --profile ci -p wasmeter-tui --bench scale`; with `WASMETER_SCALE_RESULTS=DIR`
+//! the run is saved there and kept (scripts/bench-desktop opens it in the desktop app).
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Terminal;
@@ -135,7 +136,9 @@ fn main() {
         skipped: Vec::new(),
         not_applicable: Vec::new(),
     };
-    let results = tmp.path().join("results");
+    let results = std::env::var_os("WASMETER_SCALE_RESULTS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| tmp.path().join("results"));
     let launcher = StandIn {
         plan: Some(plan),
         worker: WorkerCommand {
@@ -159,7 +162,8 @@ fn main() {
     while app.is_running() {
         let t = Instant::now();
         app.tick(t);
-        term.draw(|f| wasmeter_tui::ui::draw(f, &app)).expect("draw");
+        term.draw(|f| wasmeter_tui::ui::draw(f, &app))
+            .expect("draw");
         app.dirty = false;
         frames.push(t.elapsed());
         std::thread::sleep(wasmeter_tui::RUN_FRAME.saturating_sub(t.elapsed()));
@@ -167,7 +171,9 @@ fn main() {
     let run_secs = started.elapsed().as_secs_f64();
     let screen = term.backend().to_string();
     assert!(
-        app.message.as_ref().is_some_and(|(m, err)| !err && m.contains("0 of 10000 cells failed")),
+        app.message
+            .as_ref()
+            .is_some_and(|(m, err)| !err && m.contains("0 of 10000 cells failed")),
         "{:?}",
         app.message
     );
@@ -178,29 +184,34 @@ fn main() {
         peak_rss_mib() - before
     );
     percentiles("live frames (tick + draw)", frames);
-    assert!(screen.contains("t0"), "the live table shows cells:\n{screen}");
+    assert!(
+        screen.contains("t0"),
+        "the live table shows cells:\n{screen}"
+    );
 
     // The saved run: open (load + summarise), first frame, then scrolling.
-    let dir = std::fs::read_dir(&results)
-        .expect("results")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.is_dir())
-        .expect("the saved run");
+    let dir = results.join(app.live.run_id.clone().expect("the run's id"));
     let t = Instant::now();
     app.open_run(&dir);
-    term.draw(|f| wasmeter_tui::ui::draw(f, &app)).expect("draw");
+    term.draw(|f| wasmeter_tui::ui::draw(f, &app))
+        .expect("draw");
     println!(
         "open the saved run and draw it: {:.0} ms",
         t.elapsed().as_secs_f64() * 1e3
     );
     assert!(app.detail.is_some(), "{:?}", app.message);
     let mut scroll = Vec::new();
-    for code in [KeyCode::PageDown, KeyCode::Down, KeyCode::End, KeyCode::Home] {
+    for code in [
+        KeyCode::PageDown,
+        KeyCode::Down,
+        KeyCode::End,
+        KeyCode::Home,
+    ] {
         for _ in 0..25 {
             let t = Instant::now();
             app.on_key(KeyEvent::from(code));
-            term.draw(|f| wasmeter_tui::ui::draw(f, &app)).expect("draw");
+            term.draw(|f| wasmeter_tui::ui::draw(f, &app))
+                .expect("draw");
             scroll.push(t.elapsed());
         }
     }

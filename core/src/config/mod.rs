@@ -13,7 +13,7 @@
 //! precompile = ["/opt/rt/bin/rtc", "{wasm}", "-o", "{aot}"]   # optional; run then uses {aot}
 //! ```
 
-use crate::suite::line_of;
+use crate::suite::{line_of, one_line};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -121,7 +121,7 @@ impl Config {
         let err = |offset: usize, message: String| ConfigError::Parse {
             path: path.to_path_buf(),
             line: line_of(text, offset),
-            message,
+            message: one_line(message),
         };
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             err(
@@ -232,6 +232,14 @@ mod tests {
         assert!(
             e.starts_with("wasmeter.toml:4: runtime id 'wasmtime' is already taken"),
             "{e}"
+        );
+        // A value quoted in the message stays on the message's one line.
+        let e = parse("[paths]\nwasmtime = \"/no/such\\nfile\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "wasmeter.toml:2: path for 'wasmtime' does not exist: /no/such\\nfile"
         );
         let e = parse("[oops\n").unwrap_err().to_string();
         assert!(e.starts_with("wasmeter.toml:1:"), "{e}");

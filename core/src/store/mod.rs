@@ -43,8 +43,9 @@ pub enum StoreError {
         /// Underlying error.
         source: std::io::Error,
     },
-    /// A file exists but its content is not what it should be.
-    #[error("{path}: {message}")]
+    /// A file exists but its content is not what it should be. One line whatever the
+    /// message quotes from the file (escaped).
+    #[error("{path}: {}", crate::suite::one_line(.message.clone()))]
     Corrupt {
         /// File.
         path: PathBuf,

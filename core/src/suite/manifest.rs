@@ -288,6 +288,24 @@ pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
+/// An error message kept to one line: values quoted from the file may hold newlines or
+/// other control characters (found by fuzzing the config parser); they are escaped.
+pub(crate) fn one_line(message: String) -> String {
+    if !message.chars().any(char::is_control) {
+        return message;
+    }
+    message
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 impl Suite {
     /// Reads and validates `dir/suite.toml` (or a manifest file path).
     pub fn load(path: &Path) -> Result<Suite, SuiteError> {
@@ -308,7 +326,7 @@ impl Suite {
         let err = |offset: usize, message: String| SuiteError::Parse {
             path: manifest.to_path_buf(),
             line: line_of(text, offset),
-            message,
+            message: one_line(message),
         };
         let raw: RawManifest = toml::from_str(text).map_err(|e| {
             let offset = e.span().map(|s| s.start).unwrap_or(0);

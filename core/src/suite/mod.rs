@@ -8,5 +8,5 @@ mod output;
 pub use discovery::{SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir};
 pub use http::{HttpTest, ServerDef};
 pub use manifest::{CheckStep, Size, Suite, SuiteError, SuiteKind, TestCase};
-pub(crate) use manifest::{hex, line_of};
+pub(crate) use manifest::{hex, line_of, one_line};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};

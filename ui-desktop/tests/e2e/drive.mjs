@@ -2,7 +2,10 @@
 // but fetch: launch, pick a quick real run, watch it finish, find it saved, open its
 // detail and the diff screen, take screenshots. Prints one JSON line of measurements.
 //
-// env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench)
+// env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench|scale)
+// MODE=scale opens the first saved run instead (scripts/bench-desktop gives it a run of
+// 10,000 cells): time until its matrix is drawn, frame intervals while it scrolls, time to
+// go back to the list.
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -96,24 +99,41 @@ async function setChecked(css, on) {
   if (checked !== on) await click(css);
 }
 
-const out = {};
-try {
-  const t0 = performance.now();
-  sid = (
-    await wd("POST", "/session", {
-      capabilities: { alwaysMatch: { "tauri:options": { application: APP } } },
-    })
-  ).sessionId;
-  out.session_ms = Math.round(performance.now() - t0);
-  // Interactive: the start button is there, enabled, with runtimes and suites loaded.
-  await until(
-    "an enabled start button",
-    () => js("const b = document.querySelector('[data-testid=start-run]'); return !!b && !b.disabled && document.querySelectorAll('input[data-testid^=runtime-]').length > 0"),
-    20000,
-  );
-  out.interactive_ms = Math.round(performance.now() - t0);
-  await shot("setup");
-  step("setup shown");
+/** A big saved run: open it, scroll its matrix, go back to the list. */
+async function scale() {
+  await click("[data-testid=nav-runs]");
+  const runId = await until("a saved run in the list", () => js("const r = document.querySelector('[data-testid=run-row]:not([data-broken=true])'); return r ? r.dataset.runId : null"), 20000);
+  out.run_id = runId;
+  await click(`[data-testid=run-row][data-run-id="${runId}"] input[type=checkbox]`);
+  let t = performance.now();
+  await click("[data-testid=runs-open]");
+  out.cells = await until("the detail matrix", async () => {
+    const n = await count("[data-testid=detail-matrix] [data-testid=matrix-cell]");
+    return n >= 1000 ? n : null;
+  }, 120000);
+  out.open_ms = Math.round(performance.now() - t);
+  await shot("scale-detail");
+  // Scroll the page's scrolling element over 3 s while counting animation frames.
+  out.scroll_frames = await wd("POST", `/session/${sid}/execute/async`, {
+    script: `const done = arguments[arguments.length - 1];
+      const el = [...document.querySelectorAll('*')].find(e => e.scrollHeight > e.clientHeight + 100 && getComputedStyle(e).overflowY !== 'visible') || document.scrollingElement;
+      const f = []; let last = performance.now(); const end = last + 3000;
+      const tick = (now) => { f.push(now - last); last = now; el.scrollTop += 40;
+        if (now < end) requestAnimationFrame(tick);
+        else { f.sort((a, b) => a - b); done({ n: f.length, p50: f[Math.floor(f.length * 0.5)], p95: f[Math.floor(f.length * 0.95)], max: f[f.length - 1], scrolled: el.scrollTop }); } };
+      requestAnimationFrame(tick);`,
+    args: [],
+  }, 30000);
+  t = performance.now();
+  await click("[data-testid=nav-runs]");
+  await until("the run list", () => js("return document.querySelectorAll('[data-testid=run-row]').length > 0"), 20000);
+  out.back_to_list_ms = Math.round(performance.now() - t);
+  const err = await banner();
+  if (err) throw new Error(`error banner shown: ${err}`);
+}
+
+/** A quick real run (crc32 on native and wasmtime), watched live, then saved, opened, diffed. */
+async function quickRun() {
 
   // A quick real run: crc32 on native and wasmtime.
   const runtimeIds = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].map(e => e.dataset.testid.slice(8))");
@@ -173,6 +193,28 @@ try {
   await shot("diff");
   const err = await banner();
   if (err) throw new Error(`error banner shown: ${err}`);
+}
+
+const out = {};
+try {
+  const t0 = performance.now();
+  sid = (
+    await wd("POST", "/session", {
+      capabilities: { alwaysMatch: { "tauri:options": { application: APP } } },
+    })
+  ).sessionId;
+  out.session_ms = Math.round(performance.now() - t0);
+  // Interactive: the start button is there, enabled, with runtimes and suites loaded.
+  await until(
+    "an enabled start button",
+    () => js("const b = document.querySelector('[data-testid=start-run]'); return !!b && !b.disabled && document.querySelectorAll('input[data-testid^=runtime-]').length > 0"),
+    20000,
+  );
+  out.interactive_ms = Math.round(performance.now() - t0);
+  await shot("setup");
+  step("setup shown");
+  if (MODE === "scale") await scale();
+  else await quickRun();
   out.ok = true;
 } catch (e) {
   out.ok = false;
