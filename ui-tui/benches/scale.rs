@@ -10,15 +10,11 @@
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use wasmeter_core::runner::{Plan, WorkerCommand, execute};
-use wasmeter_core::runtime::{RuntimeInfo, RuntimeKind};
-use wasmeter_core::store::RunSettings;
-use wasmeter_core::suite::{Size, Suite, TestCase};
+use wasmeter_core::runner::{Plan, WorkerCommand, execute, stand_in_run};
 use wasmeter_tui::App;
 use wasmeter_tui::launch::{Launcher, RunHandle};
 
@@ -34,18 +30,6 @@ fn peak_rss_mib() -> f64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmHWM");
     kib / 1024.0
-}
-
-fn runtime(id: String, kind: RuntimeKind) -> RuntimeInfo {
-    RuntimeInfo {
-        id,
-        kind,
-        version: "0".into(),
-        config: "stand-in".into(),
-        unavailable: None,
-        hint: None,
-        command: None,
-    }
 }
 
 /// Launches the 10,000-cell plan whatever the UI asked for: the UI's own plan can only name
@@ -88,66 +72,19 @@ fn percentiles(name: &str, mut v: Vec<Duration>) {
 
 fn main() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let worker = tmp.path().join("worker.sh");
-    std::fs::write(
-        &worker,
-        "#!/bin/sh\ncat >/dev/null\n\
-         echo '{\"type\":\"started\",\"iteration\":0}'\n\
-         echo '{\"type\":\"iteration\",\"iteration\":0,\"warmup\":false,\"values\":[{\"phase\":\"execute\",\"metric\":\"self_ns\",\"value\":1000}]}'\n\
-         echo '{\"type\":\"done\"}'\n",
-    )
-    .expect("worker script");
-    std::fs::set_permissions(&worker, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let runtimes: Vec<RuntimeInfo> = (0..RUNTIMES)
-        .map(|i| match i {
-            0 => runtime("native".into(), RuntimeKind::Native),
-            _ => runtime(format!("rt{i:03}"), RuntimeKind::Embedded),
-        })
-        .collect();
-    let tests: Vec<TestCase> = (0..TESTS)
-        .map(|i| TestCase {
-            name: format!("t{i:03}"),
-            wasm: tmp.path().join("none.wasm"),
-            native: Some(tmp.path().join("none")),
-            ..Default::default()
-        })
-        .collect();
-    let suite = Suite {
-        name: "scale".into(),
-        dir: tmp.path().to_path_buf(),
-        tests: tests.clone(),
-        ..Default::default()
-    };
-    let plan = Plan {
-        suite: suite.clone(),
-        tests,
-        runtimes,
-        settings: RunSettings {
-            warmup: 0,
-            runs: 1,
-            timeout_secs: 10,
-            memory_cap_bytes: 1 << 30,
-            sample_interval_ms: 100,
-            size: Size::Quick,
-            baseline: "native".into(),
-            http: None,
-        },
-        label: None,
-        skipped: Vec::new(),
-        not_applicable: Vec::new(),
-    };
+    let (plan, worker) = stand_in_run(tmp.path(), RUNTIMES, TESTS).expect("stand-in run");
+    let suite = plan.suite.clone();
+    // What the UI's own plan names (it must exist here); the launcher runs the big one.
+    let native = plan.runtimes[0].clone();
     let results = std::env::var_os("WASMETER_SCALE_RESULTS")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| tmp.path().join("results"));
     let launcher = StandIn {
         plan: Some(plan),
-        worker: WorkerCommand {
-            program: worker,
-            args: Vec::new(),
-        },
+        worker,
     };
     let mut app = App::new(results.clone(), Box::new(launcher)).with_data(
-        vec![runtime("native".into(), RuntimeKind::Native)],
+        vec![native],
         vec![suite],
         Vec::new(),
     );

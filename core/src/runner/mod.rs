@@ -3,10 +3,12 @@
 
 mod execute;
 mod plan;
+mod stand_in;
 mod worker;
 
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, RunRequest};
+pub use stand_in::stand_in_run;
 pub use worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg, read_spec, worker_main};
 
 use crate::runtime::Failure;
