@@ -617,10 +617,7 @@ impl Runtime for CliRuntime {
         )?;
         // A flood of output first: the runtime may then die of the closed pipe.
         if done.stdout_over {
-            return Err(Failure::Other(format!(
-                "stdout exceeded {} bytes",
-                job.stdout_limit
-            )));
+            return Err(Failure::stdout_over(job.stdout_limit));
         }
         if let Some(f) = failed_run(&done, "runtime") {
             return Err(f);

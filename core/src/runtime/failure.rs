@@ -42,6 +42,12 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// A guest that printed more than the job's stdout limit (the same words for every
+    /// runtime, so reports group them).
+    pub fn stdout_over(limit: usize) -> Failure {
+        Failure::Other(format!("stdout exceeded {limit} bytes"))
+    }
+
     /// Short stable name of the kind, for tables and filters.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -20,10 +20,7 @@ impl Runtime for NativeRuntime {
             job.stdout_limit,
         )?;
         if done.stdout_over {
-            return Err(Failure::Other(format!(
-                "stdout exceeded {} bytes",
-                job.stdout_limit
-            )));
+            return Err(Failure::stdout_over(job.stdout_limit));
         }
         if let Some(f) = exit_failure(done.status) {
             return Err(f);

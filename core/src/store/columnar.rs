@@ -221,25 +221,13 @@ pub(crate) fn read_samples(path: &Path) -> Result<Vec<SampleRow>, StoreError> {
 /// Size and SHA-256 of a file.
 pub fn digest(path: &Path) -> Result<FileDigest, StoreError> {
     use sha2::{Digest, Sha256};
-    use std::io::Read;
     let mut f = File::open(path).map_err(|e| StoreError::io(path, e))?;
     let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 64 << 10];
-    let mut bytes = 0u64;
-    loop {
-        let n = f.read(&mut buf).map_err(|e| StoreError::io(path, e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-        bytes += n as u64;
-    }
-    let sha256 = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Ok(FileDigest { bytes, sha256 })
+    let bytes = std::io::copy(&mut f, &mut hasher).map_err(|e| StoreError::io(path, e))?;
+    Ok(FileDigest {
+        bytes,
+        sha256: crate::suite::hex(&hasher.finalize()),
+    })
 }
 
 /// Refuses a Parquet file that differs from what was written, before polars sees it.

@@ -111,10 +111,7 @@ impl Runtime for Wasmer {
         let _ = out_rx.read_to_end(&mut it.stdout);
         let _ = err_rx.read_to_end(&mut it.stderr);
         if it.stdout.len() > job.stdout_limit {
-            return Err(Failure::Other(format!(
-                "stdout exceeded {} bytes",
-                job.stdout_limit
-            )));
+            return Err(Failure::stdout_over(job.stdout_limit));
         }
         match result.map_err(classify) {
             // `exit(0)` ends `_start` through an error, but it is a success.

@@ -163,10 +163,7 @@ impl Runtime for Wasmtime {
         it.stderr = stderr.contents().to_vec();
         // The pipe refuses writes past the limit; the guest then fails its own way.
         if it.stdout.len() >= job.stdout_limit && job.stdout_limit > 0 {
-            return Err(Failure::Other(format!(
-                "stdout exceeded {} bytes",
-                job.stdout_limit
-            )));
+            return Err(Failure::stdout_over(job.stdout_limit));
         }
         match result {
             Ok(()) => Ok(it),
