@@ -7,7 +7,7 @@ mod error;
 mod workbench;
 
 pub use error::{CmdResult, CommandError};
-pub use workbench::Workbench;
+pub use workbench::{Planner, Workbench};
 
 /// The builder with every command, plugin and the shared state; the real app and the
 /// mock-runtime tests both start from it.

@@ -5,7 +5,15 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use wasmeter_core::runner::WorkerCommand;
+use wasmeter_core::runner::{Plan, WorkerCommand};
+
+use crate::CmdResult;
+use crate::commands::run::RunSettingsView;
+
+/// Turns the page's run settings into a plan. The app's own checks them against the suites
+/// and runtimes of this machine; a bench can put a stand-in plan in its place to measure the
+/// app at a scale no machine's runtimes reach.
+pub type Planner = Box<dyn Fn(&Workbench, RunSettingsView) -> CmdResult<Plan> + Send + Sync>;
 
 /// The app's state, managed by Tauri.
 pub struct Workbench {
@@ -15,6 +23,7 @@ pub struct Workbench {
     pub suites: PathBuf,
     /// How the runner starts a cell's worker process.
     pub worker: WorkerCommand,
+    pub(crate) planner: Planner,
     pub(crate) active: Mutex<Option<ActiveRun>>,
 }
 
@@ -31,8 +40,15 @@ impl Workbench {
             results,
             suites,
             worker,
+            planner: Box::new(crate::commands::run::plan),
             active: Mutex::new(None),
         }
+    }
+
+    /// The same workbench planning runs with `planner` (benches of the app at scale).
+    pub fn with_planner(mut self, planner: Planner) -> Workbench {
+        self.planner = planner;
+        self
     }
 
     /// Directories from the environment (`WASMETER_RESULTS`, else `./results` when it

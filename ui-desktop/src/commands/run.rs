@@ -201,7 +201,7 @@ pub async fn start_run(
     if active.as_ref().is_some_and(|r| !r.thread.is_finished()) {
         return Err(busy());
     }
-    let plan = plan(&state, settings)?;
+    let plan = (state.planner)(&state, settings)?;
     let (tx, rx) = crossbeam_channel::unbounded::<Event>();
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();

@@ -13,9 +13,11 @@ export interface StripLane {
 
 const W = 520;
 const LABEL_W = 140;
-const LANE_H = 16;
+/** Height of one runtime's lane, px. */
+export const LANE_H = 16;
 const PAD_R = 12;
-const AXIS_H = 16;
+/** Height of the axis under the lanes, px. */
+export const AXIS_H = 16;
 
 export function StripPlot({ test, lanes }: { test: string; lanes: readonly StripLane[] }) {
   const all = lanes.flatMap((l) => l.values.filter((v) => v > 0 && Number.isFinite(v)));

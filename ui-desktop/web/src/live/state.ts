@@ -325,15 +325,15 @@ export interface LiveMatrix {
  */
 export function liveMatrix(s: LiveState): LiveMatrix {
   const lifecycle = suiteKind(s.suite) === 'lifecycle';
-  const tests: string[] = [];
-  const runtimes: string[] = [];
+  const tests = new Set<string>();
+  const runtimes = new Set<string>();
   for (const c of s.cells) {
-    if (!tests.includes(c.test)) tests.push(c.test);
-    if (!runtimes.includes(c.runtime)) runtimes.push(c.runtime);
+    tests.add(c.test);
+    runtimes.add(c.runtime);
   }
   return {
-    tests,
-    runtimes,
+    tests: [...tests],
+    runtimes: [...runtimes],
     lifecycle,
     cell(runtime, test) {
       const i = s.index[key(runtime, test)];

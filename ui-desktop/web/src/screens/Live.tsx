@@ -13,6 +13,8 @@ import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
+import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../components/Windowed';
+import { MATRIX_GRID } from './detail/Matrix';
 
 interface LiveProps {
   session: LiveSession;
@@ -159,41 +161,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
       {state.cells.length > 0 && (
         <div class="panel">
           <h2>Cells</h2>
-          <table class="cells">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>runtime</th>
-                <th>test</th>
-                <th>status</th>
-                <th class="num">iterations</th>
-                <th class="num">median</th>
-                <th class="num">wall</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.cells.map((c, i) => (
-                <tr key={i} data-testid="cell-row" data-status={c.status} class={`cell-${c.status}`}>
-                  <td class="num">{i + 1}</td>
-                  <td>{c.runtime}</td>
-                  <td>{c.test}</td>
-                  <td>
-                    {c.status}
-                    {c.failure && (
-                      <div class="failure" data-testid="cell-failure">
-                        {c.failure}
-                      </div>
-                    )}
-                  </td>
-                  <td class="num">
-                    {c.done} / {state.iterationsPerCell}
-                  </td>
-                  <td class="num">{formatNs(c.median)}</td>
-                  <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CellsTable state={state} />
         </div>
       )}
 
@@ -268,25 +236,32 @@ function LiveCharts({ session }: { session: LiveSession }) {
  */
 function LiveMatrixView({ state }: { state: LiveState }) {
   const m = liveMatrix(state);
+  const grid = { ...MATRIX_GRID, rows: m.tests.length, cols: m.runtimes.length };
+  const w = useWindowed(grid);
   if (m.tests.length === 0) return <p class="muted">Waiting for the plan…</p>;
+  const runtimes = m.runtimes.slice(w.cols.first, w.cols.end);
   return (
-    <div class="table-scroll">
+    <WindowBox w={w} grid={grid} label="Results so far">
       <table class="matrix" data-testid="live-matrix" data-lifecycle={m.lifecycle || undefined}>
         <thead>
           <tr>
             <th>test</th>
-            {m.runtimes.map((r) => (
-              <th key={r} class={!m.lifecycle && r === state.baseline ? 'baseline' : undefined}>
+            <SpacerCell width={w.cols.before} head />
+            {runtimes.map((r) => (
+              <th key={r} class={!m.lifecycle && r === state.baseline ? 'baseline' : undefined} title={r}>
                 {r}
               </th>
             ))}
+            <SpacerCell width={w.cols.after} head />
           </tr>
         </thead>
         <tbody>
-          {m.tests.map((t) => (
+          <SpacerRow height={w.rows.before} colSpan={runtimes.length + 3} />
+          {m.tests.slice(w.rows.first, w.rows.end).map((t) => (
             <tr key={t}>
-              <th>{t}</th>
-              {m.runtimes.map((r) => {
+              <th title={t}>{t}</th>
+              <SpacerCell width={w.cols.before} />
+              {runtimes.map((r) => {
                 const c = m.cell(r, t);
                 if (!c) return <td key={r} class="na">–</td>;
                 if (c.status === 'failed') {
@@ -317,10 +292,65 @@ function LiveMatrixView({ state }: { state: LiveState }) {
                   </td>
                 );
               })}
+              <SpacerCell width={w.cols.after} />
             </tr>
           ))}
+          <SpacerRow height={w.rows.after} colSpan={runtimes.length + 3} />
         </tbody>
       </table>
-    </div>
+    </WindowBox>
+  );
+}
+
+/** Fixed sizes of the cell list once it is too long to draw whole. */
+const CELLS_GRID = { rowHeight: 30, colWidth: 0, headWidth: 0, cols: 0, maxRows: 200, maxCols: 0 };
+
+/** Every cell of the plan in order: status, iterations, median, wall time; failures say why. */
+function CellsTable({ state }: { state: LiveState }) {
+  const grid = { ...CELLS_GRID, rows: state.cells.length };
+  const w = useWindowed(grid);
+  return (
+    <WindowBox w={w} grid={grid} label="Cells">
+      <table class="cells">
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>runtime</th>
+            <th>test</th>
+            <th>status</th>
+            <th class="num">iterations</th>
+            <th class="num">median</th>
+            <th class="num">wall</th>
+          </tr>
+        </thead>
+        <tbody>
+          <SpacerRow height={w.rows.before} colSpan={7} />
+          {state.cells.slice(w.rows.first, w.rows.end).map((c, k) => {
+            const i = w.rows.first + k;
+            return (
+              <tr key={i} data-testid="cell-row" data-status={c.status} class={`cell-${c.status}`}>
+                <td class="num">{i + 1}</td>
+                <td>{c.runtime}</td>
+                <td>{c.test}</td>
+                <td title={c.failure ?? undefined}>
+                  {c.status}
+                  {c.failure && (
+                    <div class="failure" data-testid="cell-failure">
+                      {c.failure}
+                    </div>
+                  )}
+                </td>
+                <td class="num">
+                  {c.done} / {state.iterationsPerCell}
+                </td>
+                <td class="num">{formatNs(c.median)}</td>
+                <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
+              </tr>
+            );
+          })}
+          <SpacerRow height={w.rows.after} colSpan={7} />
+        </tbody>
+      </table>
+    </WindowBox>
   );
 }

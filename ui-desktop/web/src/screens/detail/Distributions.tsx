@@ -1,6 +1,12 @@
-/** Per test, the iteration times of every runtime as a strip plot. */
+/**
+ * Per test, the iteration times of every runtime as a strip plot. A big run has thousands
+ * of lanes: each figure is drawn once it comes near the view (its height is known
+ * beforehand, so the page does not jump).
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Distribution } from '../../api';
-import { StripPlot } from '../../charts/Strip';
+import { LANE_H, AXIS_H, StripPlot } from '../../charts/Strip';
 import { paletteColor } from '../../charts/uplot';
 
 export function Distributions({
@@ -12,6 +18,7 @@ export function Distributions({
   runtimes: readonly string[];
   distributions: readonly Distribution[];
 }) {
+  const byKey = useMemo(() => new Map(distributions.map((d) => [`${d.runtime}\u0000${d.test}`, d.values])), [distributions]);
   return (
     <div class="distributions">
       {tests.map((t) => {
@@ -19,17 +26,39 @@ export function Distributions({
           .map((r, i) => ({
             runtime: r,
             color: paletteColor(i),
-            values: distributions.find((d) => d.runtime === r && d.test === t)?.values ?? [],
+            values: byKey.get(`${r}\u0000${t}`) ?? [],
           }))
           .filter((l) => l.values.length > 0);
         if (lanes.length === 0) return null;
         return (
           <figure key={t} class="strip-figure">
             <figcaption>{t}</figcaption>
-            <StripPlot test={t} lanes={lanes} />
+            <WhenNear height={lanes.length * LANE_H + AXIS_H}>
+              <StripPlot test={t} lanes={lanes} />
+            </WhenNear>
           </figure>
         );
       })}
     </div>
   );
+}
+
+/**
+ * Its children once they come within a screen of the view (at once where the browser cannot
+ * tell, as in tests); until then an empty box of `height` px.
+ */
+function WhenNear({ height, children }: { height: number; children: ComponentChildren }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(typeof IntersectionObserver !== 'function');
+  useEffect(() => {
+    const el = ref.current;
+    if (near || !el) return undefined;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setNear(true);
+    }, { rootMargin: '100% 0px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [near]);
+  if (near) return <>{children}</>;
+  return <div ref={ref} class="strip-placeholder" style={{ height: `${height}px` }} aria-hidden="true" />;
 }

@@ -3,7 +3,9 @@
  * baseline on a log scale (green faster, red slower), with median, ratio and its 95 %
  * interval in the tooltip; failed cells show why. The last row is each runtime's geomean.
  */
+import { useMemo } from 'preact/hooks';
 import type { CellSummary, RunSummary } from '../../api';
+import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
 import { formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
 
 /** The tooltip of one cell, in words. */
@@ -22,27 +24,37 @@ export function cellTitle(c: CellSummary, baseline: string): string {
   return lines.join('\n');
 }
 
+/** Fixed sizes of the matrix once it is too big to draw whole (see components/Windowed). */
+export const MATRIX_GRID = { rowHeight: 46, colWidth: 112, headWidth: 180, maxRows: 60, maxCols: 30 };
+
 export function DetailMatrix({ summary }: { summary: RunSummary }) {
-  const cell = (runtime: string, test: string) =>
-    summary.cells.find((c) => c.runtime === runtime && c.test === test) ?? null;
+  const byKey = useMemo(() => new Map(summary.cells.map((c) => [`${c.runtime}\u0000${c.test}`, c])), [summary]);
+  const cell = (runtime: string, test: string) => byKey.get(`${runtime}\u0000${test}`) ?? null;
+  const grid = { ...MATRIX_GRID, rows: summary.tests.length, cols: summary.runtimes.length };
+  const w = useWindowed(grid);
+  const runtimes = summary.runtimes.slice(w.cols.first, w.cols.end);
   return (
-    <div class="table-scroll">
+    <WindowBox w={w} grid={grid} label="Results matrix">
       <table class="matrix" data-testid="detail-matrix">
         <thead>
           <tr>
             <th>test</th>
-            {summary.runtimes.map((r) => (
-              <th key={r} class={r === summary.baseline ? 'baseline' : undefined} title={r === summary.baseline ? 'baseline' : undefined}>
+            <SpacerCell width={w.cols.before} head />
+            {runtimes.map((r) => (
+              <th key={r} class={r === summary.baseline ? 'baseline' : undefined} title={r === summary.baseline ? `${r} (baseline)` : r}>
                 {r}
               </th>
             ))}
+            <SpacerCell width={w.cols.after} head />
           </tr>
         </thead>
         <tbody>
-          {summary.tests.map((t) => (
+          <SpacerRow height={w.rows.before} colSpan={runtimes.length + 3} />
+          {summary.tests.slice(w.rows.first, w.rows.end).map((t) => (
             <tr key={t}>
-              <th>{t}</th>
-              {summary.runtimes.map((r) => {
+              <th title={t}>{t}</th>
+              <SpacerCell width={w.cols.before} />
+              {runtimes.map((r) => {
                 const c = cell(r, t);
                 if (!c) {
                   return (
@@ -82,13 +94,16 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
                   </td>
                 );
               })}
+              <SpacerCell width={w.cols.after} />
             </tr>
           ))}
+          <SpacerRow height={w.rows.after} colSpan={runtimes.length + 3} />
         </tbody>
         <tfoot>
           <tr>
             <th>geomean</th>
-            {summary.runtimes.map((r) => {
+            <SpacerCell width={w.cols.before} />
+            {runtimes.map((r) => {
               const g = summary.per_runtime.find((p) => p.runtime === r);
               const v = g?.geomean_relative ?? null;
               return (
@@ -104,9 +119,10 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
                 </td>
               );
             })}
+            <SpacerCell width={w.cols.after} />
           </tr>
         </tfoot>
       </table>
-    </div>
+    </WindowBox>
   );
 }

@@ -3,11 +3,17 @@
  * ("total"); embedded engines time every phase.
  */
 import { type CellSummary, PHASES } from '../../api';
+import { SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
 import { formatNs } from '../../format';
 
+/** Fixed sizes of the table once it is too long to draw whole. */
+const GRID = { rowHeight: 30, colWidth: 0, headWidth: 0, cols: 0, maxRows: 200, maxCols: 0 };
+
 export function Phases({ cells }: { cells: readonly CellSummary[] }) {
+  const grid = { ...GRID, rows: cells.length };
+  const w = useWindowed(grid);
   return (
-    <div class="table-scroll">
+    <WindowBox w={w} grid={grid} label="Phases">
       <table class="phases" data-testid="phases-table">
         <thead>
           <tr>
@@ -22,7 +28,8 @@ export function Phases({ cells }: { cells: readonly CellSummary[] }) {
           </tr>
         </thead>
         <tbody>
-          {cells.map((c) => (
+          <SpacerRow height={w.rows.before} colSpan={PHASES.length + 3} />
+          {cells.slice(w.rows.first, w.rows.end).map((c) => (
             <tr key={`${c.runtime}/${c.test}`} class={c.failure ? 'failed-row' : undefined}>
               <td>{c.runtime}</td>
               <td>{c.test}</td>
@@ -42,8 +49,9 @@ export function Phases({ cells }: { cells: readonly CellSummary[] }) {
               )}
             </tr>
           ))}
+          <SpacerRow height={w.rows.after} colSpan={PHASES.length + 3} />
         </tbody>
       </table>
-    </div>
+    </WindowBox>
   );
 }

@@ -1,0 +1,169 @@
+/**
+ * Big tables drawn only where they are seen. A run of 10,000 cells is a matrix of 100 × 100
+ * and a cell list of 10,000 rows: drawing all of it on every update makes each frame cost
+ * hundreds of milliseconds. Past a size, a table gets fixed row heights and column widths
+ * inside its own scroll box, and only the rows and columns in view (plus a few either side)
+ * are rendered, with spacers standing in for the rest. Small tables are drawn whole, as
+ * before, so their layout stays natural.
+ */
+import type { ComponentChildren, RefObject } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/** A slice `[first, end)` of equal items, and the pixels before and after it. */
+export interface Span {
+  first: number;
+  end: number;
+  before: number;
+  after: number;
+}
+
+/** Every item: a table drawn whole. */
+export function whole(count: number): Span {
+  return { first: 0, end: Math.max(0, count), before: 0, after: 0 };
+}
+
+/**
+ * The items of `size` px seen through a `viewport` px window scrolled to `offset`, with
+ * `overscan` more on each side so a fast scroll does not show blanks before the next frame.
+ */
+export function span(count: number, size: number, offset: number, viewport: number, overscan = 4): Span {
+  if (count <= 0 || size <= 0) return whole(0);
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+  const first = clamp(Math.floor(offset / size) - overscan, 0, count);
+  const end = clamp(Math.ceil((offset + Math.max(0, viewport)) / size) + overscan, first, count);
+  return { first, end, before: first * size, after: (count - end) * size };
+}
+
+/** Where a scroll box is scrolled to and how big it is. */
+export interface ScrollBox {
+  top: number;
+  left: number;
+  height: number;
+  width: number;
+}
+
+/** The box's extent when it has no layout yet (first render; jsdom in tests). */
+const FALLBACK = { height: 900, width: 1400 };
+
+/**
+ * The scroll position and size of `ref`'s element, updated at most once per animation frame
+ * while it scrolls or resizes.
+ */
+export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean): ScrollBox {
+  const [box, setBox] = useState<ScrollBox>({ top: 0, left: 0, ...FALLBACK });
+  useEffect(() => {
+    const el = ref.current;
+    if (!active || !el) return;
+    let queued = 0;
+    const read = () => {
+      queued = 0;
+      const next = {
+        top: el.scrollTop,
+        left: el.scrollLeft,
+        height: el.clientHeight || FALLBACK.height,
+        width: el.clientWidth || FALLBACK.width,
+      };
+      setBox((b) =>
+        b.top === next.top && b.left === next.left && b.height === next.height && b.width === next.width ? b : next,
+      );
+    };
+    const onScroll = () => {
+      if (!queued) queued = requestAnimationFrame(read);
+    };
+    read();
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(onScroll) : null;
+    resize?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      resize?.disconnect();
+      if (queued) cancelAnimationFrame(queued);
+    };
+  }, [ref, active]);
+  return box;
+}
+
+/** Sizes of a windowed table, px. `cols` 0 means columns are never windowed. */
+export interface Grid {
+  rows: number;
+  rowHeight: number;
+  cols: number;
+  colWidth: number;
+  /** Width of the leading header column (test names), which stays in view. */
+  headWidth: number;
+  /** Tables at most this many rows and columns are drawn whole. */
+  maxRows: number;
+  maxCols: number;
+}
+
+/** What a windowed table renders: the row and column slices, or everything. */
+export interface Windowed {
+  windowed: boolean;
+  rows: Span;
+  cols: Span;
+  /** Scroll box to put the table in. */
+  ref: RefObject<HTMLDivElement>;
+}
+
+/** The slices of `grid` in view, re-computed as its scroll box moves. */
+export function useWindowed(grid: Grid): Windowed {
+  const ref = useRef<HTMLDivElement>(null);
+  const windowed = grid.rows > grid.maxRows || grid.cols > grid.maxCols;
+  const box = useScrollBox(ref, windowed);
+  if (!windowed) return { windowed, rows: whole(grid.rows), cols: whole(grid.cols), ref };
+  return {
+    windowed,
+    rows: span(grid.rows, grid.rowHeight, box.top, box.height),
+    cols: span(grid.cols, grid.colWidth, box.left - grid.headWidth, box.width, 2),
+    ref,
+  };
+}
+
+/** A row standing in for `height` px of rows not drawn. */
+export function SpacerRow({ height, colSpan }: { height: number; colSpan: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr class="spacer" aria-hidden="true" style={{ height: `${height}px` }}>
+      <td colSpan={colSpan} />
+    </tr>
+  );
+}
+
+/** A cell standing in for `width` px of columns not drawn. */
+export function SpacerCell({ width, head = false }: { width: number; head?: boolean }) {
+  if (width <= 0) return null;
+  return head ? (
+    <th class="spacer" aria-hidden="true" style={{ width: `${width}px` }} />
+  ) : (
+    <td class="spacer" aria-hidden="true" style={{ width: `${width}px` }} />
+  );
+}
+
+/**
+ * The scroll box of a table: plain when drawn whole; when windowed, a bounded box with the
+ * table's full width and fixed sizes (`--row-h`, `--col-w`, `--head-w`) so the spacers line up.
+ */
+export function WindowBox({
+  w,
+  grid,
+  children,
+  label,
+}: {
+  w: Windowed;
+  grid: Grid;
+  children: ComponentChildren;
+  label?: string;
+}) {
+  if (!w.windowed) return <div class="table-scroll">{children}</div>;
+  const style = {
+    '--row-h': `${grid.rowHeight}px`,
+    '--col-w': `${grid.colWidth}px`,
+    '--head-w': `${grid.headWidth}px`,
+    '--table-w': grid.cols > 0 ? `${grid.headWidth + grid.cols * grid.colWidth}px` : '100%',
+  };
+  return (
+    <div class="table-scroll windowed" ref={w.ref} style={style} tabIndex={0} aria-label={label} data-windowed="true">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import type { CellSummary, RunSummary } from '../api';
+import type { RunEvent } from '../api';
+import { span, whole } from '../components/Windowed';
+import { LiveSession } from '../live/session';
+import { Live } from '../screens/Live';
+import { DetailMatrix, MATRIX_GRID } from '../screens/detail/Matrix';
+import { Phases } from '../screens/detail/Phases';
+
+describe('span', () => {
+  it('takes the items in view plus the overscan, with the pixels around them', () => {
+    // 1000 rows of 30 px, scrolled to 3000 px, 600 px tall: rows 100..120 are in view.
+    expect(span(1000, 30, 3000, 600, 4)).toEqual({ first: 96, end: 124, before: 96 * 30, after: (1000 - 124) * 30 });
+  });
+
+  it('clamps at both ends and never covers fewer than nothing', () => {
+    expect(span(1000, 30, 0, 600, 4)).toEqual({ first: 0, end: 24, before: 0, after: 976 * 30 });
+    expect(span(1000, 30, 29_400, 600, 4)).toEqual({ first: 976, end: 1000, before: 976 * 30, after: 0 });
+    // Scrolled past the end (the list shrank): an empty slice at the end, not negative sizes.
+    expect(span(10, 30, 10_000, 600, 4)).toEqual({ first: 10, end: 10, before: 300, after: 0 });
+    // A negative offset (columns left of the sticky test column).
+    // 1220 px of columns in view: 11 columns, and 2 more.
+    expect(span(100, 112, -180, 1400, 2)).toEqual({ first: 0, end: 13, before: 0, after: 87 * 112 });
+    expect(span(0, 30, 0, 600)).toEqual(whole(0));
+  });
+});
+
+function cell(runtime: string, test: string, median: number): CellSummary {
+  return {
+    runtime,
+    test,
+    source: 'self',
+    stats: { n: 1, median, mean: median, min: median, max: median, mad: 0, stddev: 0, p90: median, p99: median, ci_low: null, ci_high: null },
+    relative: runtime === 'native' ? 1 : 2,
+    relative_low: null,
+    relative_high: null,
+    startup_ns: null,
+    phases: { execute: median },
+    phase_stats: {},
+    failure: null,
+  };
+}
+
+/** A run of `r` runtimes × `t` tests; cell (i, j) has median 1000·i + j ns. */
+function bigRun(r: number, t: number): RunSummary {
+  const runtimes = Array.from({ length: r }, (_, i) => (i === 0 ? 'native' : `rt${String(i).padStart(3, '0')}`));
+  const tests = Array.from({ length: t }, (_, j) => `t${String(j).padStart(3, '0')}`);
+  return {
+    run_id: 'big',
+    baseline: 'native',
+    runtimes,
+    tests,
+    cells: runtimes.flatMap((rt, i) => tests.map((te, j) => cell(rt, te, 1000 * i + j + 1))),
+    per_runtime: runtimes.map((runtime) => ({ runtime, geomean_relative: 1, tests_compared: t, failed: 0 })),
+  };
+}
+
+describe('big tables', () => {
+  it('draw a 100 × 100 matrix only where it is seen, and move the window on scroll', async () => {
+    const s = bigRun(100, 100);
+    render(<DetailMatrix summary={s} />);
+    const drawn = () => screen.getAllByTestId('matrix-cell');
+    const box = screen.getByTestId('detail-matrix').parentElement!;
+    expect(box.dataset.windowed).toBe('true');
+    // jsdom has no layout: the box counts as 900 × 1400 px.
+    const rows = Math.ceil(900 / MATRIX_GRID.rowHeight) + 4;
+    const cols = Math.ceil((1400 - MATRIX_GRID.headWidth) / MATRIX_GRID.colWidth) + 2;
+    expect(drawn()).toHaveLength(rows * cols);
+    expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'native', test: 't000' });
+    // Spacers keep the full size: rows after the window stand for the rest of the 100.
+    const spacer = box.querySelector('tbody tr.spacer:last-child') as HTMLElement;
+    expect(spacer.style.height).toBe(`${(100 - rows) * MATRIX_GRID.rowHeight}px`);
+
+    // Scroll down 50 rows and right 40 columns: the window follows, with the right values.
+    Object.assign(box, { scrollTop: 50 * MATRIX_GRID.rowHeight, scrollLeft: MATRIX_GRID.headWidth + 40 * MATRIX_GRID.colWidth });
+    fireEvent.scroll(box);
+    await waitFor(() => expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'rt038', test: 't046' }));
+    const c = drawn().find((e) => e.dataset.runtime === 'rt045' && e.dataset.test === 't055')!;
+    expect(c.querySelector('.median')!.textContent).toBe('45.1 µs');
+    expect(screen.queryAllByTestId('matrix-cell').some((e) => e.dataset.test === 't000')).toBe(false);
+  });
+
+  it('draws a small matrix whole, as it always did', () => {
+    render(<DetailMatrix summary={bigRun(5, 12)} />);
+    expect(screen.getAllByTestId('matrix-cell')).toHaveLength(60);
+    expect(screen.getByTestId('detail-matrix').parentElement!.dataset.windowed).toBeUndefined();
+  });
+
+  it('draws a long phases table in a window', () => {
+    const s = bigRun(10, 100);
+    render(<Phases cells={s.cells} />);
+    const rows = screen.getByTestId('phases-table').querySelectorAll('tbody tr:not(.spacer)');
+    expect(rows.length).toBe(Math.ceil(900 / 30) + 4);
+    expect(rows[0]!.textContent).toContain('native');
+  });
+});
+
+describe('the live screen at 10,000 cells', () => {
+  it('lists and tabulates a window of the cells, with the finished ones right', async () => {
+    let deliver: ((b: RunEvent[]) => void) | null = null;
+    const session = new LiveSession({
+      startRun: async (_s, on) => {
+        deliver = on;
+        return null as never;
+      },
+      cancelRun: async () => true,
+      now: () => 0,
+      schedule: (fn) => setTimeout(fn, 0),
+    });
+    const big = bigRun(100, 100);
+    const cells = big.runtimes.flatMap((r) => big.tests.map((t): [string, string] => [r, t]));
+    await session.start({ suite: 'compute', tests: [], runtimes: [], baseline: 'native' });
+    render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
+    // The first 150 cells (native on every test, rt001 on half) finish; native takes 1 µs, rt001 2 µs;
+    // rt002 has not started.
+    const finished: RunEvent[] = cells.slice(0, 150).flatMap(([runtime, test], index): RunEvent[] => [
+      { type: 'cellStarted', index },
+      {
+        type: 'measurement',
+        rows: [{ runtime, test, iteration: 0, warmup: false, phase: 'execute', metric: 'self_ns', value: runtime === 'native' ? 1000 : 2000 }],
+      },
+      { type: 'cellFinished', index, failure: null, wallMs: 3 },
+    ]);
+    deliver!([{ type: 'planned', runId: 'big', cells, iterationsPerCell: 1 }, ...finished]);
+    await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 150 of 10000'));
+    const rows = screen.getAllByTestId('cell-row');
+    expect(rows.length).toBe(Math.ceil(900 / 30) + 4);
+    expect(rows.every((r) => r.dataset.status === 'done')).toBe(true);
+    const live = screen.getAllByTestId('live-cell');
+    const at = (r: string, t: string) => live.find((e) => e.dataset.runtime === r && e.dataset.test === t);
+    expect(at('rt001', 't010')!.querySelector('.ratio')!.textContent).toBe('2.00×');
+    expect(at('rt002', 't005')!.dataset.testid).toBe('live-cell');
+    expect(at('rt002', 't005')!.textContent).toBe('');
+    // Only the window of the 100 × 100 matrix is drawn.
+    expect(live.length).toBeLessThan(1000);
+    expect(screen.getByTestId('live-matrix').parentElement!.dataset.windowed).toBe('true');
+  });
+});
