@@ -46,10 +46,11 @@ export interface ScrollBox {
 const FALLBACK = { height: 900, width: 1400 };
 
 /**
- * The scroll position and size of `ref`'s element, updated at most once per animation frame
- * while it scrolls or resizes.
+ * The scroll position and size of `ref`'s element, read at most once per animation frame
+ * while it scrolls or resizes. The position is rounded down to steps of `stepY` × `stepX`
+ * px, so a scroll re-renders the table only when it crossed a step, not on every frame.
  */
-export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean): ScrollBox {
+export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, stepX = 1): ScrollBox {
   const [box, setBox] = useState<ScrollBox>({ top: 0, left: 0, ...FALLBACK });
   useEffect(() => {
     const el = ref.current;
@@ -58,8 +59,8 @@ export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean): Scro
     const read = () => {
       queued = 0;
       const next = {
-        top: el.scrollTop,
-        left: el.scrollLeft,
+        top: Math.floor(el.scrollTop / stepY) * stepY,
+        left: Math.floor(el.scrollLeft / stepX) * stepX,
         height: el.clientHeight || FALLBACK.height,
         width: el.clientWidth || FALLBACK.width,
       };
@@ -79,7 +80,7 @@ export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean): Scro
       resize?.disconnect();
       if (queued) cancelAnimationFrame(queued);
     };
-  }, [ref, active]);
+  }, [ref, active, stepY, stepX]);
   return box;
 }
 
@@ -96,6 +97,9 @@ export interface Grid {
   maxCols: number;
 }
 
+/** A long list-like table (rows only): drawn whole up to 200 rows, in a window of 30 px rows past that. */
+export const LIST_GRID: Omit<Grid, 'rows'> = { rowHeight: 30, colWidth: 0, headWidth: 0, cols: 0, maxRows: 200, maxCols: 0 };
+
 /** What a windowed table renders: the row and column slices, or everything. */
 export interface Windowed {
   windowed: boolean;
@@ -105,16 +109,23 @@ export interface Windowed {
   ref: RefObject<HTMLDivElement>;
 }
 
+/** Rows and columns a scroll must cross before the table is drawn again. */
+const STEP_ROWS = 6;
+const STEP_COLS = 3;
+
 /** The slices of `grid` in view, re-computed as its scroll box moves. */
 export function useWindowed(grid: Grid): Windowed {
   const ref = useRef<HTMLDivElement>(null);
   const windowed = grid.rows > grid.maxRows || grid.cols > grid.maxCols;
-  const box = useScrollBox(ref, windowed);
+  const stepY = STEP_ROWS * grid.rowHeight;
+  const stepX = STEP_COLS * Math.max(1, grid.colWidth);
+  const box = useScrollBox(ref, windowed, stepY, stepX);
   if (!windowed) return { windowed, rows: whole(grid.rows), cols: whole(grid.cols), ref };
+  // The box's position lags the real one by up to a step: the window reaches a step further.
   return {
     windowed,
-    rows: span(grid.rows, grid.rowHeight, box.top, box.height),
-    cols: span(grid.cols, grid.colWidth, box.left - grid.headWidth, box.width, 2),
+    rows: span(grid.rows, grid.rowHeight, box.top, box.height + stepY),
+    cols: span(grid.cols, grid.colWidth, box.left - grid.headWidth, box.width + stepX, 2),
     ref,
   };
 }

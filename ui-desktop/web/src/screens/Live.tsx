@@ -13,8 +13,8 @@ import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
-import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../components/Windowed';
-import { MATRIX_GRID } from './detail/Matrix';
+import { LIST_GRID, SpacerRow, WindowBox, useWindowed } from '../components/Windowed';
+import { MatrixTable } from './detail/Matrix';
 
 interface LiveProps {
   session: LiveSession;
@@ -236,78 +236,53 @@ function LiveCharts({ session }: { session: LiveSession }) {
  */
 function LiveMatrixView({ state }: { state: LiveState }) {
   const m = liveMatrix(state);
-  const grid = { ...MATRIX_GRID, rows: m.tests.length, cols: m.runtimes.length };
-  const w = useWindowed(grid);
   if (m.tests.length === 0) return <p class="muted">Waiting for the plan…</p>;
-  const runtimes = m.runtimes.slice(w.cols.first, w.cols.end);
   return (
-    <WindowBox w={w} grid={grid} label="Results so far">
-      <table class="matrix" data-testid="live-matrix" data-lifecycle={m.lifecycle || undefined}>
-        <thead>
-          <tr>
-            <th>test</th>
-            <SpacerCell width={w.cols.before} head />
-            {runtimes.map((r) => (
-              <th key={r} class={!m.lifecycle && r === state.baseline ? 'baseline' : undefined} title={r}>
-                {r}
-              </th>
-            ))}
-            <SpacerCell width={w.cols.after} head />
-          </tr>
-        </thead>
-        <tbody>
-          <SpacerRow height={w.rows.before} colSpan={runtimes.length + 3} />
-          {m.tests.slice(w.rows.first, w.rows.end).map((t) => (
-            <tr key={t}>
-              <th title={t}>{t}</th>
-              <SpacerCell width={w.cols.before} />
-              {runtimes.map((r) => {
-                const c = m.cell(r, t);
-                if (!c) return <td key={r} class="na">–</td>;
-                if (c.status === 'failed') {
-                  return (
-                    <td key={r} class="failed" title={c.failure ?? ''} data-testid="live-cell" data-runtime={r} data-test={t}>
-                      failed
-                    </td>
-                  );
-                }
-                if (c.median === null) {
-                  return (
-                    <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t}>
-                      {c.status === 'running' ? '…' : ''}
-                    </td>
-                  );
-                }
-                return (
-                  <td
-                    key={r}
-                    style={c.ratio !== null ? { background: ratioColor(c.ratio) } : undefined}
-                    data-tone={c.ratio !== null ? ratioTone(c.ratio) : undefined}
-                    data-testid="live-cell"
-                    data-runtime={r}
-                    data-test={t}
-                  >
-                    <div class="ratio">{c.ratio !== null ? formatRatio(c.ratio) : ''}</div>
-                    <div class="median">{formatNs(c.median)}</div>
-                  </td>
-                );
-              })}
-              <SpacerCell width={w.cols.after} />
-            </tr>
-          ))}
-          <SpacerRow height={w.rows.after} colSpan={runtimes.length + 3} />
-        </tbody>
-      </table>
-    </WindowBox>
+    <MatrixTable
+      tests={m.tests}
+      runtimes={m.runtimes}
+      baseline={m.lifecycle ? null : state.baseline}
+      testid="live-matrix"
+      label="Results so far"
+      attrs={{ 'data-lifecycle': m.lifecycle ? 'true' : undefined }}
+      cell={(r, t) => {
+        const c = m.cell(r, t);
+        if (!c) return <td key={r} class="na">–</td>;
+        if (c.status === 'failed') {
+          return (
+            <td key={r} class="failed" title={c.failure ?? ''} data-testid="live-cell" data-runtime={r} data-test={t}>
+              failed
+            </td>
+          );
+        }
+        if (c.median === null) {
+          return (
+            <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t}>
+              {c.status === 'running' ? '…' : ''}
+            </td>
+          );
+        }
+        return (
+          <td
+            key={r}
+            style={c.ratio !== null ? { background: ratioColor(c.ratio) } : undefined}
+            data-tone={c.ratio !== null ? ratioTone(c.ratio) : undefined}
+            data-testid="live-cell"
+            data-runtime={r}
+            data-test={t}
+          >
+            <div class="ratio">{c.ratio !== null ? formatRatio(c.ratio) : ''}</div>
+            <div class="median">{formatNs(c.median)}</div>
+          </td>
+        );
+      }}
+    />
   );
 }
 
-/** Fixed sizes of the cell list once it is too long to draw whole. */
-const CELLS_GRID = { rowHeight: 30, colWidth: 0, headWidth: 0, cols: 0, maxRows: 200, maxCols: 0 };
-
 /** Every cell of the plan in order: status, iterations, median, wall time; failures say why. */
 function CellsTable({ state }: { state: LiveState }) {
-  const grid = { ...CELLS_GRID, rows: state.cells.length };
+  const grid = { ...LIST_GRID, rows: state.cells.length };
   const w = useWindowed(grid);
   return (
     <WindowBox w={w} grid={grid} label="Cells">

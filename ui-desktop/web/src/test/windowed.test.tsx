@@ -63,19 +63,24 @@ describe('big tables', () => {
     const drawn = () => screen.getAllByTestId('matrix-cell');
     const box = screen.getByTestId('detail-matrix').parentElement!;
     expect(box.dataset.windowed).toBe('true');
-    // jsdom has no layout: the box counts as 900 × 1400 px.
-    const rows = Math.ceil(900 / MATRIX_GRID.rowHeight) + 4;
-    const cols = Math.ceil((1400 - MATRIX_GRID.headWidth) / MATRIX_GRID.colWidth) + 2;
+    // jsdom has no layout: the box counts as 900 × 1400 px. Drawn: the rows in 900 px and a
+    // step of 6 rows (46 px each), 4 more; the columns in 1400 - 180 px and a step of 3 (112
+    // px each), 2 more.
+    const rows = Math.ceil((900 + 6 * 46) / 46) + 4;
+    const cols = Math.ceil((1400 + 3 * 112 - 180) / 112) + 2;
+    expect([rows, cols, MATRIX_GRID.rowHeight, MATRIX_GRID.colWidth, MATRIX_GRID.headWidth]).toEqual([30, 16, 46, 112, 180]);
     expect(drawn()).toHaveLength(rows * cols);
     expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'native', test: 't000' });
     // Spacers keep the full size: rows after the window stand for the rest of the 100.
     const spacer = box.querySelector('tbody tr.spacer:last-child') as HTMLElement;
     expect(spacer.style.height).toBe(`${(100 - rows) * MATRIX_GRID.rowHeight}px`);
 
-    // Scroll down 50 rows and right 40 columns: the window follows, with the right values.
+    // Scroll down 50 rows and right 40 columns: the window follows, with the right values
+    // (from the step the scroll is in: 8 steps of 6 rows less 4, 13 steps of 3 columns less
+    // the test column and 2).
     Object.assign(box, { scrollTop: 50 * MATRIX_GRID.rowHeight, scrollLeft: MATRIX_GRID.headWidth + 40 * MATRIX_GRID.colWidth });
     fireEvent.scroll(box);
-    await waitFor(() => expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'rt038', test: 't046' }));
+    await waitFor(() => expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'rt035', test: 't044' }));
     const c = drawn().find((e) => e.dataset.runtime === 'rt045' && e.dataset.test === 't055')!;
     expect(c.querySelector('.median')!.textContent).toBe('45.1 µs');
     expect(screen.queryAllByTestId('matrix-cell').some((e) => e.dataset.test === 't000')).toBe(false);
@@ -91,7 +96,8 @@ describe('big tables', () => {
     const s = bigRun(10, 100);
     render(<Phases cells={s.cells} />);
     const rows = screen.getByTestId('phases-table').querySelectorAll('tbody tr:not(.spacer)');
-    expect(rows.length).toBe(Math.ceil(900 / 30) + 4);
+    // 900 px and a step of 6 rows of 30 px, 4 more.
+    expect(rows.length).toBe(40);
     expect(rows[0]!.textContent).toContain('native');
   });
 });
@@ -125,7 +131,7 @@ describe('the live screen at 10,000 cells', () => {
     deliver!([{ type: 'planned', runId: 'big', cells, iterationsPerCell: 1 }, ...finished]);
     await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 150 of 10000'));
     const rows = screen.getAllByTestId('cell-row');
-    expect(rows.length).toBe(Math.ceil(900 / 30) + 4);
+    expect(rows.length).toBe(40);
     expect(rows.every((r) => r.dataset.status === 'done')).toBe(true);
     const live = screen.getAllByTestId('live-cell');
     const at = (r: string, t: string) => live.find((e) => e.dataset.runtime === r && e.dataset.test === t);

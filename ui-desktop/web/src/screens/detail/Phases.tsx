@@ -3,14 +3,11 @@
  * ("total"); embedded engines time every phase.
  */
 import { type CellSummary, PHASES } from '../../api';
-import { SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
+import { LIST_GRID, SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
 import { formatNs } from '../../format';
 
-/** Fixed sizes of the table once it is too long to draw whole. */
-const GRID = { rowHeight: 30, colWidth: 0, headWidth: 0, cols: 0, maxRows: 200, maxCols: 0 };
-
 export function Phases({ cells }: { cells: readonly CellSummary[] }) {
-  const grid = { ...GRID, rows: cells.length };
+  const grid = { ...LIST_GRID, rows: cells.length };
   const w = useWindowed(grid);
   return (
     <WindowBox w={w} grid={grid} label="Phases">
