@@ -47,7 +47,8 @@ pub enum Command {
         #[command(subcommand)]
         action: SuiteAction,
     },
-    /// Run a suite on runtimes and save the run.
+    /// Run a suite on runtimes and save the run. Exits 0 when every cell finished, 1 when a
+    /// cell failed or the run did not complete (it is saved either way), 2 on bad input.
     Run(RunArgs),
     /// List saved runs.
     Runs {
