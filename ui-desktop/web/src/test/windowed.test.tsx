@@ -1,12 +1,16 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { CellSummary, RunSummary } from '../api';
+import type { CellSummary, Report, RunListItem, RunSummary } from '../api';
 import type { RunEvent } from '../api';
 import { span, whole } from '../components/Windowed';
 import { LiveSession } from '../live/session';
 import { Live } from '../screens/Live';
 import { DetailMatrix, MATRIX_GRID } from '../screens/detail/Matrix';
 import { Phases } from '../screens/detail/Phases';
+import { DiffScreen } from '../screens/Diff';
+import diffFixture from './fixtures/diff.json';
+import runsFixture from './fixtures/runs.json';
 
 describe('span', () => {
   it('takes the items in view plus the overscan, with the pixels around them', () => {
@@ -141,5 +145,40 @@ describe('the live screen at 10,000 cells', () => {
     // Only the window of the 100 × 100 matrix is drawn.
     expect(live.length).toBeLessThan(1000);
     expect(screen.getByTestId('live-matrix').parentElement!.dataset.windowed).toBe('true');
+  });
+});
+
+describe('the diff of two 10,000-cell runs', () => {
+  it('draws a window of its 20,000 rows, with the right values, and all of them counted', async () => {
+    const fixture = diffFixture as unknown as Report;
+    const base = fixture.diff!.rows[0]!;
+    // Row k: runtime rt(k / 100), test t(k % 100), execute and total; every 7th one slower.
+    const rows = Array.from({ length: 10_000 }, (_, k) =>
+      (['execute', 'total'] as const).map((phase) => ({
+        ...base,
+        runtime: `rt${String(Math.floor(k / 100)).padStart(3, '0')}`,
+        test: `t${String(k % 100).padStart(3, '0')}`,
+        phase,
+        a_median: 1000,
+        b_median: k % 7 === 0 ? 1500 : 1000,
+        ratio: k % 7 === 0 ? 1.5 : 1,
+        ci_low: k % 7 === 0 ? 1.4 : 0.99,
+        ci_high: k % 7 === 0 ? 1.6 : 1.01,
+        verdict: (k % 7 === 0 ? 'slower' : 'no change') as 'slower' | 'no change',
+      })),
+    ).flat();
+    mockIPC(() => ({ ...fixture, diff: { ...fixture.diff!, rows, only_a: [], only_b: [], warnings: [] } }));
+    render(<DiffScreen runs={runsFixture as RunListItem[]} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" onPick={() => {}} onExport={() => {}} />);
+    const table = await screen.findByTestId('diff-table');
+    expect(table.parentElement!.dataset.windowed).toBe('true');
+    const drawn = within(table).getAllByTestId('diff-row');
+    expect(drawn).toHaveLength(40);
+    expect(drawn[0]!.textContent).toContain('rt000');
+    expect(drawn[0]!.dataset.verdict).toBe('slower');
+    expect(drawn[0]!.textContent).toContain('1.500×');
+    expect(drawn[2]!.dataset.verdict).toBe('no change');
+    // The counts are over every row, not the window: 1,429 of 10,000 cells slower, twice.
+    expect(screen.getByTestId('count-slower').textContent).toBe('2858 slower');
+    expect(screen.getByTestId('count-unchanged').textContent).toBe('17142 unchanged');
   });
 });
