@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use wasmeter_core::analysis::summarize;
+use wasmeter_core::analysis::{Verdict, compare_runtimes, summarize};
 use wasmeter_core::runner::{Event, execute, stand_in_run};
 use wasmeter_core::store::{RunStatus, load_run};
 
@@ -53,9 +53,29 @@ fn ten_thousand_cells_run_with_bounded_memory_and_load_back() {
     let load = t.elapsed();
     assert_eq!(summary.cells.len(), RUNTIMES * TESTS);
     assert!(summary.cells.iter().all(|c| c.relative == Some(1.0)));
+    // A cell is found by its position; a summary ordered otherwise is searched.
+    let c = summary.cell("rt042", "t017").unwrap();
+    assert_eq!((c.runtime.as_str(), c.test.as_str()), ("rt042", "t017"));
+    let mut reordered = summary.clone();
+    reordered.cells.reverse();
+    assert_eq!(reordered.cell("rt042", "t017"), Some(c));
+    assert_eq!(reordered.cell("rt042", "t100"), None);
+
+    // Two runtimes compared test by test: a lookup per cell, not a scan of the run's cells.
+    let t = Instant::now();
+    let d = compare_runtimes(&run, "native", "rt001", 2.0).unwrap();
+    let diff = t.elapsed();
+    assert_eq!(d.rows.len(), TESTS);
+    assert!(
+        d.rows
+            .iter()
+            .all(|r| r.verdict == Verdict::NoChange && r.ratio == 1.0)
+    );
     eprintln!(
-        "10,000 cells: run {:.1} s, peak RSS growth {growth_mib} MiB, load + summarise {:.0} ms",
+        "10,000 cells: run {:.1} s, peak RSS growth {growth_mib} MiB, load + summarise {:.0} ms, \
+         compare two runtimes {:.1} ms",
         took.as_secs_f64(),
-        load.as_secs_f64() * 1e3
+        load.as_secs_f64() * 1e3,
+        diff.as_secs_f64() * 1e3
     );
 }

@@ -92,11 +92,20 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
-    /// The cell for a runtime and test.
+    /// The cell for a runtime and test. Cells are test-major over `tests` × `runtimes`, so
+    /// the cell is found by position (a matrix of 10,000 cells is drawn cell by cell); a
+    /// summary built otherwise is searched.
     pub fn cell(&self, runtime: &str, test: &str) -> Option<&CellSummary> {
-        self.cells
-            .iter()
-            .find(|c| c.runtime == runtime && c.test == test)
+        let at = self.tests.iter().position(|t| t == test).and_then(|t| {
+            let r = self.runtimes.iter().position(|r| r == runtime)?;
+            self.cells.get(t * self.runtimes.len() + r)
+        });
+        at.filter(|c| c.runtime == runtime && c.test == test)
+            .or_else(|| {
+                self.cells
+                    .iter()
+                    .find(|c| c.runtime == runtime && c.test == test)
+            })
     }
 }
 
@@ -106,6 +115,8 @@ type Key = (u32, u32, Phase, Metric);
 pub struct Index<'a> {
     names: HashMap<&'a str, u32>,
     map: HashMap<Key, Vec<f64>>,
+    /// The phases of each (runtime, test), sorted: a lookup, not a scan of every key.
+    phases: HashMap<(u32, u32), Vec<Phase>>,
 }
 
 impl<'a> Index<'a> {
@@ -122,7 +133,15 @@ impl<'a> Index<'a> {
                 .or_default()
                 .push(m.value);
         }
-        Index { names, map }
+        let mut phases: HashMap<(u32, u32), Vec<Phase>> = HashMap::new();
+        for k in map.keys() {
+            phases.entry((k.0, k.1)).or_default().push(k.2);
+        }
+        for v in phases.values_mut() {
+            v.sort();
+            v.dedup();
+        }
+        Index { names, map, phases }
     }
 
     /// Values of one key.
@@ -136,15 +155,7 @@ impl<'a> Index<'a> {
         let (Some(rt), Some(test)) = (self.names.get(rt), self.names.get(test)) else {
             return Vec::new();
         };
-        let mut v: Vec<Phase> = self
-            .map
-            .keys()
-            .filter(|k| k.0 == *rt && k.1 == *test)
-            .map(|k| k.2)
-            .collect();
-        v.sort();
-        v.dedup();
-        v
+        self.phases.get(&(*rt, *test)).cloned().unwrap_or_default()
     }
 
     /// The primary time of a cell: the guest's self-timing when it reported one (the same
