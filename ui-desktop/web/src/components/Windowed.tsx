@@ -6,7 +6,7 @@
  * are rendered, with spacers standing in for the rest. Small tables are drawn whole, as
  * before, so their layout stays natural.
  */
-import type { ComponentChildren, RefObject } from 'preact';
+import type { ComponentChildren, JSX, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 /** A slice `[first, end)` of equal items, and the pixels before and after it. */
@@ -176,5 +176,48 @@ export function WindowBox({
     <div class="table-scroll windowed" ref={w.ref} style={style} tabIndex={0} aria-label={label} data-windowed="true">
       {children}
     </div>
+  );
+}
+
+/**
+ * A list-like table (one item per row) drawn whole up to 200 rows and in a window past that:
+ * `row` renders item `i` (its index in `items`), `head` the header cells.
+ */
+export function ListTable<T>({
+  items,
+  head,
+  row,
+  columns,
+  label,
+  attrs,
+  empty,
+}: {
+  items: readonly T[];
+  head: ComponentChildren;
+  row: (item: T, i: number) => JSX.Element;
+  /** Columns, for the spacers' span. */
+  columns: number;
+  label: string;
+  /** The table's attributes (class, data-testid). */
+  attrs?: Record<string, string | undefined>;
+  /** A row shown when there are no items. */
+  empty?: ComponentChildren;
+}) {
+  const grid = { ...LIST_GRID, rows: items.length };
+  const w = useWindowed(grid);
+  return (
+    <WindowBox w={w} grid={grid} label={label}>
+      <table {...attrs}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>
+          <SpacerRow height={w.rows.before} colSpan={columns} />
+          {items.slice(w.rows.first, w.rows.end).map((item, k) => row(item, w.rows.first + k))}
+          <SpacerRow height={w.rows.after} colSpan={columns} />
+          {items.length === 0 && empty}
+        </tbody>
+      </table>
+    </WindowBox>
   );
 }

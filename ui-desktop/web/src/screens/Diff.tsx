@@ -17,7 +17,7 @@ import {
   diffRuns,
   errorMessage,
 } from '../api';
-import { LIST_GRID, SpacerRow, WindowBox, useWindowed } from '../components/Windowed';
+import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime } from '../format';
 import { parseNumberField } from '../fields';
@@ -272,49 +272,45 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
 
 /** The diff rows, drawn in a window once there are many (two runs of 10,000 cells). */
 function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
-  const grid = { ...LIST_GRID, rows: rows.length };
-  const w = useWindowed(grid);
   return (
-    <WindowBox w={w} grid={grid} label="Diff rows">
-      <table class="diff-table" data-testid="diff-table">
-        <thead>
-          <tr>
-            <th>runtime</th>
-            <th>test</th>
-            <th>phase</th>
-            <th class="num">A median</th>
-            <th class="num">B median</th>
-            <th class="num">B/A</th>
-            <th class="num">95 % CI</th>
-            <th>verdict</th>
-          </tr>
-        </thead>
-        <tbody>
-          <SpacerRow height={w.rows.before} colSpan={8} />
-          {rows.slice(w.rows.first, w.rows.end).map((r) => (
-            <tr key={`${r.runtime}/${r.test}/${r.phase}/${r.verdict}`} data-testid="diff-row" data-verdict={r.verdict}>
-              <td>{r.runtime}</td>
-              <td>{r.test}</td>
-              <td>{r.phase}</td>
-              <td class="num">{formatDiffMedian(r.phase, r.a_median)}</td>
-              <td class="num">{formatDiffMedian(r.phase, r.b_median)}</td>
-              <td class="num">{formatRatio(r.ratio, 3)}</td>
-              <td class="num">{formatRatioCi(r.ci_low, r.ci_high, 3)}</td>
-              <td>
-                <span class={verdictClass(r.verdict)}>{r.verdict}</span>
-              </td>
-            </tr>
-          ))}
-          <SpacerRow height={w.rows.after} colSpan={8} />
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={8} class="empty">
-                No rows for the phases chosen.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </WindowBox>
+    <ListTable
+      items={rows}
+      columns={8}
+      label="Diff rows"
+      attrs={{ class: 'diff-table', 'data-testid': 'diff-table' }}
+      head={
+        <>
+          <th>runtime</th>
+          <th>test</th>
+          <th>phase</th>
+          <th class="num">A median</th>
+          <th class="num">B median</th>
+          <th class="num">B/A</th>
+          <th class="num">95 % CI</th>
+          <th>verdict</th>
+        </>
+      }
+      row={(r) => (
+        <tr key={`${r.runtime}/${r.test}/${r.phase}/${r.verdict}`} data-testid="diff-row" data-verdict={r.verdict}>
+          <td>{r.runtime}</td>
+          <td>{r.test}</td>
+          <td>{r.phase}</td>
+          <td class="num">{formatDiffMedian(r.phase, r.a_median)}</td>
+          <td class="num">{formatDiffMedian(r.phase, r.b_median)}</td>
+          <td class="num">{formatRatio(r.ratio, 3)}</td>
+          <td class="num">{formatRatioCi(r.ci_low, r.ci_high, 3)}</td>
+          <td>
+            <span class={verdictClass(r.verdict)}>{r.verdict}</span>
+          </td>
+        </tr>
+      )}
+      empty={
+        <tr>
+          <td colSpan={8} class="empty">
+            No rows for the phases chosen.
+          </td>
+        </tr>
+      }
+    />
   );
 }

@@ -13,7 +13,7 @@ import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
-import { LIST_GRID, SpacerRow, WindowBox, useWindowed } from '../components/Windowed';
+import { ListTable } from '../components/Windowed';
 import { MatrixTable } from './detail/Matrix';
 
 interface LiveProps {
@@ -282,50 +282,43 @@ function LiveMatrixView({ state }: { state: LiveState }) {
 
 /** Every cell of the plan in order: status, iterations, median, wall time; failures say why. */
 function CellsTable({ state }: { state: LiveState }) {
-  const grid = { ...LIST_GRID, rows: state.cells.length };
-  const w = useWindowed(grid);
   return (
-    <WindowBox w={w} grid={grid} label="Cells">
-      <table class="cells">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>runtime</th>
-            <th>test</th>
-            <th>status</th>
-            <th class="num">iterations</th>
-            <th class="num">median</th>
-            <th class="num">wall</th>
-          </tr>
-        </thead>
-        <tbody>
-          <SpacerRow height={w.rows.before} colSpan={7} />
-          {state.cells.slice(w.rows.first, w.rows.end).map((c, k) => {
-            const i = w.rows.first + k;
-            return (
-              <tr key={i} data-testid="cell-row" data-status={c.status} class={`cell-${c.status}`}>
-                <td class="num">{i + 1}</td>
-                <td>{c.runtime}</td>
-                <td>{c.test}</td>
-                <td title={c.failure ?? undefined}>
-                  {c.status}
-                  {c.failure && (
-                    <div class="failure" data-testid="cell-failure">
-                      {c.failure}
-                    </div>
-                  )}
-                </td>
-                <td class="num">
-                  {c.done} / {state.iterationsPerCell}
-                </td>
-                <td class="num">{formatNs(c.median)}</td>
-                <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
-              </tr>
-            );
-          })}
-          <SpacerRow height={w.rows.after} colSpan={7} />
-        </tbody>
-      </table>
-    </WindowBox>
+    <ListTable
+      items={state.cells}
+      columns={7}
+      label="Cells"
+      attrs={{ class: 'cells' }}
+      head={
+        <>
+          <th>#</th>
+          <th>runtime</th>
+          <th>test</th>
+          <th>status</th>
+          <th class="num">iterations</th>
+          <th class="num">median</th>
+          <th class="num">wall</th>
+        </>
+      }
+      row={(c, i) => (
+        <tr key={i} data-testid="cell-row" data-status={c.status} class={`cell-${c.status}`}>
+          <td class="num">{i + 1}</td>
+          <td>{c.runtime}</td>
+          <td>{c.test}</td>
+          <td title={c.failure ?? undefined}>
+            {c.status}
+            {c.failure && (
+              <div class="failure" data-testid="cell-failure">
+                {c.failure}
+              </div>
+            )}
+          </td>
+          <td class="num">
+            {c.done} / {state.iterationsPerCell}
+          </td>
+          <td class="num">{formatNs(c.median)}</td>
+          <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
+        </tr>
+      )}
+    />
   );
 }
