@@ -13,9 +13,9 @@ const TESTS: usize = 100;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let scripts: PathBuf = dir.path().to_path_buf();
-    let (_, worker) = stand_in_run(&scripts, RUNTIMES, TESTS)?;
-    let wb = Workbench::from_env()?;
-    let wb = Workbench::new(wb.results, wb.suites, worker).with_planner(Box::new(move |_, _| {
+    let mut wb = Workbench::from_env()?;
+    wb.worker = stand_in_run(&scripts, RUNTIMES, TESTS)?.1;
+    let wb = wb.with_planner(Box::new(move |_, _| {
         stand_in_run(&scripts, RUNTIMES, TESTS)
             .map(|(plan, _)| plan)
             .map_err(|e| CommandError::new("io", format!("stand-in plan: {e}")))

@@ -104,6 +104,13 @@ async function setChecked(css, on) {
   if (checked !== on) await click(css);
 }
 
+/** Frame intervals (or any timings, ms) as count, percentiles and maximum, to 0.1 ms. */
+const stats = (f) => {
+  f = [...f].sort((a, b) => a - b);
+  const at = (q) => Math.round(f[Math.min(f.length - 1, Math.floor(f.length * q))] * 10) / 10;
+  return { n: f.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) };
+};
+
 /** A big saved run: open it, scroll its matrix, go back to the list. */
 async function scale() {
   await click("[data-testid=nav-runs]");
@@ -120,16 +127,17 @@ async function scale() {
   out.open_ms = Math.round(performance.now() - t);
   await shot("scale-detail");
   // Scroll the page's scrolling element over 3 s while counting animation frames.
-  out.scroll_frames = await wd("POST", `/session/${sid}/execute/async`, {
+  const scrolled = await wd("POST", `/session/${sid}/execute/async`, {
     script: `const done = arguments[arguments.length - 1];
       const el = [...document.querySelectorAll('*')].find(e => e.scrollHeight > e.clientHeight + 100 && getComputedStyle(e).overflowY !== 'visible') || document.scrollingElement;
       const f = []; let last = performance.now(); const end = last + 3000;
       const tick = (now) => { f.push(now - last); last = now; el.scrollTop += 40;
         if (now < end) requestAnimationFrame(tick);
-        else { f.sort((a, b) => a - b); done({ n: f.length, p50: f[Math.floor(f.length * 0.5)], p95: f[Math.floor(f.length * 0.95)], max: f[f.length - 1], scrolled: el.scrollTop }); } };
+        else done({ frames: f, scrolled: el.scrollTop }); };
       requestAnimationFrame(tick);`,
     args: [],
   }, 30000);
+  out.scroll_frames = { ...stats(scrolled.frames), scrolled: scrolled.scrolled };
   t = performance.now();
   await click("[data-testid=nav-runs]");
   await until("the run list", () => js("return document.querySelectorAll('[data-testid=run-row]').length > 0"), 20000);
@@ -137,12 +145,6 @@ async function scale() {
   const err = await banner();
   if (err) throw new Error(`error banner shown: ${err}`);
 }
-
-const stats = (f) => {
-  f = [...f].sort((a, b) => a - b);
-  const at = (q) => Math.round(f[Math.min(f.length - 1, Math.floor(f.length * q))] * 10) / 10;
-  return { n: f.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) };
-};
 
 /** A run of 10,000 stand-in cells watched live: frames, responsiveness, then its detail. */
 async function liveScale() {
@@ -186,7 +188,6 @@ async function liveScale() {
 
 /** A quick real run (crc32 on native and wasmtime), watched live, then saved, opened, diffed. */
 async function quickRun() {
-
   // A quick real run: crc32 on native and wasmtime.
   const runtimeIds = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].map(e => e.dataset.testid.slice(8))");
   for (const id of runtimeIds) {
@@ -221,7 +222,7 @@ async function quickRun() {
   out.cells_done = await count("[data-testid=cell-row][data-status=done]");
   if (out.cells_done !== 2) throw new Error(`expected 2 finished cells, saw ${out.cells_done}`);
   if (MODE === "bench") {
-    out.frames = await js("const f = window.__frames.slice(5).sort((a,b)=>a-b); return { n: f.length, p50: f[Math.floor(f.length*0.5)], p95: f[Math.floor(f.length*0.95)], p99: f[Math.floor(f.length*0.99)], max: f[f.length-1] }");
+    out.frames = stats(await js("return window.__frames.slice(5)"));
   }
   const chartProblem = () => js("return document.body.innerText.includes('chart unavailable') ? document.body.innerText.match(/chart unavailable[^\\n]*/)[0] : null");
   if (!(await js("return document.querySelector('[data-testid=live-cpu] canvas') !== null"))) throw new Error(`no live CPU chart: ${await chartProblem()}`);

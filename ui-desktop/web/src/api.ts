@@ -298,6 +298,9 @@ export interface RunSummary {
   per_runtime: RuntimeSummary[];
 }
 
+/** One key for a runtime × test cell, for maps over the cells of a run. */
+export const cellKey = (runtime: string, test: string): string => `${runtime}\u0000${test}`;
+
 export interface Distribution {
   runtime: string;
   test: string;

@@ -3,7 +3,7 @@
  * actions) folds into a new state, with the clock passed in, so the progress, ETA, cell
  * statuses and live medians can be tested from a scripted event sequence.
  */
-import type { MeasurementRow, RunEvent, RunStatus, SampleRow } from '../api';
+import { type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, cellKey } from '../api';
 import { median } from '../format';
 import { suiteKind } from '../lifecycle';
 
@@ -46,7 +46,7 @@ export interface LiveState {
   /** The suite being run, when the page started the run. */
   suite: string | null;
   cells: LiveCell[];
-  /** Cell index by `runtime\u0000test`. */
+  /** Cell index by `cellKey(runtime, test)`. */
   index: Record<string, number>;
   iterationsPerCell: number;
   /** Clock (ms) when the plan arrived, and when the last cell finished. */
@@ -92,8 +92,6 @@ export function initialState(baseline = 'native', suite: string | null = null): 
     cancelling: false,
   };
 }
-
-const key = (runtime: string, test: string) => `${runtime}\u0000${test}`;
 
 function finalState(status: RunStatus): RunState {
   // "running" cannot end a run; if it ever did, the run did not finish normally.
@@ -159,7 +157,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         }),
       );
       const index: Record<string, number> = {};
-      cells.forEach((c, i) => (index[key(c.runtime, c.test)] = i));
+      cells.forEach((c, i) => (index[cellKey(c.runtime, c.test)] = i));
       return {
         ...s,
         state: 'running',
@@ -197,7 +195,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
       for (const row of a.rows) {
         if (row.warmup) continue;
         const slot = slotOf(row);
-        const i = s.index[key(row.runtime, row.test)];
+        const i = s.index[cellKey(row.runtime, row.test)];
         if (slot === null || i === undefined) continue;
         if (!copied) {
           cells = cells.slice();
@@ -336,11 +334,11 @@ export function liveMatrix(s: LiveState): LiveMatrix {
     runtimes: [...runtimes],
     lifecycle,
     cell(runtime, test) {
-      const i = s.index[key(runtime, test)];
+      const i = s.index[cellKey(runtime, test)];
       const c = i === undefined ? undefined : s.cells[i];
       if (!c) return null;
       if (lifecycle) return { status: c.status, median: c.median, ratio: null, failure: c.failure };
-      const bi = s.index[key(s.baseline, test)];
+      const bi = s.index[cellKey(s.baseline, test)];
       const base = bi === undefined ? null : (s.cells[bi]?.median ?? null);
       const ratio = c.median !== null && base !== null && base > 0 ? c.median / base : null;
       return { status: c.status, median: c.median, ratio, failure: c.failure };

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { Distribution } from '../../api';
+import { type Distribution, cellKey } from '../../api';
 import { LANE_H, AXIS_H, StripPlot } from '../../charts/Strip';
 import { paletteColor } from '../../charts/uplot';
 
@@ -18,7 +18,7 @@ export function Distributions({
   runtimes: readonly string[];
   distributions: readonly Distribution[];
 }) {
-  const byKey = useMemo(() => new Map(distributions.map((d) => [`${d.runtime}\u0000${d.test}`, d.values])), [distributions]);
+  const byKey = useMemo(() => new Map(distributions.map((d) => [cellKey(d.runtime, d.test), d.values])), [distributions]);
   return (
     <div class="distributions">
       {tests.map((t) => {
@@ -26,7 +26,7 @@ export function Distributions({
           .map((r, i) => ({
             runtime: r,
             color: paletteColor(i),
-            values: byKey.get(`${r}\u0000${t}`) ?? [],
+            values: byKey.get(cellKey(r, t)) ?? [],
           }))
           .filter((l) => l.values.length > 0);
         if (lanes.length === 0) return null;

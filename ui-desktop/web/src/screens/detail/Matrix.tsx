@@ -5,7 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { CellSummary, RunSummary } from '../../api';
+import { type CellSummary, type RunSummary, cellKey } from '../../api';
 import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
 import { formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
 
@@ -91,7 +91,7 @@ export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid
 }
 
 export function DetailMatrix({ summary }: { summary: RunSummary }) {
-  const byKey = useMemo(() => new Map(summary.cells.map((c) => [`${c.runtime}\u0000${c.test}`, c])), [summary]);
+  const byKey = useMemo(() => new Map(summary.cells.map((c) => [cellKey(c.runtime, c.test), c])), [summary]);
   const geomeans = useMemo(() => new Map(summary.per_runtime.map((g) => [g.runtime, g])), [summary]);
   return (
     <MatrixTable
@@ -101,7 +101,7 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
       testid="detail-matrix"
       label="Results matrix"
       cell={(r, t) => {
-        const c = byKey.get(`${r}\u0000${t}`);
+        const c = byKey.get(cellKey(r, t));
         if (!c) {
           return (
             <td key={r} class="na">
