@@ -50,7 +50,7 @@ const FALLBACK = { height: 900, width: 1400 };
  * while it scrolls or resizes. The position is rounded down to steps of `stepY` × `stepX`
  * px, so a scroll re-renders the table only when it crossed a step, not on every frame.
  */
-export function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, stepX = 1): ScrollBox {
+function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, stepX = 1): ScrollBox {
   const [box, setBox] = useState<ScrollBox>({ top: 0, left: 0, ...FALLBACK });
   useEffect(() => {
     const el = ref.current;
