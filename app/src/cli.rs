@@ -81,9 +81,14 @@ pub enum Command {
         /// With one run: the two runtimes to compare, `A,B`.
         #[arg(long, value_delimiter = ',')]
         runtimes: Vec<String>,
-        /// Noise threshold in percent: smaller changes are "no change".
-        #[arg(long, default_value_t = 2.0)]
+        /// Noise threshold in percent (0–100): smaller changes are "no change".
+        #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
         threshold: f64,
+        /// Compare each runtime relative to this runtime of its own run (`native`), which
+        /// cancels a machine that was uniformly faster or slower during one run; `none`
+        /// compares times as measured. Run diffs only.
+        #[arg(long, value_name = "RUNTIME|none", default_value = wasmeter_core::analysis::DEFAULT_NORMALIZE)]
+        normalize: String,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -103,9 +108,12 @@ pub enum Command {
         /// Baseline runtime (default: the run's).
         #[arg(long)]
         baseline: Option<String>,
-        /// Noise threshold of the diff, percent.
-        #[arg(long, default_value_t = 2.0)]
+        /// Noise threshold of the diff, percent (0–100).
+        #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
         threshold: f64,
+        /// Normalise the diff by this runtime of each run, or `none` (see `diff`).
+        #[arg(long, value_name = "RUNTIME|none", default_value = wasmeter_core::analysis::DEFAULT_NORMALIZE)]
+        normalize: String,
     },
     /// Load an HTTP server on loopback (keep-alive connections, latency percentiles,
     /// requests per second), like wrk.
@@ -148,12 +156,24 @@ pub struct RunArgs {
     /// available runtime of that kind (default: all).
     #[arg(long, value_delimiter = ',')]
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per cell (default 1; HTTP suites 0: each level warms up itself).
+    /// Warm-up iterations per invocation (default: compute 1, lifecycle 1, HTTP suites 0:
+    /// each level warms up itself).
     #[arg(long)]
     pub warmup: Option<u32>,
-    /// Measured iterations per cell (default 5; HTTP suites 3).
+    /// Measured iterations per invocation (default: compute 2, lifecycle 3, HTTP suites 1).
     #[arg(long)]
     pub runs: Option<u32>,
+    /// Fresh worker processes per cell, each doing the warm-ups and runs (default: compute
+    /// and HTTP suites 3, lifecycle 2). A verdict needs at least 2 and 3 values a side.
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub invocations: Option<u32>,
+    /// interleaved (default: rounds of every cell's next invocation, shuffled by the seed,
+    /// so a slow phase of the machine spreads over all cells) or sequential.
+    #[arg(long, value_name = "ORDER")]
+    pub order: Option<String>,
+    /// Seed of the interleaved order (default: drawn; saved with the run).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Seconds an iteration may take before its cell is killed (default 60, or the suite's
     /// own: libsodium's 600).
     #[arg(long)]

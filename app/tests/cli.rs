@@ -83,6 +83,10 @@ fn a_real_run_saves_summarises_and_shows() {
             "0",
             "--runs",
             "2",
+            "--invocations",
+            "2",
+            "--seed",
+            "7",
             "--name",
             "e2e",
             "--json",
@@ -96,7 +100,12 @@ fn a_real_run_saves_summarises_and_shows() {
     for c in s["cells"].as_array().unwrap() {
         assert!(c["failure"].is_null(), "{c}");
         assert_eq!(c["source"], "self", "guest self-timing should be used: {c}");
-        assert_eq!(c["stats"]["n"], 2);
+        // Two worker processes of two runs each.
+        assert_eq!(c["stats"]["n"], 4);
+        assert_eq!(c["invocations"], 2);
+        assert_eq!(c["partial"], false);
+        let h = c["halfwidth_pct"].as_f64().unwrap();
+        assert!(h >= 0.0 && h < 100.0, "{c}");
         assert!(c["stats"]["median"].as_f64().unwrap() > 1000.0);
         let rel = c["relative"].as_f64().unwrap();
         if c["runtime"] == "native" {
@@ -123,6 +132,23 @@ fn a_real_run_saves_summarises_and_shows() {
     assert_eq!(latest, s);
     // Compacted to Parquet; samples recorded.
     let dir = tmp.path().join(id);
+    // Seed and order saved; the cells' invocations ran in rounds: every cell's first
+    // before any cell's second.
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["settings"]["invocations"], 2);
+    assert_eq!(meta["settings"]["order"], "interleaved");
+    assert_eq!(meta["settings"]["seed"], 7);
+    let rounds: Vec<u64> = std::fs::read_to_string(dir.join("cells.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["invocation"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(rounds, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
     assert!(dir.join("measurements.parquet").is_file());
     assert!(!dir.join("measurements.jsonl").exists());
     assert!(dir.join("samples.parquet").is_file());
@@ -165,6 +191,55 @@ fn input_errors_exit_2_and_name_the_problem() {
     let out = wasmeter(&["show", "nosuch"], tmp.path());
     assert_eq!(out.status.code(), Some(2));
 
+    // Counts, orders and thresholds that make no sense: exit 2 naming the flag.
+    for (args, says) in [
+        (
+            &["run", "--suite", "compute", "--invocations", "0"][..],
+            "--invocations",
+        ),
+        (
+            &["run", "--suite", "compute", "--invocations", "-1"][..],
+            "--invocations",
+        ),
+        (
+            &["run", "--suite", "compute", "--invocations", "x"][..],
+            "--invocations",
+        ),
+        (&["run", "--suite", "compute", "--runs", "0"][..], "--runs"),
+        (
+            &["run", "--suite", "compute", "--order", "random"][..],
+            "--order",
+        ),
+        (&["diff", "a", "b", "--threshold", "NaN"][..], "--threshold"),
+        (&["diff", "a", "b", "--threshold", "150"][..], "--threshold"),
+        (&["diff", "a", "b", "--threshold", "-5"][..], "--threshold"),
+        (&["diff", "a", "b", "--threshold", "two"][..], "--threshold"),
+        (
+            &[
+                "export",
+                "a",
+                "b",
+                "--format",
+                "csv",
+                "-o",
+                "-",
+                "--threshold",
+                "inf",
+            ][..],
+            "--threshold",
+        ),
+    ] {
+        let out = wasmeter(args, tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).trim().lines().count() <= 4,
+            true,
+            "{}",
+            stderr(&out)
+        );
+    }
+
     // A results "directory" that is a file: refused before anything runs.
     let file = tmp.path().join("not-a-dir");
     std::fs::write(&file, "keep me").unwrap();
@@ -205,6 +280,8 @@ fn run_custom(root: &Path, results: &Path, runtimes: &str, extra: &[&str]) -> (O
         "--warmup",
         "0",
         "--runs",
+        "1",
+        "--invocations",
         "1",
         "--json",
     ];

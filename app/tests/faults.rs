@@ -43,6 +43,8 @@ fn every_fault_fails_its_own_cell_with_its_reason_and_the_run_goes_on() {
             runtimes,
             "--runs",
             "1",
+            "--invocations",
+            "1",
             "--warmup",
             "0",
             "--timeout",

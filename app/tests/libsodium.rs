@@ -154,6 +154,8 @@ fn libsodium_builds_registers_and_runs_checked_and_timed() {
             "native,wasmtime",
             "--runs",
             "1",
+            "--invocations",
+            "1",
             "--json",
         ],
         d.path(),

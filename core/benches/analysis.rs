@@ -43,6 +43,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                         runtime: r.id.clone(),
                         test: t.clone(),
                         phase,
+                        invocation: 0,
                         iteration: i,
                         warmup: false,
                         metric,
@@ -81,6 +82,9 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
             settings: RunSettings {
                 warmup: 0,
                 runs: iters,
+                invocations: 1,
+                order: Default::default(),
+                seed: 0,
                 timeout_secs: 1,
                 memory_cap_bytes: 1,
                 sample_interval_ms: 100,

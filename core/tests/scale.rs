@@ -69,7 +69,7 @@ fn ten_thousand_cells_run_with_bounded_memory_and_load_back() {
     assert!(
         d.rows
             .iter()
-            .all(|r| r.verdict == Verdict::NoChange && r.ratio == 1.0)
+            .all(|r| r.verdict == Verdict::InsufficientData && r.ratio == Some(1.0))
     );
     eprintln!(
         "10,000 cells: run {:.1} s, peak RSS growth {growth_mib} MiB, load + summarise {:.0} ms, \

@@ -1,7 +1,7 @@
 //! The statistics are honest: with the mock runtime's known distributions, an A/A diff
 //! rarely cries wolf and a planted 5 % slowdown at 2 % noise is found.
 
-use wasmeter_core::analysis::{Verdict, diff_runs, summarize};
+use wasmeter_core::analysis::{DiffOptions, Rng, Verdict, diff_runs, seed_for, summarize};
 use wasmeter_core::config::Config;
 use wasmeter_core::machine::Machine;
 use wasmeter_core::runtime::{Job, MockRuntime, Runtime, known_runtimes};
@@ -9,13 +9,18 @@ use wasmeter_core::store::*;
 use wasmeter_core::suite::{Size, parse_output};
 
 const TESTS: usize = 20;
-const RUNS: u32 = 10;
+const INVOCATIONS: u32 = 3;
+const RUNS: u32 = 3;
 
 /// A saved run whose measurements come from the mock runtime, as the worker would record
-/// them (the self-timed value parsed from the guest's output).
-fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
+/// them (the self-timed value parsed from the guest's output), in `INVOCATIONS` worker
+/// processes whose levels differ by `between` (coefficient of variation): the noise between
+/// processes that a real shared machine has.
+fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
     let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
     let mut measurements = Vec::new();
+    let mut level = Rng::new(seed_for(&[id, &mock.median_ns.to_string()]) ^ mock.cv.to_bits());
+    let mut cells = Vec::new();
     for t in &tests {
         let job = Job {
             program: "/dev/null".into(),
@@ -26,17 +31,28 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
             memory_limit: 0,
             stdout_limit: 1 << 10,
         };
-        for i in 0..RUNS {
-            let it = mock.run(&job).unwrap();
-            let out = parse_output(&String::from_utf8_lossy(&it.stdout)).unwrap();
-            measurements.push(MeasurementRow {
+        for inv in 0..INVOCATIONS {
+            let factor = 1.0 + between * level.normal();
+            for i in 0..RUNS {
+                let it = mock.run(&job).unwrap();
+                let out = parse_output(&String::from_utf8_lossy(&it.stdout)).unwrap();
+                measurements.push(MeasurementRow {
+                    runtime: "mock".into(),
+                    test: t.clone(),
+                    phase: wasmeter_core::runtime::Phase::Execute,
+                    invocation: inv,
+                    iteration: i,
+                    warmup: false,
+                    metric: wasmeter_core::runtime::Metric::SelfNs,
+                    value: out.self_time_ns.unwrap() * factor,
+                });
+            }
+            cells.push(CellRecord {
                 runtime: "mock".into(),
                 test: t.clone(),
-                phase: wasmeter_core::runtime::Phase::Execute,
-                iteration: i,
-                warmup: false,
-                metric: wasmeter_core::runtime::Metric::SelfNs,
-                value: out.self_time_ns.unwrap(),
+                invocation: inv,
+                failure: None,
+                wall_ms: 1.0,
             });
         }
     }
@@ -62,6 +78,9 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
             settings: RunSettings {
                 warmup: 0,
                 runs: RUNS,
+                invocations: INVOCATIONS,
+                order: Default::default(),
+                seed: 0,
                 timeout_secs: 1,
                 memory_cap_bytes: 1,
                 sample_interval_ms: 100,
@@ -77,26 +96,38 @@ fn mock_run(id: &str, mock: &MockRuntime) -> SavedRun {
             pid: 0,
             files: Default::default(),
         },
-        cells: Vec::new(),
+        cells,
         measurements,
         samples: Vec::new(),
     }
 }
 
+fn diff(a: &SavedRun, b: &SavedRun) -> wasmeter_core::analysis::Diff {
+    diff_runs(a, b, &DiffOptions::default()).unwrap()
+}
+
 #[test]
 fn a_a_comparisons_mark_at_most_5_percent_of_rows_changed() {
+    // Processes differ by 3 %, iterations inside one by 1 %: intervals of the iterations
+    // alone would cry wolf on many rows; the hierarchical ones, corrected over the rows,
+    // must not.
     let (mut rows, mut changed) = (0, 0);
     for trial in 0..50u64 {
-        let a = mock_run("a", &MockRuntime::new(1e6, 0.02, trial * 2));
-        let b = mock_run("b", &MockRuntime::new(1e6, 0.02, trial * 2 + 1));
-        let d = diff_runs(&a, &b, 2.0).unwrap();
+        let a = mock_run(
+            &format!("a{trial}"),
+            &MockRuntime::new(1e6, 0.01, trial * 2),
+            0.03,
+        );
+        let b = mock_run(
+            &format!("b{trial}"),
+            &MockRuntime::new(1e6, 0.01, trial * 2 + 1),
+            0.03,
+        );
+        let d = diff(&a, &b);
         assert!(d.warnings.is_empty(), "{:?}", d.warnings);
         rows += d.rows.len();
-        changed += d
-            .rows
-            .iter()
-            .filter(|r| r.verdict != Verdict::NoChange)
-            .count();
+        changed += d.rows.iter().filter(|r| r.verdict.is_change()).count();
+        assert!(d.rows.iter().all(|r| r.p_adjusted.is_some()));
     }
     let rate = changed as f64 / rows as f64;
     assert_eq!(rows, 50 * TESTS);
@@ -108,15 +139,20 @@ fn a_a_comparisons_mark_at_most_5_percent_of_rows_changed() {
 }
 
 #[test]
-fn a_planted_5_percent_slowdown_at_2_percent_noise_is_found() {
+fn a_planted_10_percent_slowdown_is_found() {
     let (mut rows, mut found, mut wrong) = (0, 0, 0);
     for trial in 0..50u64 {
-        let a = mock_run("a", &MockRuntime::new(1e6, 0.02, 1000 + trial * 2));
-        let b = mock_run(
-            "b",
-            &MockRuntime::new(1e6, 0.02, 1001 + trial * 2).with_slowdown(1.05),
+        let a = mock_run(
+            &format!("a{trial}"),
+            &MockRuntime::new(1e6, 0.01, 1000 + trial * 2),
+            0.01,
         );
-        let d = diff_runs(&a, &b, 2.0).unwrap();
+        let b = mock_run(
+            &format!("b{trial}"),
+            &MockRuntime::new(1e6, 0.01, 1001 + trial * 2).with_slowdown(1.10),
+            0.01,
+        );
+        let d = diff(&a, &b);
         rows += d.rows.len();
         found += d
             .rows
@@ -129,7 +165,12 @@ fn a_planted_5_percent_slowdown_at_2_percent_noise_is_found() {
             .filter(|r| r.verdict == Verdict::Faster)
             .count();
         for r in &d.rows {
-            assert!(r.ci_low <= r.ci_high);
+            let (lo, hi) = (r.ci_low.unwrap(), r.ci_high.unwrap());
+            assert!(lo <= r.ratio.unwrap() && r.ratio.unwrap() <= hi, "{r:?}");
+            // Slower means the whole interval lies beyond the threshold.
+            if r.verdict == Verdict::Slower {
+                assert!(lo > 1.02, "{r:?}");
+            }
         }
     }
     let rate = found as f64 / rows as f64;
@@ -142,10 +183,83 @@ fn a_planted_5_percent_slowdown_at_2_percent_noise_is_found() {
 }
 
 #[test]
+fn too_little_data_gives_no_verdict() {
+    // One invocation: the noise between processes is not in the data.
+    let mut a = mock_run("a", &MockRuntime::new(1e6, 0.01, 1), 0.0);
+    let mut b = mock_run("b", &MockRuntime::new(1e6, 0.01, 2).with_slowdown(2.0), 0.0);
+    for run in [&mut a, &mut b] {
+        run.measurements.retain(|m| m.invocation == 0);
+        run.cells.retain(|c| c.invocation == 0);
+        run.meta.settings.invocations = 1;
+    }
+    let d = diff(&a, &b);
+    assert!(
+        d.rows
+            .iter()
+            .all(|r| r.verdict == Verdict::InsufficientData),
+        "{:?}",
+        d.rows[0]
+    );
+    assert!(
+        d.rows[0].note.as_deref().unwrap().contains("invocation"),
+        "{:?}",
+        d.rows[0].note
+    );
+    // Two values a side: too few, whatever the invocations.
+    let mut c = mock_run("c", &MockRuntime::new(1e6, 0.01, 3), 0.0);
+    c.measurements
+        .retain(|m| m.iteration == 0 && m.invocation < 2);
+    let d = diff(&c, &mock_run("d", &MockRuntime::new(1e6, 0.01, 4), 0.0));
+    assert!(
+        d.rows
+            .iter()
+            .all(|r| r.verdict == Verdict::InsufficientData)
+    );
+    assert!(
+        d.rows[0].note.as_deref().unwrap().contains("value"),
+        "{:?}",
+        d.rows[0].note
+    );
+    // A partial cell (an interrupted run that ended 2 of 3 invocations): no verdict either,
+    // even with a change far beyond the noise.
+    let mut p = mock_run("p", &MockRuntime::new(1e6, 0.01, 5).with_slowdown(3.0), 0.0);
+    p.meta.status = RunStatus::Interrupted;
+    p.cells.retain(|c| c.invocation < 2);
+    let d = diff(&mock_run("q", &MockRuntime::new(1e6, 0.01, 6), 0.0), &p);
+    assert!(
+        d.rows
+            .iter()
+            .all(|r| r.verdict == Verdict::InsufficientData)
+    );
+    assert!(
+        d.rows[0].note.as_deref().unwrap().contains("partial"),
+        "{:?}",
+        d.rows[0].note
+    );
+    let s = summarize(&p, None);
+    assert!(s.cells.iter().all(|c| c.partial && c.relative.is_none()));
+    assert!(s.per_runtime[0].geomean_relative.is_none());
+}
+
+#[test]
+fn thresholds_must_be_percentages() {
+    let a = mock_run("a", &MockRuntime::new(1e6, 0.01, 1), 0.0);
+    let b = mock_run("b", &MockRuntime::new(1e6, 0.01, 2), 0.0);
+    for bad in [f64::NAN, f64::INFINITY, -1.0, 100.5] {
+        let opts = DiffOptions {
+            threshold_pct: bad,
+            normalize: None,
+        };
+        let e = diff_runs(&a, &b, &opts).unwrap_err().to_string();
+        assert!(e.contains("--threshold"), "{e}");
+    }
+}
+
+#[test]
 fn relative_intervals_contain_the_truth() {
     // Same mock as its own baseline: relative is exactly 1 with a degenerate interval, and
     // the summary's interval of the median covers the known median most of the time.
-    let run = mock_run("a", &MockRuntime::new(1e6, 0.02, 77));
+    let run = mock_run("a", &MockRuntime::new(1e6, 0.02, 77), 0.0);
     let s = summarize(&run, None);
     let mock = MockRuntime::new(1e6, 0.0, 0);
     let mut covered = 0;
@@ -154,7 +268,9 @@ fn relative_intervals_contain_the_truth() {
         let st = c.stats.unwrap();
         let truth = mock.draw(&c.test);
         covered += usize::from(st.ci_low.unwrap() <= truth && truth <= st.ci_high.unwrap());
-        assert_eq!(st.n, RUNS as usize);
+        assert_eq!(st.n, (RUNS * INVOCATIONS) as usize);
+        assert_eq!(c.invocations, INVOCATIONS);
+        assert!(c.halfwidth_pct.unwrap() > 0.0 && c.halfwidth_pct.unwrap() < 5.0);
     }
     assert!(
         covered >= TESTS * 8 / 10,

@@ -24,6 +24,9 @@ fn meta(id: &str, pid: u32) -> RunMeta {
         settings: RunSettings {
             warmup: 1,
             runs: 3,
+            invocations: 1,
+            order: Default::default(),
+            seed: 0,
             timeout_secs: 60,
             memory_cap_bytes: 1 << 30,
             sample_interval_ms: 100,
@@ -52,6 +55,7 @@ fn rows() -> Vec<MeasurementRow> {
                 runtime: "wasmtime".into(),
                 test: "sha256".into(),
                 phase,
+                invocation: 0,
                 iteration: i,
                 warmup: i == 0,
                 metric,
@@ -74,6 +78,7 @@ fn fill(w: &mut RunWriter) {
     w.cell(&CellRecord {
         runtime: "wasmtime".into(),
         test: "sha256".into(),
+        invocation: 0,
         failure: None,
         wall_ms: 12.5,
     })
@@ -81,6 +86,7 @@ fn fill(w: &mut RunWriter) {
     w.cell(&CellRecord {
         runtime: "native".into(),
         test: "sha256".into(),
+        invocation: 0,
         failure: Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())),
         wall_ms: 3.0,
     })
@@ -246,6 +252,7 @@ fn resume_keeps_ended_cells_and_drops_the_one_in_flight() {
         runtime: "wasmer-cranelift".into(),
         test: "sha256".into(),
         phase: wasmeter_core::runtime::Phase::Execute,
+        invocation: 0,
         iteration: 0,
         warmup: false,
         metric: Metric::SelfNs,
@@ -256,8 +263,16 @@ fn resume_keeps_ended_cells_and_drops_the_one_in_flight() {
     let dir = tmp.path().join(id);
     assert!(RunWriter::resume(&tmp.path().join("nope")).is_err());
     let (w, done) = RunWriter::resume(&dir).unwrap();
-    assert_eq!(done.len(), 2);
-    assert!(done.contains(&("wasmtime".to_string(), "sha256".to_string())));
+    assert_eq!(done.invocations.len(), 2);
+    assert!(
+        done.invocations
+            .contains(&("wasmtime".to_string(), "sha256".to_string(), 0))
+    );
+    // The failed cell runs no more invocations.
+    assert_eq!(
+        done.failed,
+        std::collections::HashSet::from([("native".to_string(), "sha256".to_string())])
+    );
     assert_eq!(w.meta().status, RunStatus::Running);
     w.finish(RunStatus::Complete).unwrap();
     let run = load_run(&dir).unwrap();
@@ -271,6 +286,45 @@ fn resume_keeps_ended_cells_and_drops_the_one_in_flight() {
     // A complete run has nothing to resume.
     let e = RunWriter::resume(&dir).err().unwrap().to_string();
     assert!(e.contains("nothing to resume"), "{e}");
+}
+
+#[test]
+fn resume_keeps_ended_invocations_of_a_cell_and_drops_the_one_in_flight() {
+    let tmp = tempfile::tempdir().unwrap();
+    let id = "20261122-004405-compute-0004";
+    let mut w = RunWriter::create(tmp.path(), meta(id, 0x3fff_fff0)).unwrap();
+    let row = |invocation, value| MeasurementRow {
+        runtime: "wasmtime".into(),
+        test: "sha256".into(),
+        phase: wasmeter_core::runtime::Phase::Execute,
+        invocation,
+        iteration: 0,
+        warmup: false,
+        metric: Metric::SelfNs,
+        value,
+    };
+    // Invocation 0 ended, invocation 1 was in flight (rows, no record).
+    w.measurements(&[row(0, 1.0)]).unwrap();
+    w.cell(&CellRecord {
+        runtime: "wasmtime".into(),
+        test: "sha256".into(),
+        invocation: 0,
+        failure: None,
+        wall_ms: 1.0,
+    })
+    .unwrap();
+    w.measurements(&[row(1, 2.0)]).unwrap();
+    drop(w);
+    let dir = tmp.path().join(id);
+    let (w, done) = RunWriter::resume(&dir).unwrap();
+    assert_eq!(
+        done.invocations,
+        std::collections::HashSet::from([("wasmtime".to_string(), "sha256".to_string(), 0u32)])
+    );
+    assert!(done.failed.is_empty());
+    w.finish(RunStatus::Complete).unwrap();
+    let run = load_run(&dir).unwrap();
+    assert_eq!(run.measurements, vec![row(0, 1.0)]);
 }
 
 /// Runs saved before the lifecycle suite existed load as command runs, their files are
@@ -305,6 +359,7 @@ fn old_runs_load_and_lifecycle_rows_round_trip() {
             runtime: "wasmtime-pooling".into(),
             test: "heap-64k-sparse".into(),
             phase,
+            invocation: 0,
             iteration: i as u32,
             warmup: false,
             metric,

@@ -5,7 +5,8 @@ use crate::InputError;
 use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{Diff, compare_runtimes, diff_runs};
+use wasmeter_core::analysis::{Diff, DiffOptions, compare_runtimes, diff_runs};
+use wasmeter_core::export::format_ratio;
 
 pub fn main(
     ctx: &Ctx,
@@ -13,12 +14,14 @@ pub fn main(
     b: Option<&str>,
     runtimes: &[String],
     threshold: f64,
+    normalize: &str,
     json: bool,
 ) -> Result<ExitCode> {
+    let opts = DiffOptions::parse(threshold, normalize).map_err(|e| InputError(e.to_string()))?;
     let run_a = super::load(ctx, a)?;
     let diff = match (b, runtimes) {
-        (Some(b), []) => diff_runs(&run_a, &super::load(ctx, b)?, threshold),
-        (None, [x, y]) => compare_runtimes(&run_a, x, y, threshold),
+        (Some(b), []) => diff_runs(&run_a, &super::load(ctx, b)?, &opts),
+        (None, [x, y]) => compare_runtimes(&run_a, x, y, opts.threshold_pct),
         _ => {
             return Err(InputError(
                 "give two runs (diff A B) or one run and two runtimes (diff A --runtimes X,Y)"
@@ -42,10 +45,12 @@ pub fn render(d: &Diff) -> String {
     for w in &d.warnings {
         out.push_str(&format!("warning: {w}\n"));
     }
-    let (f, s, n) = d.counts();
     out.push_str(&format!(
-        "{} → {}: {f} faster, {s} slower, {n} no change (B/A with 95 % bootstrap interval; noise threshold {} %)\n",
-        d.a, d.b, d.threshold_pct
+        "{} → {}: {}\n{}\n",
+        d.a,
+        d.b,
+        d.counts(),
+        d.method()
     ));
     let rows: Vec<Vec<String>> = d
         .rows
@@ -57,8 +62,11 @@ pub fn render(d: &Diff) -> String {
                 r.phase.clone(),
                 duration_ns(r.a_median),
                 duration_ns(r.b_median),
-                format!("{:.3} [{:.3}, {:.3}]", r.ratio, r.ci_low, r.ci_high),
-                r.verdict.to_string(),
+                format_ratio(r),
+                match &r.note {
+                    Some(n) => format!("{} ({n})", r.verdict),
+                    None => r.verdict.to_string(),
+                },
             ]
         })
         .collect();
@@ -68,7 +76,7 @@ pub fn render(d: &Diff) -> String {
         "phase",
         "A",
         "B",
-        "B/A [95% CI]",
+        "B/A [95% CI] ±noise",
         "verdict",
     ]
     .map(String::from);

@@ -5,7 +5,7 @@ use crate::InputError;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{diff_runs, summarize};
+use wasmeter_core::analysis::{DiffOptions, diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to, exporter};
 
 pub fn main(
@@ -16,12 +16,14 @@ pub fn main(
     output: &str,
     baseline: Option<&str>,
     threshold: f64,
+    normalize: &str,
 ) -> Result<ExitCode> {
     let format: Format = format.parse().map_err(InputError)?;
+    let opts = DiffOptions::parse(threshold, normalize).map_err(|e| InputError(e.to_string()))?;
     let a = super::load(ctx, run)?;
     let b = run2.map(|r| super::load(ctx, r)).transpose()?;
     let diff = match &b {
-        Some(b) => Some(diff_runs(&a, b, threshold).map_err(|e| InputError(e.to_string()))?),
+        Some(b) => Some(diff_runs(&a, b, &opts).map_err(|e| InputError(e.to_string()))?),
         None => None,
     };
     let mut runs = vec![(&a, summarize(&a, baseline))];

@@ -68,8 +68,17 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             b,
             runtimes,
             threshold,
+            normalize,
             json,
-        } => diff::main(&ctx, &a, b.as_deref(), &runtimes, threshold, json),
+        } => diff::main(
+            &ctx,
+            &a,
+            b.as_deref(),
+            &runtimes,
+            threshold,
+            &normalize,
+            json,
+        ),
         Command::Export {
             run,
             run2,
@@ -77,6 +86,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             output,
             baseline,
             threshold,
+            normalize,
         } => export::main(
             &ctx,
             &run,
@@ -85,6 +95,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             &output,
             baseline.as_deref(),
             threshold,
+            &normalize,
         ),
         Command::Load(args) => load::main(&args),
         Command::ServeGateway => {

@@ -100,8 +100,15 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
     let mut req = RunRequest::new(suite);
     req.tests = args.tests.clone();
     req.runtimes = args.runtimes.clone();
-    req.warmup = args.warmup.unwrap_or(if http { 0 } else { 1 });
-    req.runs = args.runs.unwrap_or(if http { 3 } else { 5 });
+    req.warmup = args.warmup.unwrap_or(req.warmup);
+    req.runs = args.runs.unwrap_or(req.runs);
+    req.invocations = args.invocations.unwrap_or(req.invocations);
+    if let Some(o) = &args.order {
+        req.order = o
+            .parse()
+            .map_err(|e: String| InputError(format!("--order: {e}")))?;
+    }
+    req.seed = args.seed;
     if http {
         req.http = Some(http_settings(args)?);
     } else if !args.concurrency.is_empty()
@@ -185,6 +192,9 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.runtimes = m.runtimes.iter().map(|r| r.id.clone()).collect();
     req.warmup = m.settings.warmup;
     req.runs = m.settings.runs;
+    req.invocations = m.settings.invocations;
+    req.order = m.settings.order;
+    req.seed = Some(m.settings.seed);
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
     let budget = m.settings.http.as_ref().map(|h| h.iteration_budget());
     req.timeout = Duration::from_secs(m.settings.timeout_secs)
@@ -211,6 +221,7 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
                 run_id,
                 cells: c,
                 iterations_per_cell,
+                invocations,
             } => {
                 if tty {
                     bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -223,13 +234,13 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
                     );
                 } else {
                     eprintln!(
-                        "run {run_id}: {} cells × {iterations_per_cell} iterations",
+                        "run {run_id}: {} cells × {iterations_per_cell} iterations ({invocations} invocations each)",
                         c.len()
                     );
                 }
                 cells = c;
             }
-            Event::CellStarted { index } => {
+            Event::CellStarted { index, .. } => {
                 if let Some((rt, t)) = cells.get(index) {
                     bar.set_message(format!("{rt} × {t}"));
                 }

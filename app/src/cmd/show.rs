@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use wasmeter_core::analysis::{
     HeapSeries, MEASURES, Measure, RunSummary, heap_series, heap_sizes, http_cells, summarize,
 };
-use wasmeter_core::export::{format_size, format_value, http_tables};
+use wasmeter_core::export::{format_cell, format_geomean, format_size, format_value, http_tables};
 use wasmeter_core::runtime::Phase;
 use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
@@ -177,35 +177,34 @@ pub fn render_summary(s: &RunSummary) -> String {
     let mut header = vec!["test".to_string()];
     header.extend(s.runtimes.iter().cloned());
     let mut rows = Vec::new();
+    let mut notes = Vec::new();
     for t in &s.tests {
         let mut row = vec![t.clone()];
         for rt in &s.runtimes {
             row.push(match s.cell(rt, t) {
                 Some(c) if c.failure.is_some() => "FAILED".into(),
-                Some(c) => match (c.stats, c.relative) {
-                    (Some(st), Some(rel)) => format!("{} ({rel:.2}×)", duration_ns(st.median)),
-                    (Some(st), None) => duration_ns(st.median),
-                    _ => "-".into(),
-                },
+                Some(c) => {
+                    if let Some(n) = &c.note {
+                        notes.push(format!("{rt} × {t}: {n}"));
+                    }
+                    format_cell(c)
+                }
                 None => "-".into(),
             });
         }
         rows.push(row);
     }
     let mut g = vec![format!("geomean × {}", s.baseline)];
-    for r in &s.per_runtime {
-        g.push(
-            r.geomean_relative
-                .map(|v| format!("{v:.2}×"))
-                .unwrap_or_else(|| "-".into()),
-        );
-    }
+    g.extend(s.per_runtime.iter().map(format_geomean));
     rows.push(g);
     let mut out = format!(
-        "median time per iteration (self-timed where the guest reports it); (n×) = time relative to {}, lower is faster\n",
+        "median time per iteration (self-timed where the guest reports it) ± half its 95 % interval over invocations; (n×) = time relative to {}, lower is faster\n",
         s.baseline
     );
     out.push_str(&table(&header, &rows, 1));
+    for n in notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
     out.push_str(&render_failures(s));
     out
 }

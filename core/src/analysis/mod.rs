@@ -6,8 +6,14 @@ mod http;
 mod stats;
 mod summary;
 
-pub use diff::{Diff, DiffError, DiffKey, DiffRow, Verdict, compare_runtimes, diff_runs};
+pub use diff::{
+    ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, Diff, DiffError, DiffKey, DiffOptions,
+    DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes, diff_runs,
+};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{HttpCell, LevelPoint, http_cells, levels_of};
-pub use stats::{Rng, Stats, geomean, median, median_interval, ratio_interval, seed_for};
+pub use stats::{
+    Groups, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_interval, normal_cdf,
+    ratio_estimate, seed_for,
+};
 pub use summary::{CellSummary, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize};

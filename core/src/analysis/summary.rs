@@ -2,7 +2,7 @@
 //! bootstrap interval, time relative to a baseline with its interval, per-phase statistics,
 //! start-up overhead; per runtime, the geometric mean of relative times.
 
-use super::stats::{Stats, geomean, ratio_interval, seed_for};
+use super::stats::{Groups, Stats, geomean, ratio_estimate, seed_for};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
 use crate::suite::SuiteKind;
@@ -44,6 +44,21 @@ pub struct CellSummary {
     pub metrics: BTreeMap<String, Stats>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
+    /// Invocations (worker processes) its primary values came from.
+    #[serde(default)]
+    pub invocations: u32,
+    /// Fewer invocations ended than the run planned (an interrupted or cancelled run): its
+    /// values are shown but kept out of relative figures, geomeans and verdicts.
+    #[serde(default)]
+    pub partial: bool,
+    /// Half the width of the median's 95 % interval, percent of the median: the smallest
+    /// difference this cell could show.
+    #[serde(default)]
+    pub halfwidth_pct: Option<f64>,
+    /// Why `relative` is missing when the cell has values (its baseline failed, timing
+    /// sources differ, the cell is partial).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 fn execute_phase() -> String {
@@ -70,6 +85,9 @@ pub struct RuntimeSummary {
     pub geomean_relative: Option<f64>,
     /// Tests in that mean.
     pub tests_compared: usize,
+    /// Tests in the run: a mean over fewer says so.
+    #[serde(default)]
+    pub tests_total: usize,
     /// Cells that failed.
     pub failed: usize,
 }
@@ -111,10 +129,27 @@ impl RunSummary {
 
 type Key = (u32, u32, Phase, Metric);
 
-/// Measured (non-warm-up) values of a run, indexed by runtime, test, phase and metric.
+/// One key's values, each invocation's together, in invocation order.
+#[derive(Default)]
+struct Series {
+    values: Vec<f64>,
+    starts: Vec<usize>,
+}
+
+impl Series {
+    fn groups(&self) -> Groups<'_> {
+        Groups {
+            values: &self.values,
+            starts: &self.starts,
+        }
+    }
+}
+
+/// Measured (non-warm-up) values of a run, indexed by runtime, test, phase and metric, and
+/// grouped by invocation.
 pub struct Index<'a> {
     names: HashMap<&'a str, u32>,
-    map: HashMap<Key, Vec<f64>>,
+    map: HashMap<Key, Series>,
     /// The phases of each (runtime, test), sorted: a lookup, not a scan of every key.
     phases: HashMap<(u32, u32), Vec<Phase>>,
 }
@@ -123,16 +158,34 @@ impl<'a> Index<'a> {
     /// Indexes measurement rows, leaving out warm-ups.
     pub fn new(rows: &'a [MeasurementRow]) -> Index<'a> {
         let mut names: HashMap<&'a str, u32> = HashMap::new();
-        let mut map: HashMap<Key, Vec<f64>> = HashMap::new();
+        let mut by_invocation: HashMap<Key, Vec<(u32, f64)>> = HashMap::new();
         for m in rows.iter().filter(|m| !m.warmup) {
             let next = names.len() as u32;
             let rt = *names.entry(&m.runtime).or_insert(next);
             let next = names.len() as u32;
             let test = *names.entry(&m.test).or_insert(next);
-            map.entry((rt, test, m.phase, m.metric))
+            by_invocation
+                .entry((rt, test, m.phase, m.metric))
                 .or_default()
-                .push(m.value);
+                .push((m.invocation, m.value));
         }
+        let map: HashMap<Key, Series> = by_invocation
+            .into_iter()
+            .map(|(k, mut v)| {
+                // Stable: values keep their iteration order inside an invocation.
+                v.sort_by_key(|(inv, _)| *inv);
+                let mut s = Series::default();
+                let mut last = None;
+                for (inv, value) in v {
+                    if last != Some(inv) {
+                        s.starts.push(s.values.len());
+                        last = Some(inv);
+                    }
+                    s.values.push(value);
+                }
+                (k, s)
+            })
+            .collect();
         let mut phases: HashMap<(u32, u32), Vec<Phase>> = HashMap::new();
         for k in map.keys() {
             phases.entry((k.0, k.1)).or_default().push(k.2);
@@ -146,8 +199,13 @@ impl<'a> Index<'a> {
 
     /// Values of one key.
     pub fn get(&self, rt: &str, test: &str, phase: Phase, metric: Metric) -> Option<&[f64]> {
+        self.groups(rt, test, phase, metric).map(|g| g.values)
+    }
+
+    /// Values of one key, grouped by invocation.
+    pub fn groups(&self, rt: &str, test: &str, phase: Phase, metric: Metric) -> Option<Groups<'_>> {
         let (rt, test) = (*self.names.get(rt)?, *self.names.get(test)?);
-        self.map.get(&(rt, test, phase, metric)).map(Vec::as_slice)
+        self.map.get(&(rt, test, phase, metric)).map(Series::groups)
     }
 
     /// The phases a cell has values of, in order ([`Phase::Throughput`] levels included).
@@ -164,7 +222,7 @@ impl<'a> Index<'a> {
     /// else (lifecycle suite) the wall time of `instantiate`, else (HTTP suites) the median
     /// request latency over one connection. Returns the values, `self` or
     /// `wall`, and the phase it is reported as.
-    pub fn primary(&self, rt: &str, test: &str) -> Option<(&[f64], &'static str, Phase)> {
+    pub fn primary(&self, rt: &str, test: &str) -> Option<(Groups<'_>, &'static str, Phase)> {
         [
             (Phase::Execute, Metric::SelfNs, "self", Phase::Execute),
             (Phase::Execute, Metric::WallNs, "wall", Phase::Execute),
@@ -178,7 +236,7 @@ impl<'a> Index<'a> {
             (Phase::Latency, Metric::WallNs, "wall", Phase::Latency),
         ]
         .into_iter()
-        .find_map(|(p, m, src, shown)| self.get(rt, test, p, m).map(|v| (v, src, shown)))
+        .find_map(|(p, m, src, shown)| self.groups(rt, test, p, m).map(|v| (v, src, shown)))
     }
 }
 
@@ -204,10 +262,19 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 .map(|f| ((c.runtime.as_str(), c.test.as_str()), f.to_string()))
         })
         .collect();
+    let planned = run.meta.settings.invocations;
+    let ended = ended_invocations(run);
     let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
-        let base = index.primary(&baseline, test).map(|(v, _, _)| v);
-        let base_median = base.and_then(super::stats::median);
+        let base_failed = failures.contains_key(&(baseline.as_str(), test.as_str()));
+        let base_partial = ended
+            .get(&(baseline.as_str(), test.as_str()))
+            .copied()
+            .unwrap_or(0)
+            < planned;
+        let base = (!base_failed)
+            .then(|| index.primary(&baseline, test))
+            .flatten();
         for rt in &runtimes {
             let failure = failures.get(&(rt.as_str(), test.as_str())).cloned();
             let primary = if failure.is_some() {
@@ -215,7 +282,18 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             } else {
                 index.primary(rt, test)
             };
-            let stats = primary.and_then(|(v, _, _)| Stats::of(v, seed_for(&[run_id, rt, test])));
+            let partial = failure.is_none()
+                && primary.is_some()
+                && ended
+                    .get(&(rt.as_str(), test.as_str()))
+                    .copied()
+                    .unwrap_or(0)
+                    < planned;
+            let stats = primary.and_then(|(v, _, _)| Stats::of(&v, seed_for(&[run_id, rt, test])));
+            let halfwidth_pct = stats.and_then(|s| {
+                let (lo, hi) = (s.ci_low?, s.ci_high?);
+                (s.median > 0.0).then(|| 50.0 * (hi - lo) / s.median)
+            });
             let mut phases = BTreeMap::new();
             let mut phase_stats = BTreeMap::new();
             for ph in Phase::ALL {
@@ -234,15 +312,40 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     metrics.insert(m.as_str().to_string(), s);
                 }
             }
-            let relative = match (&stats, base_median) {
-                (Some(s), Some(b)) if b > 0.0 => Some(s.median / b),
-                _ => None,
-            };
-            let interval = match (primary, base) {
-                (Some((v, _, _)), Some(b)) if relative.is_some() && rt != &baseline => {
-                    ratio_interval(b, v, seed_for(&[run_id, rt, test, "relative"]))
+            // Relative to the baseline only when both are whole and timed alike.
+            let mut note = None;
+            let relative = match (primary, base) {
+                (None, _) => None,
+                _ if partial => {
+                    note = Some(format!(
+                        "partial: {} of {planned} invocations",
+                        ended
+                            .get(&(rt.as_str(), test.as_str()))
+                            .copied()
+                            .unwrap_or(0)
+                    ));
+                    None
                 }
-                _ => relative.map(|r| (r, r)),
+                _ if base_failed => {
+                    note = Some(format!("baseline {baseline} failed"));
+                    None
+                }
+                (Some(_), None) => None,
+                _ if rt != &baseline && base_partial => {
+                    note = Some(format!("baseline {baseline} is partial"));
+                    None
+                }
+                (Some((_, src, _)), Some((_, base_src, _))) if src != base_src => {
+                    note = Some(format!(
+                        "not comparable: timing sources differ ({src} vs {base_src})"
+                    ));
+                    None
+                }
+                _ if rt == &baseline => Some((1.0, 1.0, 1.0)),
+                (Some((v, _, _)), Some((b, _, _))) => {
+                    ratio_estimate(&b, &v, None, seed_for(&[run_id, rt, test, "relative"]))
+                        .map(|e| (e.ratio, e.low, e.high))
+                }
             };
             let startup_ns = match (&stats, primary, phases.get("total")) {
                 (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
@@ -257,15 +360,19 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     .unwrap_or(default_primary)
                     .as_str()
                     .to_string(),
+                invocations: primary.map(|(g, _, _)| g.invocations() as u32).unwrap_or(0),
                 stats,
-                relative,
-                relative_low: interval.map(|i| i.0),
-                relative_high: interval.map(|i| i.1),
+                relative: relative.map(|r| r.0),
+                relative_low: relative.map(|r| r.1),
+                relative_high: relative.map(|r| r.2),
                 startup_ns,
                 phases,
                 phase_stats,
                 metrics,
                 failure,
+                partial,
+                halfwidth_pct,
+                note,
             });
         }
     }
@@ -278,6 +385,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 runtime: rt.clone(),
                 geomean_relative: geomean(&rel),
                 tests_compared: rel.len(),
+                tests_total: tests.len(),
                 failed: mine.filter(|c| c.failure.is_some()).count(),
             }
         })
@@ -290,4 +398,16 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         cells,
         per_runtime,
     }
+}
+
+/// Invocations of each cell that ended without failing (a run saved before invocations
+/// has one record per cell).
+pub(crate) fn ended_invocations(run: &SavedRun) -> HashMap<(&str, &str), u32> {
+    let mut seen: HashMap<(&str, &str), std::collections::BTreeSet<u32>> = HashMap::new();
+    for c in run.cells.iter().filter(|c| c.failure.is_none()) {
+        seen.entry((c.runtime.as_str(), c.test.as_str()))
+            .or_default()
+            .insert(c.invocation);
+    }
+    seen.into_iter().map(|(k, v)| (k, v.len() as u32)).collect()
 }

@@ -11,9 +11,9 @@ use std::io::Write;
 pub struct CsvExporter;
 
 /// Summary columns, in order.
-pub const SUMMARY_COLUMNS: &str = "run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,mad,p90,p99,ci_low,ci_high,relative,relative_low,relative_high,startup,failure";
+pub const SUMMARY_COLUMNS: &str = "run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,mad,p90,p99,ci_low,ci_high,relative,relative_low,relative_high,startup,failure,invocations,halfwidth_pct,note";
 /// Diff columns, in order.
-pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict";
+pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict,halfwidth_pct,p_adjusted,n_a,n_b,invocations_a,invocations_b,note";
 
 /// A CSV field, quoted when it needs to be.
 fn field(s: &str) -> String {
@@ -75,27 +75,35 @@ impl Exporter for CsvExporter {
             for w in &d.warnings {
                 writeln!(out, "# warning: {}", w.replace(['\n', '\r'], " "))?;
             }
+            writeln!(out, "# method: {}", d.method())?;
             writeln!(out, "{DIFF_COLUMNS}")?;
             for r in &d.rows {
                 writeln!(
                     out,
-                    "{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     field(&r.runtime),
                     field(&r.test),
                     r.phase,
                     secs(Some(r.a_median)),
                     secs(Some(r.b_median)),
-                    num(Some(r.ratio)),
-                    num(Some(r.ci_low)),
-                    num(Some(r.ci_high)),
-                    r.verdict
+                    num(r.ratio),
+                    num(r.ci_low),
+                    num(r.ci_high),
+                    r.verdict,
+                    num(r.halfwidth_pct),
+                    num(r.p_adjusted),
+                    r.n.0,
+                    r.n.1,
+                    r.invocations.0,
+                    r.invocations.1,
+                    field(r.note.as_deref().unwrap_or(""))
                 )?;
             }
             for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
                 for k in keys {
                     writeln!(
                         out,
-                        "{},{},{},,,,,,{what}",
+                        "{},{},{},,,,,,{what},,,,,,,",
                         field(&k.runtime),
                         field(&k.test),
                         k.phase
@@ -112,7 +120,7 @@ impl Exporter for CsvExporter {
                 if let Some(f) = &c.failure {
                     writeln!(
                         out,
-                        "{id},{rt},{test},{},,{},,,,,{}",
+                        "{id},{rt},{test},{},,{},,,,,{},,,",
                         c.primary_phase,
                         ",".repeat(9),
                         field(f)
@@ -121,14 +129,21 @@ impl Exporter for CsvExporter {
                 }
                 writeln!(
                     out,
-                    "{id},{rt},{test},{},{},{},{},{},{},{},",
+                    "{id},{rt},{test},{},{},{},{},{},{},{},,{},{},{}",
                     c.primary_phase,
                     c.source,
                     stats_fields(c.stats.as_ref()),
                     num(c.relative),
                     num(c.relative_low),
                     num(c.relative_high),
-                    secs(c.startup_ns)
+                    secs(c.startup_ns),
+                    c.invocations,
+                    num(c.halfwidth_pct),
+                    field(&match (&c.note, c.partial) {
+                        (Some(n), _) => n.clone(),
+                        (None, true) => "partial".into(),
+                        (None, false) => String::new(),
+                    })
                 )?;
                 for (phase, s) in &c.phase_stats {
                     if *phase == c.primary_phase && c.source == "wall" {
@@ -136,7 +151,7 @@ impl Exporter for CsvExporter {
                     }
                     writeln!(
                         out,
-                        "{id},{rt},{test},{phase},wall,{},,,,,",
+                        "{id},{rt},{test},{phase},wall,{},,,,,,,,",
                         stats_fields(Some(s))
                     )?;
                 }
@@ -144,7 +159,7 @@ impl Exporter for CsvExporter {
                 for (metric, s) in &c.metrics {
                     writeln!(
                         out,
-                        "{id},{rt},{test},instantiate,{metric},{},,,,,",
+                        "{id},{rt},{test},instantiate,{metric},{},,,,,,,,",
                         raw_stats_fields(s)
                     )?;
                 }
@@ -160,12 +175,17 @@ impl Exporter for CsvExporter {
                 if let Some(g) = p.geomean_relative {
                     writeln!(
                         out,
-                        "{id},{},geomean,{phase},geomean,{},{}{},{}",
+                        "{id},{},geomean,{phase},geomean,{},{}{},{},,,{}",
                         field(&p.runtime),
                         p.tests_compared,
                         ",".repeat(10),
                         num(Some(g)),
-                        ",".repeat(3)
+                        ",".repeat(3),
+                        if p.tests_compared < p.tests_total {
+                            format!("{} of {} tests", p.tests_compared, p.tests_total)
+                        } else {
+                            String::new()
+                        }
                     )?;
                 }
             }
@@ -175,7 +195,7 @@ impl Exporter for CsvExporter {
                 for l in &c.levels {
                     writeln!(
                         out,
-                        "{id},{rt},{test},throughput_c{},rps,{},,,,,",
+                        "{id},{rt},{test},throughput_c{},rps,{},,,,,,,,",
                         l.connections,
                         raw_stats_fields(&l.rps)
                     )?;

@@ -1,6 +1,9 @@
 //! Markdown: tables to paste into an issue or a pull request.
 
-use super::{Exporter, Report, format_ns, format_value, http_tables};
+use super::{
+    Exporter, Report, format_cell, format_geomean, format_ns, format_ratio, format_value,
+    http_tables,
+};
 use crate::analysis::{MEASURES, RunSummary};
 use crate::suite::SuiteKind;
 use std::io::Write;
@@ -27,30 +30,26 @@ impl Exporter for MarkdownExporter {
             if !d.warnings.is_empty() {
                 writeln!(out)?;
             }
-            let (f, s, n) = d.counts();
+            writeln!(out, "{}\n\n{}\n", d.counts(), cell(&d.method()))?;
             writeln!(
                 out,
-                "{f} faster, {s} slower, {n} no change (95 % bootstrap interval of B/A, noise threshold {} %)\n",
-                d.threshold_pct
-            )?;
-            writeln!(
-                out,
-                "| runtime | test | phase | A | B | B/A (95 % CI) | verdict |"
+                "| runtime | test | phase | A | B | B/A [95 % CI] ±noise | verdict |"
             )?;
             writeln!(out, "| --- | --- | --- | ---: | ---: | ---: | --- |")?;
             for r in &d.rows {
+                let verdict = match &r.note {
+                    Some(n) => format!("{} ({})", r.verdict, cell(n)),
+                    None => r.verdict.to_string(),
+                };
                 writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {:.3} ({:.3}–{:.3}) | {} |",
+                    "| {} | {} | {} | {} | {} | {} | {verdict} |",
                     cell(&r.runtime),
                     cell(&r.test),
                     r.phase,
                     format_ns(r.a_median),
                     format_ns(r.b_median),
-                    r.ratio,
-                    r.ci_low,
-                    r.ci_high,
-                    r.verdict
+                    format_ratio(r),
                 )?;
             }
             for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
@@ -80,11 +79,13 @@ impl Exporter for MarkdownExporter {
             )?;
             writeln!(
                 out,
-                "Suite `{}` ({}), {} warm-up + {} runs, {}. Machine: {} ({} cores), {}, kernel {}.\n",
+                "Suite `{}` ({}), {} invocation(s) × ({} warm-up + {} runs), {} order, {}. Machine: {} ({} cores), {}, kernel {}.\n",
                 cell(&m.suite),
                 m.settings.size,
+                m.settings.invocations,
                 m.settings.warmup,
                 m.settings.runs,
+                m.settings.order,
                 m.status,
                 cell(&m.machine.cpu_model),
                 m.machine.cores,
@@ -119,7 +120,7 @@ impl Exporter for MarkdownExporter {
             }
             writeln!(
                 out,
-                "Median time per iteration; in parentheses, time relative to `{}` (lower is faster).\n",
+                "Median time per iteration ± half its 95 % interval; in parentheses, time relative to `{}` (lower is faster).\n",
                 cell(&s.baseline)
             )?;
             write!(out, "| test |")?;
@@ -133,11 +134,7 @@ impl Exporter for MarkdownExporter {
                 for rt in &s.runtimes {
                     let text = match s.cell(rt, t) {
                         Some(c) if c.failure.is_some() => "failed".to_string(),
-                        Some(c) => match (c.stats, c.relative) {
-                            (Some(st), Some(r)) => format!("{} ({r:.2}×)", format_ns(st.median)),
-                            (Some(st), None) => format_ns(st.median),
-                            _ => "–".into(),
-                        },
+                        Some(c) => format_cell(c),
                         None => "–".into(),
                     };
                     write!(out, " {text} |")?;
@@ -146,11 +143,7 @@ impl Exporter for MarkdownExporter {
             }
             write!(out, "| **geomean** |")?;
             for r in &s.per_runtime {
-                let g = r
-                    .geomean_relative
-                    .map(|g| format!("**{g:.2}×**"))
-                    .unwrap_or_else(|| "–".into());
-                write!(out, " {g} |")?;
+                write!(out, " **{}** |", format_geomean(r))?;
             }
             writeln!(out, "\n")?;
             write_failures(out, s)?;

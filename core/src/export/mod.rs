@@ -9,7 +9,8 @@ mod markdown;
 pub use http_tables::{TextTable, http_tables};
 
 use crate::analysis::{
-    Diff, HeapSeries, HttpCell, Index, RunSummary, Unit, heap_series, http_cells,
+    CellSummary, Diff, DiffRow, HeapSeries, HttpCell, Index, RunSummary, RuntimeSummary, Unit,
+    heap_series, http_cells,
 };
 use crate::store::{RunMeta, SampleRow, SavedRun};
 use serde::Serialize;
@@ -72,6 +73,51 @@ pub fn format_value(unit: Unit, v: f64) -> String {
         Unit::Ns => format_ns(v),
         Unit::Bytes => format_bytes(v),
         Unit::PerSec => format_rate(v),
+    }
+}
+
+/// A diff row's ratio with its interval and the smallest change it could detect
+/// (`1.034 [1.012, 1.057] ±2.2 %`), or why it has none; the same text in every front end.
+pub fn format_ratio(r: &DiffRow) -> String {
+    match (r.ratio, r.ci_low, r.ci_high, r.halfwidth_pct) {
+        (Some(x), Some(lo), Some(hi), Some(h)) => format!("{x:.3} [{lo:.3}, {hi:.3}] ±{h:.1} %"),
+        (Some(x), ..) => format!("{x:.3} (no interval)"),
+        _ => "–".into(),
+    }
+}
+
+/// A summary cell's median with its noise and relative time (`12.3 ms ±1.2 % (1.05×)`),
+/// marked when partial; the same text in every front end.
+pub fn format_cell(c: &CellSummary) -> String {
+    let Some(st) = c.stats else {
+        return if c.failure.is_some() {
+            "failed".into()
+        } else {
+            "–".into()
+        };
+    };
+    let mut text = format_ns(st.median);
+    if let Some(h) = c.halfwidth_pct {
+        text.push_str(&format!(" ±{h:.1} %"));
+    }
+    if let Some(r) = c.relative {
+        text.push_str(&format!(" ({r:.2}×)"));
+    }
+    if c.partial {
+        text.push_str(" partial");
+    }
+    text
+}
+
+/// A runtime's geometric mean, naming how many tests it covers when that is not all of
+/// them (`1.23×`, `1.23× (12 of 15 tests)`).
+pub fn format_geomean(r: &RuntimeSummary) -> String {
+    match r.geomean_relative {
+        Some(g) if r.tests_total > 0 && r.tests_compared < r.tests_total => {
+            format!("{g:.2}× ({} of {} tests)", r.tests_compared, r.tests_total)
+        }
+        Some(g) => format!("{g:.2}×"),
+        None => "–".into(),
     }
 }
 
@@ -179,7 +225,7 @@ impl<'a> Report<'a> {
                             .map(|(v, _, _)| Distribution {
                                 runtime: c.runtime.clone(),
                                 test: c.test.clone(),
-                                values: v.to_vec(),
+                                values: v.values.to_vec(),
                             })
                     })
                     .collect();

@@ -8,12 +8,11 @@ use crate::runtime::process::signal_name;
 use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
 use crate::sample::TreeSampler;
 use crate::store::{
-    CellRecord, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
+    CellRecord, Done, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
     SampleRow, TestRecord, new_run_id,
 };
 use crate::suite::TestCase;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
-use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -106,11 +105,11 @@ pub fn execute(
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
     let writer = start_run(plan, results)?;
-    run_cells(plan, writer, &HashSet::new(), worker, events, cancel)
+    run_cells(plan, writer, &Done::default(), worker, events, cancel)
 }
 
-/// Finishes an interrupted or cancelled run in its own directory: cells that ended (other
-/// than by cancellation) are kept, the rest run now. `plan` must be the run's own plan.
+/// Finishes an interrupted or cancelled run in its own directory: invocations that ended
+/// (other than by cancellation) are kept, the rest run now (none of a failed cell's). `plan` must be the run's own plan.
 pub fn resume(
     plan: &Plan,
     dir: &Path,
@@ -122,42 +121,78 @@ pub fn resume(
     run_cells(plan, writer, &done, worker, events, cancel)
 }
 
+/// Where a cell stands while its invocations are spread over the run.
+#[derive(Debug, Clone, Copy, Default)]
+struct CellState {
+    /// Invocations ended (before a resume too).
+    ended: u32,
+    /// Iterations done over its invocations (for progress).
+    iterations: u32,
+    /// Wall time of its invocations run now, ms.
+    wall_ms: f64,
+    /// A failed cell runs no more invocations.
+    failed: bool,
+}
+
 fn run_cells(
     plan: &Plan,
     mut writer: RunWriter,
-    done: &HashSet<(String, String)>,
+    done: &Done,
     worker: &WorkerCommand,
     events: &Sender<Event>,
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
     let run_id = writer.meta().id.clone();
     let cells = plan.cells();
+    let invocations = plan.settings.invocations;
+    let per_invocation = plan.settings.warmup + plan.settings.runs;
     let _ = events.send(Event::Planned {
         run_id: run_id.clone(),
         cells: cells
             .iter()
             .map(|(r, t)| (r.id.clone(), t.name.clone()))
             .collect(),
-        iterations_per_cell: plan.settings.warmup + plan.settings.runs,
+        iterations_per_cell: per_invocation * invocations,
+        invocations,
     });
+    let has = |rt: &RuntimeInfo, t: &TestCase, i: u32| {
+        done.invocations
+            .contains(&(rt.id.clone(), t.name.clone(), i))
+    };
+    let mut state: Vec<CellState> = cells
+        .iter()
+        .map(|(rt, t)| {
+            let ended = (0..invocations).filter(|i| has(rt, t, *i)).count() as u32;
+            CellState {
+                ended,
+                iterations: ended * per_invocation,
+                wall_ms: 0.0,
+                failed: done.failed.contains(&(rt.id.clone(), t.name.clone())),
+            }
+        })
+        .collect();
     let started = Instant::now();
     let compiler = NativeCompiler::detect();
     let mut failed = 0;
     let mut ran = 0;
     let mut status = RunStatus::Complete;
-    for (index, (rt, test)) in cells.iter().enumerate() {
-        if done.contains(&(rt.id.clone(), test.name.clone())) {
+    for (index, invocation) in plan.schedule() {
+        let (rt, test) = cells[index];
+        if state[index].failed || has(rt, test, invocation) {
             continue;
         }
         if cancel.load(Ordering::SeqCst) {
             status = RunStatus::Cancelled;
             break;
         }
-        let _ = events.send(Event::CellStarted { index });
+        let _ = events.send(Event::CellStarted { index, invocation });
         let t0 = Instant::now();
         let mut cell = CellCtx {
             plan,
             index,
+            invocation,
+            iterations_before: state[index].iterations,
+            iterations: 0,
             runtime: rt,
             test,
             writer: &mut writer,
@@ -169,6 +204,7 @@ fn run_cells(
             Ok(spec) => cell.run(worker, &spec)?,
             Err(f) => Some(f),
         };
+        let iterations = cell.iterations;
         if failure == Some(Failure::Cancelled) {
             status = RunStatus::Cancelled;
         }
@@ -176,16 +212,24 @@ fn run_cells(
         writer.cell(&CellRecord {
             runtime: rt.id.clone(),
             test: test.name.clone(),
+            invocation,
             failure: failure.clone(),
             wall_ms,
         })?;
-        ran += 1;
-        failed += usize::from(failure.is_some());
-        let _ = events.send(Event::CellFinished {
-            index,
-            failure,
-            wall_ms,
-        });
+        let st = &mut state[index];
+        st.ended += 1;
+        st.iterations += iterations;
+        st.wall_ms += wall_ms;
+        st.failed = failure.is_some();
+        if st.failed || st.ended >= invocations {
+            ran += 1;
+            failed += usize::from(failure.is_some());
+            let _ = events.send(Event::CellFinished {
+                index,
+                failure,
+                wall_ms: st.wall_ms,
+            });
+        }
         if status == RunStatus::Cancelled {
             break;
         }
@@ -204,6 +248,11 @@ fn run_cells(
 struct CellCtx<'a> {
     plan: &'a Plan,
     index: usize,
+    invocation: u32,
+    /// Iterations the cell's earlier invocations did (progress counts over all of them).
+    iterations_before: u32,
+    /// Iterations this invocation did.
+    iterations: u32,
     runtime: &'a RuntimeInfo,
     test: &'a TestCase,
     writer: &'a mut RunWriter,
@@ -456,7 +505,6 @@ impl CellCtx<'_> {
         let mut sampler = TreeSampler::new(pid);
         let mut deadline = Instant::now() + timeout;
         let mut next_sample = Instant::now() + interval;
-        let mut done = 0;
         loop {
             let wait = next_sample.saturating_duration_since(Instant::now());
             match rx.recv_timeout(wait) {
@@ -472,6 +520,7 @@ impl CellCtx<'_> {
                             runtime: spec.runtime.id.clone(),
                             test: self.test.name.clone(),
                             phase: v.phase,
+                            invocation: self.invocation,
                             iteration,
                             warmup,
                             metric: v.metric,
@@ -481,11 +530,11 @@ impl CellCtx<'_> {
                     if let Err(e) = self.writer.measurements(&rows) {
                         return Some(Failure::Other(format!("cannot save: {e}")));
                     }
-                    done += 1;
+                    self.iterations += 1;
                     let _ = self.events.send(Event::Measurement(rows));
                     let _ = self.events.send(Event::Progress {
                         index: self.index,
-                        done,
+                        done: self.iterations_before + self.iterations,
                     });
                 }
                 Ok(Line::Msg(WorkerMsg::Failed { failure, .. })) => return Some(failure),

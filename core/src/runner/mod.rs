@@ -6,8 +6,9 @@ mod plan;
 mod stand_in;
 mod worker;
 
+pub use crate::store::RunOrder;
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
-pub use plan::{Plan, PlanError, RunRequest};
+pub use plan::{Plan, PlanError, Repetition, RunRequest};
 pub use stand_in::stand_in_run;
 pub use worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg, read_spec, worker_main};
 
@@ -23,32 +24,37 @@ pub enum Event {
         run_id: String,
         /// Cells in order, as (runtime, test).
         cells: Vec<(String, String)>,
-        /// Iterations per cell, warm-ups included.
+        /// Iterations per cell over all its invocations, warm-ups included.
         iterations_per_cell: u32,
+        /// Invocations (worker processes) per cell.
+        invocations: u32,
     },
-    /// A cell's worker started.
+    /// A worker of a cell started (once per invocation; a cell is finished only by
+    /// [`Event::CellFinished`]).
     CellStarted {
         /// Index into the planned cells.
         index: usize,
+        /// Which invocation, from 0.
+        invocation: u32,
     },
     /// An iteration of the running cell finished.
     Progress {
         /// Cell index.
         index: usize,
-        /// Iterations done in this cell.
+        /// Iterations done in this cell, over all its invocations so far.
         done: u32,
     },
     /// Values of one iteration.
     Measurement(Vec<MeasurementRow>),
     /// A live CPU/RSS sample of the running cell.
     Sample(SampleRow),
-    /// A cell ended.
+    /// A cell ended: its last invocation ended, or one failed.
     CellFinished {
         /// Cell index.
         index: usize,
         /// Why it failed, if it did.
         failure: Option<Failure>,
-        /// Wall time of the cell, ms.
+        /// Wall time of the cell over its invocations, ms.
         wall_ms: f64,
     },
     /// The run ended and was saved.

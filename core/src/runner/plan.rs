@@ -3,7 +3,7 @@
 use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, applies_to, known_runtimes};
-use crate::store::RunSettings;
+use crate::store::{RunOrder, RunSettings};
 use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
@@ -16,10 +16,16 @@ pub struct RunRequest {
     pub tests: Vec<String>,
     /// Runtime ids; empty means every available runtime.
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per cell.
+    /// Warm-up iterations per invocation.
     pub warmup: u32,
-    /// Measured iterations per cell.
+    /// Measured iterations per invocation.
     pub runs: u32,
+    /// Fresh worker processes per cell.
+    pub invocations: u32,
+    /// Order of the cells' invocations.
+    pub order: RunOrder,
+    /// Seed of the interleaved order; `None` draws one (saved with the run either way).
+    pub seed: Option<u64>,
     /// Per-iteration timeout.
     pub timeout: Duration,
     /// Problem size.
@@ -40,17 +46,59 @@ pub struct RunRequest {
     pub http: Option<HttpSettings>,
 }
 
+/// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
+/// measured iterations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Repetition {
+    /// Fresh worker processes per cell.
+    pub invocations: u32,
+    /// Warm-up iterations per invocation.
+    pub warmup: u32,
+    /// Measured iterations per invocation.
+    pub runs: u32,
+}
+
+impl Repetition {
+    /// The defaults of a suite kind. Between-process noise is the larger part on a shared
+    /// machine, so values are spread over several invocations rather than piled into one;
+    /// every default gives at least 3 values and 2 invocations a cell, the least a verdict
+    /// needs. HTTP iterations start a fresh server each and warm up per level: one each.
+    pub fn default_for(kind: SuiteKind) -> Repetition {
+        match kind {
+            SuiteKind::Command => Repetition {
+                invocations: 3,
+                warmup: 1,
+                runs: 2,
+            },
+            SuiteKind::Lifecycle => Repetition {
+                invocations: 2,
+                warmup: 1,
+                runs: 3,
+            },
+            SuiteKind::Gateway | SuiteKind::Servers => Repetition {
+                invocations: 3,
+                warmup: 0,
+                runs: 1,
+            },
+        }
+    }
+}
+
 impl RunRequest {
-    /// Defaults: all tests, available runtimes, 1 warm-up, 5 runs, 60 s (or the suite's
-    /// own timeout), quick, 4 GiB, 100 ms.
+    /// Defaults: all tests, available runtimes, the suite kind's [`Repetition`],
+    /// interleaved, 60 s (or the suite's own timeout), quick, 4 GiB, 100 ms.
     pub fn new(suite: Suite) -> RunRequest {
         let timeout = Duration::from_secs(suite.timeout_secs.unwrap_or(60));
+        let rep = Repetition::default_for(suite.kind);
         RunRequest {
             suite,
             tests: Vec::new(),
             runtimes: Vec::new(),
-            warmup: 1,
-            runs: 5,
+            warmup: rep.warmup,
+            runs: rep.runs,
+            invocations: rep.invocations,
+            order: RunOrder::Interleaved,
+            seed: None,
             timeout,
             size: Size::Quick,
             label: None,
@@ -118,6 +166,11 @@ impl Plan {
     pub fn new(req: RunRequest) -> Result<Plan, PlanError> {
         if req.runs == 0 {
             return Err(PlanError::Invalid("--runs must be at least 1".into()));
+        }
+        if req.invocations == 0 {
+            return Err(PlanError::Invalid(
+                "--invocations must be at least 1".into(),
+            ));
         }
         if req.timeout.is_zero() {
             return Err(PlanError::Invalid("--timeout must be positive".into()));
@@ -230,6 +283,9 @@ impl Plan {
             settings: crate::store::RunSettings {
                 warmup: req.warmup,
                 runs: req.runs,
+                invocations: req.invocations,
+                order: req.order,
+                seed: req.seed.unwrap_or_else(fresh_seed),
                 timeout_secs: timeout.as_secs().max(1),
                 memory_cap_bytes: req.memory_cap,
                 sample_interval_ms: req.sample_interval.as_millis().max(1) as u64,
@@ -246,14 +302,45 @@ impl Plan {
         })
     }
 
-    /// Cells in run order: for each test, every runtime, so that slow drift of the machine
-    /// affects runtimes alike.
+    /// Cells in plan order: for each test, every runtime.
     pub fn cells(&self) -> Vec<(&RuntimeInfo, &TestCase)> {
         self.tests
             .iter()
             .flat_map(|t| self.runtimes.iter().map(move |r| (r, t)))
             .collect()
     }
+
+    /// The order the run goes in, as (cell index, invocation). Sequential: each cell's
+    /// invocations back to back. Interleaved: round k runs every cell's k-th invocation in
+    /// an order shuffled by the seed and k, so drift of the machine spreads over all cells.
+    pub fn schedule(&self) -> Vec<(usize, u32)> {
+        let n = self.tests.len() * self.runtimes.len();
+        let k = self.settings.invocations;
+        match self.settings.order {
+            RunOrder::Sequential => (0..n).flat_map(|c| (0..k).map(move |i| (c, i))).collect(),
+            RunOrder::Interleaved => (0..k)
+                .flat_map(|round| {
+                    let mut cells: Vec<usize> = (0..n).collect();
+                    let mut rng = crate::analysis::Rng::new(
+                        self.settings.seed ^ u64::from(round).rotate_left(32),
+                    );
+                    // Fisher–Yates.
+                    for i in (1..cells.len()).rev() {
+                        cells.swap(i, rng.below(i + 1));
+                    }
+                    cells.into_iter().map(move |c| (c, round))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A seed for a run that was not given one: the clock's nanoseconds and the process id.
+fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    crate::analysis::seed_for(&[&t.as_nanos().to_string(), &std::process::id().to_string()])
 }
 
 /// For a servers suite, whether any test has a server for the runtime.

@@ -63,6 +63,9 @@ pub fn stand_in_run(
         settings: RunSettings {
             warmup: 0,
             runs: 1,
+            invocations: 1,
+            order: Default::default(),
+            seed: 0,
             timeout_secs: 10,
             memory_cap_bytes: 1 << 30,
             sample_interval_ms: 100,

@@ -116,6 +116,7 @@ pub fn measurements_frame(rows: &[MeasurementRow]) -> PolarsResult<DataFrame> {
         "runtime" => |r| r.runtime.as_str(),
         "test" => |r| r.test.as_str(),
         "phase" => |r| r.phase.as_str(),
+        "invocation" => |r| r.invocation,
         "iteration" => |r| r.iteration,
         "warmup" => |r| r.warmup,
         "metric" => |r| r.metric.as_str(),
@@ -159,6 +160,11 @@ pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, Stor
     let test = column(&df, path, "test", Column::str)?;
     let phase = column(&df, path, "phase", Column::str)?;
     let iteration = column(&df, path, "iteration", Column::u32)?;
+    // Runs saved before invocations existed have one, numbered 0.
+    let invocation = match df.column("invocation") {
+        Ok(c) => Some(c.u32().map_err(|e| polars_err(path, e))?),
+        Err(_) => None,
+    };
     let warmup = column(&df, path, "warmup", Column::bool)?;
     let metric = column(&df, path, "metric", Column::str)?;
     let value = column(&df, path, "value", Column::f64)?;
@@ -179,6 +185,10 @@ pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, Stor
                 path: path.to_path_buf(),
                 message: format!("row {i}: unknown phase '{p}'"),
             })?,
+            invocation: match invocation {
+                Some(c) => c.get(i).ok_or_else(|| missing(path, "invocation"))?,
+                None => 0,
+            },
             iteration: iteration.get(i).ok_or_else(|| missing(path, "iteration"))?,
             warmup: warmup.get(i).ok_or_else(|| missing(path, "warmup"))?,
             metric: Metric::parse(m).ok_or_else(|| StoreError::Corrupt {

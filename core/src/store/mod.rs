@@ -20,7 +20,7 @@ mod writer;
 
 pub use columnar::digest;
 pub use reader::{RunListing, SavedRun, format_time, list_runs, load_run, resolve_run};
-pub use writer::{RunWriter, check_writable, new_run_id, now_unix};
+pub use writer::{Done, RunWriter, check_writable, new_run_id, now_unix};
 
 use crate::machine::Machine;
 use crate::runtime::{Failure, Metric, Phase, RuntimeInfo};
@@ -109,8 +109,19 @@ impl std::fmt::Display for RunStatus {
 pub struct RunSettings {
     /// Warm-up iterations per cell (not summarised).
     pub warmup: u32,
-    /// Measured iterations per cell.
+    /// Measured iterations per invocation.
     pub runs: u32,
+    /// Fresh worker processes per cell, each doing the warm-ups and runs: the noise between
+    /// processes (layout, page cache, a slow moment of the machine) lands in the values
+    /// instead of hiding between runs. Runs saved before invocations existed had one.
+    #[serde(default = "one")]
+    pub invocations: u32,
+    /// In which order the cells' invocations ran.
+    #[serde(default)]
+    pub order: RunOrder,
+    /// Seed of the interleaved order (and nothing else), so the order can be repeated.
+    #[serde(default)]
+    pub seed: u64,
     /// Seconds without progress before a cell is killed.
     pub timeout_secs: u64,
     /// Memory cap of a cell, bytes.
@@ -124,6 +135,46 @@ pub struct RunSettings {
     /// HTTP suites: concurrency levels, durations, threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<crate::http::HttpSettings>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The order in which a run's cells (each made of invocations) are run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunOrder {
+    /// Each cell's invocations back to back, cells test-major (runs saved before there
+    /// were orders ran so).
+    #[default]
+    Sequential,
+    /// Rounds: every cell's k-th invocation, shuffled by the run's seed, before any cell's
+    /// (k+1)-th, so a slow phase of the machine spreads over every cell instead of landing
+    /// on one (Abedi & Brecht's randomized multiple interleaved trials).
+    Interleaved,
+}
+
+impl std::fmt::Display for RunOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RunOrder::Sequential => "sequential",
+            RunOrder::Interleaved => "interleaved",
+        })
+    }
+}
+
+impl std::str::FromStr for RunOrder {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RunOrder, String> {
+        match s {
+            "sequential" => Ok(RunOrder::Sequential),
+            "interleaved" => Ok(RunOrder::Interleaved),
+            _ => Err(format!(
+                "unknown order '{s}' (expected interleaved or sequential)"
+            )),
+        }
+    }
 }
 
 /// A test as recorded with a run.
@@ -204,7 +255,10 @@ pub struct MeasurementRow {
     pub test: String,
     /// Phase.
     pub phase: Phase,
-    /// Iteration index within the cell (warm-ups first).
+    /// The worker process (invocation) of the cell it came from, from 0.
+    #[serde(default)]
+    pub invocation: u32,
+    /// Iteration index within the invocation (warm-ups first).
     pub iteration: u32,
     /// True for warm-up iterations.
     pub warmup: bool,
@@ -229,15 +283,19 @@ pub struct SampleRow {
     pub rss_bytes: u64,
 }
 
-/// How a cell ended.
+/// How one invocation of a cell ended (a cell of one invocation: how the cell ended). A
+/// cell failed when any of its invocations did; the rest of its invocations are not run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CellRecord {
     /// Runtime id.
     pub runtime: String,
     /// Test name.
     pub test: String,
+    /// Which invocation of the cell, from 0.
+    #[serde(default)]
+    pub invocation: u32,
     /// Why it failed; `None` when every iteration succeeded.
     pub failure: Option<Failure>,
-    /// Wall time of the whole cell, ms.
+    /// Wall time of the invocation, ms.
     pub wall_ms: f64,
 }

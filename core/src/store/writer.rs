@@ -10,6 +10,15 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// What an unfinished run already has, so that resuming it runs only the rest.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Done {
+    /// Invocations that ended (other than by cancellation): (runtime, test, invocation).
+    pub invocations: HashSet<(String, String, u32)>,
+    /// Cells that failed: none of their invocations runs again.
+    pub failed: HashSet<(String, String)>,
+}
+
 /// An open run directory being written.
 pub struct RunWriter {
     dir: PathBuf,
@@ -77,11 +86,11 @@ impl RunWriter {
         })
     }
 
-    /// Reopens an unfinished (interrupted or cancelled) run to run its missing cells.
-    /// Returns the writer and the cells that already ended. Rows of a cell that never
-    /// ended (the one in flight at a crash) and cancelled cells are dropped, so they run
+    /// Reopens an unfinished (interrupted or cancelled) run to run its missing invocations.
+    /// Returns the writer and what already ended. Rows of an invocation that never ended
+    /// (the one in flight at a crash) and cancelled invocations are dropped, so they run
     /// again whole; everything else is kept exactly.
-    pub fn resume(dir: &Path) -> Result<(RunWriter, HashSet<(String, String)>), StoreError> {
+    pub fn resume(dir: &Path) -> Result<(RunWriter, Done), StoreError> {
         let run = reader::load_run(dir)?;
         if run.meta.status == RunStatus::Complete {
             return Err(StoreError::Corrupt {
@@ -95,13 +104,24 @@ impl RunWriter {
                 message: format!("the run is still being written by process {}", run.meta.pid),
             });
         }
-        let ended: HashSet<(String, String)> = run
-            .cells
+        let mut done = Done::default();
+        for c in &run.cells {
+            if c.failure == Some(crate::runtime::Failure::Cancelled) {
+                continue;
+            }
+            done.invocations
+                .insert((c.runtime.clone(), c.test.clone(), c.invocation));
+            if c.failure.is_some() {
+                done.failed.insert((c.runtime.clone(), c.test.clone()));
+            }
+        }
+        let ended = &done.invocations;
+        let keep =
+            |rt: &str, t: &str, inv: u32| ended.contains(&(rt.to_string(), t.to_string(), inv));
+        let cells_ended: HashSet<(&str, &str)> = ended
             .iter()
-            .filter(|c| c.failure != Some(crate::runtime::Failure::Cancelled))
-            .map(|c| (c.runtime.clone(), c.test.clone()))
+            .map(|(r, t, _)| (r.as_str(), t.as_str()))
             .collect();
-        let keep = |rt: &str, t: &str| ended.contains(&(rt.to_string(), t.to_string()));
         let rewrite = |name: &str, lines: Vec<String>| -> Result<(), StoreError> {
             let path = dir.join(name);
             let tmp = dir.join(format!("{name}.tmp"));
@@ -116,7 +136,7 @@ impl RunWriter {
             "measurements.jsonl",
             run.measurements
                 .iter()
-                .filter(|m| keep(&m.runtime, &m.test))
+                .filter(|m| keep(&m.runtime, &m.test, m.invocation))
                 .map(json_line)
                 .collect(),
         )?;
@@ -124,7 +144,7 @@ impl RunWriter {
             "samples.jsonl",
             run.samples
                 .iter()
-                .filter(|m| keep(&m.runtime, &m.test))
+                .filter(|m| cells_ended.contains(&(m.runtime.as_str(), m.test.as_str())))
                 .map(json_line)
                 .collect(),
         )?;
@@ -132,7 +152,7 @@ impl RunWriter {
             "cells.jsonl",
             run.cells
                 .iter()
-                .filter(|c| keep(&c.runtime, &c.test))
+                .filter(|c| keep(&c.runtime, &c.test, c.invocation))
                 .map(json_line)
                 .collect(),
         )?;
@@ -156,7 +176,7 @@ impl RunWriter {
                 dir: dir.to_path_buf(),
                 meta,
             },
-            ended,
+            done,
         ))
     }
 
@@ -183,7 +203,7 @@ impl RunWriter {
         self.samples.push(row)
     }
 
-    /// Records how a cell ended, flushing everything written so far.
+    /// Records how an invocation of a cell ended, flushing everything written so far.
     pub fn cell(&mut self, rec: &CellRecord) -> Result<(), StoreError> {
         self.samples.flush()?;
         self.measurements.flush()?;

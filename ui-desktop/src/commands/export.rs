@@ -31,7 +31,7 @@ pub async fn export_report<R: tauri::Runtime>(
         .map(|id| saved(&state, id))
         .collect::<CmdResult<Vec<_>>>()?;
     // Built before asking: runs that cannot be diffed should not cost a dialog.
-    let report = build(&loaded, baseline.as_deref(), threshold_pct.unwrap_or(2.0))?;
+    let report = build(&loaded, baseline.as_deref(), threshold_pct, None)?;
     let ext = fmt.extension();
     let Some(path) = app
         .dialog()

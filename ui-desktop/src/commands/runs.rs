@@ -5,7 +5,9 @@
 use crate::{CmdResult, CommandError, Workbench};
 use serde::Serialize;
 use std::path::PathBuf;
-use wasmeter_core::analysis::{diff_runs as diff, summarize};
+use wasmeter_core::analysis::{
+    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, diff_runs as diff, summarize,
+};
 use wasmeter_core::export::Report;
 use wasmeter_core::store::{
     RunMeta, SavedRun, list_runs as listing, load_run as load, resolve_run,
@@ -79,12 +81,16 @@ pub fn saved(state: &Workbench, id: &str) -> CmdResult<SavedRun> {
 pub fn build<'a>(
     runs: &'a [SavedRun],
     baseline: Option<&str>,
-    threshold_pct: f64,
+    threshold_pct: Option<f64>,
+    normalize: Option<&str>,
 ) -> CmdResult<Report<'a>> {
+    let opts = DiffOptions::parse(
+        threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT),
+        normalize.unwrap_or(DEFAULT_NORMALIZE),
+    )
+    .map_err(|e| CommandError::new("invalid_input", e))?;
     let d = match runs {
-        [a, b] => {
-            Some(diff(a, b, threshold_pct).map_err(|e| CommandError::new("invalid_input", e))?)
-        }
+        [a, b] => Some(diff(a, b, &opts).map_err(|e| CommandError::new("invalid_input", e))?),
         _ => None,
     };
     Ok(Report::new(
@@ -105,7 +111,7 @@ pub async fn load_run(
     baseline: Option<String>,
 ) -> CmdResult<serde_json::Value> {
     let run = [saved(&state, &id)?];
-    to_json(&build(&run, baseline.as_deref(), 2.0)?)
+    to_json(&build(&run, baseline.as_deref(), None, None)?)
 }
 
 /// Run `b` against run `a`: both reports and the diff with intervals and warnings.
@@ -115,9 +121,10 @@ pub async fn diff_runs(
     a: String,
     b: String,
     threshold_pct: Option<f64>,
+    normalize: Option<String>,
 ) -> CmdResult<serde_json::Value> {
     let runs = [saved(&state, &a)?, saved(&state, &b)?];
-    to_json(&build(&runs, None, threshold_pct.unwrap_or(2.0))?)
+    to_json(&build(&runs, None, threshold_pct, normalize.as_deref())?)
 }
 
 /// Deletes run `id` (the page asks for confirmation first). Refused for the run in flight.
