@@ -47,6 +47,13 @@ export interface SuiteInfo {
 
 export type Size = 'quick' | 'full';
 
+/**
+ * In which order a run's cells run their invocations: `interleaved` (round k runs every
+ * cell's k-th invocation, shuffled by the run's seed, so a slow phase of the machine
+ * spreads over every cell) or `sequential` (each cell's invocations back to back).
+ */
+export type RunOrder = 'interleaved' | 'sequential';
+
 /** Settings of `start_run`; missing fields take the CLI's defaults. */
 export interface RunSettings {
   suite: string;
@@ -54,8 +61,14 @@ export interface RunSettings {
   tests: string[];
   /** Runtime ids (or groups); empty means every available runtime. */
   runtimes: string[];
+  /** Warm-up iterations per invocation. */
   warmup?: number;
+  /** Measured iterations per invocation. */
   runs?: number;
+  /** Fresh worker processes per cell; the suite kind's default when absent. */
+  invocations?: number;
+  /** The order of the cells' invocations; interleaved when absent. */
+  order?: RunOrder;
   timeoutSecs?: number;
   size?: Size;
   label?: string;
@@ -139,6 +152,9 @@ export interface MeasurementRow {
   runtime: string;
   test: string;
   phase: Phase;
+  /** The worker process (invocation) of the cell, from 0; absent in runs from before. */
+  invocation?: number;
+  /** Iteration within the invocation (warm-ups first). */
   iteration: number;
   warmup: boolean;
   metric: Metric;
@@ -160,8 +176,18 @@ export type RunStatus = 'running' | 'complete' | 'cancelled' | 'interrupted';
 
 /** What the runner streams while a run is in flight; arrives in batches. */
 export type RunEvent =
-  | { type: 'planned'; runId: string; cells: [runtime: string, test: string][]; iterationsPerCell: number }
-  | { type: 'cellStarted'; index: number }
+  | {
+      type: 'planned';
+      runId: string;
+      cells: [runtime: string, test: string][];
+      /** Over all the cell's invocations, warm-ups included. */
+      iterationsPerCell: number;
+      /** Worker processes per cell (absent from older backends: one). */
+      invocations?: number;
+    }
+  /** A worker of a cell started: once per invocation (another cell may run in between). */
+  | { type: 'cellStarted'; index: number; invocation?: number }
+  /** Iterations done in the cell, over its invocations so far. */
   | { type: 'progress'; index: number; done: number }
   | { type: 'measurement'; rows: MeasurementRow[] }
   | { type: 'sample'; sample: SampleRow }
@@ -176,8 +202,15 @@ export interface TestRecord {
 
 /** Settings as saved with a run. */
 export interface SavedSettings {
+  /** Per invocation. */
   warmup: number;
+  /** Per invocation. */
   runs: number;
+  /** Worker processes per cell (runs from before: absent, one). */
+  invocations?: number;
+  order?: RunOrder;
+  /** Seed of the interleaved order. */
+  seed?: number;
   timeout_secs: number;
   memory_cap_bytes: number;
   sample_interval_ms: number;
@@ -280,12 +313,29 @@ export interface CellSummary {
   /** Lifecycle suite: measurements that are not times, by metric (absent when none). */
   metrics?: Partial<Record<Metric, Stats>>;
   failure: string | null;
+  /** Invocations (worker processes) the primary values came from. */
+  invocations?: number;
+  /**
+   * An interrupted or cancelled run's cell that ended fewer invocations than planned: its
+   * values are shown, but it has no relative value and is out of the geomean.
+   */
+  partial?: boolean;
+  /**
+   * Half the width of the median's 95 % interval, percent of the median: the smallest
+   * change this run could detect.
+   */
+  halfwidth_pct?: number | null;
+  /** Why `relative` is missing ("baseline native failed", "not comparable: …", "partial: …"). */
+  note?: string;
 }
 
 export interface RuntimeSummary {
   runtime: string;
   geomean_relative: number | null;
+  /** Tests in the geomean. */
   tests_compared: number;
+  /** Tests in the run: a geomean over fewer says so. */
+  tests_total?: number;
   failed: number;
 }
 
@@ -339,6 +389,24 @@ export interface HttpLevel {
   rss_bytes: number | null;
   /** Failed requests, summed over iterations. */
   errors: number;
+  /** Iterations at which this level saturated (fewer than half; rps is over the others). */
+  saturated_iterations?: number;
+}
+
+/**
+ * HTTP runs: a level at which no request completed within the load's duration (in at
+ * least half of the iterations): the server cannot keep up. A bound, never a rate: not in
+ * `levels`, not drawn as a point.
+ */
+export interface HttpSaturatedLevel {
+  connections: number;
+  /** Throughput was below this many requests per second (1 / duration). */
+  below_rps: number;
+  /** Iterations at which it saturated, of `of`. */
+  iterations: number;
+  of: number;
+  /** Failed requests (timeouts), summed over iterations. */
+  errors: number;
 }
 
 /** HTTP runs: one server variant (runtime) × request (test). */
@@ -351,8 +419,10 @@ export interface HttpCell {
   p50_ns: number | null;
   p90_ns: number | null;
   p99_ns: number | null;
-  /** By ascending connections. */
+  /** Levels that served requests, by ascending connections. */
   levels: HttpLevel[];
+  /** Levels that saturated, by ascending connections (absent in reports from before). */
+  saturated?: HttpSaturatedLevel[];
   /** [connections, requests/s] of the best level. */
   best: [number, number] | null;
   /** Best requests/s over the baseline's best (higher is better). */
@@ -372,7 +442,11 @@ export interface RunData extends RunMeta {
   http?: HttpCell[];
 }
 
-export type Verdict = 'faster' | 'slower' | 'no change';
+/**
+ * A row's conclusion: `insufficient data` (too few values or invocations a side, or a
+ * partial cell) and `not comparable` (timing sources differ) are never a change.
+ */
+export type Verdict = 'faster' | 'slower' | 'no change' | 'insufficient data' | 'not comparable';
 
 export interface DiffRow {
   runtime: string;
@@ -380,10 +454,22 @@ export interface DiffRow {
   phase: string;
   a_median: number;
   b_median: number;
-  ratio: number;
-  ci_low: number;
-  ci_high: number;
+  /** B over A (each relative to its run's reference when normalised); null when not comparable. */
+  ratio: number | null;
+  /** The ratio's 95 % interval; null without enough data. */
+  ci_low: number | null;
+  ci_high: number | null;
+  /** Half the interval's width, percent of the ratio: the smallest change the row could detect. */
+  halfwidth_pct: number | null;
+  /** p-value of "no change beyond the threshold", adjusted over the diff's rows (Benjamini–Hochberg). */
+  p_adjusted: number | null;
   verdict: Verdict;
+  /** Why there is no verdict, or how the row was compared when it differs from the rest. */
+  note?: string;
+  /** Measured values in A and B. */
+  n: [number, number];
+  /** Invocations in A and B. */
+  invocations: [number, number];
 }
 
 export interface DiffKey {
@@ -397,6 +483,10 @@ export interface Diff {
   a: string;
   b: string;
   threshold_pct: number;
+  /** The runtime each side was taken relative to before comparing; null when not normalised. */
+  normalize: string | null;
+  /** False discovery rate of the verdicts (Benjamini–Hochberg over the rows). */
+  alpha: number;
   /** Why the comparison may mislead (machines, versions, sources differ). */
   warnings: string[];
   rows: DiffRow[];
@@ -488,8 +578,16 @@ export function loadRun(id: string, baseline?: string): Promise<Report> {
   return invoke<Report>('load_run', baseline ? { id, baseline } : { id });
 }
 
-export function diffRuns(a: string, b: string, thresholdPct?: number): Promise<Report> {
-  return invoke<Report>('diff_runs', thresholdPct === undefined ? { a, b } : { a, b, thresholdPct });
+/**
+ * Run `b` against run `a`. `normalize`: `none`, or a runtime each side is taken relative
+ * to (cancels a machine uniformly faster or slower during one run); the backend's default
+ * when absent.
+ */
+export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?: string): Promise<Report> {
+  const args: Record<string, unknown> = { a, b };
+  if (thresholdPct !== undefined) args.thresholdPct = thresholdPct;
+  if (normalize !== undefined) args.normalize = normalize;
+  return invoke<Report>('diff_runs', args);
 }
 
 export function deleteRun(id: string): Promise<null> {

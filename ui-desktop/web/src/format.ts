@@ -123,3 +123,42 @@ export function ratioColor(r: number): string {
   const alpha = 0.12 + 0.58 * t;
   return `hsla(${hue}, 70%, 45%, ${alpha.toFixed(3)})`;
 }
+
+/**
+ * The noise of a figure: half the width of its 95 % interval, percent ("±1.4 %"), the
+ * smallest change the run could detect.
+ */
+export function formatHalfwidth(pct: number | null | undefined): string {
+  if (!finite(pct)) return DASH;
+  return `±${pct.toFixed(1)} %`;
+}
+
+/**
+ * A diff row's ratio with its interval and noise, as every front end writes it
+ * (`1.034 [1.012, 1.057] ±2.2 %`, like core's `export::format_ratio`); "(no interval)"
+ * without enough data; a dash when the row is not comparable.
+ */
+export function formatRatioText(r: {
+  ratio: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  halfwidth_pct: number | null;
+}): string {
+  const { ratio, ci_low: lo, ci_high: hi, halfwidth_pct: h } = r;
+  if (!finite(ratio)) return DASH;
+  if (finite(lo) && finite(hi) && finite(h)) {
+    return `${ratio.toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] ±${h.toFixed(1)} %`;
+  }
+  return `${ratio.toFixed(3)} (no interval)`;
+}
+
+/**
+ * A runtime's geometric mean, naming how many tests it covers when that is not all of
+ * them (`1.23×`, `1.23× (12 of 15 tests)`, like core's `export::format_geomean`).
+ */
+export function formatGeomean(g: { geomean_relative: number | null; tests_compared: number; tests_total?: number }): string {
+  const v = g.geomean_relative;
+  if (!finite(v)) return DASH;
+  const total = g.tests_total ?? 0;
+  return total > 0 && g.tests_compared < total ? `${formatRatio(v)} (${g.tests_compared} of ${total} tests)` : formatRatio(v);
+}

@@ -20,36 +20,42 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
   const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
   const warmup = settings.warmup ?? 1;
-  const per = warmup + (settings.runs ?? 5);
-  send([{ type: 'planned', runId: 'dev-run', cells, iterationsPerCell: per }]);
+  const per = warmup + (settings.runs ?? 2);
+  const invocations = settings.invocations ?? 3;
+  // Rounds of every cell's k-th invocation (the interleaved order, unshuffled).
+  const schedule = Array.from({ length: invocations }, (_, k) => cells.map((_c, i) => [i, k] as const)).flat();
+  send([{ type: 'planned', runId: 'dev-run', cells, iterationsPerCell: per * invocations, invocations }]);
   let t = 0;
-  let cell = 0;
+  let step = 0;
   let it = 0;
   const tick = () => {
+    const [cell, k] = schedule[step]!;
     const [runtime, test] = cells[cell]!;
-    if (it === 0) send([{ type: 'cellStarted', index: cell }]);
+    if (it === 0) send([{ type: 'cellStarted', index: cell, invocation: k }]);
     const base = (test.length * 7 + 20) * 1e6 * (runtime === 'native' ? 1 : 1 + runtime.length / 12);
     t += 100;
+    const row = { runtime, test, invocation: k, iteration: it, warmup: it < warmup } as const;
     send([
       { type: 'sample', sample: { t_ms: t, runtime, test, cpu_pct: 60 + Math.random() * 40, rss_bytes: 2e7 + Math.random() * 5e6 } },
-      { type: 'progress', index: cell, done: it + 1 },
+      { type: 'progress', index: cell, done: k * per + it + 1 },
       {
         type: 'measurement',
         rows: [
           settings.suite === 'lifecycle'
-            ? { runtime, test, phase: 'instantiate', iteration: it, warmup: it < warmup, metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
+            ? { ...row, phase: 'instantiate', metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
             : settings.suite === 'gateway'
-              ? { runtime, test, phase: 'latency', iteration: it, warmup: it < warmup, metric: 'wall_ns', value: (base / 1e3) * (1 + Math.random() * 0.05) }
-              : { runtime, test, phase: 'execute', iteration: it, warmup: it < warmup, metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
+              ? { ...row, phase: 'latency', metric: 'wall_ns', value: (base / 1e3) * (1 + Math.random() * 0.05) }
+              : { ...row, phase: 'execute', metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
         ],
       },
     ]);
     it++;
     if (it === per) {
-      send([{ type: 'cellFinished', index: cell, failure: runtime.includes('singlepass') && test.includes('simd') ? 'compile error' : null, wallMs: per * 100 }]);
+      const failure = runtime.includes('singlepass') && test.includes('simd') ? 'compile error' : null;
+      if (k === invocations - 1) send([{ type: 'cellFinished', index: cell, failure, wallMs: per * invocations * 100 }]);
       it = 0;
-      cell++;
-      if (cell === cells.length) return send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
+      step++;
+      if (step === schedule.length) return send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
     }
     setTimeout(tick, 100);
   };

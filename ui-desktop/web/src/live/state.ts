@@ -1,14 +1,21 @@
 /**
  * The live run as a pure reducer: every runner event (and the page's own start / cancel
  * actions) folds into a new state, with the clock passed in, so the progress, ETA, cell
- * statuses and live medians can be tested from a scripted event sequence.
+ * statuses and live medians can be tested from a scripted event sequence. A cell runs in
+ * several worker processes (invocations); with the interleaved order other cells run in
+ * between, so a cell is `queued` between its invocations (with how many ended) and only
+ * `done` after its last one.
  */
 import { type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, cellKey } from '../api';
 import { median } from '../format';
 import { suiteKind } from '../lifecycle';
 
 export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrupted' | 'error';
-export type CellStatus = 'pending' | 'running' | 'done' | 'failed';
+/**
+ * `queued`: between invocations, some ended; `partial`: the run ended between them (its
+ * values are kept, but it is left out of relative figures, as the saved summary does).
+ */
+export type CellStatus = 'pending' | 'running' | 'queued' | 'done' | 'failed' | 'partial';
 
 /**
  * Where the primary value of a cell came from, best first (as `Index::primary` in the
@@ -23,8 +30,12 @@ export interface LiveCell {
   runtime: string;
   test: string;
   status: CellStatus;
-  /** Iterations done, warm-ups included. */
+  /** Iterations done over its invocations, warm-ups included. */
   done: number;
+  /** The invocation running now, or last started (from 0). */
+  invocation: number;
+  /** Invocations that ended. */
+  invocationsEnded: number;
   failure: string | null;
   wallMs: number | null;
   /** Measured (non-warm-up) values, ns: self-timed execute, wall execute, wall total, wall instantiate. */
@@ -48,10 +59,14 @@ export interface LiveState {
   cells: LiveCell[];
   /** Cell index by `cellKey(runtime, test)`. */
   index: Record<string, number>;
+  /** Over all a cell's invocations. */
   iterationsPerCell: number;
-  /** Clock (ms) when the plan arrived, and when the last cell finished. */
+  /** Worker processes per cell. */
+  invocations: number;
+  /** Clock (ms) when the plan arrived, when the last cell finished, and of the last progress. */
   startedAt: number | null;
   lastFinishedAt: number | null;
+  lastProgressAt: number | null;
   finishedCells: number;
   failedCells: number;
   /** The cell running now. */
@@ -80,8 +95,10 @@ export function initialState(baseline = 'native', suite: string | null = null): 
     cells: [],
     index: {},
     iterationsPerCell: 0,
+    invocations: 1,
     startedAt: null,
     lastFinishedAt: null,
+    lastProgressAt: null,
     finishedCells: 0,
     failedCells: 0,
     current: null,
@@ -145,6 +162,8 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           test,
           status: 'pending',
           done: 0,
+          invocation: 0,
+          invocationsEnded: 0,
           failure: null,
           wallMs: null,
           self: [],
@@ -165,24 +184,44 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         cells,
         index,
         iterationsPerCell: a.iterationsPerCell,
+        invocations: Math.max(1, a.invocations ?? 1),
         startedAt: now,
         lastFinishedAt: null,
+        lastProgressAt: null,
         finishedCells: 0,
         failedCells: 0,
         current: null,
       };
     }
-    case 'cellStarted':
+    case 'cellStarted': {
       if (!s.cells[a.index]) return s;
+      const invocation = a.invocation ?? 0;
+      const perInvocation = s.iterationsPerCell / s.invocations;
+      let cells = s.cells;
+      // The worker before this one ended its invocation: unless its cell finished, that
+      // cell waits for its next invocation.
+      const prev = s.current;
+      if (prev !== null && prev !== a.index && cells[prev]?.status === 'running') {
+        cells = updateCell({ ...s, cells }, prev, (c) => ({ ...c, status: 'queued', invocationsEnded: c.invocation + 1 }));
+      }
       return {
         ...s,
         current: a.index,
-        cells: updateCell(s, a.index, (c) => ({ ...c, status: 'running', done: 0 })),
+        cells: updateCell({ ...s, cells }, a.index, (c) => ({
+          ...c,
+          status: 'running',
+          invocation,
+          invocationsEnded: Math.max(c.invocationsEnded, invocation),
+          // Progress counts over the invocations; a resumed cell starts past its earlier ones.
+          done: Math.max(c.done, Math.round(invocation * perInvocation)),
+        })),
       };
+    }
     case 'progress':
       if (!s.cells[a.index]) return s;
       return {
         ...s,
+        lastProgressAt: now,
         cells: updateCell(s, a.index, (c) => ({
           ...c,
           status: c.status === 'pending' ? 'running' : c.status,
@@ -223,6 +262,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           ...c,
           status: failed ? 'failed' : 'done',
           done: s.iterationsPerCell,
+          invocationsEnded: failed ? c.invocationsEnded : s.invocations,
           failure: failed ? a.failure : null,
           wallMs: a.wallMs,
           median: p?.value ?? null,
@@ -237,13 +277,19 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         failedReported: a.failed,
         current: null,
         cancelling: false,
-        // A cell still running when the run ended was cut short.
-        cells: s.cells.some((c) => c.status === 'running')
-          ? s.cells.map((c) =>
-              c.status === 'running'
-                ? { ...c, status: 'failed', failure: c.failure ?? 'the run ended before this cell finished' }
-                : c,
-            )
+        // A cell still running when the run ended was cut short; one between its
+        // invocations keeps what it measured, as a partial cell.
+        cells: s.cells.some((c) => c.status === 'running' || c.status === 'queued')
+          ? s.cells.map((c): LiveCell => {
+              if (c.status === 'running') {
+                return { ...c, status: 'failed', failure: c.failure ?? 'the run ended before this cell finished' };
+              }
+              if (c.status === 'queued') {
+                const p = primary(c);
+                return { ...c, status: 'partial', median: p?.value ?? null, source: p?.source ?? null };
+              }
+              return c;
+            })
           : s.cells,
       };
     case 'error':
@@ -270,25 +316,37 @@ export function progress(s: LiveState): { done: number; total: number; fraction:
   const total = s.cells.length * per;
   let done = 0;
   for (const c of s.cells) {
-    done += c.status === 'done' || c.status === 'failed' ? per : Math.min(c.done, per);
+    done += c.status === 'done' || c.status === 'failed' || c.status === 'partial' ? per : Math.min(c.done, per);
   }
   const fraction = total > 0 ? done / total : s.state === 'complete' ? 1 : 0;
   return { done, total, fraction };
 }
 
-/** 1-based position of the cell running now (or of the last one finished). */
-export function cellPosition(s: LiveState): { at: number; of: number } {
+/**
+ * 1-based position of the cell running now (or of the last one finished), and which of
+ * its invocations runs (1-based; 0 when none runs).
+ */
+export function cellPosition(s: LiveState): { at: number; of: number; invocation: number; invocations: number } {
   const of = s.cells.length;
   const at = s.current !== null ? s.current + 1 : Math.min(s.finishedCells, of);
-  return { at, of };
+  const running = s.current !== null ? s.cells[s.current] : undefined;
+  return { at, of, invocation: running ? running.invocation + 1 : 0, invocations: s.invocations };
 }
 
 /**
- * Time left, ms: the run's elapsed time per finished cell times the cells left (the
- * running one counted by its iterations done). Null until a cell finished.
+ * Time left, ms. One invocation per cell: the run's elapsed time per finished cell times
+ * the cells left (the running one counted by its iterations done), null until a cell
+ * finished. Several (cells interleaved, finishing only in the last round): the elapsed
+ * time per iteration done times the iterations left, null until one was done.
  */
 export function eta(s: LiveState): number | null {
-  if (s.state !== 'running' || s.finishedCells === 0 || s.startedAt === null || s.lastFinishedAt === null) {
+  if (s.state !== 'running' || s.startedAt === null) return null;
+  if (s.invocations > 1) {
+    const p = progress(s);
+    if (p.done === 0 || s.lastProgressAt === null) return null;
+    return ((s.lastProgressAt - s.startedAt) / p.done) * Math.max(0, p.total - p.done);
+  }
+  if (s.finishedCells === 0 || s.lastFinishedAt === null) {
     return null;
   }
   const perCell = (s.lastFinishedAt - s.startedAt) / s.finishedCells;
@@ -300,6 +358,8 @@ export function eta(s: LiveState): number | null {
 
 export interface LiveMatrixCell {
   status: CellStatus;
+  /** Invocations that ended, of the run's invocations per cell. */
+  invocationsEnded: number;
   median: number | null;
   /** Median over the baseline's median for the same test (never for lifecycle runs). */
   ratio: number | null;
@@ -337,11 +397,14 @@ export function liveMatrix(s: LiveState): LiveMatrix {
       const i = s.index[cellKey(runtime, test)];
       const c = i === undefined ? undefined : s.cells[i];
       if (!c) return null;
-      if (lifecycle) return { status: c.status, median: c.median, ratio: null, failure: c.failure };
+      const ended = c.invocationsEnded;
+      if (lifecycle) return { status: c.status, invocationsEnded: ended, median: c.median, ratio: null, failure: c.failure };
       const bi = s.index[cellKey(s.baseline, test)];
-      const base = bi === undefined ? null : (s.cells[bi]?.median ?? null);
-      const ratio = c.median !== null && base !== null && base > 0 ? c.median / base : null;
-      return { status: c.status, median: c.median, ratio, failure: c.failure };
+      const b = bi === undefined ? undefined : s.cells[bi];
+      // A partial cell (or baseline) has no ratio, as in the saved summary.
+      const base = b && b.status === 'done' ? b.median : null;
+      const ratio = c.status === 'done' && c.median !== null && base !== null && base > 0 ? c.median / base : null;
+      return { status: c.status, invocationsEnded: ended, median: c.median, ratio, failure: c.failure };
     },
   };
 }

@@ -135,8 +135,10 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
                 {run.machine.governor ? ` · governor ${run.machine.governor}` : ''}
               </dd>
               <dt>Settings</dt>
-              <dd>
-                {run.settings.runs} runs, {run.settings.warmup} warm-up, timeout {run.settings.timeout_secs} s, memory cap{' '}
+              <dd data-testid="detail-settings">
+                {run.settings.invocations ?? 1} invocation{(run.settings.invocations ?? 1) === 1 ? '' : 's'} × (
+                {run.settings.warmup} warm-up + {run.settings.runs} runs), {run.settings.order ?? 'sequential'}, timeout{' '}
+                {run.settings.timeout_secs} s, memory cap{' '}
                 {formatBytes(run.settings.memory_cap_bytes)}, samples every {run.settings.sample_interval_ms} ms
               </dd>
               {hs && (

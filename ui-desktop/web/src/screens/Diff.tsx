@@ -1,7 +1,11 @@
 /**
- * Run B against run A, row by row: ratio of medians B/A with its 95 % interval and a
- * verdict. Comparability warnings (other machine, versions, sources) come first, since
- * they can make every verdict below meaningless. The phase filter offers the phases of
+ * Run B against run A, row by row: ratio of medians B/A with its 95 % interval, the
+ * interval's half-width (the smallest change the row could detect) and a verdict; rows
+ * without one say why (insufficient data, not comparable). Comparability warnings (other
+ * machine, versions, sources) come first, since they can make every verdict below
+ * meaningless; then how the rows were compared (threshold, false discovery rate,
+ * normalisation, which can be switched: none, or each side relative to its own run's
+ * native or another runtime). The phase filter offers the phases of
  * the runs' kind of suite (lifecycle runs: compile … teardown, instantiate + call shown
  * by default).
  */
@@ -19,7 +23,7 @@ import {
 } from '../api';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
-import { formatNs, formatRatio, formatRatioCi, formatTime } from '../format';
+import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime } from '../format';
 import { parseNumberField } from '../fields';
 import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
 import { isLifecycleRun } from '../lifecycle';
@@ -44,15 +48,49 @@ export interface ViewRow {
   ratio: number | null;
   ci_low: number | null;
   ci_high: number | null;
+  halfwidth_pct: number | null;
   verdict: RowVerdict;
+  note?: string;
+  /** Values and invocations in A and B (matched rows). */
+  n?: [number, number];
+  invocations?: [number, number];
+  p_adjusted?: number | null;
 }
+
+const ONLY = { a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, halfwidth_pct: null };
 
 /** Matched rows and only-A / only-B keys as one list, filtered by phase. */
 export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
-  const rows: ViewRow[] = d.rows.map((r) => ({ ...r }));
-  for (const k of d.only_a) rows.push({ ...k, a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, verdict: 'only A' });
-  for (const k of d.only_b) rows.push({ ...k, a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, verdict: 'only B' });
+  const rows: ViewRow[] = d.rows.map((r) => ({ ...r, halfwidth_pct: r.halfwidth_pct ?? null }));
+  for (const k of d.only_a) rows.push({ ...k, ...ONLY, verdict: 'only A' });
+  for (const k of d.only_b) rows.push({ ...k, ...ONLY, verdict: 'only B' });
   return rows.filter((r) => phases.has(r.phase));
+}
+
+/**
+ * How the rows were compared, in the words of core's `Diff::method` (every output of a
+ * diff says it).
+ */
+export function diffMethod(d: Diff): string {
+  const alpha = typeof d.alpha === 'number' ? d.alpha : 0.05;
+  return (
+    `B/A of medians, 95 % hierarchical-bootstrap interval; a change only when the whole interval lies beyond ` +
+    `±${d.threshold_pct} % and it holds at a false discovery rate of ${Number((alpha * 100).toFixed(4))} % over the ` +
+    `${d.rows.length} rows (Benjamini–Hochberg); ` +
+    (d.normalize ? `each side relative to its own run's ${d.normalize}` : 'not normalised')
+  );
+}
+
+/** What a row's values rest on, for its tooltip. */
+function rowTitle(r: ViewRow): string | undefined {
+  if (!r.n || !r.invocations) return undefined;
+  const lines = [
+    `B/A ${formatRatioText(r)}`,
+    `values: ${r.n[0]} in A, ${r.n[1]} in B; invocations: ${r.invocations[0]} in A, ${r.invocations[1]} in B`,
+  ];
+  if (typeof r.p_adjusted === 'number') lines.push(`adjusted p ${r.p_adjusted.toPrecision(3)}`);
+  if (r.note) lines.push(r.note);
+  return lines.join('\n');
 }
 
 /** The phases of HTTP runs a diff has: cold start, latency, then throughput by connections. */
@@ -91,7 +129,15 @@ export function formatDiffMedian(phase: string, ns: number | null): string {
 }
 
 export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, number> {
-  const c: Record<RowVerdict, number> = { faster: 0, slower: 0, 'no change': 0, 'only A': 0, 'only B': 0 };
+  const c: Record<RowVerdict, number> = {
+    faster: 0,
+    slower: 0,
+    'no change': 0,
+    'insufficient data': 0,
+    'not comparable': 0,
+    'only A': 0,
+    'only B': 0,
+  };
   for (const r of rows) c[r.verdict]++;
   return c;
 }
@@ -100,6 +146,9 @@ const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/\s+/g, '-'
 
 export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
   const [threshold, setThreshold] = useState('2');
+  /** `none` or a runtime; null until picked (the backend's default). */
+  const [normalize, setNormalize] = useState<string | null>(null);
+  const [runtimes, setRuntimes] = useState<string[]>([]);
   const [diff, setDiff] = useState<Diff | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -118,11 +167,15 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
     if (!a || !b || a === b || thresholdPct === null) return undefined;
     let stale = false;
     setLoading(true);
-    diffRuns(a, b, thresholdPct)
+    diffRuns(a, b, thresholdPct, normalize ?? undefined)
       .then((r) => {
         if (stale) return;
         const httpRun = r.runs.find(isHttpRun);
         setKind(r.runs.some(isLifecycleRun) ? 'lifecycle' : httpRun ? (httpRun.suite_kind ?? 'gateway') : 'command');
+        // Runtimes both runs have: what each side can be taken relative to.
+        const [ra, rb] = r.runs;
+        const inB = new Set((rb?.runtimes ?? []).map((x) => x.id));
+        setRuntimes((ra?.runtimes ?? []).map((x) => x.id).filter((id) => inB.has(id)));
         setDiff(r.diff);
       })
       .catch((e) => {
@@ -136,7 +189,9 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
     return () => {
       stale = true;
     };
-  }, [a, b, thresholdPct]);
+  }, [a, b, thresholdPct, normalize]);
+  const normalizeValue = normalize ?? diff?.normalize ?? 'none';
+  const normalizeOptions = [...new Set(['none', 'native', ...runtimes, normalizeValue])];
 
   const rows = useMemo(() => (diff ? diffRows(diff, phases) : []), [diff, phases]);
   const counts = verdictCounts(rows);
@@ -193,6 +248,21 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
             aria-invalid={thresholdPct === null}
             data-testid="diff-threshold"
           />
+        </label>
+        <label class="inline-field">
+          <span>Normalise</span>
+          <select
+            value={normalizeValue}
+            onChange={(e) => setNormalize(e.currentTarget.value)}
+            title="Compare each runtime relative to a runtime of its own run (cancels a machine that was uniformly faster or slower during one run), or the times as measured"
+            data-testid="diff-normalize"
+          >
+            {normalizeOptions.map((n) => (
+              <option key={n} value={n}>
+                {n === 'none' ? 'none (times as measured)' : `relative to ${n}`}
+              </option>
+            ))}
+          </select>
         </label>
         <fieldset class="phase-filter">
           <legend>Phases</legend>
@@ -251,15 +321,32 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
             <span class="verdict verdict-no-change" data-testid="count-unchanged">
               {counts['no change']} unchanged
             </span>
+            {counts['insufficient data'] > 0 && (
+              <span class="verdict verdict-insufficient-data" data-testid="count-insufficient">
+                {counts['insufficient data']} insufficient data
+              </span>
+            )}
+            {counts['not comparable'] > 0 && (
+              <span class="verdict verdict-not-comparable" data-testid="count-not-comparable">
+                {counts['not comparable']} not comparable
+              </span>
+            )}
             {counts['only A'] + counts['only B'] > 0 && (
               <span class="verdict verdict-only">
                 {counts['only A']} only in A, {counts['only B']} only in B
               </span>
             )}
             <span class="muted small">
-              B/A, threshold {diff.threshold_pct} %; {rows.length} rows shown
+              B/A, threshold {diff.threshold_pct} %,{' '}
+              <strong data-testid="diff-normalized">
+                {diff.normalize ? `each side relative to its own run's ${diff.normalize}` : 'not normalised'}
+              </strong>
+              ; {rows.length} rows shown
             </span>
           </div>
+          <p class="muted small" data-testid="diff-method">
+            {diffMethod(diff)}
+          </p>
 
           <div class="panel">
             <DiffTable rows={rows} />
@@ -275,7 +362,7 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
   return (
     <ListTable
       items={rows}
-      columns={8}
+      columns={9}
       label="Diff rows"
       attrs={{ class: 'diff-table', 'data-testid': 'diff-table' }}
       head={
@@ -287,26 +374,49 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
           <th class="num">B median</th>
           <th class="num">B/A</th>
           <th class="num">95 % CI</th>
+          <th class="num" title="Half the interval's width: the smallest change this row could detect">
+            ± noise
+          </th>
           <th>verdict</th>
         </>
       }
       row={(r) => (
-        <tr key={`${r.runtime}/${r.test}/${r.phase}/${r.verdict}`} data-testid="diff-row" data-verdict={r.verdict}>
+        <tr
+          key={`${r.runtime}/${r.test}/${r.phase}/${r.verdict}`}
+          data-testid="diff-row"
+          data-verdict={r.verdict}
+          data-runtime={r.runtime}
+          data-test={r.test}
+          data-phase={r.phase}
+          title={rowTitle(r)}
+        >
           <td>{r.runtime}</td>
           <td>{r.test}</td>
           <td>{r.phase}</td>
           <td class="num">{formatDiffMedian(r.phase, r.a_median)}</td>
           <td class="num">{formatDiffMedian(r.phase, r.b_median)}</td>
-          <td class="num">{formatRatio(r.ratio, 3)}</td>
-          <td class="num">{formatRatioCi(r.ci_low, r.ci_high, 3)}</td>
+          <td class="num" data-testid="diff-ratio">
+            {formatRatio(r.ratio, 3)}
+          </td>
+          <td class="num" data-testid="diff-ci">
+            {formatRatioCi(r.ci_low, r.ci_high, 3)}
+          </td>
+          <td class="num" data-testid="diff-noise">
+            {r.halfwidth_pct !== null ? formatHalfwidth(r.halfwidth_pct) : '–'}
+          </td>
           <td>
             <span class={verdictClass(r.verdict)}>{r.verdict}</span>
+            {r.note && (
+              <span class="row-note small" data-testid="diff-note">
+                {r.note}
+              </span>
+            )}
           </td>
         </tr>
       )}
       empty={
         <tr>
-          <td colSpan={8} class="empty">
+          <td colSpan={9} class="empty">
             No rows for the phases chosen.
           </td>
         </tr>

@@ -87,6 +87,12 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
           <div class="progress-text">
             <span data-testid="cell-position">
               cell {pos.at} of {pos.of}
+              {pos.invocations > 1 && pos.invocation > 0 && (
+                <span data-testid="cell-invocation">
+                  {' '}
+                  · invocation {pos.invocation} of {pos.invocations}
+                </span>
+              )}
             </span>
             <span>
               {p.done} / {p.total} iterations ({Math.floor(p.fraction * 100)} %)
@@ -257,8 +263,8 @@ function LiveMatrixView({ state }: { state: LiveState }) {
         }
         if (c.median === null) {
           return (
-            <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t}>
-              {c.status === 'running' ? '…' : ''}
+            <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t} data-status={c.status}>
+              {c.status === 'running' ? '…' : c.status === 'queued' ? `${c.invocationsEnded}/${state.invocations}` : ''}
             </td>
           );
         }
@@ -278,6 +284,24 @@ function LiveMatrixView({ state }: { state: LiveState }) {
       }}
     />
   );
+}
+
+/**
+ * A cell's status in words: with several invocations, which one runs and how many of a
+ * cell between them ended ("queued 1/3").
+ */
+export function statusText(c: LiveState['cells'][number], state: Pick<LiveState, 'invocations'>): string {
+  const k = state.invocations;
+  if (k <= 1) return c.status;
+  switch (c.status) {
+    case 'running':
+      return `running ${c.invocation + 1}/${k}`;
+    case 'queued':
+    case 'partial':
+      return `${c.status} ${c.invocationsEnded}/${k}`;
+    default:
+      return c.status;
+  }
 }
 
 /** Every cell of the plan in order: status, iterations, median, wall time; failures say why. */
@@ -304,8 +328,8 @@ function CellsTable({ state }: { state: LiveState }) {
           <td class="num">{i + 1}</td>
           <td>{c.runtime}</td>
           <td>{c.test}</td>
-          <td title={c.failure ?? undefined}>
-            {c.status}
+          <td title={c.failure ?? undefined} data-testid="cell-status">
+            {statusText(c, state)}
             {c.failure && (
               <div class="failure" data-testid="cell-failure">
                 {c.failure}

@@ -3,15 +3,19 @@
  * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
  * answer. Start stays disabled with a reason until the selection can run. Runtimes a
  * suite does not apply to (native and CLIs for the lifecycle suite) are shown disabled
- * with why; changing to a suite of another kind restores that kind's defaults. HTTP
- * suites (gateway, servers) add the load: concurrency levels, seconds per level and of
- * the latency measurement; they default to 3 runs and no warm-up.
+ * with why; changing to a suite of another kind restores that kind's defaults. Each
+ * cell runs in several fresh worker processes (invocations), each with its warm-ups and
+ * runs, the cells' invocations interleaved in a shuffled order by default; invocations,
+ * warm-up and runs start from core's defaults for the kind of suite (see repetition.ts).
+ * HTTP suites (gateway, servers) add the load: concurrency levels, seconds per level and
+ * of the latency measurement.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RunSettings, RuntimeInfo, Size, SuiteInfo, SuiteKind } from '../api';
+import type { RunOrder, RunSettings, RuntimeInfo, Size, SuiteInfo, SuiteKind } from '../api';
 import { parseIntField } from '../fields';
 import { DEFAULT_HTTP, isHttpKind, parseLevels, parseSecondsMs } from '../http';
 import { notApplicable, suiteKind } from '../lifecycle';
+import { DEFAULT_ORDER, MIN_INVOCATIONS, MIN_VALUES, repetitionFor, repetitionGroup } from '../repetition';
 
 interface SetupProps {
   runtimes: RuntimeInfo[] | null;
@@ -76,8 +80,10 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   /** The kind of suite the runtime selection and baseline were defaulted for. */
   const [defaultsFor, setDefaultsFor] = useState<SuiteKind | null>(null);
   const [size, setSize] = useState<Size>('quick');
-  const [runs, setRuns] = useState('5');
-  const [warmup, setWarmup] = useState('1');
+  const [runs, setRuns] = useState(String(repetitionFor('command').runs));
+  const [warmup, setWarmup] = useState(String(repetitionFor('command').warmup));
+  const [invocations, setInvocations] = useState(String(repetitionFor('command').invocations));
+  const [order, setOrder] = useState<RunOrder>(DEFAULT_ORDER);
   const [timeout, setTimeoutSecs] = useState('60');
   const [memCap, setMemCap] = useState('4096');
   const [sampleMs, setSampleMs] = useState('100');
@@ -87,20 +93,24 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const [levels, setLevels] = useState(DEFAULT_HTTP.levels.join(', '));
   const [levelSecs, setLevelSecs] = useState(String(DEFAULT_HTTP.duration_ms / 1000));
   const [latencySecs, setLatencySecs] = useState(String(DEFAULT_HTTP.latency_ms / 1000));
-  /** Whether runs and warm-up hold the defaults of HTTP suites (3, 0) or the others' (5, 1). */
-  const [iterDefaultsHttp, setIterDefaultsHttp] = useState(false);
+  /** The kind of suite whose defaults invocations, warm-up and runs hold. */
+  const [repetitionOf, setRepetitionOf] = useState(repetitionGroup('command'));
 
   const current = suites?.find((s) => s.name === suite) ?? null;
   const kind = current?.kind ?? suiteKind(current?.name);
   const http = isHttpKind(kind);
 
-  // HTTP suites: each iteration loads a server for seconds, so fewer runs and no warm-up.
+  // Each kind of suite has its own defaults (an HTTP iteration loads a server for
+  // seconds: one run in each of three fresh processes, no warm-up).
   useEffect(() => {
-    if (http === iterDefaultsHttp) return;
-    setRuns(http ? '3' : '5');
-    setWarmup(http ? '0' : '1');
-    setIterDefaultsHttp(http);
-  }, [http]);
+    const group = repetitionGroup(kind);
+    if (group === repetitionOf) return;
+    const r = repetitionFor(kind);
+    setRuns(String(r.runs));
+    setWarmup(String(r.warmup));
+    setInvocations(String(r.invocations));
+    setRepetitionOf(group);
+  }, [kind]);
 
   // Pick the compute suite (else the first) once suites arrive; select all its tests.
   useEffect(() => {
@@ -186,6 +196,15 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const fields: NumField[] = [
     { key: 'runs', label: 'Runs', value: runs, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
     { key: 'warmup', label: 'Warm-up', value: warmup, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
+    {
+      key: 'invocations',
+      label: 'Invocations',
+      value: invocations,
+      set: setInvocations,
+      min: 1,
+      max: 10000,
+      testid: 'setting-invocations',
+    },
     { key: 'timeout', label: 'Timeout', value: timeout, set: setTimeoutSecs, min: 1, max: 86400, testid: 'setting-timeout', unit: 's' },
     { key: 'mem', label: 'Memory cap', value: memCap, set: setMemCap, min: 16, max: 1048576, testid: 'setting-memory', unit: 'MiB' },
     { key: 'sample', label: 'Sample interval', value: sampleMs, set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
@@ -230,6 +249,8 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
       runtimes: selectedRuntimes,
       warmup: num('warmup'),
       runs: num('runs'),
+      invocations: num('invocations'),
+      order,
       timeoutSecs: num('timeout'),
       size,
       memoryCapMib: num('mem'),
@@ -434,6 +455,19 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
               />
             </label>
           ))}
+          <label class="field">
+            <span>Order</span>
+            <select
+              value={order}
+              onChange={(e) => setOrder(e.currentTarget.value as RunOrder)}
+              title="Interleaved: every cell's k-th invocation, in a shuffled order, before any cell's next, so a slow phase of the machine spreads over all cells. Sequential: each cell's invocations back to back."
+              data-testid="setting-order"
+            >
+              <option value="interleaved">interleaved</option>
+              <option value="sequential">sequential</option>
+            </select>
+          </label>
+          <RepetitionNote invocations={invocations} warmup={warmup} runs={runs} />
           {http && (
             <div class="http-settings" data-testid="http-settings">
               <label class="field">
@@ -516,5 +550,20 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
         </fieldset>
       </div>
     </section>
+  );
+}
+
+/** What the repetition fields add up to per cell, and whether a diff could judge it. */
+function RepetitionNote({ invocations, warmup, runs }: { invocations: string; warmup: string; runs: string }) {
+  const k = parseIntField(invocations, 1, 10000);
+  const w = parseIntField(warmup, 0, 100000);
+  const n = parseIntField(runs, 1, 100000);
+  if (k === null || w === null || n === null) return null;
+  const few = k < MIN_INVOCATIONS || k * n < MIN_VALUES;
+  return (
+    <p class={few ? 'note small' : 'muted small'} data-testid="repetition-note">
+      Each cell: {k} fresh worker process{k === 1 ? '' : 'es'} × ({w} warm-up + {n} runs) = {k * n} values.
+      {few && ` A diff needs ${MIN_INVOCATIONS} invocations and ${MIN_VALUES} values a cell for a verdict.`}
+    </p>
   );
 }

@@ -76,12 +76,14 @@ describe('api', () => {
     expect(calls[1]!.payload).toEqual({ id: 'r1', baseline: 'wasmtime' });
   });
 
-  it('diff_runs sends a, b and thresholdPct (camelCase)', async () => {
+  it('diff_runs sends a, b, thresholdPct and normalize (camelCase)', async () => {
     const calls = record();
     await api.diffRuns('a1', 'b1', 5);
     await api.diffRuns('a1', 'b1');
+    await api.diffRuns('a1', 'b1', undefined, 'native');
     expect(calls[0]).toEqual({ cmd: 'diff_runs', payload: { a: 'a1', b: 'b1', thresholdPct: 5 } });
     expect(calls[1]!.payload).toEqual({ a: 'a1', b: 'b1' });
+    expect(calls[2]!.payload).toEqual({ a: 'a1', b: 'b1', normalize: 'native' });
   });
 
   it('export_report sends runs, format, baseline and thresholdPct; null means cancelled', async () => {

@@ -80,8 +80,14 @@ describe('App', () => {
     expect(input('runtime-wasmtime-cli').checked).toBe(false);
     expect(input('runtime-wasmtime-cli').disabled).toBe(false);
     expect((screen.getByTestId('suite-select') as HTMLSelectElement).value).toBe('compute');
-    expect(input('setting-runs').value).toBe('5');
+    // Core's defaults for a command suite: 3 fresh processes × (1 warm-up + 2 runs), interleaved.
+    expect(input('setting-runs').value).toBe('2');
     expect(input('setting-warmup').value).toBe('1');
+    expect(input('setting-invocations').value).toBe('3');
+    expect((screen.getByTestId('setting-order') as HTMLSelectElement).value).toBe('interleaved');
+    expect(screen.getByTestId('repetition-note').textContent).toBe(
+      'Each cell: 3 fresh worker processes × (1 warm-up + 2 runs) = 6 values.',
+    );
     expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('quick');
     expect((screen.getByTestId('setting-baseline') as HTMLSelectElement).value).toBe('native');
     // The CLI group keeps the baseline and drops the embedded engines.
@@ -105,6 +111,14 @@ describe('App', () => {
     expect(start.disabled).toBe(true);
     expect(screen.getByTestId('start-reason').textContent).toContain('Runs must be a whole number');
     fireEvent.input(input('setting-runs'), { target: { value: '3' } });
+    fireEvent.input(input('setting-invocations'), { target: { value: '0' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('Invocations must be a whole number from 1 to 10000.');
+    // One invocation can run, but no diff of it can tell a change: the page says so.
+    fireEvent.input(input('setting-invocations'), { target: { value: '1' } });
+    expect(start.disabled).toBe(false);
+    expect(screen.getByTestId('repetition-note').textContent).toContain(
+      'A diff needs 2 invocations and 3 values a cell for a verdict.',
+    );
     fireEvent.click(screen.getByTestId('group-none'));
     expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one available runtime.');
   });
@@ -132,6 +146,8 @@ describe('App', () => {
     fireEvent.click(input('runtime-wasmtime'));
     fireEvent.input(input('setting-runs'), { target: { value: '3' } });
     fireEvent.input(input('setting-warmup'), { target: { value: '2' } });
+    fireEvent.input(input('setting-invocations'), { target: { value: '2' } });
+    fireEvent.change(screen.getByTestId('setting-order'), { target: { value: 'sequential' } });
     fireEvent.change(screen.getByTestId('setting-size'), { target: { value: 'full' } });
     fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
     fireEvent.click(screen.getByTestId('start-run'));
@@ -147,6 +163,8 @@ describe('App', () => {
       runtimes: ['native', 'wasmtime'],
       warmup: 2,
       runs: 3,
+      invocations: 2,
+      order: 'sequential',
       timeoutSecs: 60,
       size: 'full',
       memoryCapMib: 4096,
@@ -172,6 +190,8 @@ describe('App', () => {
       metric: 'self_ns' as const,
       value,
     });
+    // Two invocations a cell, interleaved: native's first, wasmtime's first, then the
+    // second of each; a cell is done only after its last.
     await send([
       {
         type: 'planned',
@@ -180,25 +200,43 @@ describe('App', () => {
           ['native', 'sha256'],
           ['wasmtime', 'sha256'],
         ],
-        iterationsPerCell: 3,
+        iterationsPerCell: 4,
+        invocations: 2,
       },
-      { type: 'cellStarted', index: 0 },
+      { type: 'cellStarted', index: 0, invocation: 0 },
       { type: 'progress', index: 0, done: 1 },
       { type: 'measurement', rows: [m('native', 'sha256', 5e9, true)] },
       { type: 'sample', sample: { t_ms: 100, runtime: 'native', test: 'sha256', cpu_pct: 97, rss_bytes: 13688832 } },
     ]);
-    await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 1 of 2'));
+    await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 1 of 2 · invocation 1 of 2'));
     const rows = () => screen.getAllByTestId('cell-row');
+    const statuses = () => screen.getAllByTestId('cell-status').map((s) => s.textContent);
     expect(rows().map((r) => r.dataset.status)).toEqual(['running', 'pending']);
+    expect(statuses()).toEqual(['running 1/2', 'pending']);
     expect(screen.getByTestId('live-cpu')).toBeTruthy();
     expect(screen.getByTestId('live-rss')).toBeTruthy();
 
     await send([
-      { type: 'progress', index: 0, done: 3 },
-      { type: 'measurement', rows: [m('native', 'sha256', 100e6), m('native', 'sha256', 102e6)] },
+      { type: 'progress', index: 0, done: 2 },
+      { type: 'measurement', rows: [m('native', 'sha256', 100e6)] },
+      { type: 'cellStarted', index: 1, invocation: 0 },
+      { type: 'progress', index: 1, done: 2 },
+      { type: 'measurement', rows: [m('wasmtime', 'sha256', 115e6)] },
+    ]);
+    await waitFor(() => expect(statuses()).toEqual(['queued 1/2', 'running 1/2']));
+    expect(rows().map((r) => r.dataset.status)).toEqual(['queued', 'running']);
+    const pending = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'native')!;
+    expect(pending.dataset.status).toBe('queued');
+    expect(pending.textContent).toBe('1/2');
+
+    await send([
+      { type: 'cellStarted', index: 0, invocation: 1 },
+      { type: 'progress', index: 0, done: 4 },
+      { type: 'measurement', rows: [m('native', 'sha256', 102e6)] },
       { type: 'cellFinished', index: 0, failure: null, wallMs: 800 },
-      { type: 'cellStarted', index: 1 },
-      { type: 'measurement', rows: [m('wasmtime', 'sha256', 115e6), m('wasmtime', 'sha256', 117e6)] },
+      { type: 'cellStarted', index: 1, invocation: 1 },
+      { type: 'progress', index: 1, done: 4 },
+      { type: 'measurement', rows: [m('wasmtime', 'sha256', 117e6)] },
       { type: 'cellFinished', index: 1, failure: null, wallMs: 900 },
     ]);
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatGeomean,
+  formatHalfwidth,
+  formatRatioText,
   formatBytes,
   formatDuration,
   formatNs,
@@ -86,5 +89,20 @@ describe('other helpers', () => {
     // Log scale: 2× slower and 2× faster are equally strong.
     expect(alpha(ratioColor(2))).toBeCloseTo(alpha(ratioColor(0.5)), 6);
     expect(alpha(ratioColor(100))).toBeCloseTo(0.7, 6);
+  });
+  it('writes noise, diff ratios and geomeans as core does', () => {
+    expect(formatHalfwidth(1.44)).toBe('±1.4 %');
+    expect(formatHalfwidth(null)).toBe('–');
+    // core's export::format_ratio: "1.034 [1.012, 1.057] ±2.2 %".
+    expect(formatRatioText({ ratio: 1.0342, ci_low: 1.0121, ci_high: 1.0573, halfwidth_pct: 2.19 })).toBe(
+      '1.034 [1.012, 1.057] ±2.2 %',
+    );
+    expect(formatRatioText({ ratio: 0.98, ci_low: null, ci_high: null, halfwidth_pct: null })).toBe('0.980 (no interval)');
+    expect(formatRatioText({ ratio: null, ci_low: null, ci_high: null, halfwidth_pct: null })).toBe('–');
+    // core's export::format_geomean: the tests covered, when not all.
+    expect(formatGeomean({ geomean_relative: 1.234, tests_compared: 12, tests_total: 15 })).toBe('1.23× (12 of 15 tests)');
+    expect(formatGeomean({ geomean_relative: 1.234, tests_compared: 15, tests_total: 15 })).toBe('1.23×');
+    expect(formatGeomean({ geomean_relative: 1.234, tests_compared: 3 })).toBe('1.23×');
+    expect(formatGeomean({ geomean_relative: null, tests_compared: 0, tests_total: 4 })).toBe('–');
   });
 });

@@ -157,7 +157,7 @@ describe('Detail of an HTTP run', () => {
 });
 
 describe('Setup of an HTTP suite', () => {
-  it('shows the load settings, defaults to 3 runs and no warm-up, and sends them to start_run', async () => {
+  it('shows the load settings, defaults to one run in each of 3 invocations and no warm-up, and sends them to start_run', async () => {
     const calls: { cmd: string; payload: Record<string, unknown> }[] = [];
     mockIPC((cmd, payload) => {
       calls.push({ cmd, payload: (payload ?? {}) as Record<string, unknown> });
@@ -170,12 +170,16 @@ describe('Setup of an HTTP suite', () => {
     render(<App />);
     await waitFor(() => expect(input('runtime-wasmtime').checked).toBe(true));
     expect(screen.queryByTestId('http-settings')).toBeNull();
-    expect(input('setting-runs').value).toBe('5');
+    expect(input('setting-runs').value).toBe('2');
 
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
     await waitFor(() => expect(screen.getByTestId('http-settings')).toBeTruthy());
-    expect(input('setting-runs').value).toBe('3');
+    expect(input('setting-runs').value).toBe('1');
     expect(input('setting-warmup').value).toBe('0');
+    expect(input('setting-invocations').value).toBe('3');
+    expect(screen.getByTestId('repetition-note').textContent).toBe(
+      'Each cell: 3 fresh worker processes × (0 warm-up + 1 runs) = 3 values.',
+    );
     expect(input('setting-http-levels').value).toBe('1, 10, 50, 100, 200, 400');
     expect(input('setting-http-duration').value).toBe('2');
     expect(input('setting-http-latency').value).toBe('1');
@@ -196,8 +200,10 @@ describe('Setup of an HTTP suite', () => {
     expect(settings).toMatchObject({
       suite: 'gateway',
       tests: [],
-      runs: 3,
+      runs: 1,
       warmup: 0,
+      invocations: 3,
+      order: 'interleaved',
       baseline: 'native',
       http: { levels: [1, 10, 50], duration_ms: 1500, latency_ms: 500 },
     });
@@ -210,10 +216,11 @@ describe('Setup of an HTTP suite', () => {
     render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
-    await waitFor(() => expect(input('setting-runs').value).toBe('3'));
+    await waitFor(() => expect(input('setting-runs').value).toBe('1'));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
-    await waitFor(() => expect(input('setting-runs').value).toBe('5'));
+    await waitFor(() => expect(input('setting-runs').value).toBe('2'));
     expect(input('setting-warmup').value).toBe('1');
+    expect(input('setting-invocations').value).toBe('3');
     expect(screen.queryByTestId('http-settings')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
     expect(onStart.mock.calls[0]![0].http).toBeUndefined();

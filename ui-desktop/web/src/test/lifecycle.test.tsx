@@ -282,10 +282,14 @@ function selfDiff(): Diff {
       ratio: 1,
       ci_low: 0.99,
       ci_high: 1.01,
+      halfwidth_pct: 1,
+      p_adjusted: 1,
       verdict: 'no change' as const,
+      n: [6, 6] as [number, number],
+      invocations: [2, 2] as [number, number],
     })),
   );
-  return { a: run.id, b: run.id, threshold_pct: 2, warnings: [], rows, only_a: [], only_b: [] };
+  return { a: run.id, b: run.id, threshold_pct: 2, normalize: null, alpha: 0.05, warnings: [], rows, only_a: [], only_b: [] };
 }
 
 describe('Diff of lifecycle runs', () => {

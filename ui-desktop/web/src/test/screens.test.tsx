@@ -82,9 +82,11 @@ describe('Detail screen', () => {
 
     const ws = cell('wasmtime', 'sha256');
     expect(ws.querySelector('.ratio')!.textContent).toBe('1.15×');
-    expect(ws.querySelector('.median')!.textContent).toBe('97.8 ms');
+    // The median with its noise: half the width of its 95 % interval, percent.
+    expect(ws.querySelector('.median')!.textContent).toBe('97.8 ms ±0.6 %');
+    expect(within(ws).getByTestId('cell-noise').textContent!.trim()).toBe('±0.6 %');
     expect(ws.dataset.tone).toBe('slower');
-    expect(ws.title).toContain('median 97.8 ms (n=3, self time)');
+    expect(ws.title).toContain('median 97.8 ms ±0.6 % (n=3 from 3 invocations, self time)');
     expect(ws.title).toContain('1.15× native (95 % CI 1.13–1.17×)');
 
     const nb = cell('wasmer-singlepass', 'nbody');
@@ -104,6 +106,12 @@ describe('Detail screen', () => {
     const geo = screen.getAllByTestId('geomean-cell').find((c) => c.dataset.runtime === 'wasmer-singlepass')!;
     expect(geo.textContent).toContain('2.37×');
     expect(geo.textContent).toContain('1 failed');
+    // Over 3 of the run's 4 tests (matmul-simd failed), and it says so; wasmtime's covers all.
+    expect(within(geo).getByTestId('geomean-coverage').textContent).toBe('3 of 4 tests');
+    expect(geo.title).toContain('2.37× (3 of 4 tests)');
+    const wgeo = screen.getAllByTestId('geomean-cell').find((c) => c.dataset.runtime === 'wasmtime')!;
+    expect(within(wgeo).queryByTestId('geomean-coverage')).toBeNull();
+    expect(screen.getByTestId('detail-settings').textContent).toContain('3 invocations × (1 warm-up + 1 runs), interleaved');
 
     expect(screen.getByTestId('detail-header').textContent).toContain('AMD EPYC, 2 cores');
     expect(screen.getAllByTestId('strip-plot')).toHaveLength(4);
@@ -121,6 +129,51 @@ describe('Detail screen', () => {
     fireEvent.change(select, { target: { value: 'wasmtime' } });
     await waitFor(() => expect(calls).toHaveLength(2));
     expect(calls[1]).toEqual(['load_run', { id: '20261122-035229-compute-a3d7', baseline: 'wasmtime' }]);
+  });
+
+  it('marks a partial cell and says why a cell has no relative value', async () => {
+    const r = structuredClone(report);
+    const s = r.runs[0]!.summary;
+    const find = (rt: string, t: string) => s.cells.find((c) => c.runtime === rt && c.test === t)!;
+    // An interrupted run: wasmtime × crc32 ended 1 of its 3 invocations.
+    Object.assign(find('wasmtime', 'crc32'), {
+      partial: true,
+      invocations: 1,
+      relative: null,
+      relative_low: null,
+      relative_high: null,
+      note: 'partial: 1 of 3 invocations',
+    });
+    // wasmer-singlepass × crc32 was timed by the harness only: not divided by native's self time.
+    Object.assign(find('wasmer-singlepass', 'crc32'), {
+      source: 'wall',
+      relative: null,
+      relative_low: null,
+      relative_high: null,
+      note: 'not comparable: timing sources differ (wall vs self)',
+    });
+    Object.assign(s.per_runtime.find((g) => g.runtime === 'wasmtime')!, { tests_compared: 3, geomean_relative: 1.1 });
+    mockIPC(() => r);
+    render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
+    const matrix = await screen.findByTestId('detail-matrix');
+    const cell = (rt: string, t: string) =>
+      within(matrix)
+        .getAllByTestId('matrix-cell')
+        .find((c) => c.dataset.runtime === rt && c.dataset.test === t)!;
+    const partial = cell('wasmtime', 'crc32');
+    expect(partial.dataset.partial).toBe('true');
+    expect(partial.className).toContain('partial');
+    expect(partial.dataset.ratio).toBeUndefined();
+    expect(partial.querySelector('.ratio')).toBeNull();
+    expect(within(partial).getByTestId('cell-note').textContent).toBe('partial');
+    expect(partial.title).toContain('partial: 1 of 3 invocations');
+    expect(partial.title).toContain('n=3 from 1 invocation,');
+    const nc = cell('wasmer-singlepass', 'crc32');
+    expect(nc.dataset.tone).toBe('none');
+    expect(within(nc).getByTestId('cell-note').textContent).toBe('not comparable');
+    expect(nc.title).toContain('not comparable: timing sources differ (wall vs self)');
+    const geo = screen.getAllByTestId('geomean-cell').find((c) => c.dataset.runtime === 'wasmtime')!;
+    expect(within(geo).getByTestId('geomean-coverage').textContent).toBe('3 of 4 tests');
   });
 
   it('shows why a run cannot be loaded', async () => {
@@ -203,6 +256,94 @@ describe('Diff screen', () => {
     const d = diffReport.diff!;
     const all = diffRows(d, new Set(['compile', 'instantiate', 'execute', 'teardown', 'total']));
     expect(all).toHaveLength(43);
-    expect(verdictCounts(all)).toEqual({ faster: 3, slower: 4, 'no change': 36, 'only A': 0, 'only B': 0 });
+    expect(verdictCounts(all)).toEqual({
+      faster: 3,
+      slower: 4,
+      'no change': 36,
+      'insufficient data': 0,
+      'not comparable': 0,
+      'only A': 0,
+      'only B': 0,
+    });
+  });
+
+  it('shows noise, notes and no ratio where a row has none; says how rows were compared', async () => {
+    const r = structuredClone(diffReport);
+    const d = r.diff!;
+    const find = (rt: string, t: string, ph: string) => d.rows.find((x) => x.runtime === rt && x.test === t && x.phase === ph)!;
+    // Timed by the guest in A, by the harness in B: no ratio at all.
+    Object.assign(find('wasmtime', 'nbody', 'execute'), {
+      ratio: null,
+      ci_low: null,
+      ci_high: null,
+      halfwidth_pct: null,
+      p_adjusted: null,
+      verdict: 'not comparable',
+      note: 'not comparable: timing sources differ (self vs wall)',
+    });
+    // One invocation in B: a ratio, but no interval and no verdict.
+    Object.assign(find('wasmtime', 'sha256', 'execute'), {
+      ci_low: null,
+      ci_high: null,
+      halfwidth_pct: null,
+      p_adjusted: null,
+      verdict: 'insufficient data',
+      note: '1 invocation(s) in B, 2 needed (--invocations)',
+      n: [3, 3],
+      invocations: [3, 1],
+    });
+    const calls: unknown[] = [];
+    mockIPC((cmd, p) => {
+      calls.push([cmd, p]);
+      const out = structuredClone(r);
+      if ((p as { normalize?: string }).normalize === 'native') out.diff!.normalize = 'native';
+      return out;
+    });
+    render(<DiffScreen runs={runs} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" onPick={noop} onExport={noop} />);
+    const table = await screen.findByTestId('diff-table');
+    const row = (rt: string, t: string) =>
+      within(table)
+        .getAllByTestId('diff-row')
+        .find((x) => x.dataset.runtime === rt && x.dataset.test === t && x.dataset.phase === 'execute')!;
+
+    const nc = row('wasmtime', 'nbody');
+    expect(nc.dataset.verdict).toBe('not comparable');
+    expect(within(nc).getByTestId('diff-ratio').textContent).toBe('–');
+    expect(within(nc).getByTestId('diff-ci').textContent).toBe('–');
+    expect(within(nc).getByTestId('diff-noise').textContent).toBe('–');
+    expect(within(nc).getByTestId('diff-note').textContent).toBe('not comparable: timing sources differ (self vs wall)');
+    expect(nc.querySelector('.verdict')!.className).toContain('verdict-not-comparable');
+
+    const few = row('wasmtime', 'sha256');
+    expect(few.dataset.verdict).toBe('insufficient data');
+    expect(within(few).getByTestId('diff-ratio').textContent).toBe('1.007×');
+    expect(within(few).getByTestId('diff-ci').textContent).toBe('–');
+    expect(within(few).getByTestId('diff-note').textContent).toBe('1 invocation(s) in B, 2 needed (--invocations)');
+    expect(few.title).toContain('invocations: 3 in A, 1 in B');
+
+    // A row with an interval shows its half-width: (1.003 − 0.962) / 2 of 0.996.
+    const native = row('native', 'crc32');
+    expect(within(native).getByTestId('diff-noise').textContent).toBe('±2.0 %');
+    expect(within(native).queryByTestId('diff-note')).toBeNull();
+
+    expect(screen.getByTestId('count-insufficient').textContent).toBe('1 insufficient data');
+    expect(screen.getByTestId('count-not-comparable').textContent).toBe('1 not comparable');
+    expect(screen.getByTestId('count-unchanged').textContent).toBe('18 unchanged');
+    expect(screen.getByTestId('diff-normalized').textContent).toBe('not normalised');
+    expect(screen.getByTestId('diff-method').textContent).toBe(
+      'B/A of medians, 95 % hierarchical-bootstrap interval; a change only when the whole interval lies beyond ±2 % and it holds at a false discovery rate of 5 % over the 43 rows (Benjamini–Hochberg); not normalised',
+    );
+
+    // Normalise to native: sent to diff_runs, and the page says which was used.
+    const select = screen.getByTestId('diff-normalize') as HTMLSelectElement;
+    expect(select.value).toBe('none');
+    expect([...select.options].map((o) => o.value)).toEqual(['none', 'native', 'wasmtime', 'wasmer-singlepass']);
+    fireEvent.change(select, { target: { value: 'native' } });
+    await waitFor(() => expect(screen.getByTestId('diff-normalized').textContent).toBe("each side relative to its own run's native"));
+    expect(calls.at(-1)).toEqual([
+      'diff_runs',
+      { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 2, normalize: 'native' },
+    ]);
+    expect(screen.getByTestId('diff-method').textContent).toContain("each side relative to its own run's native");
   });
 });

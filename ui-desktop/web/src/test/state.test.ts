@@ -67,7 +67,7 @@ describe('live state reducer', () => {
     s = reduce(s, { type: 'progress', index: 0, done: 2 }, 20);
     expect(s.cells[0]!.status).toBe('running');
     expect(s.cells[0]!.done).toBe(2);
-    expect(cellPosition(s)).toEqual({ at: 1, of: 4 });
+    expect(cellPosition(s)).toMatchObject({ at: 1, of: 4 });
     expect(progress(s).done).toBe(2);
     expect(progress(s).fraction).toBeCloseTo(2 / 16);
   });
@@ -85,7 +85,7 @@ describe('live state reducer', () => {
     s = reduce(s, { type: 'cellStarted', index: 1 }, 1100);
     s = reduce(s, { type: 'progress', index: 1, done: 2 }, 1200);
     expect(eta(s)).toBe(2500);
-    expect(cellPosition(s)).toEqual({ at: 2, of: 4 });
+    expect(cellPosition(s)).toMatchObject({ at: 2, of: 4 });
   });
 
   it('fills the live matrix with medians and ratios against the baseline', () => {
@@ -172,5 +172,77 @@ describe('live state reducer', () => {
     const s = planned();
     expect(reduce(s, { type: 'cellStarted', index: 99 })).toBe(s);
     expect(reduce(s, { type: 'measurement', rows: [row('x', 'y', { value: 1 })] })).toBe(s);
+  });
+
+  it('follows interleaved invocations: a cell between its invocations is queued, done only after its last', () => {
+    // 2 cells × 2 invocations of (1 warm-up + 2 runs): 6 iterations a cell, 12 in all.
+    let s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
+    s = reduce(
+      s,
+      {
+        type: 'planned',
+        runId: 'r2',
+        cells: [
+          ['native', 'sha256'],
+          ['wasmtime', 'sha256'],
+        ],
+        iterationsPerCell: 6,
+        invocations: 2,
+      },
+      0,
+    );
+    /** One invocation of a cell: its worker starts, warms up once and runs twice. */
+    const invocation = (index: number, k: number, values: [number, number]): RunEvent[] => {
+      const c = s.cells[index]!;
+      const from = k * 3;
+      return [
+        { type: 'cellStarted', index, invocation: k },
+        { type: 'progress', index, done: from + 1 },
+        ...values.flatMap((v, i): RunEvent[] => [
+          { type: 'progress', index, done: from + i + 2 },
+          { type: 'measurement', rows: [row(c.runtime, c.test, { iteration: i + 1, invocation: k, value: v })] },
+        ]),
+      ];
+    };
+    // Round 0: wasmtime first, then native.
+    s = reduceAll(s, invocation(1, 0, [240, 260]), 1000);
+    expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
+    expect(cellPosition(s)).toEqual({ at: 2, of: 2, invocation: 1, invocations: 2 });
+    s = reduceAll(s, invocation(0, 0, [200, 210]), 2000);
+    expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1, done: 3, median: null });
+    expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
+    expect(liveMatrix(s).cell('wasmtime', 'sha256')).toMatchObject({ status: 'queued', invocationsEnded: 1, ratio: null });
+    expect(progress(s)).toEqual({ done: 6, total: 12, fraction: 0.5 });
+    // No cell finished yet, but the ETA comes from the iterations: 2 s for 6, 6 left.
+    expect(s.finishedCells).toBe(0);
+    expect(eta(s)).toBe(2000);
+    // Round 1: native's second invocation; it ends the cell.
+    s = reduceAll(s, invocation(0, 1, [220, 190]), 3000);
+    expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 1, done: 6 });
+    expect(s.cells[1]!.status).toBe('queued');
+    s = reduce(s, { type: 'cellFinished', index: 0, failure: null, wallMs: 80 }, 3000);
+    expect(s.cells[0]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 205 });
+    s = reduceAll(s, invocation(1, 1, [250, 230]), 4000);
+    expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 1, done: 6, invocationsEnded: 1 });
+    s = reduce(s, { type: 'cellFinished', index: 1, failure: null, wallMs: 90 }, 4000);
+    expect(s.cells[1]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 245 });
+    expect(liveMatrix(s).cell('wasmtime', 'sha256')!.ratio).toBeCloseTo(245 / 205);
+    expect(progress(s)).toEqual({ done: 12, total: 12, fraction: 1 });
+  });
+
+  it('keeps a cell cancelled between its invocations as partial, without a ratio', () => {
+    let s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
+    s = reduceAll(s, [
+      { type: 'planned', runId: 'r3', cells: [['native', 'sha256'], ['wasmtime', 'sha256']], iterationsPerCell: 4, invocations: 2 },
+      { type: 'cellStarted', index: 0, invocation: 0 },
+      { type: 'measurement', rows: [row('native', 'sha256', { value: 100 }), row('native', 'sha256', { iteration: 1, value: 120 })] },
+      { type: 'progress', index: 0, done: 2 },
+      { type: 'cellStarted', index: 1, invocation: 0 },
+      { type: 'measurement', rows: [row('wasmtime', 'sha256', { value: 300 })] },
+      { type: 'runFinished', status: 'cancelled', failed: 0 },
+    ]);
+    expect(s.cells[0]).toMatchObject({ status: 'partial', invocationsEnded: 1, median: 110, failure: null });
+    expect(s.cells[1]).toMatchObject({ status: 'failed', failure: 'the run ended before this cell finished' });
+    expect(liveMatrix(s).cell('native', 'sha256')).toMatchObject({ status: 'partial', median: 110, ratio: null });
   });
 });

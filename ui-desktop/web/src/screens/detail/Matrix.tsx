@@ -1,13 +1,17 @@
 /**
  * Tests × runtimes of a saved run, each cell coloured by its median relative to the
- * baseline on a log scale (green faster, red slower), with median, ratio and its 95 %
- * interval in the tooltip; failed cells show why. The last row is each runtime's geomean.
+ * baseline on a log scale (green faster, red slower), with its median and noise (± the
+ * half-width of the median's 95 % interval: the smallest change the run could detect);
+ * median, ratio, interval and invocations in the tooltip. Failed cells show why, partial
+ * cells (an interrupted run) are marked, and a cell without a relative value says why
+ * (not comparable, baseline failed). The last row is each runtime's geomean, naming the
+ * tests it covers when not all.
  */
 import type { JSX } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { type CellSummary, type RunSummary, cellKey } from '../../api';
 import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
-import { formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
+import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
 
 /** The tooltip of one cell, in words. */
 export function cellTitle(c: CellSummary, baseline: string): string {
@@ -15,14 +19,27 @@ export function cellTitle(c: CellSummary, baseline: string): string {
   if (c.failure) return `${head}\nfailed: ${c.failure}`;
   const lines = [head];
   if (c.stats) {
-    lines.push(`median ${formatNs(c.stats.median)} (n=${c.stats.n}, ${c.source} time)`);
+    const inv = c.invocations ?? 1;
+    lines.push(
+      `median ${formatNs(c.stats.median)} ${formatHalfwidth(c.halfwidth_pct)} (n=${c.stats.n} from ${inv} invocation${inv === 1 ? '' : 's'}, ${c.source} time)`,
+    );
     lines.push(`min ${formatNs(c.stats.min)} · max ${formatNs(c.stats.max)} · MAD ${formatNs(c.stats.mad)}`);
   }
   if (c.relative !== null) {
     lines.push(`${formatRatio(c.relative)} ${baseline} (95 % CI ${formatRatioCi(c.relative_low, c.relative_high)})`);
   }
+  if (c.partial) lines.push('partial: the run ended before all its invocations (kept out of relative figures and the geomean)');
+  if (c.note) lines.push(c.note);
   if (c.startup_ns !== null) lines.push(`start-up ${formatNs(c.startup_ns)}`);
   return lines.join('\n');
+}
+
+/** What stands in the ratio's place when a cell has none: partial, or why not compared. */
+export function missingRelative(c: CellSummary): string {
+  if (c.partial) return 'partial';
+  if (!c.note) return '';
+  // "not comparable: timing sources differ (self vs wall)" → "not comparable".
+  return c.note.split(':')[0]!;
 }
 
 /** Fixed sizes of the matrix once it is too big to draw whole (see components/Windowed). */
@@ -127,16 +144,33 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
           );
         }
         const rel = c.relative;
+        const h = c.halfwidth_pct ?? null;
         return (
           <td
             key={r}
             {...common}
+            class={c.partial ? 'partial' : undefined}
             style={rel !== null ? { background: ratioColor(rel) } : undefined}
             data-tone={rel !== null ? ratioTone(rel) : 'none'}
             data-ratio={rel ?? undefined}
+            data-partial={c.partial ? 'true' : undefined}
           >
-            <div class="ratio">{rel !== null ? formatRatio(rel) : ''}</div>
-            <div class="median">{formatNs(c.stats?.median)}</div>
+            {rel !== null ? (
+              <div class="ratio">{formatRatio(rel)}</div>
+            ) : (
+              <div class={c.partial ? 'partial-tag' : 'cell-note'} data-testid="cell-note">
+                {missingRelative(c)}
+              </div>
+            )}
+            <div class="median">
+              {formatNs(c.stats?.median)}
+              {h !== null && (
+                <span class="noise" data-testid="cell-noise">
+                  {' '}
+                  {formatHalfwidth(h)}
+                </span>
+              )}
+            </div>
           </td>
         );
       }}
@@ -145,15 +179,22 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
         cell: (r) => {
           const g = geomeans.get(r);
           const v = g?.geomean_relative ?? null;
+          const total = g?.tests_total ?? 0;
+          const fewer = g !== undefined && v !== null && total > 0 && g.tests_compared < total;
           return (
             <td
               key={r}
               data-testid="geomean-cell"
               data-runtime={r}
               style={v !== null ? { background: ratioColor(v) } : undefined}
-              title={g ? `${g.tests_compared} tests compared${g.failed ? `, ${g.failed} failed` : ''}` : undefined}
+              title={g ? `${formatGeomean(g)}: ${g.tests_compared} tests compared${g.failed ? `, ${g.failed} failed` : ''}` : undefined}
             >
               <div class="ratio">{formatRatio(v)}</div>
+              {fewer && (
+                <div class="small muted" data-testid="geomean-coverage">
+                  {g.tests_compared} of {total} tests
+                </div>
+              )}
               {g && g.failed > 0 && <div class="bad small">{g.failed} failed</div>}
             </td>
           );
