@@ -148,6 +148,34 @@ try {
       diffVisible,
       diffTables: diff ? diff.querySelectorAll('table').length : 0,
       diffWarnings: diff ? diff.querySelectorAll('.warn li').length : 0,
+      // Each diff row as drawn: its first cells, texts, and its interval plot's geometry.
+      diffRows: Array.from(document.querySelectorAll('#diff-table tbody tr')).map((tr) => {
+        const svg = tr.querySelector('svg.ci-plot');
+        const num = (el, a) => (el && el.hasAttribute(a) ? Number(el.getAttribute(a)) : null);
+        const bar = svg && svg.querySelector('line.bar');
+        const dot = svg && svg.querySelector('circle.dot');
+        const band = svg && svg.querySelector('rect.band');
+        return {
+          key: Array.from(tr.cells).slice(0, 3).map((c) => c.textContent),
+          text: tr.textContent,
+          verdict: tr.getAttribute('data-verdict'),
+          svg: svg ? { lo: num(svg, 'data-lo'), hi: num(svg, 'data-hi'), pad: num(svg, 'data-pad'), width: num(svg, 'width'), t: num(svg, 'data-threshold') } : null,
+          bar: bar ? { x1: num(bar, 'x1'), x2: num(bar, 'x2') } : null,
+          dot: dot ? { cx: num(dot, 'cx'), open: dot.classList.contains('open') } : null,
+          band: band ? { x: num(band, 'x'), width: num(band, 'width') } : null,
+        };
+      }),
+      diffCounts: q('#diff-counts') ? q('#diff-counts').textContent : '',
+      diffMethod: q('#diff-method') ? q('#diff-method').textContent : '',
+      diffNormalize: q('#diff-normalize') ? q('#diff-normalize').textContent : '',
+      // Summary cells: noise, partial and notes as drawn.
+      matrixCells: Array.from(document.querySelectorAll('#matrix tbody td.cell')).map((td) => ({
+        halfwidth: td.getAttribute('data-halfwidth'),
+        partial: td.getAttribute('data-partial') === 'true',
+        text: td.textContent,
+        title: td.getAttribute('title') || '',
+      })),
+      geomeanFoot: Array.from(document.querySelectorAll('#matrix tfoot td[data-runtime]')).map((td) => ({ runtime: td.getAttribute('data-runtime'), text: td.textContent })),
       renderErrors: document.documentElement.getAttribute('data-render-errors'),
       missingTexts: texts.filter((t) => !text.includes(t) && !hostTitle.includes(t)),
       httpVisible: Boolean(q('#http-section') && !q('#http-section').hidden && q('#http-section').getClientRects().length),
@@ -178,6 +206,28 @@ try {
   }, { ids: TEMPLATE_SCRIPT_IDS, texts: mustShowAsText });
 
   check(dom.matrixIsTable, '#matrix is missing or not a table');
+  // Summary cells: each with its noise, partial ones marked, notes shown; geomeans over
+  // fewer tests than the run has say so.
+  if (run0 && run0.summary && Array.isArray(run0.summary.cells) && !lifecycle) {
+    const sum = run0.summary;
+    const withStats = sum.cells.filter((c) => c && c.stats && !c.failure);
+    for (const c of withStats) {
+      const where = `matrix cell ${c.runtime} · ${c.test}`;
+      const drawn = dom.matrixCells.filter((m) => m.title.includes(`n=${c.stats.n}`) && (typeof c.halfwidth_pct !== 'number' || m.halfwidth === String(c.halfwidth_pct)));
+      if (typeof c.halfwidth_pct === 'number') {
+        check(drawn.some((m) => m.text.includes(`±${c.halfwidth_pct.toFixed(1)} %`)), `${where}: its noise ±${c.halfwidth_pct.toFixed(1)} % is not shown`);
+      }
+      if (c.partial) check(dom.matrixCells.some((m) => m.partial && m.text.includes('partial') && m.title.includes(String(c.note || 'partial'))), `${where}: partial, but not marked`);
+      if (c.note && !c.partial) check(dom.matrixCells.some((m) => m.text.includes(c.note)), `${where}: its note "${c.note}" is not shown`);
+    }
+    check(dom.matrixCells.filter((m) => m.partial).length === withStats.filter((c) => c.partial).length, 'partial cells marked in #matrix differ from the data');
+    for (const p of Array.isArray(sum.per_runtime) ? sum.per_runtime : []) {
+      const foot = dom.geomeanFoot.find((f) => f.runtime === String(p.runtime));
+      if (!foot || typeof p.tests_total !== 'number' || typeof p.geomean_relative !== 'number') continue;
+      const want = p.tests_compared < p.tests_total ? `${p.tests_compared} of ${p.tests_total} tests` : `${p.tests_compared} tests`;
+      check(foot.text.includes(want), `geomean of ${p.runtime}: "${foot.text}" does not say "${want}"`);
+    }
+  }
   check(dom.matrixRows >= 2, `#matrix has ${dom.matrixRows} body rows, expected at least 2`);
   if (lifecycle) {
     const tests = (run0.summary && run0.summary.tests) || [];
@@ -248,6 +298,60 @@ try {
     check(dom.diffTables > 0, 'the data has a diff but #diff has no table');
     const nWarn = Array.isArray(data.diff.warnings) ? data.diff.warnings.length : 0;
     check(dom.diffWarnings === nWarn, `#diff shows ${dom.diffWarnings} warnings, the data has ${nWarn}`);
+    // Every row: its verdict and note as text, its noise, and its interval drawn on the
+    // one log scale of the column: the band ±threshold around 1, the bar from the
+    // interval's low to high end, the dot at the ratio (open without an interval, none
+    // without a ratio).
+    const rows = (Array.isArray(data.diff.rows) ? data.diff.rows : []).filter((r) => r && typeof r === 'object');
+    const t = (typeof data.diff.threshold_pct === 'number' ? data.diff.threshold_pct : 0) / 100;
+    const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+    check(dom.diffRows.length === rows.length, `#diff-table has ${dom.diffRows.length} rows, the data has ${rows.length}`);
+    const normalizeText = data.diff.normalize ? `each side relative to its own run's ${data.diff.normalize}` : 'not normalised';
+    check(dom.diffNormalize === normalizeText && dom.diffMethod.includes(normalizeText) && dom.diffMethod.includes('Benjamini–Hochberg'),
+      `#diff does not say how rows were compared: "${dom.diffNormalize}" / "${dom.diffMethod}"`);
+    if (typeof data.diff.method === 'string') check(dom.diffMethod.includes(data.diff.method), `#diff-method does not show the data's method: ${dom.diffMethod}`);
+    for (const [v, label] of [['insufficient data', 'insufficient data'], ['not comparable', 'not comparable']]) {
+      const n = rows.filter((r) => r.verdict === v).length;
+      check(n === 0 || dom.diffCounts.includes(`${n} ${label}`), `#diff-counts does not count ${n} ${label}: ${dom.diffCounts}`);
+    }
+    let plotted = 0;
+    rows.forEach((r, i) => {
+      const d = dom.diffRows[i];
+      const where = `diff row ${i + 1} (${r.runtime} · ${r.test} · ${r.phase})`;
+      if (!d) return;
+      check(d.key.join('|') === [r.runtime, r.test, r.phase].map(String).join('|'), `${where}: the table row is ${d.key.join(' · ')}`);
+      check(d.verdict === r.verdict && d.text.includes(r.verdict), `${where}: verdict ${d.verdict}, the data says ${r.verdict}`);
+      if (r.note) check(d.text.includes(r.note), `${where}: the note "${r.note}" is not shown`);
+      if (isNum(r.halfwidth_pct)) check(d.text.includes(`±${r.halfwidth_pct.toFixed(1)} %`), `${where}: the noise ±${r.halfwidth_pct.toFixed(1)} % is not shown`);
+      if (!isNum(r.ratio)) check(!d.text.includes('NaN') && !d.text.includes('null'), `${where}: a row without a ratio shows ${d.text}`);
+      if (!check(Boolean(d.svg), `${where}: no interval plot (svg.ci-plot)`)) return;
+      const { lo, hi, pad, width } = d.svg;
+      const x = (v) => pad + ((Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * (width - 2 * pad);
+      const near = (a, b) => a !== null && Math.abs(a - b) <= 0.02;
+      for (const v of [r.ratio, r.ci_low, r.ci_high, 1 - t, 1 + t]) {
+        if (isNum(v) && v > 0) check(lo <= v && v <= hi, `${where}: ${v} is outside the plot's scale [${lo}, ${hi}]`);
+      }
+      check(Boolean(d.band) && near(d.band.x, x(1 - t)) && near(d.band.x + d.band.width, x(1 + t)),
+        `${where}: the threshold band is at ${JSON.stringify(d.band)}, expected ${x(1 - t).toFixed(2)}–${x(1 + t).toFixed(2)}`);
+      const hasCi = isNum(r.ci_low) && isNum(r.ci_high);
+      if (hasCi) {
+        plotted++;
+        check(Boolean(d.bar) && near(d.bar.x1, x(r.ci_low)) && near(d.bar.x2, x(r.ci_high)),
+          `${where}: the interval bar is at ${JSON.stringify(d.bar)}, expected ${x(r.ci_low).toFixed(2)}–${x(r.ci_high).toFixed(2)}`);
+        // A change is claimed only when the whole bar lies outside the band.
+        if (r.verdict === 'faster') check(d.bar.x2 < d.band.x, `${where}: faster, but its bar reaches into the band`);
+        if (r.verdict === 'slower') check(d.bar.x1 > d.band.x + d.band.width, `${where}: slower, but its bar reaches into the band`);
+      } else {
+        check(!d.bar, `${where}: a row without an interval draws a bar`);
+      }
+      if (isNum(r.ratio)) {
+        check(Boolean(d.dot) && near(d.dot.cx, x(r.ratio)) && d.dot.open === !hasCi,
+          `${where}: the ratio dot is ${JSON.stringify(d.dot)}, expected at ${x(r.ratio).toFixed(2)}${hasCi ? '' : ' (open)'}`);
+      } else {
+        check(!d.dot, `${where}: a row without a ratio draws a dot`);
+      }
+    });
+    check(plotted === rows.filter((r) => isNum(r.ci_low) && isNum(r.ci_high)).length, `${plotted} intervals drawn`);
   } else {
     check(!dom.diffExists || !dom.diffVisible, 'the data has no diff but #diff is visible');
   }

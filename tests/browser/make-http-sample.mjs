@@ -1,5 +1,6 @@
 // Writes assets/report/sample-http.json: two made-up runs of the gateway suite (B, A) with
-// realistic HTTP figures (one failed cell, a hostile test name and label) and their diff.
+// realistic HTTP figures (one failed cell, a hostile test name and label) and their diff;
+// each cell ran in RUNS fresh server processes (invocations) of one iteration each.
 //   node tests/browser/make-http-sample.mjs assets/report/sample-http.json
 import { writeFileSync } from 'node:fs';
 let seed = 7;
@@ -49,7 +50,7 @@ function makeRun(id, label, started, speed) {
       t += 9000 * RUNS;
       if (failed) {
         testCells.push({ runtime: rt.id, test, cold_start: null, p50_ns: null, p90_ns: null, p99_ns: null, levels: [], best: null, best_vs_baseline: null, peak_rss_kib: null, failure: FAILED.why });
-        cells.push({ runtime: rt.id, test, source: 'wall', primary_phase: 'latency', stats: null, relative: null, relative_low: null, relative_high: null, startup_ns: null, phases: {}, phase_stats: {}, failure: FAILED.why });
+        cells.push({ runtime: rt.id, test, source: 'wall', primary_phase: 'latency', stats: null, relative: null, relative_low: null, relative_high: null, startup_ns: null, phases: {}, phase_stats: {}, failure: FAILED.why, invocations: 0, partial: false, halfwidth_pct: null });
         dists.push({ runtime: rt.id, test, values: [] });
         continue;
       }
@@ -79,7 +80,9 @@ function makeRun(id, label, started, speed) {
       });
       const phases = { cold_start: stats(cold).median, latency: stats(p50s).median };
       for (const l of levels) phases[`throughput_c${l.connections}`] = l.p50_ns;
-      cells.push({ runtime: rt.id, test, source: 'wall', primary_phase: 'latency', stats: stats(p50s), relative: null, relative_low: null, relative_high: null, startup_ns: null, phases, phase_stats: { cold_start: stats(cold), latency: stats(p50s) }, failure: null });
+      const st = stats(p50s);
+      const halfwidth_pct = Math.round((50 * (st.ci_high - st.ci_low) / st.median) * 100) / 100;
+      cells.push({ runtime: rt.id, test, source: 'wall', primary_phase: 'latency', stats: st, relative: null, relative_low: null, relative_high: null, startup_ns: null, phases, phase_stats: { cold_start: stats(cold), latency: stats(p50s) }, failure: null, invocations: RUNS, partial: false, halfwidth_pct });
       dists.push({ runtime: rt.id, test, values: p50s });
       for (let k = 0; k * 1000 < 9000 * RUNS; k += 3) {
         const ph = (k * 1000) % 9000;
@@ -102,13 +105,13 @@ function makeRun(id, label, started, speed) {
   const per_runtime = RUNTIMES.map((rt) => {
     const rel = cells.filter((c) => c.runtime === rt.id && c.relative);
     const g = rel.length ? Math.exp(rel.reduce((a, c) => a + Math.log(c.relative), 0) / rel.length) : null;
-    return { runtime: rt.id, geomean_relative: g && Math.round(g * 1000) / 1000, tests_compared: rel.length, failed: cells.filter((c) => c.runtime === rt.id && c.failure).length };
+    return { runtime: rt.id, geomean_relative: g && Math.round(g * 1000) / 1000, tests_compared: rel.length, tests_total: Object.keys(TESTS).length, failed: cells.filter((c) => c.runtime === rt.id && c.failure).length };
   });
   return {
     schema_version: 3, id, label, suite: 'gateway', suite_kind: 'gateway',
     tests: Object.keys(TESTS).map((name, i) => ({ name, source_hash: ['9f2c41d07a1e8b33', '9f2c41d07a1e8b33', '9f2c41d07a1e8b33'][i] })),
     runtimes: RUNTIMES, not_applicable: [],
-    settings: { warmup: 0, runs: RUNS, timeout_secs: 120, memory_cap_bytes: 4294967296, sample_interval_ms: 100, size: 'quick', baseline: 'native',
+    settings: { warmup: 0, runs: 1, invocations: RUNS, order: 'interleaved', seed: started, timeout_secs: 120, memory_cap_bytes: 4294967296, sample_interval_ms: 100, size: 'quick', baseline: 'native',
       http: { levels: LEVELS, duration_ms: 2000, latency_ms: 1000, server_threads: 2, client_threads: 2, cli_inflight: 8, ready_timeout_ms: 20000 } },
     machine: { cpu_model: 'AMD EPYC 7B13', cores: 2, os: 'Debian GNU/Linux 13 (trixie)', kernel: '6.18.0', governor: null, memory_bytes: 25276510208, arch: 'x86_64', fingerprint: '5cfc1b07a2abd8e5' },
     wasmeter_version: '0.1.0', started_unix: started, finished_unix: started + t / 1000, status: 'complete', pid: 41177,
@@ -125,7 +128,9 @@ for (const cb of B.http) {
   if (!ca || cb.failure || ca.failure) continue;
   const add = (phase, a, b) => {
     const ratio = b / a, lo = ratio * 0.97, hi = ratio * 1.03;
-    rows.push({ runtime: cb.runtime, test: cb.test, phase, a_median: Math.round(a), b_median: Math.round(b), ratio: Math.round(ratio * 1000) / 1000, ci_low: Math.round(lo * 1000) / 1000, ci_high: Math.round(hi * 1000) / 1000, verdict: hi < 0.98 ? 'faster' : lo > 1.02 ? 'slower' : 'no change' });
+    const verdict = hi < 0.98 ? 'faster' : lo > 1.02 ? 'slower' : 'no change';
+    rows.push({ runtime: cb.runtime, test: cb.test, phase, a_median: Math.round(a), b_median: Math.round(b), ratio: Math.round(ratio * 1000) / 1000, ci_low: Math.round(lo * 1000) / 1000, ci_high: Math.round(hi * 1000) / 1000,
+      halfwidth_pct: 3, p_adjusted: verdict === 'no change' ? 0.41 : 0.004, verdict, n: [RUNS, RUNS], invocations: [RUNS, RUNS] });
   };
   add('latency', ca.p50_ns, cb.p50_ns);
   const la = ca.levels.find((l) => l.connections === 50), lb = cb.levels.find((l) => l.connections === 50);
@@ -133,6 +138,6 @@ for (const cb of B.http) {
 }
 const report = {
   title: 'wasmeter report', generated_by: 'wasmeter 0.1.0', runs: [B, A],
-  diff: { a: A.id, b: B.id, threshold_pct: 2, warnings: [], rows, only_a: [], only_b: [{ runtime: 'node', test: 'compute', phase: 'latency' }] },
+  diff: { a: A.id, b: B.id, threshold_pct: 2, normalize: null, alpha: 0.05, warnings: [], rows, only_a: [], only_b: [{ runtime: 'node', test: 'compute', phase: 'latency' }] },
 };
 writeFileSync(process.argv[2], JSON.stringify(report, null, 1) + '\n');
