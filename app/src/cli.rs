@@ -156,8 +156,8 @@ pub struct RunArgs {
     /// available runtime of that kind (default: all).
     #[arg(long, value_delimiter = ',')]
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per invocation (default: compute 1, lifecycle 1, HTTP suites 0:
-    /// each level warms up itself).
+    /// Warm-up iterations per invocation (default: lifecycle 1; command suites 0, an
+    /// iteration compiles and runs afresh; HTTP suites 0, each level warms up itself).
     #[arg(long)]
     pub warmup: Option<u32>,
     /// Measured iterations per invocation (default: compute 2, lifecycle 3, HTTP suites 1).

@@ -62,12 +62,14 @@ impl Repetition {
     /// The defaults of a suite kind. Between-process noise is the larger part on a shared
     /// machine, so values are spread over several invocations rather than piled into one;
     /// every default gives at least 3 values and 2 invocations a cell, the least a verdict
-    /// needs. HTTP iterations start a fresh server each and warm up per level: one each.
+    /// needs. A command iteration compiles, instantiates and runs afresh and the guest times
+    /// only its own loop, so a warm-up iteration buys little there; HTTP iterations start a
+    /// fresh server each and warm up per level.
     pub fn default_for(kind: SuiteKind) -> Repetition {
         match kind {
             SuiteKind::Command => Repetition {
                 invocations: 3,
-                warmup: 1,
+                warmup: 0,
                 runs: 2,
             },
             SuiteKind::Lifecycle => Repetition {

@@ -298,3 +298,36 @@ pub(crate) fn compact(dir: &Path) -> Result<Vec<(String, FileDigest)>, StoreErro
     }
     Ok(written)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measurements_saved_before_invocations_read_as_invocation_0() {
+        let row = |invocation, iteration| MeasurementRow {
+            runtime: "wasmtime".into(),
+            test: "sha256".into(),
+            phase: Phase::Execute,
+            invocation,
+            iteration,
+            warmup: false,
+            metric: Metric::SelfNs,
+            value: 1.5,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("measurements.parquet");
+        // The columns a run saved before invocations has: no `invocation`.
+        let old = measurements_frame(&[row(0, 0), row(0, 1)])
+            .unwrap()
+            .drop("invocation")
+            .unwrap();
+        assert!(old.column("invocation").is_err());
+        write_parquet(&path, old).unwrap();
+        assert_eq!(read_measurements(&path).unwrap(), vec![row(0, 0), row(0, 1)]);
+        // And a run of today keeps each row's invocation.
+        let new = vec![row(0, 0), row(2, 0)];
+        write_parquet(&path, measurements_frame(&new).unwrap()).unwrap();
+        assert_eq!(read_measurements(&path).unwrap(), new);
+    }
+}
