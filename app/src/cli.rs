@@ -174,6 +174,12 @@ pub struct RunArgs {
     /// Seed of the interleaved order (default: drawn; saved with the run).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// time (default), or instructions: also count the instructions of each embedded
+    /// runtime's execute phase under Valgrind's callgrind (command suites; tens of times
+    /// slower; CLI runtimes and native keep their times). Instruction counts are what such
+    /// a run summarises and diffs; noise barely moves them.
+    #[arg(long, value_name = "time|instructions")]
+    pub measure: Option<String>,
     /// Seconds an iteration may take before its cell is killed (default 60, or the suite's
     /// own: libsodium's 600).
     #[arg(long)]

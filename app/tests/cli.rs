@@ -462,3 +462,98 @@ fn desktop_without_its_binary_says_how_to_build_it() {
         "{err}"
     );
 }
+
+/// `--measure instructions`: embedded cells counted under callgrind, one value per
+/// invocation, nearly free of noise; the others keep their times and are not compared
+/// with counts. Valgrind comes with `scripts/test`; without it the run is refused.
+#[test]
+fn instructions_are_counted_under_callgrind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "crc32",
+            "--runtimes",
+            "native,wasmtime",
+            "--invocations",
+            "2",
+            "--runs",
+            "1",
+            "--measure",
+            "instructions",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    if stderr(&out).contains("needs Valgrind") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "valgrind missing under CI: {}",
+            stderr(&out)
+        );
+        eprintln!("SKIPPED: valgrind is not installed");
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let s = json(&out);
+    let cell = |rt: &str| {
+        s["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["runtime"] == rt)
+            .unwrap()
+            .clone()
+    };
+    let wt = cell("wasmtime");
+    assert_eq!(wt["source"], "instructions", "{wt}");
+    assert_eq!(wt["stats"]["n"], 2);
+    // crc32 over 160 MiB: hundreds of millions of instructions, the same in both processes.
+    let median = wt["stats"]["median"].as_f64().unwrap();
+    assert!(median > 1e8, "{wt}");
+    assert!(wt["halfwidth_pct"].as_f64().unwrap() < 1.0, "{wt}");
+    assert!(wt["relative"].is_null());
+    assert!(
+        wt["note"]
+            .as_str()
+            .unwrap()
+            .contains("timing sources differ"),
+        "{wt}"
+    );
+    assert_eq!(cell("native")["source"], "self");
+    let meta: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::fs::read_dir(tmp.path())
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path()
+                .join("meta.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(meta["settings"]["measure"], "instructions");
+
+    // Not for host-driven suites; unknown measures exit 2.
+    let out = wasmeter(
+        &["run", "--suite", "lifecycle", "--measure", "instructions"],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--measure instructions"),
+        "{}",
+        stderr(&out)
+    );
+    let out = wasmeter(
+        &["run", "--suite", "compute", "--measure", "cycles"],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--measure"), "{}", stderr(&out));
+}

@@ -85,6 +85,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 invocations: 1,
                 order: Default::default(),
                 seed: 0,
+                measure: Default::default(),
                 timeout_secs: 1,
                 memory_cap_bytes: 1,
                 sample_interval_ms: 100,

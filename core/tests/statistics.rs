@@ -81,6 +81,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 invocations: INVOCATIONS,
                 order: Default::default(),
                 seed: 0,
+                measure: Default::default(),
                 timeout_secs: 1,
                 memory_cap_bytes: 1,
                 sample_interval_ms: 100,

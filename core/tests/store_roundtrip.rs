@@ -27,6 +27,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             invocations: 1,
             order: Default::default(),
             seed: 0,
+            measure: Default::default(),
             timeout_secs: 60,
             memory_cap_bytes: 1 << 30,
             sample_interval_ms: 100,

@@ -109,6 +109,11 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
             .map_err(|e: String| InputError(format!("--order: {e}")))?;
     }
     req.seed = args.seed;
+    if let Some(m) = &args.measure {
+        req.measure = m
+            .parse()
+            .map_err(|e: String| InputError(format!("--measure: {e}")))?;
+    }
     if http {
         req.http = Some(http_settings(args)?);
     } else if !args.concurrency.is_empty()
@@ -195,6 +200,7 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.invocations = m.settings.invocations;
     req.order = m.settings.order;
     req.seed = Some(m.settings.seed);
+    req.measure = m.settings.measure;
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
     let budget = m.settings.http.as_ref().map(|h| h.iteration_budget());
     req.timeout = Duration::from_secs(m.settings.timeout_secs)

@@ -216,14 +216,21 @@ impl<'a> Index<'a> {
         self.phases.get(&(*rt, *test)).cloned().unwrap_or_default()
     }
 
-    /// The primary time of a cell: the guest's self-timing when it reported one (the same
-    /// region on every runtime), else the harness's wall time of `execute`, else of the
+    /// The primary measure of a cell: instructions when the run counted them, else the
+    /// guest's self-timing when it reported one (the same region on every runtime), else the harness's wall time of `execute`, else of the
     /// whole iteration — all reported as `execute`, the phase a command is compared by —
     /// else (lifecycle suite) the wall time of `instantiate`, else (HTTP suites) the median
-    /// request latency over one connection. Returns the values, `self` or
-    /// `wall`, and the phase it is reported as.
+    /// request latency over one connection. Returns the values, their source
+    /// (`instructions`, `self` or `wall`), and the phase it is reported as.
     pub fn primary(&self, rt: &str, test: &str) -> Option<(Groups<'_>, &'static str, Phase)> {
         [
+            // Counted by callgrind (`--measure instructions`): what the run was asked for.
+            (
+                Phase::Execute,
+                Metric::Instructions,
+                "instructions",
+                Phase::Execute,
+            ),
             (Phase::Execute, Metric::SelfNs, "self", Phase::Execute),
             (Phase::Execute, Metric::WallNs, "wall", Phase::Execute),
             (Phase::Total, Metric::WallNs, "wall", Phase::Execute),

@@ -30,6 +30,20 @@ pub fn format_ns(ns: f64) -> String {
     }
 }
 
+/// A count as a short human string with its unit (`1.23G instr`).
+pub fn format_count(n: f64, unit: &str) -> String {
+    let (v, prefix) = if n >= 1e9 {
+        (n / 1e9, "G")
+    } else if n >= 1e6 {
+        (n / 1e6, "M")
+    } else if n >= 1e3 {
+        (n / 1e3, "k")
+    } else {
+        (n, "")
+    };
+    format!("{v:.3}{prefix} {unit}")
+}
+
 /// A byte count as a short human string (`1.5 KiB`, `12.0 MiB`, `-300 B`).
 pub fn format_bytes(b: f64) -> String {
     let a = b.abs();
@@ -96,7 +110,11 @@ pub fn format_cell(c: &CellSummary) -> String {
             "–".into()
         };
     };
-    let mut text = format_ns(st.median);
+    let mut text = if c.source == "instructions" {
+        format_count(st.median, "instr")
+    } else {
+        format_ns(st.median)
+    };
     if let Some(h) = c.halfwidth_pct {
         text.push_str(&format!(" ±{h:.1} %"));
     }

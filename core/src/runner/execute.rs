@@ -261,6 +261,12 @@ struct CellCtx<'a> {
     cancel: &'a AtomicBool,
 }
 
+/// Recording a count can fail the cell, or (saving) the run.
+enum RecordError {
+    Cell(Failure),
+    Run(RunnerError),
+}
+
 enum Line {
     Msg(WorkerMsg),
     Garbage(String),
@@ -333,6 +339,9 @@ impl CellCtx<'_> {
         let untimed = self.test.untimed.is_some();
         std::fs::create_dir_all(&scratch)
             .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
+        let instructions_dir = (self.plan.settings.measure == crate::store::Measure::Instructions
+            && self.runtime.kind == RuntimeKind::Embedded)
+            .then(|| scratch.join("callgrind"));
         Ok(CellSpec {
             runtime: self.runtime.clone(),
             job: Job {
@@ -356,6 +365,7 @@ impl CellCtx<'_> {
             http: None,
             check,
             self_timed_iterations: self.plan.suite.self_timed_iterations,
+            instructions_dir,
         })
     }
 
@@ -397,6 +407,7 @@ impl CellCtx<'_> {
             http: None,
             check: None,
             self_timed_iterations: None,
+            instructions_dir: None,
         }
     }
 
@@ -433,9 +444,61 @@ impl CellCtx<'_> {
         worker: &WorkerCommand,
         spec: &CellSpec,
     ) -> Result<Option<Failure>, RunnerError> {
-        let result = self.supervise(worker, spec);
+        // Counting instructions: the worker runs under callgrind, its dumps in the scratch.
+        let wrapped;
+        let worker = match &spec.instructions_dir {
+            Some(dir) => {
+                let valgrind = super::instructions::valgrind().map_err(|e| RunnerError::Spawn {
+                    program: "valgrind".into(),
+                    source: std::io::Error::new(std::io::ErrorKind::NotFound, e),
+                })?;
+                std::fs::create_dir_all(dir).map_err(|source| RunnerError::Spawn {
+                    program: dir.display().to_string(),
+                    source,
+                })?;
+                wrapped = super::instructions::wrap(&valgrind, worker, dir);
+                &wrapped
+            }
+            None => worker,
+        };
+        let mut result = self.supervise(worker, spec);
+        if let (Ok(None), Some(dir)) = (&result, &spec.instructions_dir) {
+            result = self
+                .record_instructions(dir)
+                .map(|()| None)
+                .or_else(|f| match f {
+                    RecordError::Cell(f) => Ok(Some(f)),
+                    RecordError::Run(e) => Err(e),
+                });
+        }
         let _ = std::fs::remove_dir_all(&spec.job.scratch);
         result
+    }
+
+    /// Saves the instructions per iteration that callgrind counted in this invocation, as one
+    /// value of the execute phase.
+    fn record_instructions(&mut self, dir: &Path) -> Result<(), RecordError> {
+        let total = super::instructions::take_total(dir).ok_or_else(|| {
+            RecordError::Cell(Failure::Other(format!(
+                "callgrind left no instruction count in {}",
+                dir.display()
+            )))
+        })?;
+        let row = MeasurementRow {
+            runtime: self.runtime.id.clone(),
+            test: self.test.name.clone(),
+            phase: crate::runtime::Phase::Execute,
+            invocation: self.invocation,
+            iteration: 0,
+            warmup: false,
+            metric: crate::runtime::Metric::Instructions,
+            value: total / f64::from(self.iterations.max(1)),
+        };
+        self.writer
+            .measurements(std::slice::from_ref(&row))
+            .map_err(|e| RecordError::Run(e.into()))?;
+        let _ = self.events.send(Event::Measurement(vec![row]));
+        Ok(())
     }
 
     fn supervise(
@@ -501,7 +564,13 @@ impl CellCtx<'_> {
     fn watch(&mut self, pid: u32, rx: &Receiver<Line>, spec: &CellSpec) -> Option<Failure> {
         let settings = &self.plan.settings;
         let interval = Duration::from_millis(settings.sample_interval_ms);
-        let timeout = Duration::from_secs(settings.timeout_secs);
+        // Under callgrind a worker runs tens of times slower.
+        let slowdown = if spec.instructions_dir.is_some() {
+            50
+        } else {
+            1
+        };
+        let timeout = Duration::from_secs(settings.timeout_secs) * slowdown;
         let mut sampler = TreeSampler::new(pid);
         let mut deadline = Instant::now() + timeout;
         let mut next_sample = Instant::now() + interval;

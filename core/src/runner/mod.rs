@@ -2,11 +2,12 @@
 //! timeout and a memory cap, samples it live, saves as it goes and streams typed events.
 
 mod execute;
+pub mod instructions;
 mod plan;
 mod stand_in;
 mod worker;
 
-pub use crate::store::RunOrder;
+pub use crate::store::{Measure, RunOrder};
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
 pub use stand_in::stand_in_run;

@@ -3,7 +3,7 @@
 use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, applies_to, known_runtimes};
-use crate::store::{RunOrder, RunSettings};
+use crate::store::{Measure, RunOrder, RunSettings};
 use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
@@ -26,6 +26,8 @@ pub struct RunRequest {
     pub order: RunOrder,
     /// Seed of the interleaved order; `None` draws one (saved with the run either way).
     pub seed: Option<u64>,
+    /// Time, or also instructions (embedded runtimes under callgrind).
+    pub measure: Measure,
     /// Per-iteration timeout.
     pub timeout: Duration,
     /// Problem size.
@@ -101,6 +103,7 @@ impl RunRequest {
             invocations: rep.invocations,
             order: RunOrder::Interleaved,
             seed: None,
+            measure: Measure::Time,
             timeout,
             size: Size::Quick,
             label: None,
@@ -179,6 +182,15 @@ impl Plan {
         }
         let all = known_runtimes(&req.config);
         let kind = req.suite.kind;
+        if req.measure == Measure::Instructions {
+            if kind != SuiteKind::Command {
+                return Err(PlanError::Invalid(format!(
+                    "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
+                    req.suite.name
+                )));
+            }
+            super::instructions::valgrind().map_err(PlanError::Invalid)?;
+        }
         let mut skipped = Vec::new();
         let mut not_applicable: Vec<(String, String)> = Vec::new();
         // Each selected id, and whether the user named it (rather than a group or default).
@@ -288,6 +300,7 @@ impl Plan {
                 invocations: req.invocations,
                 order: req.order,
                 seed: req.seed.unwrap_or_else(fresh_seed),
+                measure: req.measure,
                 timeout_secs: timeout.as_secs().max(1),
                 memory_cap_bytes: req.memory_cap,
                 sample_interval_ms: req.sample_interval.as_millis().max(1) as u64,

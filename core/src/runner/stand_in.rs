@@ -66,6 +66,7 @@ pub fn stand_in_run(
             invocations: 1,
             order: Default::default(),
             seed: 0,
+            measure: Default::default(),
             timeout_secs: 10,
             memory_cap_bytes: 1 << 30,
             sample_interval_ms: 100,

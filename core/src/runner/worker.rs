@@ -36,6 +36,10 @@ pub struct CellSpec {
     /// The suite's [`crate::suite::Suite::self_timed_iterations`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_timed_iterations: Option<u32>,
+    /// Set when the worker runs under callgrind (`--measure instructions`): where its
+    /// count goes; the runner reads it when the worker has exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions_dir: Option<PathBuf>,
 }
 
 /// The check step of a cell, for its runtime: the program to run and the answer it must
@@ -458,6 +462,7 @@ mod tests {
             http: None,
             check: None,
             self_timed_iterations: Some(5),
+            instructions_dir: None,
         };
         let run = |body: &str| {
             let spec = spec(script(d.path(), body));

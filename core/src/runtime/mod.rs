@@ -212,6 +212,14 @@ pub enum Metric {
     RssBytes,
     /// HTTP: failed requests (connect, timeout, I/O, bad status or body).
     Errors,
+    /// HTTP: the level saturated — fewer than one request completed within its duration —
+    /// so its throughput was below this many requests per second (1 / duration). A
+    /// measurement of the server, not a failure; such a level records no `rps`, so no
+    /// reader takes the bound for a rate.
+    SaturatedBelowRps,
+    /// Instructions executed in the execute phase, counted by callgrind
+    /// (`--measure instructions`, embedded runtimes).
+    Instructions,
 }
 
 impl Metric {
@@ -231,11 +239,13 @@ impl Metric {
             Metric::CpuNsPer1k => "cpu_ns_per_1k",
             Metric::RssBytes => "rss_bytes",
             Metric::Errors => "errors",
+            Metric::SaturatedBelowRps => "saturated_below_rps",
+            Metric::Instructions => "instructions",
         }
     }
 
     /// Every metric.
-    pub const ALL: [Metric; 13] = [
+    pub const ALL: [Metric; 15] = [
         Metric::WallNs,
         Metric::SelfNs,
         Metric::UserNs,
@@ -249,6 +259,8 @@ impl Metric {
         Metric::CpuNsPer1k,
         Metric::RssBytes,
         Metric::Errors,
+        Metric::SaturatedBelowRps,
+        Metric::Instructions,
     ];
 
     /// Parses [`Metric::as_str`] back.

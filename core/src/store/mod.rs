@@ -122,6 +122,9 @@ pub struct RunSettings {
     /// Seed of the interleaved order (and nothing else), so the order can be repeated.
     #[serde(default)]
     pub seed: u64,
+    /// What the embedded runtimes' cells measure: time, or instructions under callgrind.
+    #[serde(default, skip_serializing_if = "Measure::is_time")]
+    pub measure: Measure,
     /// Seconds without progress before a cell is killed.
     pub timeout_secs: u64,
     /// Memory cap of a cell, bytes.
@@ -172,6 +175,38 @@ impl std::str::FromStr for RunOrder {
             "interleaved" => Ok(RunOrder::Interleaved),
             _ => Err(format!(
                 "unknown order '{s}' (expected interleaved or sequential)"
+            )),
+        }
+    }
+}
+
+/// What a run measures in the cells of embedded runtimes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Measure {
+    /// Time, as every runtime is measured.
+    #[default]
+    Time,
+    /// Also instructions executed in the execute phase, counted by Valgrind's callgrind
+    /// (embedded runtimes only; their times are then Valgrind's and not worth comparing).
+    Instructions,
+}
+
+impl Measure {
+    /// The default, left out of saved settings.
+    pub fn is_time(&self) -> bool {
+        *self == Measure::Time
+    }
+}
+
+impl std::str::FromStr for Measure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Measure, String> {
+        match s {
+            "time" => Ok(Measure::Time),
+            "instructions" => Ok(Measure::Instructions),
+            _ => Err(format!(
+                "unknown measure '{s}' (expected time or instructions)"
             )),
         }
     }

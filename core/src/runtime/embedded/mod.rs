@@ -37,6 +37,18 @@ pub fn wasmer_compiler(id: &str) -> Option<WasmerCompiler> {
     })
 }
 
+/// Runs and times an engine's execute phase. Never inlined and not generic, so it is one
+/// symbol of this name: with `--measure instructions`, callgrind counts only while inside
+/// it (`runner::instructions::REGION`). The timing after the call also keeps the call from
+/// becoming a tail jump, which callgrind would take for leaving the function.
+#[cfg(feature = "engines")]
+#[inline(never)]
+pub fn wasmeter_measured_region(execute: &mut dyn FnMut()) -> std::time::Duration {
+    let t = std::time::Instant::now();
+    execute();
+    t.elapsed()
+}
+
 /// Reads the module a job names; a missing file is its own failure kind.
 #[cfg(feature = "engines")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {

@@ -150,9 +150,11 @@ impl Runtime for Wasmtime {
         let start = instance
             .get_typed_func::<(), ()>(&mut store, "_start")
             .map_err(|e| Failure::Other(format!("no _start export: {e:#}")))?;
-        let t = Instant::now();
-        let result = start.call(&mut store, ());
-        it.wall(Phase::Execute, t.elapsed());
+        let mut result = None;
+        let took =
+            super::wasmeter_measured_region(&mut || result = Some(start.call(&mut store, ())));
+        let result = result.expect("the execute phase ran");
+        it.wall(Phase::Execute, took);
 
         let t = Instant::now();
         drop(store);
