@@ -324,7 +324,10 @@ mod tests {
             .unwrap();
         assert!(old.column("invocation").is_err());
         write_parquet(&path, old).unwrap();
-        assert_eq!(read_measurements(&path).unwrap(), vec![row(0, 0), row(0, 1)]);
+        assert_eq!(
+            read_measurements(&path).unwrap(),
+            vec![row(0, 0), row(0, 1)]
+        );
         // And a run of today keeps each row's invocation.
         let new = vec![row(0, 0), row(2, 0)];
         write_parquet(&path, measurements_frame(&new).unwrap()).unwrap();
