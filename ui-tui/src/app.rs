@@ -18,7 +18,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use wasmeter_core::analysis::diff_runs;
+use wasmeter_core::analysis::{DiffOptions, diff_runs};
 use wasmeter_core::config::Config;
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
@@ -201,12 +201,16 @@ impl App {
         self
     }
 
-    /// Tells the settings whether the ticked suite is an HTTP one (its own warm-up and
-    /// runs, and the load fields).
+    /// Tells the settings which kind of suite is ticked (its own warm-up, runs and
+    /// invocations; for HTTP suites the load fields).
     fn sync_settings(&mut self) {
-        let http = self.tests.ticked_suite().is_some_and(|s| s.kind.is_http());
-        if http != self.settings.http_suite {
-            self.settings.set_http_suite(http);
+        let kind = self
+            .tests
+            .ticked_suite()
+            .map(|s| s.kind)
+            .unwrap_or_default();
+        if kind != self.settings.kind {
+            self.settings.set_kind(kind);
         }
     }
 
@@ -341,8 +345,11 @@ impl App {
         let mut req = RunRequest::new(suite);
         req.tests = tests;
         req.runtimes = ids.clone();
-        req.warmup = s.warmup_for(http);
-        req.runs = s.runs_for(http);
+        let rep = s.repetition_for(req.suite.kind);
+        req.warmup = rep.warmup;
+        req.runs = rep.runs;
+        req.invocations = rep.invocations;
+        req.order = s.order;
         req.http = http.then(|| s.http.clone());
         // A suite's own timeout (libsodium's slow tests) is a floor under the setting.
         req.timeout = Duration::from_secs(s.timeout.max(req.suite.timeout_secs.unwrap_or(0)));
@@ -577,7 +584,7 @@ impl App {
     pub fn open_diff(&mut self, a: PathBuf, b: PathBuf) {
         let loaded = load_run(&a).and_then(|ra| Ok((ra, load_run(&b)?)));
         match loaded {
-            Ok((ra, rb)) => match diff_runs(&ra, &rb, 2.0) {
+            Ok((ra, rb)) => match diff_runs(&ra, &rb, &DiffOptions::default()) {
                 Ok(diff) => {
                     self.diff = Some(DiffPane {
                         diff,

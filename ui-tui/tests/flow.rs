@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use wasmeter_core::runner::{Event, Plan};
-use wasmeter_core::store::RunStatus;
+use wasmeter_core::store::{RunOrder, RunStatus};
+use wasmeter_core::suite::SuiteKind;
 use wasmeter_tui::App;
 use wasmeter_tui::app::Pane;
 use wasmeter_tui::launch::{Launcher, RunHandle};
@@ -60,11 +61,8 @@ fn send(fake: &Fake, ev: Event) {
     fake.tx.lock().unwrap().as_ref().unwrap().send(ev).unwrap();
 }
 
-fn measurement(rt: &str, test: &str, i: u32, v: f64) -> Event {
-    common::measurement_event(rt, test, i, v)
-}
-
-/// Keys: keep native and wasmtime, tick only sha256, fewer runs, start.
+/// Keys: keep native and wasmtime, tick only sha256, 3 runs in each of 2 invocations
+/// (from core's compute defaults of 2 and 3), start.
 fn pick_and_start(app: &mut App) {
     key(app, KeyCode::Char('1'));
     keys(app, "jj "); // leave out wasmtime-winch
@@ -77,10 +75,24 @@ fn pick_and_start(app: &mut App) {
     keys(app, "j "); // tick sha256
     assert_eq!(app.tests.selection().unwrap().1, ["sha256"]);
     key(app, KeyCode::Tab); // settings
+    let core = wasmeter_core::runner::Repetition::default_for(SuiteKind::Command);
+    assert_eq!(app.settings.repetition(), core);
     keys(app, "jj"); // runs
-    key(app, KeyCode::Left);
-    key(app, KeyCode::Left);
-    assert_eq!(app.settings.runs, 3);
+    for _ in core.runs..3 {
+        key(app, KeyCode::Right);
+    }
+    key(app, KeyCode::Char('j')); // invocations
+    for _ in 2..core.invocations {
+        key(app, KeyCode::Left);
+    }
+    assert_eq!(
+        app.settings.repetition(),
+        wasmeter_core::runner::Repetition {
+            invocations: 2,
+            warmup: core.warmup,
+            runs: 3
+        }
+    );
     key(app, KeyCode::Char('r'));
 }
 
@@ -114,10 +126,24 @@ fn pick_run_watch_diff_export() {
                 .collect::<Vec<_>>(),
             ["sha256"]
         );
-        assert_eq!(plan.settings.runs, 3);
+        assert_eq!(
+            (
+                plan.settings.warmup,
+                plan.settings.runs,
+                plan.settings.invocations
+            ),
+            (
+                wasmeter_core::runner::Repetition::default_for(SuiteKind::Command).warmup,
+                3,
+                2
+            )
+        );
+        assert_eq!(plan.settings.order, RunOrder::Interleaved);
     }
 
-    // The runner's events, as a real run sends them.
+    // The runner's events, as a real run sends them: two rounds, each cell's k-th
+    // invocation in a shuffled order (wasmtime first in round 0); a cell finishes only
+    // after its last invocation, and its progress counts over its invocations.
     let cells = vec![
         ("native".to_string(), "sha256".to_string()),
         ("wasmtime".into(), "sha256".into()),
@@ -127,39 +153,62 @@ fn pick_run_watch_diff_export() {
         Event::Planned {
             run_id: "compute-20261122-090000-beef".into(),
             cells,
-            iterations_per_cell: 4,
+            iterations_per_cell: 8,
+            invocations: 2,
         },
     );
-    for (i, (rt, base)) in [("native", 2.0e6), ("wasmtime", 3.0e6)]
-        .into_iter()
-        .enumerate()
-    {
-        send(&fake, Event::CellStarted { index: i });
-        for k in 0..4 {
+    let bases = [2.0e6, 3.0e6];
+    for (round, order) in [(0u32, [1usize, 0]), (1, [0, 1])] {
+        for i in order {
+            let rt = ["native", "wasmtime"][i];
             send(
                 &fake,
-                Event::Progress {
+                Event::CellStarted {
                     index: i,
-                    done: k + 1,
+                    invocation: round,
                 },
             );
-            send(&fake, measurement(rt, "sha256", k, base));
+            for k in 0..4 {
+                send(
+                    &fake,
+                    Event::Progress {
+                        index: i,
+                        done: round * 4 + k + 1,
+                    },
+                );
+                send(
+                    &fake,
+                    common::invocation_measurement(rt, "sha256", round, k, bases[i]),
+                );
+            }
+            app.tick(Instant::now());
+            let s = screen(&app);
+            let want = format!("running {}/8 · invocation {}/2", round * 4 + 4, round + 1);
+            assert!(s.contains(&want), "{want:?} missing in\n{s}");
+            assert!(s.contains(&format!("invocation {}/2 ·", round + 1)), "{s}");
+            if (round, i) == (0, 0) {
+                // wasmtime ran its first invocation and waits for its second.
+                assert!(
+                    s.contains("wasmtime × sha256") && s.contains("queued 1/2"),
+                    "{s}"
+                );
+            }
+            if round == 1 {
+                send(
+                    &fake,
+                    Event::CellFinished {
+                        index: i,
+                        failure: None,
+                        wall_ms: 50.0,
+                    },
+                );
+            }
         }
-        app.tick(Instant::now());
-        let s = screen(&app);
-        assert!(s.contains("running 4/4"), "{s}");
-        send(
-            &fake,
-            Event::CellFinished {
-                index: i,
-                failure: None,
-                wall_ms: 50.0,
-            },
-        );
     }
     app.tick(Instant::now());
     let s = screen(&app);
-    assert!(s.contains("8/8 iterations"), "{s}");
+    assert!(s.contains("16/16 iterations"), "{s}");
+    assert!(!s.contains("queued"), "{s}");
     assert!(
         s.contains("1.50×"),
         "results table shows wasmtime relative to native:\n{s}"
@@ -238,9 +287,16 @@ fn cancel_asks_then_sets_the_flag() {
             run_id: "r1".into(),
             cells: vec![("native".into(), "sha256".into())],
             iterations_per_cell: 2,
+            invocations: 1,
         },
     );
-    send(&fake, Event::CellStarted { index: 0 });
+    send(
+        &fake,
+        Event::CellStarted {
+            index: 0,
+            invocation: 0,
+        },
+    );
     app.tick(Instant::now());
     let flag = fake.cancel.lock().unwrap().clone().unwrap();
     key(&mut app, KeyCode::Char('c'));
@@ -339,8 +395,8 @@ fn mouse_wheel_moves_and_tab_click_switches() {
     assert_eq!(app.focus, Pane::Runs, "{tabs}");
 }
 
-/// An HTTP suite: ticking it switches the settings to its own warm-up 0 and runs 3 and
-/// shows the load fields; the plan carries the load; live results compare the cells'
+/// An HTTP suite: ticking it switches the settings to core's defaults for HTTP suites (no
+/// warm-up, one run in each of three fresh processes) and shows the load fields; the plan carries the load; live results compare the cells'
 /// latency over one connection.
 #[test]
 fn http_suite_settings_and_live_latency() {
@@ -355,27 +411,38 @@ fn http_suite_settings_and_live_latency() {
     keys(&mut app, "jj "); // leave out wasmtime-winch
     keys(&mut app, "j "); // and wasmer-cranelift
     key(&mut app, KeyCode::Char('2'));
-    assert!(!app.settings.http_suite);
+    assert!(!app.settings.http_suite());
     key(&mut app, KeyCode::Char(' ')); // untick compute
     keys(&mut app, "jjjjj "); // tick the http (gateway) suite
     assert_eq!(app.tests.selection().unwrap().0.name, "http");
-    assert!(app.settings.http_suite);
+    assert!(app.settings.http_suite());
     assert_eq!(
-        (app.settings.warmup_for(true), app.settings.runs_for(true)),
-        (0, 3)
+        app.settings.repetition(),
+        wasmeter_core::runner::Repetition::default_for(SuiteKind::Gateway)
+    );
+    assert_eq!(
+        app.settings.repetition(),
+        wasmeter_core::runner::Repetition {
+            invocations: 3,
+            warmup: 0,
+            runs: 1
+        }
     );
     key(&mut app, KeyCode::Tab);
     let s = screen(&app);
     for want in [
         "warm-up       0",
-        "runs          3",
+        "runs          1",
+        "invocations   3",
+        "order         interleaved",
         "connections",
         "s per level",
+        "each cell: 3 fresh worker processes × (0",
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
     // connections: type 1,8; seconds per level: one step down from 2 s.
-    keys(&mut app, "jjjjjj");
+    keys(&mut app, "jjjjjjjj");
     key(&mut app, KeyCode::Enter);
     for _ in 0..30 {
         key(&mut app, KeyCode::Backspace);
@@ -404,7 +471,14 @@ fn http_suite_settings_and_live_latency() {
     {
         let plan = fake.plan.lock().unwrap();
         let plan = plan.as_ref().unwrap();
-        assert_eq!((plan.settings.warmup, plan.settings.runs), (0, 3));
+        assert_eq!(
+            (
+                plan.settings.warmup,
+                plan.settings.runs,
+                plan.settings.invocations
+            ),
+            (0, 1, 3)
+        );
         let http = plan.settings.http.as_ref().unwrap();
         assert_eq!(http.levels, [1, 8]);
         assert_eq!(http.duration_ms, 1500);
@@ -420,19 +494,27 @@ fn http_suite_settings_and_live_latency() {
             run_id: "20261122-123047-http-e7f9".into(),
             cells,
             iterations_per_cell: 3,
+            invocations: 3,
         },
     );
     for (index, (rt, lat)) in [("native", 8.0e3), ("wasmtime", 44.0e3)]
         .into_iter()
         .enumerate()
     {
-        send(&fake, Event::CellStarted { index });
         for i in 0..3 {
+            send(
+                &fake,
+                Event::CellStarted {
+                    index,
+                    invocation: i,
+                },
+            );
             let row = |phase, metric, value| wasmeter_core::store::MeasurementRow {
                 runtime: rt.into(),
                 test: "hello".into(),
                 phase,
-                iteration: i,
+                invocation: i,
+                iteration: 0,
                 warmup: false,
                 metric,
                 value,

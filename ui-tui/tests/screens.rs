@@ -8,7 +8,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use wasmeter_core::analysis::diff_runs;
+use wasmeter_core::analysis::{DiffOptions, Verdict, diff_runs};
 use wasmeter_core::runner::{Event, Plan};
 use wasmeter_core::runtime::Failure;
 use wasmeter_core::store::{RunStatus, SampleRow};
@@ -82,9 +82,13 @@ pub fn live_pane() -> LivePane {
         run_id: "compute-20261122-090000-beef".into(),
         cells,
         iterations_per_cell: 3,
+        invocations: 1,
     });
     let finish = |l: &mut LivePane, i: usize, rt: &str, t: &str, base: f64| {
-        l.apply(Event::CellStarted { index: i });
+        l.apply(Event::CellStarted {
+            index: i,
+            invocation: 0,
+        });
         for k in 0..3 {
             l.apply(Event::Progress {
                 index: i,
@@ -101,14 +105,20 @@ pub fn live_pane() -> LivePane {
     finish(&mut l, 0, "native", "sha256", 2.0e6);
     finish(&mut l, 1, "native", "nbody", 1.2e7);
     finish(&mut l, 2, "wasmtime", "sha256", 2.6e6);
-    l.apply(Event::CellStarted { index: 3 });
+    l.apply(Event::CellStarted {
+        index: 3,
+        invocation: 0,
+    });
     l.apply(Event::Progress { index: 3, done: 1 });
     l.apply(Event::CellFinished {
         index: 3,
         failure: Some(Failure::Trap("unreachable executed".into())),
         wall_ms: 80.0,
     });
-    l.apply(Event::CellStarted { index: 4 });
+    l.apply(Event::CellStarted {
+        index: 4,
+        invocation: 0,
+    });
     l.apply(Event::Progress { index: 4, done: 1 });
     for i in 0..30u64 {
         l.apply(Event::Sample(SampleRow {
@@ -186,7 +196,10 @@ fn live_run_finished() {
         failure: None,
         wall_ms: 300.0,
     });
-    l.apply(Event::CellStarted { index: 5 });
+    l.apply(Event::CellStarted {
+        index: 5,
+        invocation: 0,
+    });
     l.apply(m("wasmer-cranelift", "sha256", 0, 5.1e6));
     l.apply(Event::CellFinished {
         index: 5,
@@ -200,6 +213,70 @@ fn live_run_finished() {
     a.live = l;
     a.focus = Pane::Live;
     insta::assert_snapshot!(render(&a, 100, 30));
+}
+
+/// Interleaved invocations: a cell between its invocations is queued with how many
+/// ended, the running one says which invocation it is in, and so does the gauge.
+#[test]
+fn live_run_interleaved() {
+    let mut l = LivePane::new("native");
+    l.apply(Event::Planned {
+        run_id: "compute-20261122-090000-beef".into(),
+        cells: vec![
+            ("native".into(), "sha256".into()),
+            ("wasmtime".into(), "sha256".into()),
+            ("wasmtime".into(), "nbody".into()),
+        ],
+        iterations_per_cell: 6,
+        invocations: 2,
+    });
+    // Round 0: wasmtime × sha256, native, then wasmtime × nbody half way.
+    for (i, done) in [(1usize, 3u32), (0, 3), (2, 2)] {
+        l.apply(Event::CellStarted {
+            index: i,
+            invocation: 0,
+        });
+        for d in 1..=done {
+            l.apply(Event::Progress { index: i, done: d });
+        }
+    }
+    use wasmeter_tui::panes::live::CellStatus;
+    assert_eq!(
+        l.status,
+        [
+            CellStatus::Between(1, 3),
+            CellStatus::Between(1, 3),
+            CellStatus::Running(2, 0)
+        ]
+    );
+    // Round 1 begins with native: wasmtime × nbody's first invocation ended.
+    l.apply(Event::CellStarted {
+        index: 0,
+        invocation: 1,
+    });
+    l.apply(Event::Progress { index: 0, done: 4 });
+    assert_eq!(l.status[0], CellStatus::Running(4, 1));
+    assert_eq!(l.status[2], CellStatus::Between(1, 2));
+    l.elapsed = Duration::from_secs(5);
+    let mut a = app();
+    a.live = l;
+    a.focus = Pane::Live;
+    let s = render(&a, 120, 30);
+    assert!(
+        s.contains("9/18 iterations · 0/3 cells · invocation 2/2 ·"),
+        "{s}"
+    );
+    for (cell, want) in [
+        ("native × sha256", "running 4/6 · invocation 2/2"),
+        ("wasmtime × sha256", "queued 1/2"),
+        ("wasmtime × nbody", "queued 1/2"),
+    ] {
+        assert!(
+            s.lines().any(|l| l.contains(cell) && l.contains(want)),
+            "{cell}: {want:?} missing in\n{s}"
+        );
+    }
+    insta::assert_snapshot!(s);
 }
 
 #[test]
@@ -311,14 +388,159 @@ fn diff_screen() {
     {
         m.value *= 1.3;
     }
-    let diff = diff_runs(&ra, &rb, 2.0).unwrap();
+    let diff = diff_runs(&ra, &rb, &DiffOptions::default()).unwrap();
+    // Two invocations of three runs a side: every row has an interval and a verdict. B's
+    // times are 10 % shorter (its compile, instantiate and teardown unchanged), and all of
+    // wasmtime × nbody 30 % longer than that.
+    assert!(
+        diff.rows
+            .iter()
+            .all(|r| r.ci_low.is_some() && r.halfwidth_pct.is_some() && r.n == (6, 6)),
+        "{:#?}",
+        diff.rows
+    );
+    for r in &diff.rows {
+        let want = match (r.runtime.as_str(), r.test.as_str(), r.phase.as_str()) {
+            ("wasmtime", "nbody", _) => Verdict::Slower,
+            (_, _, "execute" | "total") => Verdict::Faster,
+            _ => Verdict::NoChange,
+        };
+        assert_eq!(r.verdict, want, "{r:?}");
+    }
+    let c = diff.counts();
+    assert_eq!(
+        (
+            c.faster,
+            c.slower,
+            c.no_change,
+            c.insufficient,
+            c.not_comparable
+        ),
+        (14, 5, 12, 0, 0)
+    );
     a.diff = Some(DiffPane {
         diff,
         dirs: (ra.dir.clone(), rb.dir.clone()),
         cursor: 2,
     });
     a.focus = Pane::Diff;
-    insta::assert_snapshot!(render(&a, 110, 32));
+    let s = render(&a, 110, 32);
+    for want in [
+        "14 faster, 5 slower, 12 no change · not normalised",
+        "how: B/A of medians, 95 % hierarchical-bootstrap interval",
+        "B/A [95% CI] ±noise",
+        "n 6/6 from 2/2 invocations",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    insta::assert_snapshot!(s);
+}
+
+/// A diff whose rows cannot all carry a verdict: B is a cancelled run with a partial cell
+/// and a cell timed by the harness only; in A every sha256 cell ended one of its two
+/// invocations. Wide (160 columns): the note column shows why; the selected row's note
+/// shows under the table; the header names the normalisation.
+#[test]
+fn diff_guards_160() {
+    let mut a = app();
+    let mut ra = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
+    // A: every sha256 cell ended one of its two invocations.
+    ra.measurements
+        .retain(|m| !(m.test == "sha256" && m.invocation == 1));
+    ra.cells
+        .retain(|c| !(c.test == "sha256" && c.invocation == 1));
+    let rb = guarded_run("compute-20261122-083000-c3d4");
+    let opts = DiffOptions::parse(2.0, "native").unwrap();
+    let diff = diff_runs(&ra, &rb, &opts).unwrap();
+    let row = |rt: &str, t: &str, ph: &str| {
+        diff.rows
+            .iter()
+            .find(|r| r.runtime == rt && r.test == t && r.phase == ph)
+            .unwrap_or_else(|| panic!("no row {rt} {t} {ph}: {:#?}", diff.rows))
+    };
+    let sha = row("wasmtime", "sha256", "execute");
+    assert_eq!(sha.verdict, Verdict::InsufficientData, "{sha:?}");
+    assert_eq!(sha.ci_low, None);
+    assert!(
+        sha.note.as_deref().unwrap().contains("invocation"),
+        "{sha:?}"
+    );
+    let partial = row("wasmer-cranelift", "chacha20", "execute");
+    assert_eq!(partial.verdict, Verdict::InsufficientData, "{partial:?}");
+    assert_eq!(
+        partial.note.as_deref(),
+        Some("partial cell in B: 1 of 2 invocations")
+    );
+    let nc = row("wasmtime", "nbody", "execute");
+    assert_eq!(nc.verdict, Verdict::NotComparable, "{nc:?}");
+    assert_eq!(nc.ratio, None);
+    let cursor = diff.rows.iter().position(|r| std::ptr::eq(r, nc)).unwrap();
+    a.diff = Some(DiffPane {
+        diff,
+        dirs: (ra.dir.clone(), rb.dir.clone()),
+        cursor,
+    });
+    a.focus = Pane::Diff;
+    let s = render(&a, 160, 40);
+    for want in [
+        "each side relative to its run's native",
+        "insufficient data",
+        "not comparable",
+        "partial cell in B: 1 of 2 invocations",
+        // The selected row: no ratio, its note under the table.
+        "wasmtime × nbody (execute): – · n 6/6",
+        "not comparable: timing sources differ",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    // Every verdict is whole, none cut by a narrow column.
+    for line in s.lines().filter(|l| l.contains("insufficient")) {
+        assert!(line.contains("insufficient data"), "{line}");
+    }
+    insta::assert_snapshot!(s);
+}
+
+/// The detail of a cancelled run: the partial cell is marked and has no relative value,
+/// the cell timed by the harness only says why it is not compared, the geomean names the
+/// tests it covers, and every cell shows its noise.
+#[test]
+fn detail_guards() {
+    let mut a = app();
+    let mut d = DetailPane::new(guarded_run("compute-20261122-083000-c3d4"));
+    let s = &d.summary;
+    let cell = |rt: &str, t: &str| s.cell(rt, t).unwrap();
+    let partial = cell("wasmer-cranelift", "chacha20");
+    assert!(partial.partial && partial.relative.is_none());
+    assert_eq!(partial.invocations, 1);
+    assert_eq!(partial.note.as_deref(), Some("partial: 1 of 2 invocations"));
+    let nc = cell("wasmtime", "nbody");
+    assert_eq!(nc.relative, None);
+    assert_eq!(
+        nc.note.as_deref(),
+        Some("not comparable: timing sources differ (wall vs self)")
+    );
+    let wasmtime = &s.per_runtime[1];
+    assert_eq!((wasmtime.tests_compared, wasmtime.tests_total), (2, 3));
+    let sha = cell("wasmtime", "sha256");
+    let h = sha.halfwidth_pct.unwrap();
+    assert!(h > 0.0 && h < 5.0, "{h}");
+    d.row = 2; // nbody
+    d.col = 1; // wasmtime
+    a.detail = Some(d);
+    a.focus = Pane::Detail;
+    let s = render(&a, 140, 32);
+    for want in [
+        "2 invocations × (1 warm-up + 3 runs), interleaved",
+        &format!("±{h:.1} %"),
+        "partial",
+        "(2 of 3 tests)",
+        "wasmtime × nbody:",
+        "not comparable: timing sources differ (wall vs self)",
+        "6 values from 2 invocations",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    insta::assert_snapshot!(s);
 }
 
 #[test]

@@ -1,5 +1,9 @@
-//! Run detail: the runtime × test matrix coloured by speed relative to the baseline, and
-//! for the selected cell its distribution, the run's resource graph, or the phases. For a
+//! Run detail: the runtime × test matrix coloured by speed relative to the baseline, each
+//! cell with its noise (± half-width of the median's 95 % interval: the smallest change
+//! the run could detect), partial cells of an interrupted run marked, the geomean naming
+//! how many tests it covers, and a line on the selected cell (why it has no relative
+//! value, if it has none); below, for the selected cell its distribution, the run's
+//! resource graph, or the phases. For a
 //! lifecycle run the matrix holds instantiation times, the phases are its measurements, and
 //! one more view shows a measurement against initial heap size (dense and sparse lines).
 //! For an HTTP run the matrix holds median latencies over one connection, and the first
@@ -15,9 +19,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{
-    HeapSeries, Index, MEASURES, RunSummary, Unit, heap_series, heap_sizes, summarize,
+    CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, heap_series,
+    heap_sizes, summarize,
 };
-use wasmeter_core::export::{format_ns, format_size, format_value};
+use wasmeter_core::export::{format_cell, format_geomean, format_ns, format_size, format_value};
 use wasmeter_core::runtime::Phase;
 use wasmeter_core::store::{SavedRun, format_time};
 use wasmeter_core::suite::SuiteKind;
@@ -117,13 +122,16 @@ impl DetailPane {
         let block = pane_block(&title, focused);
         let inner = block.inner(area);
         block.render(area, buf);
+        let [inner, about] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+        self.render_selected(about, buf);
         // Wide enough for the lifecycle suite's names (heap-256k-sparse); compute's fit in 14.
         let longest = s.tests.iter().map(|t| t.chars().count()).max().unwrap_or(0);
         let test_w = (longest as u16).clamp(14, 18);
         let n = s.runtimes.len().max(1) as u16;
         let col_w = (inner.width.saturating_sub(test_w) / n)
             .saturating_sub(1)
-            .clamp(9, 18);
+            .clamp(9, 24);
         let fit = ((inner.width.saturating_sub(test_w + 1)) / (col_w + 1)).max(1) as usize;
         let col_off = self.col.saturating_sub(fit - 1);
         let cols: Vec<usize> = (col_off..s.runtimes.len()).take(fit).collect();
@@ -144,17 +152,7 @@ impl DetailPane {
                 let mut cells = vec![Line::from(clip(t, test_w as usize))];
                 for &c in &cols {
                     let (text, style) = match s.cell(&s.runtimes[c], t) {
-                        Some(cell) if cell.failure.is_some() => (
-                            "FAILED".to_string(),
-                            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-                        ),
-                        Some(cell) => match cell.relative {
-                            Some(r) => (format!("{r:.2}×"), Style::default().fg(rel_color(r))),
-                            None => match cell.stats {
-                                Some(st) => (format_value(Unit::Ns, st.median), Style::default()),
-                                None => ("-".into(), Style::default().fg(Color::DarkGray)),
-                            },
-                        },
+                        Some(cell) => matrix_text(cell, col_w as usize),
                         None => ("-".into(), Style::default().fg(Color::DarkGray)),
                     };
                     let style = if focused && ti == self.row && c == self.col {
@@ -172,15 +170,8 @@ impl DetailPane {
             Style::default().add_modifier(Modifier::BOLD),
         )];
         for &c in &cols {
-            let v = s.per_runtime.get(c).and_then(|r| r.geomean_relative);
-            g.push(match v {
-                Some(v) => Line::styled(
-                    format!("{v:.2}×"),
-                    Style::default()
-                        .fg(rel_color(v))
-                        .add_modifier(Modifier::BOLD),
-                )
-                .right_aligned(),
+            g.push(match s.per_runtime.get(c) {
+                Some(r) => geomean_line(r, col_w as usize),
                 None => Line::from("-").right_aligned(),
             });
         }
@@ -192,6 +183,44 @@ impl DetailPane {
         Table::new(rows, widths)
             .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
             .render(inner, buf);
+    }
+
+    /// One line on the selected cell: its figures as every front end writes them, the
+    /// invocations and values they come from, and why it has no relative value.
+    fn render_selected(&self, area: Rect, buf: &mut Buffer) {
+        let Some((rt, test)) = self.selected() else {
+            return;
+        };
+        let Some(c) = self.summary.cell(rt, test) else {
+            return;
+        };
+        let dim = Style::default().fg(Color::DarkGray);
+        let mut spans = vec![
+            Span::styled(format!("{rt} × {test}: "), dim),
+            Span::raw(match &c.failure {
+                Some(f) => format!("failed: {f}"),
+                None => format_cell(c),
+            }),
+        ];
+        if let Some(st) = c.stats {
+            spans.push(Span::styled(
+                format!(
+                    " · {} value{} from {} invocation{}",
+                    st.n,
+                    if st.n == 1 { "" } else { "s" },
+                    c.invocations,
+                    if c.invocations == 1 { "" } else { "s" }
+                ),
+                dim,
+            ));
+        }
+        if let Some(note) = &c.note {
+            spans.push(Span::styled(
+                format!(" · {note}"),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        Paragraph::new(Line::from(spans)).render(area, buf);
     }
 
     fn render_distribution(&self, area: Rect, buf: &mut Buffer) {
@@ -216,6 +245,7 @@ impl DetailPane {
             Paragraph::new("no measurements").render(inner, buf);
             return;
         };
+        let values = values.values;
         let mut lines = Vec::new();
         if let Some(st) = cell.and_then(|c| c.stats) {
             let ci = match (st.ci_low, st.ci_high) {
@@ -453,10 +483,69 @@ impl DetailPane {
     }
 }
 
+/// `3 invocations` (or `1 invocation`).
+fn invocations(n: u32) -> String {
+    format!("{n} invocation{}", if n == 1 { "" } else { "s" })
+}
+
+/// A matrix cell: the summary's text ([`format_cell`]) when it fits, else its relative
+/// value (or median) with the noise; partial cells and cells with a note in yellow.
+fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
+    if c.failure.is_some() {
+        return (
+            "FAILED".into(),
+            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+        );
+    }
+    let Some(st) = c.stats else {
+        return ("-".into(), Style::default().fg(Color::DarkGray));
+    };
+    let style = match c.relative {
+        _ if c.partial || c.note.is_some() => Style::default().fg(Color::Yellow),
+        Some(r) => Style::default().fg(rel_color(r)),
+        None => Style::default(),
+    };
+    let full = format_cell(c);
+    if full.chars().count() <= width {
+        return (full, style);
+    }
+    let noise = c
+        .halfwidth_pct
+        .map(|h| format!(" ±{h:.1}%"))
+        .unwrap_or_default();
+    let mut text = match c.relative {
+        Some(r) => format!("{r:.2}×{noise}"),
+        None => format!("{}{noise}", format_value(Unit::Ns, st.median)),
+    };
+    if c.partial {
+        text.push_str(" p");
+    }
+    (text, style)
+}
+
+/// A runtime's geomean under the matrix, naming the tests it covers when not all
+/// ([`format_geomean`], shortened to `1.23× 2/3` when narrow).
+fn geomean_line(r: &RuntimeSummary, width: usize) -> Line<'static> {
+    let Some(v) = r.geomean_relative else {
+        return Line::from("-").right_aligned();
+    };
+    let full = format_geomean(r);
+    let text = if full.chars().count() <= width {
+        full
+    } else {
+        format!("{v:.2}× {}/{}", r.tests_compared, r.tests_total)
+    };
+    let partial = r.tests_total > 0 && r.tests_compared < r.tests_total;
+    let style = Style::default()
+        .fg(if partial { Color::Yellow } else { rel_color(v) })
+        .add_modifier(Modifier::BOLD);
+    Line::styled(text, style).right_aligned()
+}
+
 impl Component for DetailPane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let m = &self.run.meta;
-        let matrix_h = (self.summary.tests.len() as u16 + 4).clamp(5, area.height / 2);
+        let matrix_h = (self.summary.tests.len() as u16 + 5).clamp(6, area.height / 2);
         let [head, matrix, lower] = Layout::vertical([
             Constraint::Length(2),
             Constraint::Length(matrix_h),
@@ -475,7 +564,7 @@ impl Component for DetailPane {
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
                 Span::raw(format!(
-                    " · suite {} ({}) · {} · {} warm-up + {} runs",
+                    " · suite {} ({}) · {}",
                     m.suite,
                     match &m.settings.http {
                         Some(h) => format!(
@@ -491,13 +580,15 @@ impl Component for DetailPane {
                         None => m.settings.size.to_string(),
                     },
                     m.status,
-                    m.settings.warmup,
-                    m.settings.runs,
                 )),
             ]),
             Line::styled(
                 format!(
-                    "started {} UTC on {} ({} cores), {}",
+                    "{} × ({} warm-up + {} runs), {} · started {} UTC on {} ({} cores), {}",
+                    invocations(m.settings.invocations),
+                    m.settings.warmup,
+                    m.settings.runs,
+                    m.settings.order,
                     format_time(m.started_unix),
                     m.machine.cpu_model,
                     m.machine.cores,

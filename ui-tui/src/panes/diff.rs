@@ -1,5 +1,9 @@
-//! Diff of two saved runs: ratio B/A of medians with its 95 % interval and a verdict per
-//! runtime × test × phase, the comparability warnings first.
+//! Diff of two saved runs: ratio B/A of medians with its 95 % interval, the interval's
+//! half-width (the smallest change the row could detect) and a verdict per runtime × test
+//! × phase; the comparability warnings first, then how rows were compared
+//! ([`Diff::method`]: threshold, false discovery rate, normalisation). Rows without a
+//! verdict say why (insufficient data, not comparable); the selected row's note, values
+//! and invocations show under the table.
 
 use super::{clip, pane_block, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
@@ -10,8 +14,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
 use std::path::PathBuf;
-use wasmeter_core::analysis::{Diff, Verdict};
-use wasmeter_core::export::format_ns;
+use wasmeter_core::analysis::{Diff, DiffRow, Verdict};
+use wasmeter_core::export::{format_ns, format_ratio};
 
 /// State of the diff pane.
 #[derive(Debug)]
@@ -24,6 +28,9 @@ pub struct DiffPane {
     pub cursor: usize,
 }
 
+/// Table width from which rows show their note in a column of their own.
+const WIDE: u16 = 135;
+
 fn verdict_style(v: Verdict) -> Style {
     match v {
         Verdict::Faster => Style::default()
@@ -31,7 +38,44 @@ fn verdict_style(v: Verdict) -> Style {
             .add_modifier(Modifier::BOLD),
         Verdict::Slower => Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
         Verdict::NoChange => Style::default().fg(Color::DarkGray),
+        Verdict::InsufficientData => Style::default().fg(Color::Yellow),
+        Verdict::NotComparable => Style::default().fg(Color::Magenta),
     }
+}
+
+/// One line on the selected row: what it compares, from how many values and invocations,
+/// its adjusted p-value, and why it has no verdict when it has none.
+fn about_row(r: &DiffRow) -> Line<'static> {
+    let dim = Style::default().fg(Color::DarkGray);
+    let mut spans = vec![Span::styled(
+        format!(
+            "{} × {} ({}): {} · n {}/{} from {}/{} invocations",
+            r.runtime,
+            r.test,
+            r.phase,
+            format_ratio(r),
+            r.n.0,
+            r.n.1,
+            r.invocations.0,
+            r.invocations.1
+        ),
+        dim,
+    )];
+    if let Some(p) = r.p_adjusted {
+        let p = if p < 0.001 {
+            "< 0.001".to_string()
+        } else {
+            format!("{p:.3}")
+        };
+        spans.push(Span::styled(format!(" · adjusted p {p}"), dim));
+    }
+    if let Some(note) = &r.note {
+        spans.push(Span::styled(
+            format!(" · {note}"),
+            verdict_style(r.verdict).remove_modifier(Modifier::BOLD),
+        ));
+    }
+    Line::from(spans)
 }
 
 impl Component for DiffPane {
@@ -42,24 +86,64 @@ impl Component for DiffPane {
         block.render(area, buf);
         let warn_h = (d.warnings.len() as u16).min(4);
         let only = d.only_a.len() + d.only_b.len();
-        let [head, warn, table, foot] = Layout::vertical([
+        let method = d.method();
+        // The method wraps onto up to three lines when narrow.
+        let method_h = ((method.chars().count() + 6) as u16)
+            .div_ceil(inner.width.max(1))
+            .clamp(1, 3);
+        let [head, how, warn, table, about, foot] = Layout::vertical([
             Constraint::Length(1),
+            Constraint::Length(method_h),
             Constraint::Length(warn_h),
             Constraint::Min(3),
+            Constraint::Length(1),
             Constraint::Length(if only > 0 { 2 } else { 0 }),
         ])
         .areas(inner);
-        let (f, s, n) = d.counts();
-        Paragraph::new(Line::from(vec![
-            Span::styled(format!("{f} faster"), verdict_style(Verdict::Faster)),
+        let c = d.counts();
+        let mut counts = vec![
+            Span::styled(
+                format!("{} faster", c.faster),
+                verdict_style(Verdict::Faster),
+            ),
             Span::raw(", "),
-            Span::styled(format!("{s} slower"), verdict_style(Verdict::Slower)),
-            Span::raw(format!(
-                ", {n} no change · ratio B/A with 95 % interval · noise threshold {} %",
-                d.threshold_pct
-            )),
-        ]))
-        .render(head, buf);
+            Span::styled(
+                format!("{} slower", c.slower),
+                verdict_style(Verdict::Slower),
+            ),
+            Span::raw(format!(", {} no change", c.no_change)),
+        ];
+        if c.insufficient > 0 {
+            counts.push(Span::raw(", "));
+            counts.push(Span::styled(
+                format!("{} insufficient data", c.insufficient),
+                verdict_style(Verdict::InsufficientData),
+            ));
+        }
+        if c.not_comparable > 0 {
+            counts.push(Span::raw(", "));
+            counts.push(Span::styled(
+                format!("{} not comparable", c.not_comparable),
+                verdict_style(Verdict::NotComparable),
+            ));
+        }
+        counts.push(Span::styled(
+            format!(
+                " · {}",
+                match &d.normalize {
+                    Some(n) => format!("each side relative to its run's {n}"),
+                    None => "not normalised".into(),
+                }
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        Paragraph::new(Line::from(counts)).render(head, buf);
+        Paragraph::new(Line::styled(
+            format!("how: {method}"),
+            Style::default().fg(Color::DarkGray),
+        ))
+        .wrap(Wrap { trim: true })
+        .render(how, buf);
         let warnings: Vec<Line> = d
             .warnings
             .iter()
@@ -70,6 +154,14 @@ impl Component for DiffPane {
             .render(warn, buf);
         let height = table.height.saturating_sub(1) as usize;
         let off = scroll_offset(self.cursor, height);
+        // Wide enough for a note column (160 columns); narrower, the names shrink, the
+        // note goes (the selected row's shows under the table) and nothing else is cut.
+        let wide = table.width >= WIDE;
+        let (rt_w, test_w, med_w, ratio_w) = if wide {
+            (18, 14, 10, 28)
+        } else {
+            (16, 12, 9, 27)
+        };
         let rows = d
             .rows
             .iter()
@@ -77,50 +169,56 @@ impl Component for DiffPane {
             .skip(off)
             .take(height)
             .map(|(i, r)| {
-                let row = Row::new(vec![
-                    Line::from(clip(&r.runtime, 18)),
-                    Line::from(clip(&r.test, 14)),
+                let mut cells = vec![
+                    Line::from(clip(&r.runtime, rt_w as usize)),
+                    Line::from(clip(&r.test, test_w as usize)),
                     Line::from(r.phase.clone()),
                     Line::from(format_ns(r.a_median)).right_aligned(),
                     Line::from(format_ns(r.b_median)).right_aligned(),
-                    Line::from(format!(
-                        "{:.3} [{:.3}, {:.3}]",
-                        r.ratio, r.ci_low, r.ci_high
-                    ))
-                    .right_aligned(),
+                    Line::from(format_ratio(r)).right_aligned(),
                     Line::styled(r.verdict.to_string(), verdict_style(r.verdict)),
-                ]);
+                ];
+                if wide {
+                    cells.push(Line::styled(
+                        r.note.clone().unwrap_or_default(),
+                        Style::default().fg(Color::DarkGray),
+                    ));
+                }
+                let row = Row::new(cells);
                 if focused && i == self.cursor {
                     row.style(selected())
                 } else {
                     row
                 }
             });
-        Table::new(
-            rows,
-            [
-                Constraint::Length(18),
-                Constraint::Length(14),
-                Constraint::Length(11),
-                Constraint::Length(10),
-                Constraint::Length(10),
-                Constraint::Length(22),
-                Constraint::Min(9),
-            ],
-        )
-        .header(
-            Row::new([
-                "runtime",
-                "test",
-                "phase",
-                "A",
-                "B",
-                "B/A [95% CI]",
-                "verdict",
-            ])
-            .style(Style::default().add_modifier(Modifier::BOLD)),
-        )
-        .render(table, buf);
+        let mut widths = vec![
+            Constraint::Length(rt_w),
+            Constraint::Length(test_w),
+            Constraint::Length(11),
+            Constraint::Length(med_w),
+            Constraint::Length(med_w),
+            Constraint::Length(ratio_w),
+            Constraint::Length(17),
+        ];
+        let mut header = vec![
+            "runtime",
+            "test",
+            "phase",
+            "A",
+            "B",
+            "B/A [95% CI] ±noise",
+            "verdict",
+        ];
+        if wide {
+            widths.push(Constraint::Min(0));
+            header.push("note");
+        }
+        Table::new(rows, widths)
+            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .render(table, buf);
+        if let Some(r) = d.rows.get(self.cursor) {
+            Paragraph::new(about_row(r)).render(about, buf);
+        }
         if only > 0 {
             let list = |keys: &[wasmeter_core::analysis::DiffKey]| {
                 keys.iter()

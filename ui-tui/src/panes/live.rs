@@ -1,6 +1,8 @@
 //! Live run: overall gauge with ETA, per-cell status, live CPU and RSS of the running
 //! worker, and a results table that fills as cells finish, with bars relative to the
-//! baseline. Fed by runner events; rendering depends on this state only.
+//! baseline. Fed by runner events; rendering depends on this state only. A cell runs in
+//! several worker processes (invocations); with the interleaved order other cells run
+//! between them, so a cell between its invocations is shown queued with how many ended.
 
 use super::{bar, clip, mib, pane_block, rel_color, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
@@ -25,8 +27,11 @@ pub const HISTORY: usize = 240;
 pub enum CellStatus {
     /// Not started.
     Queued,
-    /// Its worker runs; iterations done so far.
-    Running(u32),
+    /// Its worker runs: iterations done so far over its invocations, and which invocation
+    /// (from 0) this is.
+    Running(u32, u32),
+    /// Between invocations (other cells run meanwhile): invocations ended, iterations done.
+    Between(u32, u32),
     /// Finished; wall time of the cell in ms.
     Done(f64),
     /// Failed, with the reason.
@@ -42,8 +47,12 @@ pub struct LivePane {
     pub cells: Vec<(String, String)>,
     /// Status per cell.
     pub status: Vec<CellStatus>,
-    /// Iterations per cell, warm-ups included.
+    /// Iterations per cell over its invocations, warm-ups included.
     pub iterations_per_cell: u32,
+    /// Worker processes (invocations) per cell.
+    pub invocations: u32,
+    /// The cell whose worker runs now.
+    pub current: Option<usize>,
     /// Iterations finished over the whole run.
     pub iterations_done: u64,
     /// Time since the run started (set by the app's clock, not read while drawing).
@@ -107,24 +116,43 @@ impl LivePane {
                 run_id,
                 cells,
                 iterations_per_cell,
+                invocations,
             } => {
                 self.run_id = Some(run_id);
                 self.status = vec![CellStatus::Queued; cells.len()];
                 self.medians = vec![None; cells.len()];
                 self.cells = cells;
                 self.iterations_per_cell = iterations_per_cell;
+                self.invocations = invocations.max(1);
+                self.current = None;
             }
-            Event::CellStarted { index } => {
-                if let Some(s) = self.status.get_mut(index) {
-                    *s = CellStatus::Running(0);
+            Event::CellStarted { index, invocation } => {
+                // The worker that ran before ended its invocation; unless its cell is
+                // finished, that cell now waits for its next one.
+                if let Some(prev) = self.current.filter(|p| *p != index)
+                    && let Some(CellStatus::Running(done, inv)) = self.status.get(prev).cloned()
+                {
+                    self.status[prev] = CellStatus::Between(inv + 1, done);
                 }
+                if let Some(s) = self.status.get_mut(index) {
+                    let done = match s {
+                        CellStatus::Running(d, _) | CellStatus::Between(_, d) => *d,
+                        _ => 0,
+                    };
+                    *s = CellStatus::Running(done, invocation);
+                }
+                self.current = Some(index);
                 self.cursor = index;
                 self.cpu.clear();
                 self.rss.clear();
             }
             Event::Progress { index, done } => {
                 if let Some(s) = self.status.get_mut(index) {
-                    *s = CellStatus::Running(done);
+                    let inv = match s {
+                        CellStatus::Running(_, inv) => *inv,
+                        _ => 0,
+                    };
+                    *s = CellStatus::Running(done, inv);
                 }
                 self.iterations_done += 1;
             }
@@ -152,9 +180,12 @@ impl LivePane {
                 wall_ms,
             } => {
                 let done_before = match self.status.get(index) {
-                    Some(CellStatus::Running(d)) => *d as u64,
+                    Some(CellStatus::Running(d, _) | CellStatus::Between(_, d)) => *d as u64,
                     _ => 0,
                 };
+                if self.current == Some(index) {
+                    self.current = None;
+                }
                 // Count the iterations a failed or cut-short cell will never report.
                 self.iterations_done +=
                     (self.iterations_per_cell as u64).saturating_sub(done_before);
@@ -230,8 +261,15 @@ impl LivePane {
                 None => "ETA …".into(),
             },
         };
+        // Which invocation the running cell is in, when cells run several.
+        let invocation = match self.current.and_then(|i| self.status.get(i)) {
+            Some(CellStatus::Running(_, inv)) if self.invocations > 1 => {
+                format!(" · invocation {}/{}", inv + 1, self.invocations)
+            }
+            _ => String::new(),
+        };
         let label = format!(
-            "{}/{} iterations · {}/{} cells · {} elapsed · {state}",
+            "{}/{} iterations · {}/{} cells{invocation} · {} elapsed · {state}",
             self.iterations_done.min(total),
             total,
             cells_done,
@@ -278,10 +316,25 @@ impl LivePane {
                         "queued".to_string(),
                         Style::default().fg(Color::DarkGray),
                     ),
-                    CellStatus::Running(d) => (
+                    CellStatus::Running(d, inv) if self.invocations > 1 => (
+                        "▶",
+                        format!(
+                            "running {d}/{} · invocation {}/{}",
+                            self.iterations_per_cell,
+                            inv + 1,
+                            self.invocations
+                        ),
+                        Style::default().fg(Color::Cyan),
+                    ),
+                    CellStatus::Running(d, _) => (
                         "▶",
                         format!("running {d}/{}", self.iterations_per_cell),
                         Style::default().fg(Color::Cyan),
+                    ),
+                    CellStatus::Between(ended, _) => (
+                        "◦",
+                        format!("queued {ended}/{}", self.invocations),
+                        Style::default().fg(Color::Blue),
                     ),
                     CellStatus::Done(ms) => (
                         "✓",

@@ -173,10 +173,11 @@ impl Component for RunsPane {
         let sel = self.current();
         let info = match sel.map(|r| &r.meta) {
             Some(Ok(m)) => format!(
-                "{} · {} tests × {} runtimes · {} warm-up + {} runs · {} · {}",
+                "{} · {} tests × {} runtimes · {} × ({} warm-up + {} runs) · {} · {}",
                 m.id,
                 m.tests.len(),
                 m.runtimes.len(),
+                m.settings.invocations,
                 m.settings.warmup,
                 m.settings.runs,
                 m.settings.size,

@@ -1,7 +1,9 @@
-//! Run settings: size, warm-up, runs, timeout, baseline runtime, label; for an HTTP suite
-//! (gateway, servers) its own warm-up and runs (default 0 and 3: an iteration loads the
-//! server at every level) and the load: connection levels, seconds per level, seconds of
-//! latency. ←/→ steps a value, Enter types one.
+//! Run settings: size, warm-up, runs, invocations (fresh worker processes per cell) and
+//! their order, timeout, baseline runtime, label; for an HTTP suite (gateway, servers) the
+//! load: connection levels, seconds per level, seconds of latency. Warm-up, runs and
+//! invocations start from core's defaults for the ticked suite's kind
+//! ([`Repetition::default_for`]) and are kept per kind once changed. ←/→ steps a value,
+//! Enter types one.
 
 use super::{pane_block, selected};
 use crate::component::{Action, Component, movement, step};
@@ -11,14 +13,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
+use std::collections::HashMap;
+use wasmeter_core::analysis::{MIN_INVOCATIONS, MIN_VALUES};
 use wasmeter_core::http::HttpSettings;
-use wasmeter_core::suite::Size;
+use wasmeter_core::runner::{Repetition, RunOrder, RunRequest};
+use wasmeter_core::suite::{Size, Suite, SuiteKind};
 
 /// The settings, in display order (the last three for HTTP suites only).
-pub const FIELDS: [&str; 9] = [
+pub const FIELDS: [&str; 11] = [
     "size",
     "warm-up",
     "runs",
+    "invocations",
+    "order",
     "timeout (s)",
     "baseline",
     "label",
@@ -27,26 +34,39 @@ pub const FIELDS: [&str; 9] = [
     "latency (s)",
 ];
 
-/// Index of the connection levels in [`FIELDS`].
-const LEVELS: usize = 6;
+/// Index of the warm-up iterations in [`FIELDS`].
+const WARMUP: usize = 1;
+/// Index of the measured iterations.
+const RUNS: usize = 2;
+/// Index of the invocations.
+const INVOCATIONS: usize = 3;
+/// Index of the order.
+const ORDER: usize = 4;
+/// Index of the timeout.
+const TIMEOUT: usize = 5;
+/// Index of the baseline.
+const BASELINE: usize = 6;
+/// Index of the label.
+const LABEL: usize = 7;
+/// Index of the connection levels.
+const LEVELS: usize = 8;
 /// Index of the seconds per level.
-const DURATION: usize = 7;
+const DURATION: usize = 9;
 /// Index of the seconds of latency measurement.
-const LATENCY: usize = 8;
-/// Warm-up iterations of an HTTP suite unless changed.
-pub const HTTP_WARMUP: u32 = 0;
-/// Measured iterations of an HTTP suite unless changed.
-pub const HTTP_RUNS: u32 = 3;
+const LATENCY: usize = 10;
 
 /// State of the settings pane.
 #[derive(Debug)]
 pub struct SettingsPane {
     /// Problem size.
     pub size: Size,
-    /// Warm-up iterations per cell.
-    pub warmup: u32,
-    /// Measured iterations per cell.
-    pub runs: u32,
+    /// Kind of the ticked suite: whose warm-up, runs and invocations are shown and used.
+    pub kind: SuiteKind,
+    /// Warm-up, runs and invocations changed by the user, per kind of suite; a kind not
+    /// here uses core's defaults.
+    pub repetition: HashMap<SuiteKind, Repetition>,
+    /// Order of the cells' invocations.
+    pub order: RunOrder,
     /// Per-iteration timeout, seconds.
     pub timeout: u64,
     /// Baseline runtime id.
@@ -61,33 +81,26 @@ pub struct SettingsPane {
     pub error: Option<String>,
     /// Runtime ids to cycle the baseline through.
     pub runtime_ids: Vec<String>,
-    /// The ticked suite is an HTTP suite: warm-up and runs are [`Self::http_warmup`] and
-    /// [`Self::http_runs`], and the load fields show.
-    pub http_suite: bool,
-    /// Warm-up iterations per cell of an HTTP suite.
-    pub http_warmup: u32,
-    /// Measured iterations per cell of an HTTP suite.
-    pub http_runs: u32,
     /// Load of an HTTP suite (levels, seconds per level, latency).
     pub http: HttpSettings,
 }
 
 impl Default for SettingsPane {
     fn default() -> Self {
+        // Core's defaults for what a run request leaves unset.
+        let req = RunRequest::new(Suite::default());
         SettingsPane {
-            size: Size::Quick,
-            warmup: 1,
-            runs: 5,
+            size: req.size,
+            kind: SuiteKind::default(),
+            repetition: HashMap::new(),
+            order: req.order,
             timeout: 60,
-            baseline: "native".into(),
+            baseline: req.baseline,
             label: String::new(),
             cursor: 0,
             editing: None,
             error: None,
             runtime_ids: Vec::new(),
-            http_suite: false,
-            http_warmup: HTTP_WARMUP,
-            http_runs: HTTP_RUNS,
             http: HttpSettings::default(),
         }
     }
@@ -99,28 +112,43 @@ fn secs(ms: u64) -> String {
 }
 
 impl SettingsPane {
-    /// Warm-up iterations for a suite (HTTP or not).
-    pub fn warmup_for(&self, http: bool) -> u32 {
-        if http { self.http_warmup } else { self.warmup }
+    /// Warm-up, runs and invocations for the ticked suite's kind: as changed, else core's
+    /// defaults for it.
+    pub fn repetition(&self) -> Repetition {
+        self.repetition_for(self.kind)
     }
 
-    /// Measured iterations for a suite (HTTP or not).
-    pub fn runs_for(&self, http: bool) -> u32 {
-        if http { self.http_runs } else { self.runs }
+    /// Warm-up, runs and invocations for a kind of suite.
+    pub fn repetition_for(&self, kind: SuiteKind) -> Repetition {
+        self.repetition
+            .get(&kind)
+            .copied()
+            .unwrap_or_else(|| Repetition::default_for(kind))
+    }
+
+    fn change(&mut self, f: impl FnOnce(&mut Repetition)) {
+        let mut r = self.repetition();
+        f(&mut r);
+        self.repetition.insert(self.kind, r);
+    }
+
+    /// True when the ticked suite is an HTTP suite (the load fields show).
+    pub fn http_suite(&self) -> bool {
+        self.kind.is_http()
     }
 
     /// Fields shown: the load ones only for an HTTP suite.
     pub fn field_count(&self) -> usize {
-        if self.http_suite {
+        if self.http_suite() {
             FIELDS.len()
         } else {
             LEVELS
         }
     }
 
-    /// Says whether the ticked suite is an HTTP suite (fields shown and values used).
-    pub fn set_http_suite(&mut self, http: bool) {
-        self.http_suite = http;
+    /// Says which kind of suite is ticked (fields shown and values used).
+    pub fn set_kind(&mut self, kind: SuiteKind) {
+        self.kind = kind;
         if self.cursor >= self.field_count() {
             self.cursor = self.field_count() - 1;
             self.editing = None;
@@ -128,13 +156,16 @@ impl SettingsPane {
     }
 
     fn value(&self, i: usize) -> String {
+        let rep = self.repetition();
         match i {
             0 => self.size.to_string(),
-            1 => self.warmup_for(self.http_suite).to_string(),
-            2 => self.runs_for(self.http_suite).to_string(),
-            3 => self.timeout.to_string(),
-            4 => self.baseline.clone(),
-            5 => self.label.clone(),
+            WARMUP => rep.warmup.to_string(),
+            RUNS => rep.runs.to_string(),
+            INVOCATIONS => rep.invocations.to_string(),
+            ORDER => self.order.to_string(),
+            TIMEOUT => self.timeout.to_string(),
+            BASELINE => self.baseline.clone(),
+            LABEL => self.label.clone(),
             LEVELS => self
                 .http
                 .levels
@@ -162,17 +193,25 @@ impl SettingsPane {
                 .map(|v| ((v * 1000.0).round() as u64).max(1))
                 .ok_or_else(|| format!("{}: seconds, over 0 and at most 3600", FIELDS[i]))
         };
-        let http = self.http_suite;
         match i {
             0 => self.size = t.parse()?,
-            1 if http => self.http_warmup = num(0)? as u32,
-            1 => self.warmup = num(0)? as u32,
-            2 if http => self.http_runs = num(1)? as u32,
-            2 => self.runs = num(1)? as u32,
-            3 => self.timeout = num(1)?,
-            4 if t.is_empty() => return Err("baseline: name a runtime".into()),
-            4 => self.baseline = t.to_string(),
-            5 => self.label = t.to_string(),
+            WARMUP => {
+                let v = num(0)? as u32;
+                self.change(|r| r.warmup = v);
+            }
+            RUNS => {
+                let v = num(1)? as u32;
+                self.change(|r| r.runs = v);
+            }
+            INVOCATIONS => {
+                let v = num(1)? as u32;
+                self.change(|r| r.invocations = v);
+            }
+            ORDER => self.order = t.parse().map_err(|e: String| format!("order: {e}"))?,
+            TIMEOUT => self.timeout = num(1)?,
+            BASELINE if t.is_empty() => return Err("baseline: name a runtime".into()),
+            BASELINE => self.baseline = t.to_string(),
+            LABEL => self.label = t.to_string(),
             LEVELS => {
                 let levels: Option<Vec<u32>> = t
                     .split([',', ' '])
@@ -197,9 +236,9 @@ impl SettingsPane {
     }
 
     fn nudge(&mut self, up: bool) {
-        let d = |v: u64, min: u64| {
+        let d = |v: u32, min: u32| {
             if up {
-                v + 1
+                v.saturating_add(1).min(100_000)
             } else {
                 v.saturating_sub(1).max(min)
             }
@@ -212,12 +251,23 @@ impl SettingsPane {
                     Size::Quick
                 }
             }
-            1 if self.http_suite => self.http_warmup = d(self.http_warmup as u64, 0) as u32,
-            1 => self.warmup = d(self.warmup as u64, 0) as u32,
-            2 if self.http_suite => self.http_runs = d(self.http_runs as u64, 1) as u32,
-            2 => self.runs = d(self.runs as u64, 1) as u32,
-            3 => self.timeout = d(self.timeout, 1),
-            4 if !self.runtime_ids.is_empty() => {
+            WARMUP => self.change(|r| r.warmup = d(r.warmup, 0)),
+            RUNS => self.change(|r| r.runs = d(r.runs, 1)),
+            INVOCATIONS => self.change(|r| r.invocations = d(r.invocations, 1)),
+            ORDER => {
+                self.order = match self.order {
+                    RunOrder::Interleaved => RunOrder::Sequential,
+                    RunOrder::Sequential => RunOrder::Interleaved,
+                }
+            }
+            TIMEOUT => {
+                self.timeout = if up {
+                    self.timeout + 1
+                } else {
+                    self.timeout.saturating_sub(1).max(1)
+                }
+            }
+            BASELINE if !self.runtime_ids.is_empty() => {
                 let n = self.runtime_ids.len();
                 let i = self.runtime_ids.iter().position(|r| *r == self.baseline);
                 let next = match (i, up) {
@@ -247,7 +297,7 @@ impl SettingsPane {
 
     /// True for fields ←/→ change.
     fn steps(i: usize) -> bool {
-        !matches!(i, 5 | LEVELS)
+        !matches!(i, LABEL | LEVELS)
     }
 }
 
@@ -285,9 +335,40 @@ impl Component for SettingsPane {
             })
             .collect();
         Paragraph::new(lines).render(fields, buf);
-        let msg = match &self.error {
-            Some(e) => Line::styled(e.clone(), Style::default().fg(Color::Red)),
-            None if self.http_suite => Line::styled(
+        let rep = self.repetition();
+        let dim = Style::default().fg(Color::DarkGray);
+        let mut msg: Vec<Line> = self
+            .error
+            .iter()
+            .map(|e| Line::styled(e.clone(), Style::default().fg(Color::Red)))
+            .collect();
+        msg.push(Line::styled(
+            format!(
+                "each cell: {} fresh worker process{} × ({} warm-up + {} runs) = {} values, {}",
+                rep.invocations,
+                if rep.invocations == 1 { "" } else { "es" },
+                rep.warmup,
+                rep.runs,
+                rep.invocations * rep.runs,
+                match self.order {
+                    RunOrder::Interleaved => "cells interleaved in a shuffled order",
+                    RunOrder::Sequential => "each cell's processes back to back",
+                }
+            ),
+            dim,
+        ));
+        if (rep.invocations as usize) < MIN_INVOCATIONS
+            || ((rep.invocations * rep.runs) as usize) < MIN_VALUES
+        {
+            msg.push(Line::styled(
+                format!(
+                    "a diff needs {MIN_INVOCATIONS} invocations and {MIN_VALUES} values a cell for a verdict"
+                ),
+                Style::default().fg(Color::Yellow),
+            ));
+        }
+        msg.push(if self.http_suite() {
+            Line::styled(
                 format!(
                     "HTTP suite: each iteration starts a fresh server, times its cold start, \
                      {} s of latency over one connection, then {} s at each of {} levels",
@@ -295,13 +376,11 @@ impl Component for SettingsPane {
                     secs(self.http.duration_ms),
                     self.http.levels.len()
                 ),
-                Style::default().fg(Color::DarkGray),
-            ),
-            None => Line::styled(
-                "memory cap 4096 MiB, samples every 100 ms",
-                Style::default().fg(Color::DarkGray),
-            ),
-        };
+                dim,
+            )
+        } else {
+            Line::styled("memory cap 4096 MiB, samples every 100 ms", dim)
+        });
         Paragraph::new(msg)
             .wrap(Wrap { trim: true })
             .render(note, buf);

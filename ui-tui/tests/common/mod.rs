@@ -136,6 +136,10 @@ pub fn machine(fingerprint: &str) -> Machine {
 }
 
 pub const RTS: [&str; 3] = ["native", "wasmtime", "wasmer-cranelift"];
+/// Worker processes per cell of the compute fixture: enough for a diff's verdicts.
+pub const INVOCATIONS: u32 = 2;
+/// Measured iterations per invocation (after one warm-up).
+pub const INV_RUNS: u32 = 3;
 pub const TESTS: [&str; 3] = ["sha256", "chacha20", "nbody"];
 
 pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
@@ -160,7 +164,11 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             .collect(),
         settings: RunSettings {
             warmup: 1,
-            runs: 5,
+            runs: INV_RUNS,
+            invocations: INVOCATIONS,
+            order: wasmeter_core::store::RunOrder::Interleaved,
+            seed: 7,
+            measure: Default::default(),
             timeout_secs: 60,
             memory_cap_bytes: 4 << 30,
             sample_interval_ms: 100,
@@ -178,7 +186,8 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
     }
 }
 
-/// Values of a cell: base time of the test × runtime factor × `scale` × small deterministic noise.
+/// Values of a cell: base time of the test × runtime factor × `scale` × small deterministic
+/// noise; [`INVOCATIONS`] invocations of one warm-up and [`INV_RUNS`] runs each.
 pub fn measurements(scale: f64, fail: Option<(&str, &str)>) -> Vec<MeasurementRow> {
     let mut v = Vec::new();
     for (ti, t) in TESTS.iter().enumerate() {
@@ -188,29 +197,33 @@ pub fn measurements(scale: f64, fail: Option<(&str, &str)>) -> Vec<MeasurementRo
                 continue;
             }
             let factor = [1.0, 1.3 + 0.2 * ti as f64, 1.9 + 0.5 * ti as f64][ri];
-            for i in 0..6u32 {
-                let noise = 1.0 + 0.013 * ((i * 7 + ri as u32 * 3 + ti as u32) % 5) as f64;
-                let x = base * factor * scale * noise;
-                let mut row = |phase, metric, value| {
-                    v.push(MeasurementRow {
-                        runtime: r.to_string(),
-                        test: t.to_string(),
-                        phase,
-                        iteration: i,
-                        warmup: i == 0,
-                        metric,
-                        value,
-                    })
-                };
-                row(Phase::Execute, Metric::SelfNs, x);
-                if *r == "native" {
-                    row(Phase::Total, Metric::WallNs, x + 9.0e5);
-                } else {
-                    row(Phase::Compile, Metric::WallNs, 3.0e6 * factor);
-                    row(Phase::Instantiate, Metric::WallNs, 4.0e4 * factor);
-                    row(Phase::Execute, Metric::WallNs, x * 1.01);
-                    row(Phase::Teardown, Metric::WallNs, 2.0e4);
-                    row(Phase::Total, Metric::WallNs, x * 1.01 + 3.1e6 * factor);
+            for inv in 0..INVOCATIONS {
+                for i in 0..=INV_RUNS {
+                    let k = inv * (INV_RUNS + 1) + i;
+                    let noise = 1.0 + 0.013 * ((k * 7 + ri as u32 * 3 + ti as u32) % 5) as f64;
+                    let x = base * factor * scale * noise;
+                    let mut row = |phase, metric, value| {
+                        v.push(MeasurementRow {
+                            runtime: r.to_string(),
+                            test: t.to_string(),
+                            phase,
+                            invocation: inv,
+                            iteration: i,
+                            warmup: i == 0,
+                            metric,
+                            value,
+                        })
+                    };
+                    row(Phase::Execute, Metric::SelfNs, x);
+                    if *r == "native" {
+                        row(Phase::Total, Metric::WallNs, x + 9.0e5);
+                    } else {
+                        row(Phase::Compile, Metric::WallNs, 3.0e6 * factor);
+                        row(Phase::Instantiate, Metric::WallNs, 4.0e4 * factor);
+                        row(Phase::Execute, Metric::WallNs, x * 1.01);
+                        row(Phase::Teardown, Metric::WallNs, 2.0e4);
+                        row(Phase::Total, Metric::WallNs, x * 1.01 + 3.1e6 * factor);
+                    }
                 }
             }
         }
@@ -230,17 +243,24 @@ pub fn samples() -> Vec<SampleRow> {
         .collect()
 }
 
+/// One record per invocation of every cell; a failed cell's first invocation failed and
+/// ended it.
 pub fn cells(fail: Option<(&str, &str)>) -> Vec<CellRecord> {
     let mut v = Vec::new();
     for t in TESTS {
         for r in RTS {
-            v.push(CellRecord {
-                runtime: r.into(),
-                test: t.into(),
-                failure: (fail == Some((r, t)))
-                    .then(|| wasmeter_core::runtime::Failure::Trap("unreachable executed".into())),
-                wall_ms: 120.0,
-            });
+            let failed = fail == Some((r, t));
+            for inv in 0..if failed { 1 } else { INVOCATIONS } {
+                v.push(CellRecord {
+                    runtime: r.into(),
+                    test: t.into(),
+                    invocation: inv,
+                    failure: failed.then(|| {
+                        wasmeter_core::runtime::Failure::Trap("unreachable executed".into())
+                    }),
+                    wall_ms: 60.0,
+                });
+            }
         }
     }
     v
@@ -262,6 +282,27 @@ pub fn saved_run(
     }
 }
 
+/// A cancelled run with the guards' cases: wasmer-cranelift × chacha20 is partial (its
+/// second invocation never ran), wasmtime × nbody reported no self-timing (wall time only,
+/// not comparable with native's self-timed value) and wasmer-cranelift × nbody failed.
+pub fn guarded_run(id: &str) -> SavedRun {
+    let mut run = saved_run(
+        id,
+        Some("cancelled"),
+        1.0,
+        Some(("wasmer-cranelift", "nbody")),
+    );
+    run.meta.status = RunStatus::Cancelled;
+    let partial = |rt: &str, t: &str| rt == "wasmer-cranelift" && t == "chacha20";
+    run.measurements
+        .retain(|m| !(partial(&m.runtime, &m.test) && m.invocation == 1));
+    run.cells
+        .retain(|c| !(partial(&c.runtime, &c.test) && c.invocation == 1));
+    run.measurements
+        .retain(|m| !(m.runtime == "wasmtime" && m.test == "nbody" && m.metric == Metric::SelfNs));
+    run
+}
+
 /// Writes a complete run to `results` with the core's writer; returns its directory.
 pub fn write_run(results: &Path, id: &str, label: Option<&str>, scale: f64) -> PathBuf {
     let mut w = RunWriter::create(results, meta(id, label, 1_795_300_000.0)).unwrap();
@@ -277,10 +318,22 @@ pub fn write_run(results: &Path, id: &str, label: Option<&str>, scale: f64) -> P
 
 /// A measurement event of one self-timed execute value.
 pub fn measurement_event(rt: &str, test: &str, i: u32, v: f64) -> wasmeter_core::runner::Event {
+    invocation_measurement(rt, test, 0, i, v)
+}
+
+/// A measurement event of one self-timed execute value of an invocation.
+pub fn invocation_measurement(
+    rt: &str,
+    test: &str,
+    invocation: u32,
+    i: u32,
+    v: f64,
+) -> wasmeter_core::runner::Event {
     wasmeter_core::runner::Event::Measurement(vec![MeasurementRow {
         runtime: rt.into(),
         test: test.into(),
         phase: Phase::Execute,
+        invocation,
         iteration: i,
         warmup: false,
         metric: Metric::SelfNs,
@@ -304,6 +357,9 @@ pub fn lifecycle_run() -> SavedRun {
     let mut m = meta(id, None, 1_795_300_000.0);
     m.suite = "lifecycle".into();
     m.suite_kind = wasmeter_core::suite::SuiteKind::Lifecycle;
+    // One worker process per cell, as every run saved before invocations.
+    m.settings.invocations = 1;
+    m.settings.order = wasmeter_core::store::RunOrder::Sequential;
     m.tests = LC_TESTS
         .iter()
         .map(|t| TestRecord {
@@ -349,6 +405,7 @@ pub fn lifecycle_run() -> SavedRun {
                         runtime: r.to_string(),
                         test: t.to_string(),
                         phase,
+                        invocation: 0,
                         iteration: i,
                         warmup: i == 0,
                         metric,
@@ -385,6 +442,7 @@ pub fn lifecycle_run() -> SavedRun {
             LC_RTS.iter().map(move |r| CellRecord {
                 runtime: r.to_string(),
                 test: t.to_string(),
+                invocation: 0,
                 failure: None,
                 wall_ms: 150.0,
             })
@@ -413,6 +471,8 @@ pub fn http_run() -> SavedRun {
     m.suite_kind = wasmeter_core::suite::SuiteKind::Gateway;
     m.settings.warmup = 0;
     m.settings.runs = 3;
+    m.settings.invocations = 1;
+    m.settings.order = wasmeter_core::store::RunOrder::Sequential;
     m.settings.http = Some(wasmeter_core::http::HttpSettings {
         levels: HTTP_LEVELS.to_vec(),
         duration_ms: 500,
@@ -465,6 +525,7 @@ pub fn http_run() -> SavedRun {
                         runtime: r.to_string(),
                         test: t.to_string(),
                         phase,
+                        invocation: 0,
                         iteration: i,
                         warmup: false,
                         metric,
@@ -511,6 +572,7 @@ pub fn http_run() -> SavedRun {
             HTTP_RTS.iter().map(move |r| CellRecord {
                 runtime: r.to_string(),
                 test: t.to_string(),
+                invocation: 0,
                 failure: ((*r, *t) == failed).then(|| {
                     wasmeter_core::runtime::Failure::Trap("out of bounds memory access".into())
                 }),
