@@ -154,15 +154,11 @@ impl ServerProcess {
         }
     }
 
-    /// CPU time of the server and every child it has reaped, plus its live descendants.
+    /// CPU time the server's process tree has used so far ([`crate::sample::tree_cpu_ns`]:
+    /// every live process's own time plus what it reaped, so a child that ends between two
+    /// readings is counted once).
     pub fn cpu_time(&self) -> Duration {
-        let mut ticks = proc_ticks(self.pid(), true);
-        for pid in crate::sample::descendants(self.pid()) {
-            if pid != self.pid() {
-                ticks += proc_ticks(pid, false);
-            }
-        }
-        Duration::from_secs_f64(ticks as f64 / clock_ticks_per_sec())
+        Duration::from_nanos(crate::sample::tree_cpu_ns(self.pid()))
     }
 }
 
@@ -210,31 +206,6 @@ fn die_with_parent(cmd: &mut Command) {
             Ok(())
         });
     }
-}
-
-#[allow(unsafe_code)]
-fn clock_ticks_per_sec() -> f64 {
-    // SAFETY: sysconf only reads a system constant.
-    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    if t > 0 { t as f64 } else { 100.0 }
-}
-
-/// utime + stime (+ cutime + cstime) of a process, in clock ticks; 0 when it is gone.
-fn proc_ticks(pid: u32, children: bool) -> u64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0;
-    };
-    // The command name may hold spaces; fields are counted after its closing parenthesis.
-    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
-        return 0;
-    };
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0))
-        .collect();
-    // rest[0] is field 3 (state): utime is field 14, i.e. rest[11].
-    let get = |i: usize| f.get(i).copied().unwrap_or(0);
-    get(11) + get(12) + if children { get(13) + get(14) } else { 0 }
 }
 
 /// A command run in `dir`.

@@ -1,7 +1,15 @@
-//! Live CPU and memory sampling of a worker's process tree (sysinfo).
+//! Live CPU and memory sampling of a worker's process tree, and the CPU time a process
+//! tree has used.
+//!
+//! CPU time of a tree is counted so that it adds up: each live process contributes its own
+//! time (every thread, read to the nanosecond from its CPU clock rather than in 10 ms
+//! ticks) plus the time of the children it has reaped (`cutime` + `cstime`). When a child
+//! is reaped its time moves into its parent's count, so the difference between two
+//! readings is what the tree used in between — a child that ends between readings is
+//! neither lost (CGI-style servers run a process per request, most of them between two
+//! samples) nor counted twice (live before, then again in its parent's reaped time).
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};
 
@@ -19,8 +27,8 @@ pub struct Reading {
 pub struct TreeSampler {
     root: u32,
     sys: System,
-    /// CPU-ms each process had used at the previous reading.
-    cpu_ms: HashMap<u32, u64>,
+    /// The tree's CPU time at the previous reading, ns ([`cpu_of`]).
+    cpu_ns: u64,
     at: Instant,
 }
 
@@ -30,7 +38,7 @@ impl TreeSampler {
         let mut s = TreeSampler {
             root,
             sys: System::new(),
-            cpu_ms: HashMap::new(),
+            cpu_ns: 0,
             at: Instant::now(),
         };
         let _ = s.sample();
@@ -38,43 +46,118 @@ impl TreeSampler {
     }
 
     /// Reads CPU and RSS of the tree now. CPU is the tree's CPU time since the previous
-    /// reading over the wall time between them (a process born in between counts whole).
+    /// reading over the wall time between them: both windows end at the same instant (the
+    /// clocks are read first, then the time), so a tree can never show more than the
+    /// machine's cores. A process born in between counts whole; one that left the tree
+    /// other than by being reaped inside it (reparented) takes its time along.
     pub fn sample(&mut self) -> Reading {
-        let pids: Vec<Pid> = descendants(self.root)
-            .into_iter()
-            .map(Pid::from_u32)
-            .collect();
+        let tree = descendants(self.root);
+        let cpu = cpu_of(&tree);
+        let now = Instant::now();
+        let wall_ns = now.duration_since(self.at).as_nanos() as f64;
+        let used = cpu.saturating_sub(self.cpu_ns);
+        self.cpu_ns = cpu;
+        self.at = now;
+
+        let pids: Vec<Pid> = tree.into_iter().map(Pid::from_u32).collect();
         self.sys.refresh_processes_specifics(
             ProcessesToUpdate::Some(&pids),
             true,
-            ProcessRefreshKind::nothing().with_cpu().with_memory(),
+            ProcessRefreshKind::nothing().with_memory(),
         );
-        let mut r = Reading {
-            cpu_pct: 0.0,
-            rss_bytes: 0,
+        let rss_bytes = pids
+            .iter()
+            .filter_map(|p| self.sys.process(*p))
+            .map(|p| p.memory())
+            .sum();
+        let cpu_pct = if wall_ns > 0.0 {
+            (used as f64 / wall_ns * 100.0) as f32
+        } else {
+            0.0
         };
-        let now = Instant::now();
-        let wall_ms = now.duration_since(self.at).as_secs_f64() * 1e3;
-        self.at = now;
-        let mut used_ms = 0u64;
-        let mut seen = HashMap::with_capacity(pids.len());
-        for pid in &pids {
-            if let Some(p) = self.sys.process(*pid) {
-                let acc = p.accumulated_cpu_time();
-                used_ms += acc.saturating_sub(self.cpu_ms.get(&pid.as_u32()).copied().unwrap_or(0));
-                seen.insert(pid.as_u32(), acc);
-                r.rss_bytes += p.memory();
-            }
-        }
-        self.cpu_ms = seen;
-        if wall_ms > 0.0 {
-            r.cpu_pct = (used_ms as f64 / wall_ms * 100.0) as f32;
-        }
-        r
+        Reading { cpu_pct, rss_bytes }
     }
 }
 
-/// The process and all its descendants, from /proc's children lists.
+/// CPU time the tree rooted at `root` has used so far, ns: see the module's description.
+/// Differences of two readings are the tree's CPU time in between.
+pub fn tree_cpu_ns(root: u32) -> u64 {
+    cpu_of(&descendants(root))
+}
+
+/// Sum over `pids` of each process's own CPU time and its reaped children's, ns.
+fn cpu_of(pids: &[u32]) -> u64 {
+    pids.iter().map(|p| process_cpu_ns(*p)).sum()
+}
+
+/// One process's own CPU time (every thread, ended ones too) plus that of the children it
+/// reaped (and theirs), ns; 0 when it is gone.
+fn process_cpu_ns(pid: u32) -> u64 {
+    let Some(t) = stat_times(pid) else {
+        return 0;
+    };
+    let tick = 1e9 / clock_ticks_per_sec();
+    let own = cpu_clock_ns(pid).unwrap_or(((t.utime + t.stime) as f64 * tick) as u64);
+    own + ((t.cutime + t.cstime) as f64 * tick) as u64
+}
+
+/// A process's own CPU time read from its CPU-time clock, ns: exact, where /proc gives
+/// clock ticks (10 ms, so a 100 ms sample of a few busy processes could be off by tens of
+/// percent). `None` when the process is gone or the clock cannot be read (a zombie).
+#[allow(unsafe_code)]
+fn cpu_clock_ns(pid: u32) -> Option<u64> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: clock_getcpuclockid only writes a clock id into the local it is given.
+    if unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) } != 0 {
+        return None;
+    }
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the time into the local it is given.
+    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
+        return None;
+    }
+    Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+}
+
+/// CPU times of a process from /proc/<pid>/stat, clock ticks.
+struct StatTimes {
+    utime: u64,
+    stime: u64,
+    cutime: u64,
+    cstime: u64,
+}
+
+fn stat_times(pid: u32) -> Option<StatTimes> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses; fields are counted after its
+    // closing parenthesis: rest[0] is field 3 (state), utime is field 14, i.e. rest[11].
+    let (_, rest) = stat.rsplit_once(')')?;
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0))
+        .collect();
+    let get = |i: usize| f.get(i).copied().unwrap_or(0);
+    Some(StatTimes {
+        utime: get(11),
+        stime: get(12),
+        cutime: get(13),
+        cstime: get(14),
+    })
+}
+
+#[allow(unsafe_code)]
+fn clock_ticks_per_sec() -> f64 {
+    // SAFETY: sysconf only reads a system constant.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 { t as f64 } else { 100.0 }
+}
+
+/// The process and all its descendants, from /proc's children lists (each thread keeps
+/// the children it started, so every thread's list is read; threads are not processes
+/// and are not listed).
 pub fn descendants(root: u32) -> Vec<u32> {
     let mut out = vec![root];
     let mut i = 0;
@@ -130,5 +213,28 @@ mod tests {
             r.cpu_pct
         );
         assert!(r.rss_bytes > 100 << 10, "rss {}", r.rss_bytes);
+    }
+
+    #[test]
+    fn the_cpu_clock_of_another_process_is_readable_and_agrees_with_proc() {
+        let mut child = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 5",
+            ])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let clock = cpu_clock_ns(child.id());
+        let ticks = cpu_secs(child.id());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let clock = clock.expect("clock_gettime on a child's CPU clock") as f64 / 1e9;
+        assert!(clock > 0.0);
+        // /proc truncates to whole ticks.
+        assert!(
+            (clock - ticks).abs() < 0.03,
+            "clock {clock} s, /proc {ticks} s"
+        );
     }
 }
