@@ -113,11 +113,21 @@ fn gateway_variants_answer_correctly_and_every_phase_is_measured() {
                 "{what}: {p50} {p90} {p99}"
             );
             let levels = c["levels"].as_array().unwrap();
-            let conns: Vec<u64> = levels
+            let saturated = c["saturated"].as_array().unwrap();
+            let mut conns: Vec<u64> = levels
                 .iter()
+                .chain(saturated)
                 .map(|l| l["connections"].as_u64().unwrap())
                 .collect();
+            conns.sort_unstable();
             assert_eq!(conns, vec![1, 8], "{what}");
+            // A process per request may not finish one request within 0.4 s at 8
+            // connections on a busy machine: that level is then saturated (a measurement
+            // with its bound), never an in-process variant's.
+            assert!(
+                saturated.is_empty() || (*rt == "wasmtime-cli" && conns == [1, 8]),
+                "{what}: {c}"
+            );
             for l in levels {
                 assert!(num(&l["rps"]["median"], &what) > 1.0, "{what}: {l}");
                 assert_eq!(num(&l["errors"], &what), 0.0, "{what}: {l}");

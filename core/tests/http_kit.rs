@@ -593,6 +593,54 @@ mod load {
         assert!(r.errors["body"] > 1000, "{:?}", r.errors);
     }
 
+    /// The edges `run_observed` reports are the measured window: after the warm-up, one
+    /// duration apart, and what the server handled between them is what the report
+    /// counts — so a caller's counters read there (the server's CPU time) leave the
+    /// warm-up out.
+    #[test]
+    fn observed_edges_are_the_measured_window() {
+        let seen = Arc::new(AtomicU64::new(0));
+        let s2 = seen.clone();
+        let h = start(
+            Arc::new(move |_| {
+                s2.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(2));
+                Response::ok(&b"ok"[..])
+            }),
+            2,
+        );
+        let mut s = spec(h.addr(), 4, Stop::Duration(Duration::from_millis(600)));
+        s.warmup = Duration::from_millis(300);
+        let t0 = Instant::now();
+        let mut edges = Vec::new();
+        let r = load::run_observed(&s, &mut |w| {
+            edges.push((w, t0.elapsed(), seen.load(Ordering::Relaxed)))
+        })
+        .unwrap();
+        let done = t0.elapsed();
+        let [(load::Window::Start, start, a), (load::Window::End, end, b)] = edges[..] else {
+            panic!("edges {edges:?}");
+        };
+        assert!(
+            start >= Duration::from_millis(300) && start < Duration::from_millis(400),
+            "start {start:?}"
+        );
+        let window = end - start;
+        assert!(
+            window >= Duration::from_millis(595) && window < Duration::from_millis(660),
+            "window {window:?}"
+        );
+        assert!(end <= done);
+        assert!(a > 0, "the warm-up sent requests");
+        // In flight at either edge: at most one request per connection.
+        let handled = (b - a) as i64;
+        assert!(
+            (handled - r.requests as i64).abs() <= 2 * 4,
+            "the server handled {handled} requests in the window, the report counts {}",
+            r.requests
+        );
+    }
+
     #[test]
     fn requests_stop_sends_exactly_n_and_warmup_is_not_counted() {
         let seen = Arc::new(AtomicU64::new(0));

@@ -1,7 +1,9 @@
 //! The HTTP suites' results as shown: per server variant and request, cold start, warm
 //! latency percentiles, and the throughput curve (requests per second, latency, CPU per
 //! 1,000 requests and memory at each concurrency level), read from a saved run so that
-//! every front end and export draws the same numbers.
+//! every front end and export draws the same numbers. A level at which no request
+//! completed within the load's duration is *saturated*: kept apart with its bound
+//! (throughput below 1 / duration), never drawn or compared as a rate.
 
 use super::stats::{Stats, median};
 use super::summary::Index;
@@ -26,6 +28,44 @@ pub struct LevelPoint {
     pub rss_bytes: Option<f64>,
     /// Failed requests, summed over iterations.
     pub errors: f64,
+    /// Iterations at which this level saturated (fewer than half of them, else it is a
+    /// [`SaturatedLevel`]); the figures above are over the other iterations.
+    pub saturated_iterations: usize,
+}
+
+/// A concurrency level at which fewer than one request completed within the load's
+/// duration in at least half of the iterations: the server cannot keep up with this many
+/// connections. A measurement with a bound, not a failure and not a rate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SaturatedLevel {
+    /// Concurrent connections.
+    pub connections: u32,
+    /// Throughput was below this many requests per second (1 / duration).
+    pub below_rps: f64,
+    /// Iterations at which the level saturated ...
+    pub iterations: usize,
+    /// ... of this many measured at this level.
+    pub of: usize,
+    /// Failed requests (timeouts), summed over iterations.
+    pub errors: f64,
+}
+
+impl SaturatedLevel {
+    /// How it reads wherever a rate would stand, so that every front end says the same:
+    /// `saturated (< 0.50/s)`, with `, 2 of 3 runs` when not every iteration saturated.
+    pub fn label(&self) -> String {
+        let bound = if self.below_rps < 10.0 {
+            format!("{:.2}/s", self.below_rps)
+        } else {
+            crate::export::format_rate(self.below_rps)
+        };
+        let of = if self.iterations < self.of {
+            format!(", {} of {} runs", self.iterations, self.of)
+        } else {
+            String::new()
+        };
+        format!("saturated (< {bound}{of})")
+    }
 }
 
 /// One server variant × request.
@@ -43,8 +83,10 @@ pub struct HttpCell {
     pub p90_ns: Option<f64>,
     /// 99th percentile latency over one connection, ns.
     pub p99_ns: Option<f64>,
-    /// Throughput at each level, by connections.
+    /// Throughput at each level that served requests, by connections.
     pub levels: Vec<LevelPoint>,
+    /// Levels that saturated, by connections (not in `levels`).
+    pub saturated: Vec<SaturatedLevel>,
     /// The level with the most requests per second, and that rate.
     pub best: Option<(u32, f64)>,
     /// Best requests per second over the baseline's best (2.0 = twice the baseline).
@@ -68,26 +110,44 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 .iter()
                 .find(|c| c.runtime == rt && c.test == test)
                 .and_then(|c| c.failure.as_ref().map(|f| f.to_string()));
-            let levels: Vec<LevelPoint> = index
-                .phases(rt, test)
-                .into_iter()
-                .filter_map(|p| {
-                    let c = p.concurrency()?;
-                    let rps = Stats::describe(index.get(rt, test, p, Metric::Rps)?)?;
-                    Some(LevelPoint {
+            let mut levels: Vec<LevelPoint> = Vec::new();
+            let mut saturated: Vec<SaturatedLevel> = Vec::new();
+            for p in index.phases(rt, test) {
+                let Some(c) = p.concurrency() else { continue };
+                let rps = index.get(rt, test, p, Metric::Rps).unwrap_or_default();
+                let bounds = index
+                    .get(rt, test, p, Metric::SaturatedBelowRps)
+                    .unwrap_or_default();
+                let errors = index
+                    .get(rt, test, p, Metric::Errors)
+                    .map(|v| v.iter().sum())
+                    .unwrap_or(0.0);
+                let of = rps.len() + bounds.len();
+                // At least half below the bound: so is the median.
+                if !bounds.is_empty() && 2 * bounds.len() >= of {
+                    saturated.push(SaturatedLevel {
                         connections: c,
-                        rps,
-                        p50_ns: med(rt, test, p, Metric::WallNs),
-                        p99_ns: med(rt, test, p, Metric::P99Ns),
-                        cpu_ns_per_1k: med(rt, test, p, Metric::CpuNsPer1k),
-                        rss_bytes: med(rt, test, p, Metric::RssBytes),
-                        errors: index
-                            .get(rt, test, p, Metric::Errors)
-                            .map(|v| v.iter().sum())
-                            .unwrap_or(0.0),
-                    })
-                })
-                .collect();
+                        below_rps: bounds.iter().copied().fold(0.0, f64::max),
+                        iterations: bounds.len(),
+                        of,
+                        errors,
+                    });
+                    continue;
+                }
+                let Some(rps) = Stats::describe(rps) else {
+                    continue;
+                };
+                levels.push(LevelPoint {
+                    connections: c,
+                    rps,
+                    p50_ns: med(rt, test, p, Metric::WallNs),
+                    p99_ns: med(rt, test, p, Metric::P99Ns),
+                    cpu_ns_per_1k: med(rt, test, p, Metric::CpuNsPer1k),
+                    rss_bytes: med(rt, test, p, Metric::RssBytes),
+                    errors,
+                    saturated_iterations: bounds.len(),
+                });
+            }
             let best = levels
                 .iter()
                 .map(|l| (l.connections, l.rps.median))
@@ -102,6 +162,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 p90_ns: med(rt, test, Phase::Latency, Metric::P90Ns),
                 p99_ns: med(rt, test, Phase::Latency, Metric::P99Ns),
                 levels,
+                saturated,
                 best,
                 best_vs_baseline: None,
                 peak_rss_kib: med(rt, test, Phase::Total, Metric::MaxRssKib),
@@ -123,11 +184,16 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
     out
 }
 
-/// The concurrency levels that appear in any cell, ascending.
+/// The concurrency levels that appear in any cell, served or saturated, ascending.
 pub fn levels_of(cells: &[HttpCell]) -> Vec<u32> {
     let mut v: Vec<u32> = cells
         .iter()
-        .flat_map(|c| c.levels.iter().map(|l| l.connections))
+        .flat_map(|c| {
+            c.levels
+                .iter()
+                .map(|l| l.connections)
+                .chain(c.saturated.iter().map(|s| s.connections))
+        })
         .collect();
     v.sort_unstable();
     v.dedup();

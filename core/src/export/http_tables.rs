@@ -1,7 +1,7 @@
 //! The HTTP suites' tables as text cells, built once for every text-like front end (the
 //! CLI, Markdown, the terminal UI): per request, a table of variants with cold start,
 //! latency percentiles, best throughput, memory and CPU, then requests per second against
-//! concurrency.
+//! concurrency, where a saturated level reads `saturated (< 0.50/s)`: its bound, not a rate.
 
 use super::{format_bytes, format_ns, format_rate};
 use crate::analysis::{HttpCell, levels_of};
@@ -19,6 +19,15 @@ pub struct TextTable {
 
 fn or_dash(v: Option<String>) -> String {
     v.unwrap_or_else(|| "-".into())
+}
+
+/// A rate, with decimals below 10/s (a level that served one request in 2 s: `0.50/s`).
+fn rate(r: f64) -> String {
+    if r < 10.0 {
+        format!("{r:.2}/s")
+    } else {
+        format_rate(r)
+    }
 }
 
 /// Two tables per request (test): the overview and throughput by concurrency.
@@ -64,7 +73,12 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
                     or_dash(c.p50_ns.map(format_ns)),
                     or_dash(c.p90_ns.map(format_ns)),
                     or_dash(c.p99_ns.map(format_ns)),
-                    or_dash(c.best.map(|(lv, r)| format!("{} ({lv})", format_rate(r)))),
+                    match (c.best, c.saturated.first()) {
+                        (Some((lv, r)), _) => format!("{} ({lv})", rate(r)),
+                        // Not one level served: the lowest one's bound says how slow.
+                        (None, Some(s)) => format!("{} ({})", s.label(), s.connections),
+                        (None, None) => "-".into(),
+                    },
                     or_dash(c.best_vs_baseline.map(|x| format!("{x:.2}×"))),
                     or_dash(c.peak_rss_kib.map(|k| format_bytes(k * 1024.0))),
                     or_dash(best_level.and_then(|l| l.cpu_ns_per_1k).map(format_ns)),
@@ -89,25 +103,47 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
             .map(|c| {
                 let mut row = vec![c.runtime.clone()];
                 row.extend(levels.iter().map(|lv| {
+                    if let Some(s) = c.saturated.iter().find(|s| s.connections == *lv) {
+                        return s.label();
+                    }
                     c.levels
                         .iter()
                         .find(|l| l.connections == *lv)
                         .map(|l| {
-                            let e = if l.errors > 0.0 {
-                                format!(" ({} err)", l.errors)
-                            } else {
+                            let mut notes = Vec::new();
+                            if l.errors > 0.0 {
+                                notes.push(format!("{} err", l.errors));
+                            }
+                            if l.saturated_iterations > 0 {
+                                notes.push(format!(
+                                    "saturated {} of {} runs",
+                                    l.saturated_iterations,
+                                    l.saturated_iterations + l.rps.n
+                                ));
+                            }
+                            let notes = if notes.is_empty() {
                                 String::new()
+                            } else {
+                                format!(" ({})", notes.join(", "))
                             };
-                            format!("{}{e}", format_rate(l.rps.median))
+                            format!("{}{notes}", rate(l.rps.median))
                         })
                         .unwrap_or_else(|| "-".into())
                 }));
                 row
             })
             .collect();
+        let any_saturated = mine
+            .iter()
+            .any(|c| c.failure.is_none() && !c.saturated.is_empty());
+        let saturated_note = if any_saturated {
+            "; saturated: no request completed within the duration, so the rate was below 1 / duration"
+        } else {
+            ""
+        };
         out.push(TextTable {
             title: format!(
-                "{test}: requests per second (p50 latency under load in the JSON and HTML)"
+                "{test}: requests per second (p50 latency under load in the JSON and HTML){saturated_note}"
             ),
             header,
             rows,

@@ -1,8 +1,10 @@
 //! One HTTP cell — a server variant (gateway: native, embedded, CLI; servers: a command)
 //! and one request — measured once per iteration: a fresh server is started and timed to
 //! its first `200 OK` (cold start), its latency is taken one request at a time over a
-//! persistent connection, then it is loaded at each concurrency level while its CPU and
-//! memory are read. Every server is stopped when the iteration ends, whatever happened.
+//! persistent connection, then it is loaded at each concurrency level while its CPU (over
+//! the measured window, not the warm-up) and memory are read. A level at which no request
+//! completes within the duration is recorded as saturated, with its bound, and the next
+//! level goes on. Every server is stopped when the iteration ends, whatever happened.
 
 use super::HttpSettings;
 use super::codec::{Request, Response};
@@ -306,34 +308,36 @@ impl Driver {
             .unwrap_or(Duration::from_millis(s.duration_ms));
         let mut peak_rss = 0u64;
         for c in levels {
-            let cpu0 = server.cpu_time();
             let sampling = RssWatch::start(server.pid());
-            let r = self.load(
-                &mut server,
-                c as usize,
-                per_level,
-                &format!("{c} connections"),
-            );
+            let level = self.level(&mut server, c as usize, per_level);
             let rss = sampling.stop();
-            let r = r?;
-            let cpu = server.cpu_time().saturating_sub(cpu0);
             peak_rss = peak_rss.max(rss);
             let ph = Phase::Throughput(c);
-            v.push(PhaseValue::new(ph, Metric::Rps, r.rps));
-            v.push(PhaseValue::new(ph, Metric::WallNs, r.latency.p50 as f64));
-            v.push(PhaseValue::new(ph, Metric::P99Ns, r.latency.p99 as f64));
-            v.push(PhaseValue::new(
-                ph,
-                Metric::Errors,
-                r.errors.values().sum::<u64>() as f64,
-            ));
-            v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
-            if r.requests > 0 {
-                v.push(PhaseValue::new(
-                    ph,
-                    Metric::CpuNsPer1k,
-                    cpu.as_nanos() as f64 * 1000.0 / r.requests as f64,
-                ));
+            match level? {
+                Level::Served { report: r, cores } => {
+                    v.push(PhaseValue::new(ph, Metric::Rps, r.rps));
+                    v.push(PhaseValue::new(ph, Metric::WallNs, r.latency.p50 as f64));
+                    v.push(PhaseValue::new(ph, Metric::P99Ns, r.latency.p99 as f64));
+                    v.push(PhaseValue::new(ph, Metric::Errors, error_count(&r)));
+                    v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
+                    if let Some(cores) = cores {
+                        // CPU per request = CPU per second / requests per second.
+                        v.push(PhaseValue::new(
+                            ph,
+                            Metric::CpuNsPer1k,
+                            cores * 1e9 / r.rps * 1000.0,
+                        ));
+                    }
+                }
+                Level::Saturated { report: r } => {
+                    v.push(PhaseValue::new(
+                        ph,
+                        Metric::SaturatedBelowRps,
+                        1.0 / r.elapsed.as_secs_f64(),
+                    ));
+                    v.push(PhaseValue::new(ph, Metric::Errors, error_count(&r)));
+                    v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
+                }
             }
         }
         v.push(PhaseValue::new(
@@ -342,6 +346,44 @@ impl Driver {
             (peak_rss / 1024) as f64,
         ));
         Ok(v)
+    }
+
+    /// Loads the server at one concurrency level, reading its CPU time at the edges of
+    /// the measured window (not over the warm-up, whose requests are not counted). A
+    /// level at which no request completed within the duration is saturated: a
+    /// measurement, not a failure. A server that died or answered only errors fails the
+    /// cell.
+    fn level(
+        &self,
+        server: &mut ServerProcess,
+        connections: usize,
+        stop: Duration,
+    ) -> Result<Level, Failure> {
+        let spec = self.load_spec(server, connections, stop);
+        let pid = server.pid();
+        let (mut start, mut end) = (None, None);
+        let read = || (Instant::now(), crate::sample::tree_cpu_ns(pid));
+        let r = load::run_observed(&spec, &mut |edge| match edge {
+            load::Window::Start => start = Some(read()),
+            load::Window::End => end = Some(read()),
+        });
+        let what = format!("{connections} connections");
+        let r = self.checked(server, r, &what)?;
+        if r.requests == 0 {
+            // Nothing completed, and nothing failed but requests that ran out of time:
+            // the server cannot keep up with this many connections.
+            if r.errors.keys().all(|k| k == "timeout") {
+                return Ok(Level::Saturated { report: r });
+            }
+            return Err(no_success(server, &r, &what));
+        }
+        let cores = match (start, end) {
+            (Some((t0, c0)), Some((t1, c1))) if t1 > t0 => {
+                Some(c1.saturating_sub(c0) as f64 / (t1 - t0).as_nanos() as f64)
+            }
+            _ => None,
+        };
+        Ok(Level::Served { report: r, cores })
     }
 
     /// Loads the server; a load with no successful request, or a server that died, fails
@@ -354,30 +396,62 @@ impl Driver {
         what: &str,
     ) -> Result<LoadReport, Failure> {
         let spec = self.load_spec(server, connections, stop);
-        let r = load::run(&spec);
+        let r = self.checked(server, load::run(&spec), what)?;
+        if r.requests == 0 {
+            if r.errors.is_empty() {
+                return Err(Failure::Other(format!(
+                    "no request completed within {:.1} s at {what}: each takes longer than that (try a longer --duration){}",
+                    stop.as_secs_f64(),
+                    server.stderr_suffix("; stderr: ")
+                )));
+            }
+            return Err(no_success(server, &r, what));
+        }
+        Ok(r)
+    }
+
+    /// The load's report, or why the cell fails: the server died during it, or the load
+    /// could not run at all.
+    fn checked(
+        &self,
+        server: &mut ServerProcess,
+        r: Result<LoadReport, load::LoadError>,
+        what: &str,
+    ) -> Result<LoadReport, Failure> {
         if let Some(status) = server.exited() {
             return Err(Failure::Crash(format!(
                 "server exited ({status}) during the {what} load{}",
                 server.stderr_suffix(": ")
             )));
         }
-        let r = r.map_err(|e| Failure::Other(format!("{what}: {e}")))?;
-        if r.requests == 0 {
-            let tail = server.stderr_suffix("; stderr: ");
-            if r.errors.is_empty() {
-                return Err(Failure::Other(format!(
-                    "no request completed within {:.1} s at {what}: each takes longer than that (try a longer --duration){tail}",
-                    stop.as_secs_f64()
-                )));
-            }
-            let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            return Err(Failure::Other(format!(
-                "no successful request at {what} (errors: {}){tail}",
-                errors.join(", "),
-            )));
-        }
-        Ok(r)
+        r.map_err(|e| Failure::Other(format!("{what}: {e}")))
     }
+}
+
+/// What one concurrency level measured.
+enum Level {
+    /// Requests completed; `cores` is the server's CPU time over the measured window per
+    /// wall second (CPU per request is that over the rate).
+    Served {
+        report: LoadReport,
+        cores: Option<f64>,
+    },
+    /// No request completed within the duration: throughput below 1 / duration.
+    Saturated { report: LoadReport },
+}
+
+fn error_count(r: &LoadReport) -> f64 {
+    r.errors.values().sum::<u64>() as f64
+}
+
+/// "no successful request at … (errors: …)" with the server's last words.
+fn no_success(server: &ServerProcess, r: &LoadReport, what: &str) -> Failure {
+    let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    Failure::Other(format!(
+        "no successful request at {what} (errors: {}){}",
+        errors.join(", "),
+        server.stderr_suffix("; stderr: ")
+    ))
 }
 
 /// Peak resident memory of a process tree, sampled every 50 ms on a thread of its own.

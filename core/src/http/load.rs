@@ -257,12 +257,29 @@ const READ_BUF: usize = 16 * 1024;
 /// Heads larger than this are a `parse` error.
 const MAX_RESPONSE_HEAD: usize = 8 * 1024;
 
+/// The edges of the measured phase, where [`run_observed`] lets its caller read counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// Warm-up is over: requests from here on are counted.
+    Start,
+    /// Counting is over: a closed-loop duration run at the end of its duration (responses
+    /// after it are not counted); any other run once its last request is done.
+    End,
+}
+
 /// Runs the load described by `spec` and reports what it measured.
 ///
 /// Builds `threads` current-thread tokio runtimes, one per OS thread, and blocks until the
 /// run is over. Fails only when the run cannot start: invalid spec, non-loopback address,
 /// or a server that refuses the first connection.
 pub fn run(spec: &LoadSpec) -> Result<LoadReport, LoadError> {
+    run_observed(spec, &mut |_| {})
+}
+
+/// [`run`], calling `at` on the caller's thread at each edge of the measured phase
+/// ([`Window`]), so that what the caller reads there (the server's CPU time) covers the
+/// same window as the report's requests — not the warm-up, whose requests are not counted.
+pub fn run_observed(spec: &LoadSpec, at: &mut dyn FnMut(Window)) -> Result<LoadReport, LoadError> {
     validate(spec)?;
     let threads = spec.threads.min(spec.connections);
 
@@ -341,6 +358,14 @@ pub fn run(spec: &LoadSpec) -> Result<LoadReport, LoadError> {
             .spawn(move || thread_main(rt, shared, ids))?;
         handles.push(handle);
     }
+    let sleep_until = |t: Instant| std::thread::sleep(t.saturating_duration_since(Instant::now()));
+    sleep_until(measure_start);
+    at(Window::Start);
+    let ends_on_time = spec.rate.is_none() && limit.is_none();
+    if ends_on_time {
+        sleep_until(end);
+        at(Window::End);
+    }
     let mut total = Stats::new();
     let mut panicked = false;
     for h in handles {
@@ -348,6 +373,9 @@ pub fn run(spec: &LoadSpec) -> Result<LoadReport, LoadError> {
             Ok(s) => total.merge(&s),
             Err(_) => panicked = true,
         }
+    }
+    if !ends_on_time {
+        at(Window::End);
     }
     if panicked {
         return Err(LoadError::Panicked);

@@ -3,7 +3,8 @@
 //! throughput and how it compares with the baseline's, memory, CPU per 1k requests), a
 //! chart of requests per second against concurrent connections (log–log as on the desktop:
 //! variants differ by orders of magnitude; the measured levels label the x axis, one line
-//! per variant), and why variants failed.
+//! per variant; a saturated level — no request within the duration — is not a point: the
+//! table and the chosen variant's list show it with its bound), and why variants failed.
 
 use super::{clip, pane_block};
 use ratatui::buffer::Buffer;
@@ -262,7 +263,16 @@ fn render_chart(cells: &[HttpCell], chosen: Option<&str>, area: Rect, buf: &mut 
         .map(|(_, c, _)| c.runtime.chars().count().min(20) as u16 + 5)
         .max()
         .unwrap_or(0)
-        .max(24);
+        .max(24)
+        // Room for a saturated level's bound in the chosen variant's list.
+        .max(
+            cells
+                .iter()
+                .flat_map(|c| &c.saturated)
+                .map(|s| s.label().chars().count() as u16 + 8)
+                .max()
+                .unwrap_or(0),
+        );
     let (plot, legend) = if !series.is_empty() && area.width >= legend_w + 60 {
         let [p, l] =
             Layout::horizontal([Constraint::Min(0), Constraint::Length(legend_w)]).areas(area);
@@ -390,24 +400,40 @@ fn render_chart(cells: &[HttpCell], chosen: Option<&str>, area: Rect, buf: &mut 
                 ),
                 Line::styled(format!("{:>5} {:>8}", "conns", "req/s"), dim),
             ];
-            lines.extend(c.levels.iter().map(|l| {
-                let err = if l.errors > 0.0 {
-                    Span::styled(
-                        format!(" {:.0} err", l.errors),
-                        Style::default().fg(Color::Red),
-                    )
-                } else {
-                    Span::raw("")
-                };
-                Line::from(vec![
-                    Span::raw(format!(
-                        "{:>5} {:>8}",
-                        l.connections,
-                        format_rate(l.rps.median)
-                    )),
-                    err,
-                ])
-            }));
+            // Served and saturated levels in order of connections; a saturated one shows
+            // its bound, never a rate (it is not on the chart either).
+            let mut rows: Vec<(u32, Line)> = c
+                .levels
+                .iter()
+                .map(|l| {
+                    let err = if l.errors > 0.0 {
+                        Span::styled(
+                            format!(" {:.0} err", l.errors),
+                            Style::default().fg(Color::Red),
+                        )
+                    } else {
+                        Span::raw("")
+                    };
+                    let line = Line::from(vec![
+                        Span::raw(format!(
+                            "{:>5} {:>8}",
+                            l.connections,
+                            format_rate(l.rps.median)
+                        )),
+                        err,
+                    ]);
+                    (l.connections, line)
+                })
+                .chain(c.saturated.iter().map(|s| {
+                    let line = Line::from(vec![
+                        Span::raw(format!("{:>5} ", s.connections)),
+                        Span::styled(s.label(), Style::default().fg(Color::Yellow)),
+                    ]);
+                    (s.connections, line)
+                }))
+                .collect();
+            rows.sort_by_key(|(c, _)| *c);
+            lines.extend(rows.into_iter().map(|(_, l)| l));
             Paragraph::new(lines).render(below.inner(Margin::new(1, 0)), buf);
         }
     }

@@ -3,10 +3,12 @@
  * start, latency p50/p90/p99 over one connection, best requests/s and at how many
  * connections, that against the baseline, peak RSS, CPU per 1,000 requests at the best
  * level, failed requests), requests/s against connections (uPlot, log x) and the latency
- * percentiles side by side (SVG bars, log y). Failed cells say why.
+ * percentiles side by side (SVG bars, log y). Failed cells say why. A saturated level (no
+ * request completed within the duration) shows its bound, `saturated (< 0.50 req/s)`,
+ * under the table and is never drawn as a point.
  */
 import { useMemo, useState } from 'preact/hooks';
-import type { HttpCell } from '../../api';
+import type { HttpCell, HttpSaturatedLevel } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
 import { formatBytes, formatNs, formatRatio, ratioColor } from '../../format';
@@ -56,8 +58,23 @@ const COLUMNS: { key: SortKey; label: string; title?: string }[] = [
   { key: 'errors', label: 'errors', title: 'Failed requests, summed over levels and iterations' },
 ];
 
+/** A cell's saturated levels, by ascending connections. */
+export function saturatedLevels(c: HttpCell): HttpSaturatedLevel[] {
+  return (c.saturated ?? [])
+    .filter((l) => l.connections > 0 && Number.isFinite(l.below_rps))
+    .slice()
+    .sort((a, b) => a.connections - b.connections);
+}
+
+/** How a saturated level reads, as in the CLI and the exports: `saturated (< 0.50 req/s)`. */
+export function saturatedLabel(l: HttpSaturatedLevel): string {
+  const bound = l.below_rps < 10 ? l.below_rps.toFixed(2) : formatRps(l.below_rps);
+  const of = l.iterations < l.of ? `, ${l.iterations} of ${l.of} runs` : '';
+  return `saturated (< ${bound} req/s${of})`;
+}
+
 function errorsOf(c: HttpCell): number | null {
-  const ls = measuredLevels(c);
+  const ls = [...measuredLevels(c), ...saturatedLevels(c)];
   return ls.length ? ls.reduce((n, l) => n + (l.errors || 0), 0) : null;
 }
 
@@ -124,7 +141,8 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
         <tbody>
           {rows.map((c) => {
             const levels = measuredLevels(c);
-            const hasData = levels.length > 0 || c.p50_ns !== null || c.cold_start !== null;
+            const sats = saturatedLevels(c);
+            const hasData = levels.length > 0 || sats.length > 0 || c.p50_ns !== null || c.cold_start !== null;
             const name = (
               <th scope="row">
                 {c.runtime}
@@ -153,7 +171,9 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
                 <td class="num" data-col="p50">{formatNs(c.p50_ns)}</td>
                 <td class="num" data-col="p90">{formatNs(c.p90_ns)}</td>
                 <td class="num" data-col="p99">{formatNs(c.p99_ns)}</td>
-                <td class="num" data-col="best">{c.best ? `${formatRps(c.best[1])} (${c.best[0]})` : '–'}</td>
+                <td class="num" data-col="best">
+                  {c.best ? `${formatRps(c.best[1])} (${c.best[0]})` : sats[0] ? `${saturatedLabel(sats[0])} (${sats[0].connections})` : '–'}
+                </td>
                 <td
                   class="num"
                   data-col="rel"
@@ -176,6 +196,15 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
           {cells
             .filter((c) => c.failure && (measuredLevels(c).length > 0 || c.p50_ns !== null))
             .map((c) => `${c.runtime} failed: ${c.failure}`)
+            .join(' · ')}
+        </p>
+      )}
+      {cells.some((c) => saturatedLevels(c).length > 0) && (
+        <p class="muted small" data-testid="http-saturated">
+          Saturated (no request completed within the duration, so the rate was below the bound; not drawn as a point):{' '}
+          {cells
+            .filter((c) => saturatedLevels(c).length > 0)
+            .map((c) => `${c.runtime} at ${saturatedLevels(c).map((l) => `${l.connections} connections ${saturatedLabel(l)}`).join(', ')}`)
             .join(' · ')}
         </p>
       )}
@@ -203,7 +232,10 @@ function RpsChart({ runId, test, cells, runtimes }: { runId: string; test: strin
     return (
       <figure class="http-figure">
         <figcaption>Requests/s vs connections</figcaption>
-        <p class="muted">No throughput was measured for this request.</p>
+        <p class="muted">
+          No throughput was measured for this request
+          {cells.some((c) => saturatedLevels(c).length > 0) ? ': every level saturated (see under the table).' : '.'}
+        </p>
       </figure>
     );
   }
