@@ -86,9 +86,10 @@ pub enum Command {
         threshold: f64,
         /// Compare each runtime relative to this runtime of its own run (`native`), which
         /// cancels a machine that was uniformly faster or slower during one run; `none`
-        /// compares times as measured. Run diffs only.
-        #[arg(long, value_name = "RUNTIME|none", default_value = wasmeter_core::analysis::DEFAULT_NORMALIZE)]
-        normalize: String,
+        /// compares times as measured. Run diffs only. [default: see `DEFAULT_NORMALIZE`
+        /// in docs/statistics.md]
+        #[arg(long, value_name = "RUNTIME|none")]
+        normalize: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -215,6 +215,10 @@ fn input_errors_exit_2_and_name_the_problem() {
         (&["diff", "a", "b", "--threshold", "-5"][..], "--threshold"),
         (&["diff", "a", "b", "--threshold", "two"][..], "--threshold"),
         (
+            &["diff", "a", "--runtimes", "x,y", "--normalize", "native"][..],
+            "--normalize",
+        ),
+        (
             &[
                 "export",
                 "a",

@@ -5,7 +5,7 @@ use crate::InputError;
 use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{Diff, DiffOptions, compare_runtimes, diff_runs};
+use wasmeter_core::analysis::{DEFAULT_NORMALIZE, Diff, DiffOptions, compare_runtimes, diff_runs};
 use wasmeter_core::export::format_ratio;
 
 pub fn main(
@@ -14,10 +14,18 @@ pub fn main(
     b: Option<&str>,
     runtimes: &[String],
     threshold: f64,
-    normalize: &str,
+    normalize: Option<&str>,
     json: bool,
 ) -> Result<ExitCode> {
-    let opts = DiffOptions::parse(threshold, normalize).map_err(|e| InputError(e.to_string()))?;
+    if normalize.is_some() && b.is_none() {
+        return Err(InputError(
+            "--normalize applies to a diff of two runs (both runtimes of one run share its baseline)"
+                .into(),
+        )
+        .into());
+    }
+    let opts = DiffOptions::parse(threshold, normalize.unwrap_or(DEFAULT_NORMALIZE))
+        .map_err(|e| InputError(e.to_string()))?;
     let run_a = super::load(ctx, a)?;
     let diff = match (b, runtimes) {
         (Some(b), []) => diff_runs(&run_a, &super::load(ctx, b)?, &opts),

@@ -11,7 +11,7 @@ pub use diff::{
     DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes, diff_runs,
 };
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
-pub use http::{HttpCell, LevelPoint, http_cells, levels_of};
+pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
 pub use stats::{
     Groups, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_interval, normal_cdf,
     ratio_estimate, seed_for,

@@ -200,6 +200,18 @@ impl Exporter for CsvExporter {
                         raw_stats_fields(&l.rps)
                     )?;
                 }
+                // A saturated level has no rate, only its bound: the `max` column holds it,
+                // the note says so.
+                for l in &c.saturated {
+                    writeln!(
+                        out,
+                        "{id},{rt},{test},throughput_c{},saturated_below_rps,{},,,,,{},,,,,,,,,,,,,{}",
+                        l.connections,
+                        l.iterations,
+                        num(Some(l.below_rps)),
+                        field(&l.label())
+                    )?;
+                }
             }
         }
         Ok(())
