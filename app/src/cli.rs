@@ -49,7 +49,7 @@ pub enum Command {
     },
     /// Run a suite on runtimes and save the run. Exits 0 when every cell finished, 1 when a
     /// cell failed or the run did not complete (it is saved either way), 2 on bad input.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List saved runs.
     Runs {
         /// Print JSON.

@@ -6,7 +6,7 @@ use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{DEFAULT_NORMALIZE, Diff, DiffOptions, compare_runtimes, diff_runs};
-use wasmeter_core::export::format_ratio;
+use wasmeter_core::export::{DIFF_HEADER, format_ratio, format_verdict};
 
 pub fn main(
     ctx: &Ctx,
@@ -71,23 +71,11 @@ pub fn render(d: &Diff) -> String {
                 duration_ns(r.a_median),
                 duration_ns(r.b_median),
                 format_ratio(r),
-                match &r.note {
-                    Some(n) => format!("{} ({n})", r.verdict),
-                    None => r.verdict.to_string(),
-                },
+                format_verdict(r),
             ]
         })
         .collect();
-    let header = [
-        "runtime",
-        "test",
-        "phase",
-        "A",
-        "B",
-        "B/A [95% CI] ±noise",
-        "verdict",
-    ]
-    .map(String::from);
+    let header = DIFF_HEADER.map(String::from);
     out.push_str(&table(&header, &rows, 3));
     for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
         for k in keys {

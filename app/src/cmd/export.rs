@@ -15,8 +15,7 @@ pub fn main(
     format: &str,
     output: &str,
     baseline: Option<&str>,
-    threshold: f64,
-    normalize: &str,
+    (threshold, normalize): (f64, &str),
 ) -> Result<ExitCode> {
     let format: Format = format.parse().map_err(InputError)?;
     let opts = DiffOptions::parse(threshold, normalize).map_err(|e| InputError(e.to_string()))?;

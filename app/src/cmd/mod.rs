@@ -55,7 +55,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
         Command::Suite {
             action: SuiteAction::Build { name, force },
         } => suite_build::main(&ctx, &name, force),
-        Command::Run(args) => run::main(&ctx, args),
+        Command::Run(args) => run::main(&ctx, *args),
         Command::Runs { json } => runs::main(&ctx, json),
         Command::Show {
             run,
@@ -76,7 +76,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             b.as_deref(),
             &runtimes,
             threshold,
-            &normalize,
+            normalize.as_deref(),
             json,
         ),
         Command::Export {
@@ -94,8 +94,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             &format,
             &output,
             baseline.as_deref(),
-            threshold,
-            &normalize,
+            (threshold, &normalize),
         ),
         Command::Load(args) => load::main(&args),
         Command::ServeGateway => {

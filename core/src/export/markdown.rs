@@ -2,7 +2,7 @@
 
 use super::{
     Exporter, Report, format_cell, format_geomean, format_ns, format_ratio, format_value,
-    http_tables,
+    format_verdict, http_tables,
 };
 use crate::analysis::{MEASURES, RunSummary};
 use crate::suite::SuiteKind;
@@ -37,10 +37,7 @@ impl Exporter for MarkdownExporter {
             )?;
             writeln!(out, "| --- | --- | --- | ---: | ---: | ---: | --- |")?;
             for r in &d.rows {
-                let verdict = match &r.note {
-                    Some(n) => format!("{} ({})", r.verdict, cell(n)),
-                    None => r.verdict.to_string(),
-                };
+                let verdict = cell(&format_verdict(r));
                 writeln!(
                     out,
                     "| {} | {} | {} | {} | {} | {} | {verdict} |",

@@ -90,6 +90,26 @@ pub fn format_value(unit: Unit, v: f64) -> String {
     }
 }
 
+/// Column titles of a diff as text, the same in the CLI, the TUI and Markdown.
+pub const DIFF_HEADER: [&str; 7] = [
+    "runtime",
+    "test",
+    "phase",
+    "A",
+    "B",
+    "B/A [95% CI] ±noise",
+    "verdict",
+];
+
+/// A diff row's verdict with why, when the row says (`insufficient data (1 invocation(s) in
+/// A, 2 needed)`).
+pub fn format_verdict(r: &DiffRow) -> String {
+    match &r.note {
+        Some(n) => format!("{} ({n})", r.verdict),
+        None => r.verdict.to_string(),
+    }
+}
+
 /// A diff row's ratio with its interval and the smallest change it could detect
 /// (`1.034 [1.012, 1.057] ±2.2 %`), or why it has none; the same text in every front end.
 pub fn format_ratio(r: &DiffRow) -> String {

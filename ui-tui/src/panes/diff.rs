@@ -200,15 +200,7 @@ impl Component for DiffPane {
             Constraint::Length(ratio_w),
             Constraint::Length(17),
         ];
-        let mut header = vec![
-            "runtime",
-            "test",
-            "phase",
-            "A",
-            "B",
-            "B/A [95% CI] ±noise",
-            "verdict",
-        ];
+        let mut header = wasmeter_core::export::DIFF_HEADER.to_vec();
         if wide {
             widths.push(Constraint::Min(0));
             header.push("note");

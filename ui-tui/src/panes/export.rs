@@ -11,7 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use std::path::{Path, PathBuf};
-use wasmeter_core::analysis::{diff_runs, summarize};
+use wasmeter_core::analysis::{DiffOptions, diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to};
 use wasmeter_core::store::load_run;
 
@@ -79,7 +79,7 @@ impl ExportDialog {
             .map(|d| load_run(d).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
         let diff = match loaded.as_slice() {
-            [a, b] => Some(diff_runs(a, b, 2.0).map_err(|e| e.to_string())?),
+            [a, b] => Some(diff_runs(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?),
             _ => None,
         };
         let report = Report::new(
