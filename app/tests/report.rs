@@ -211,6 +211,20 @@ fn html_report_is_clean_in_headless_chromium() {
         tmp.path(),
     );
     assert!(out.status.success(), "{}", stderr(&out));
+    // The page carries the diff's method line and rows with intervals and noise (three
+    // invocations a cell by default), which check-report.mjs finds drawn at their values.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("\"method\":\"B/A of medians, 95 % hierarchical-bootstrap interval"),
+        "no method line in the page's data"
+    );
+    let d = json(&wasmeter(&["diff", &a, &b, "--json"], tmp.path()));
+    let rows = d["rows"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r["ci_low"].is_f64() && r["halfwidth_pct"].as_f64().is_some_and(|h| h > 0.0)),
+        "{d}"
+    );
     browser_check(&html, "report.png");
 }
 

@@ -120,9 +120,11 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         sink.lock().unwrap().extend(batch);
         Ok(())
     });
+    // Two worker processes a cell, interleaved: the least a diff gives a verdict on.
     let settings: RunSettingsView = serde_json::from_value(json!({
         "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
-        "runs": 2, "warmup": 0, "label": "desktop test"
+        "runs": 2, "warmup": 0, "invocations": 2, "order": "interleaved",
+        "label": "desktop test"
     }))
     .unwrap();
     block_on(start_run(app.state(), settings.clone(), channel.clone())).expect("starts");
@@ -139,7 +141,22 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         events[0]["cells"],
         json!([["native", "crc32"], ["wasmtime", "crc32"]])
     );
-    assert_eq!(events[0]["iterationsPerCell"], 2);
+    // Over both invocations of a cell.
+    assert_eq!(events[0]["iterationsPerCell"], 4);
+    assert_eq!(events[0]["invocations"], 2);
+    // A cell starts once per invocation; each of its invocations once.
+    let mut started: Vec<(u64, u64)> = events
+        .iter()
+        .filter(|e| e["type"] == "cellStarted")
+        .map(|e| {
+            (
+                e["index"].as_u64().unwrap(),
+                e["invocation"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    started.sort();
+    assert_eq!(started, [(0, 0), (0, 1), (1, 0), (1, 1)]);
     let finished: Vec<&Value> = events
         .iter()
         .filter(|e| e["type"] == "cellFinished")
@@ -156,8 +173,8 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         .filter(|r| r["metric"] == "wall_ns" && r["value"].as_f64().unwrap() > 0.0)
         .count();
     assert!(
-        measured >= 4,
-        "wall times of 2 cells × 2 runs, got {measured}"
+        measured >= 8,
+        "wall times of 2 cells × 2 invocations × 2 runs, got {measured}"
     );
     assert_eq!(events.last().unwrap()["status"], "complete");
     let run_id = events[0]["runId"].as_str().unwrap().to_string();
@@ -167,6 +184,11 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     assert_eq!(runs[0]["id"], run_id.as_str());
     assert_eq!(runs[0]["meta"]["label"], "desktop test");
     assert_eq!(runs[0]["meta"]["status"], "complete");
+    let saved = &runs[0]["meta"]["settings"];
+    assert_eq!(
+        (&saved["invocations"], &saved["order"], &saved["runs"]),
+        (&json!(2), &json!("interleaved"), &json!(2))
+    );
 
     let report = invoke(&w, "load_run", json!({ "id": run_id })).unwrap();
     let cells = report["runs"][0]["summary"]["cells"].as_array().unwrap();
@@ -175,6 +197,22 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     assert!(
         rel > 0.3 && rel < 10.0,
         "wasmtime vs native on crc32: {rel}"
+    );
+    // Each cell: its values from both invocations, whole, with its noise.
+    for c in cells {
+        assert_eq!(c["invocations"], 2, "{c}");
+        assert_eq!(c["partial"], false, "{c}");
+        assert_eq!(c["stats"]["n"], 4, "{c}");
+        let h = c["halfwidth_pct"].as_f64().unwrap();
+        assert!(h.is_finite() && h >= 0.0, "{c}");
+    }
+    let per = report["runs"][0]["summary"]["per_runtime"]
+        .as_array()
+        .unwrap();
+    assert!(
+        per.iter()
+            .all(|p| p["tests_total"] == 1 && p["tests_compared"] == 1),
+        "{per:?}"
     );
     assert_eq!(
         report["runs"][0]["distributions"].as_array().unwrap().len(),
@@ -197,7 +235,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     // A second run to diff against: same cells, so every row has both sides.
     let again: RunSettingsView = serde_json::from_value(json!({
         "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
-        "runs": 2, "warmup": 0
+        "runs": 2, "warmup": 0, "invocations": 2, "order": "sequential"
     }))
     .unwrap();
     block_on(start_run(app.state(), again, Channel::new(|_| Ok(())))).expect("second run starts");
@@ -209,21 +247,65 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     assert_eq!(diff["runs"].as_array().unwrap().len(), 2);
     let rows = diff["diff"]["rows"].as_array().unwrap();
     assert!(rows.len() >= 4, "execute+total for 2 runtimes: {rows:?}");
-    // Each row is B's median over A's, inside its interval. (No bounds on the ratio
-    // itself: two real runs of two iterations differ by what the machine was doing, a
-    // cold first instantiate 5× a warm one among them.)
+    // Not normalised unless asked; every row says so through the diff.
+    assert_eq!(diff["diff"]["normalize"], Value::Null);
+    assert_eq!(diff["diff"]["alpha"], 0.05);
+    // Each row is B's median over A's, inside its interval, the interval's half-width its
+    // noise; 4 values from 2 invocations a side are enough for a verdict. (No bounds on
+    // the ratio itself: two real runs of two iterations differ by what the machine was
+    // doing, a cold first instantiate 5× a warm one among them.)
     for r in rows {
+        let num = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
         let (ratio, lo, hi, a, b) = (
-            r["ratio"].as_f64().unwrap(),
-            r["ci_low"].as_f64().unwrap(),
-            r["ci_high"].as_f64().unwrap(),
-            r["a_median"].as_f64().unwrap(),
-            r["b_median"].as_f64().unwrap(),
+            num("ratio"),
+            num("ci_low"),
+            num("ci_high"),
+            num("a_median"),
+            num("b_median"),
         );
         assert!(a > 0.0 && b > 0.0, "{r}");
         assert!((ratio - b / a).abs() <= 1e-9 * ratio, "{r}");
         assert!(lo <= ratio && ratio <= hi, "{r}");
+        let h = num("halfwidth_pct");
+        assert!(
+            (h - 50.0 * (hi - lo) / ratio).abs() <= 1e-9 * h.max(1.0),
+            "{r}"
+        );
+        assert_eq!(
+            (&r["n"], &r["invocations"]),
+            (&json!([4, 4]), &json!([2, 2])),
+            "{r}"
+        );
+        let v = r["verdict"].as_str().unwrap();
+        assert!(["faster", "slower", "no change"].contains(&v), "{r}");
+        assert!(r["p_adjusted"].as_f64().is_some(), "{r}");
     }
+    // Normalised to native: wasmtime's rows are its ratio to native in each run; native's
+    // own rows are not normalised and say so.
+    let norm = invoke(
+        &w,
+        "diff_runs",
+        json!({ "a": run_id, "b": newest, "normalize": "native" }),
+    )
+    .unwrap();
+    assert_eq!(norm["diff"]["normalize"], "native");
+    let nrows = norm["diff"]["rows"].as_array().unwrap();
+    assert_eq!(nrows.len(), rows.len());
+    let native = nrows
+        .iter()
+        .find(|r| r["runtime"] == "native" && r["phase"] == "execute")
+        .unwrap();
+    assert_eq!(
+        native["note"], "not normalised: native is the reference",
+        "{native}"
+    );
+    let err = invoke(
+        &w,
+        "diff_runs",
+        json!({ "a": run_id, "b": newest, "thresholdPct": -1.0 }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
 
     invoke(&w, "delete_run", json!({ "id": newest })).unwrap();
     invoke(&w, "delete_run", json!({ "id": run_id })).unwrap();
@@ -246,6 +328,32 @@ fn bad_input_comes_back_as_code_and_message() {
             .as_str()
             .unwrap()
             .contains("unknown runtime 'nosuch'"),
+        "{err}"
+    );
+
+    let err = invoke(
+        &w,
+        "start_run",
+        json!({ "settings": { "suite": "compute", "order": "random" }, "onEvent": "__CHANNEL__:1" }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown order 'random'"),
+        "{err}"
+    );
+    let err = invoke(
+        &w,
+        "start_run",
+        json!({ "settings": { "suite": "compute", "invocations": 0 }, "onEvent": "__CHANNEL__:1" }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert!(
+        err["message"].as_str().unwrap().contains("--invocations"),
         "{err}"
     );
 
@@ -291,4 +399,39 @@ fn a_corrupt_run_is_listed_with_its_error_and_others_still_list() {
         std::fs::read_to_string(broken.join("meta.json")).unwrap(),
         "{ not json"
     );
+}
+
+/// The page's default invocations, warm-up and runs per kind of suite
+/// (web/src/repetition.ts) are core's.
+#[test]
+fn the_page_repeats_cells_as_core_does_by_default() {
+    use wasmeter_core::runner::Repetition;
+    use wasmeter_core::suite::SuiteKind;
+    let ts = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src/repetition.ts"),
+    )
+    .unwrap();
+    for (group, kind) in [
+        ("command", SuiteKind::Command),
+        ("lifecycle", SuiteKind::Lifecycle),
+        ("http", SuiteKind::Gateway),
+        ("http", SuiteKind::Servers),
+    ] {
+        let r = Repetition::default_for(kind);
+        let line = format!(
+            "{group}: {{ invocations: {}, warmup: {}, runs: {} }},",
+            r.invocations, r.warmup, r.runs
+        );
+        assert!(
+            ts.lines().any(|l| l.trim() == line),
+            "web/src/repetition.ts should have `{line}` (core's default for {kind:?})"
+        );
+    }
+    for (name, value) in [
+        ("MIN_INVOCATIONS", wasmeter_core::analysis::MIN_INVOCATIONS),
+        ("MIN_VALUES", wasmeter_core::analysis::MIN_VALUES),
+    ] {
+        let line = format!("export const {name} = {value};");
+        assert!(ts.lines().any(|l| l.trim() == line), "{line}");
+    }
 }

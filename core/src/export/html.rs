@@ -9,11 +9,24 @@ const MARKER: &str = r#"<script type="application/json" id="wasmeter-data">{}</s
 /// Writes the report page.
 pub struct HtmlExporter;
 
+/// The report's JSON as the page reads it: the report, and with a diff the one line of
+/// [`crate::analysis::Diff::method`] (`diff.method`) that every output of a diff shows.
+fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
+    let mut data = serde_json::to_value(report)?;
+    if let (Some(d), Some(obj)) = (
+        &report.diff,
+        data.get_mut("diff").and_then(|v| v.as_object_mut()),
+    ) {
+        obj.insert("method".into(), serde_json::Value::String(d.method()));
+    }
+    Ok(data)
+}
+
 /// JSON that cannot end the script element it sits in or be read as markup: `<`, `>` and
 /// `&` become `\u003c`, `\u003e`, `\u0026` (still the same JSON strings), and so do the
 /// line separators JavaScript treats as newlines.
 pub fn script_safe_json(report: &Report) -> serde_json::Result<String> {
-    let json = serde_json::to_string(report)?;
+    let json = serde_json::to_string(&page_data(report)?)?;
     let mut out = String::with_capacity(json.len() + 64);
     for c in json.chars() {
         match c {

@@ -27,10 +27,14 @@ pub struct RunSettingsView {
     /// Runtime ids or groups; empty means every available runtime.
     #[serde(default)]
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per cell.
+    /// Warm-up iterations per invocation.
     pub warmup: Option<u32>,
-    /// Measured iterations per cell.
+    /// Measured iterations per invocation.
     pub runs: Option<u32>,
+    /// Fresh worker processes per cell; the suite kind's default when absent.
+    pub invocations: Option<u32>,
+    /// Order of the cells' invocations: `interleaved` or `sequential`.
+    pub order: Option<String>,
     /// Per-iteration timeout, seconds.
     pub timeout_secs: Option<u64>,
     /// Problem size.
@@ -79,13 +83,17 @@ pub enum RunEventView {
         run_id: String,
         /// Cells in order.
         cells: Vec<(String, String)>,
-        /// Iterations per cell, warm-ups included.
+        /// Iterations per cell over its invocations, warm-ups included.
         iterations_per_cell: u32,
+        /// Worker processes per cell.
+        invocations: u32,
     },
-    /// A cell's worker started.
+    /// A worker of a cell started (once per invocation).
     CellStarted {
         /// Cell index.
         index: usize,
+        /// Which invocation, from 0.
+        invocation: u32,
     },
     /// Iterations done in the running cell.
     Progress {
@@ -134,12 +142,16 @@ impl From<Event> for RunEventView {
                 run_id,
                 cells,
                 iterations_per_cell,
+                invocations,
             } => RunEventView::Planned {
                 run_id,
                 cells,
                 iterations_per_cell,
+                invocations,
             },
-            Event::CellStarted { index } => RunEventView::CellStarted { index },
+            Event::CellStarted { index, invocation } => {
+                RunEventView::CellStarted { index, invocation }
+            }
             Event::Progress { index, done } => RunEventView::Progress { index, done },
             Event::Measurement(rows) => RunEventView::Measurement { rows },
             Event::Sample(sample) => RunEventView::Sample { sample },
@@ -165,6 +177,12 @@ pub fn plan(state: &Workbench, s: RunSettingsView) -> CmdResult<Plan> {
     req.runtimes = s.runtimes;
     req.warmup = s.warmup.unwrap_or(req.warmup);
     req.runs = s.runs.unwrap_or(req.runs);
+    req.invocations = s.invocations.unwrap_or(req.invocations);
+    if let Some(order) = s.order {
+        req.order = order
+            .parse()
+            .map_err(|e: String| CommandError::new("invalid_input", e))?;
+    }
     req.timeout = s
         .timeout_secs
         .map(Duration::from_secs)

@@ -14,7 +14,7 @@ export interface Repetition {
 }
 
 export const REPETITION: Readonly<Record<'command' | 'lifecycle' | 'http', Repetition>> = {
-  command: { invocations: 3, warmup: 1, runs: 2 },
+  command: { invocations: 3, warmup: 0, runs: 2 },
   lifecycle: { invocations: 2, warmup: 1, runs: 3 },
   http: { invocations: 3, warmup: 0, runs: 1 },
 };

@@ -80,13 +80,13 @@ describe('App', () => {
     expect(input('runtime-wasmtime-cli').checked).toBe(false);
     expect(input('runtime-wasmtime-cli').disabled).toBe(false);
     expect((screen.getByTestId('suite-select') as HTMLSelectElement).value).toBe('compute');
-    // Core's defaults for a command suite: 3 fresh processes × (1 warm-up + 2 runs), interleaved.
+    // Core's defaults for a command suite: 3 fresh processes × (0 warm-up + 2 runs), interleaved.
     expect(input('setting-runs').value).toBe('2');
-    expect(input('setting-warmup').value).toBe('1');
+    expect(input('setting-warmup').value).toBe('0');
     expect(input('setting-invocations').value).toBe('3');
     expect((screen.getByTestId('setting-order') as HTMLSelectElement).value).toBe('interleaved');
     expect(screen.getByTestId('repetition-note').textContent).toBe(
-      'Each cell: 3 fresh worker processes × (1 warm-up + 2 runs) = 6 values.',
+      'Each cell: 3 fresh worker processes × (0 warm-up + 2 runs) = 6 values.',
     );
     expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('quick');
     expect((screen.getByTestId('setting-baseline') as HTMLSelectElement).value).toBe('native');

@@ -219,7 +219,7 @@ describe('Setup of an HTTP suite', () => {
     await waitFor(() => expect(input('setting-runs').value).toBe('1'));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
     await waitFor(() => expect(input('setting-runs').value).toBe('2'));
-    expect(input('setting-warmup').value).toBe('1');
+    expect(input('setting-warmup').value).toBe('0');
     expect(input('setting-invocations').value).toBe('3');
     expect(screen.queryByTestId('http-settings')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
