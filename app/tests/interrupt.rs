@@ -1,5 +1,8 @@
 //! Interruptions: `kill -9` mid-run leaves an interrupted run with every finished cell intact,
 //! `--resume` runs only the missing cells, and Ctrl-C stops cleanly and saves.
+//!
+//! Every cell runs in `INVOCATIONS` worker processes, interleaved, so `cells.jsonl` holds one
+//! record per (cell, invocation) and a kill lands between invocations of the same cell.
 
 mod common;
 
@@ -7,6 +10,10 @@ use common::{json, stderr, suites_root, wasmeter};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+const CELLS: usize = 8;
+const INVOCATIONS: usize = 2;
+const RUNS: usize = 2;
 
 fn start(results: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_wasmeter"))
@@ -22,6 +29,10 @@ fn start(results: &Path) -> Child {
             "0",
             "--runs",
             "2",
+            "--invocations",
+            "2",
+            "--order",
+            "interleaved",
             "--results",
         ])
         .arg(results)
@@ -33,7 +44,8 @@ fn start(results: &Path) -> Child {
         .unwrap()
 }
 
-/// Waits until the run has recorded at least `n` ended cells; returns its directory.
+/// Waits until the run has recorded at least `n` ended (cell, invocation) records; returns
+/// its directory.
 fn wait_for_cells(results: &Path, n: usize) -> PathBuf {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -63,8 +75,8 @@ fn kill_9_then_resume_runs_only_the_missing_cells() {
     let before = std::fs::read_to_string(dir.join("cells.jsonl")).unwrap();
     let ended = before.lines().count();
     assert!(
-        (3..8).contains(&ended),
-        "{ended} cells ended before the kill"
+        (3..CELLS * INVOCATIONS).contains(&ended),
+        "{ended} invocations ended before the kill"
     );
     let id = dir.file_name().unwrap().to_str().unwrap().to_string();
 
@@ -83,13 +95,13 @@ fn kill_9_then_resume_runs_only_the_missing_cells() {
     assert!(out.status.success(), "{}", stderr(&out));
     let s = json(&out);
     assert_eq!(s["run_id"], id.as_str());
-    assert_eq!(s["cells"].as_array().unwrap().len(), 8);
+    assert_eq!(s["cells"].as_array().unwrap().len(), CELLS);
     assert!(
         s["cells"]
             .as_array()
             .unwrap()
             .iter()
-            .all(|c| c["stats"]["n"] == 2),
+            .all(|c| { c["stats"]["n"] == INVOCATIONS * RUNS && c["invocations"] == INVOCATIONS }),
         "{s}"
     );
     // The cells that had ended were kept as they were, not run again.
@@ -98,7 +110,7 @@ fn kill_9_then_resume_runs_only_the_missing_cells() {
         after.starts_with(&before),
         "finished cells were rewritten:\n{before}\n---\n{after}"
     );
-    assert_eq!(after.lines().count(), 8);
+    assert_eq!(after.lines().count(), CELLS * INVOCATIONS);
     let runs = json(&wasmeter(&["runs", "--json"], tmp.path()));
     assert_eq!(runs[0]["status"], "complete");
     let out = wasmeter(&["run", "--resume", &id], tmp.path());
@@ -135,5 +147,5 @@ fn ctrl_c_stops_cleanly_and_saves() {
     let id = dir.file_name().unwrap().to_str().unwrap();
     let out = wasmeter(&["run", "--resume", id, "--json"], tmp.path());
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(json(&out)["cells"].as_array().unwrap().len(), 8);
+    assert_eq!(json(&out)["cells"].as_array().unwrap().len(), CELLS);
 }
