@@ -215,7 +215,9 @@ fn html_report_is_clean_in_headless_chromium() {
     // invocations a cell by default), which check-report.mjs finds drawn at their values.
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(
-        page.contains("\"method\":\"B/A of medians, 95 % hierarchical-bootstrap interval"),
+        page.contains(
+            "\"method\":\"B/A of geometric means over invocations, 95 % Student-t interval"
+        ),
         "no method line in the page's data"
     );
     let d = json(&wasmeter(&["diff", &a, &b, "--json"], tmp.path()));

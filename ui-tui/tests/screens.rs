@@ -427,7 +427,7 @@ fn diff_screen() {
     let s = render(&a, 110, 32);
     for want in [
         "14 faster, 5 slower, 12 no change · not normalised",
-        "how: B/A of medians, 95 % hierarchical-bootstrap interval",
+        "how: B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch)",
         "B/A [95% CI] ±noise",
         "n 6/6 from 2/2 invocations",
     ] {

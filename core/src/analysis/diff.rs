@@ -1,9 +1,9 @@
-//! Comparing two runs (or two runtimes of one run) cell by cell: ratio of medians with a
-//! hierarchical-bootstrap interval, a verdict corrected for the many rows of one diff, and
+//! Comparing two runs (or two runtimes of one run) cell by cell: ratio of the typical
+//! values with a Student-t interval over invocations, a verdict corrected for the many rows of one diff, and
 //! guards that say "insufficient data" or "not comparable" rather than guess (method and
 //! sources in docs/statistics.md).
 
-use super::stats::{Groups, RatioEstimate, bh_adjust, median, ratio_estimate, seed_for};
+use super::stats::{Groups, RatioEstimate, bh_adjust, median, ratio_estimate};
 use super::summary::{Index, ended_invocations};
 use crate::runtime::{Metric, Phase};
 use crate::store::SavedRun;
@@ -178,6 +178,10 @@ pub struct Diff {
     pub only_a: Vec<DiffKey>,
     /// Rows only B has.
     pub only_b: Vec<DiffKey>,
+    /// [`Diff::method`], saved with the diff so every reader (the desktop page, a JSON
+    /// export) says how it was compared in core's words.
+    #[serde(default)]
+    pub method: String,
 }
 
 /// How many rows have each verdict.
@@ -231,7 +235,7 @@ impl Diff {
     /// One line saying how the rows were compared, for every output format.
     pub fn method(&self) -> String {
         format!(
-            "B/A of medians, 95 % hierarchical-bootstrap interval; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows (Benjamini–Hochberg); {}",
+            "B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch); a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows (Benjamini–Hochberg); {}",
             self.threshold_pct,
             self.alpha * 100.0,
             self.rows.len(),
@@ -253,6 +257,7 @@ impl Diff {
             rows: Vec::new(),
             only_a: Vec::new(),
             only_b: Vec::new(),
+            method: String::new(),
         }
     }
 
@@ -280,6 +285,7 @@ impl Diff {
                 Verdict::NoChange
             };
         }
+        self.method = self.method();
     }
 }
 
@@ -451,7 +457,6 @@ fn row(
     b: &Part,
     refs: Option<(&Part, &Part)>,
     note: Option<String>,
-    seed: u64,
 ) -> Option<(DiffRow, Option<RatioEstimate>)> {
     let (ga, gb) = (a.values.groups(), b.values.groups());
     let (am, bm) = (median(ga.values)?, median(gb.values)?);
@@ -490,7 +495,7 @@ fn row(
         Some((ra, rb)) => (Some(ra.values.groups()), Some(rb.values.groups())),
         None => (None, None),
     };
-    let estimate = ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref()), seed);
+    let estimate = ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref()));
     r.ratio = Some(estimate.as_ref().map_or(bm / am, |e| e.ratio));
     let mut parts: Vec<(&Part, Groups)> = vec![(a, ga), (b, gb)];
     if let (Some((ra, rb)), Some(x), Some(y)) = (refs, rga, rgb) {
@@ -565,7 +570,6 @@ fn pair_cells<'s>(
             values: b,
             partial: sb.partial(rt_b, test),
         };
-        let seed = seed_for(&[&d.a, &d.b, &k.runtime, &k.test, phase]);
         let mut note = None;
         let found = match (&refs, normalize) {
             (Some(((ra, pra, fa), (rb, prb, fb))), Some(n)) => {
@@ -603,7 +607,7 @@ fn pair_cells<'s>(
             _ => None,
         };
         let refs = found.as_ref().map(|(x, y)| (x, y));
-        if let Some((r, e)) = row(&k, &pa, &pb, refs, note, seed) {
+        if let Some((r, e)) = row(&k, &pa, &pb, refs, note) {
             d.rows.push(r);
             estimates.push(e);
         }
@@ -665,8 +669,8 @@ fn comparability(a: &SavedRun, b: &SavedRun) -> Vec<String> {
     w
 }
 
-/// Diffs run B against run A: for each runtime, test and phase both have, the ratio of
-/// medians B/A with a 95 % hierarchical-bootstrap interval and a verdict.
+/// Diffs run B against run A: for each runtime, test and phase both have, the ratio B/A
+/// of the typical values with its 95 % interval over invocations and a verdict.
 pub fn diff_runs(a: &SavedRun, b: &SavedRun, opts: &DiffOptions) -> Result<Diff, DiffError> {
     check_threshold(opts.threshold_pct)?;
     if a.meta.id == b.meta.id {

@@ -13,7 +13,7 @@ pub use diff::{
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
 pub use stats::{
-    Groups, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_interval, normal_cdf,
-    ratio_estimate, seed_for,
+    Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, normal_cdf,
+    ratio_estimate, seed_for, t_cdf, t_quantile,
 };
 pub use summary::{CellSummary, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize};

@@ -1,8 +1,8 @@
-//! The summary of one run: per runtime × test, statistics of the primary time with a
-//! bootstrap interval, time relative to a baseline with its interval, per-phase statistics,
+//! The summary of one run: per runtime × test, statistics of the primary time with the
+//! interval of its typical value, time relative to a baseline with its interval, per-phase statistics,
 //! start-up overhead; per runtime, the geometric mean of relative times.
 
-use super::stats::{Groups, Stats, geomean, ratio_estimate, seed_for};
+use super::stats::{Groups, Stats, geomean, ratio_estimate};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
 use crate::suite::SuiteKind;
@@ -296,7 +296,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     .copied()
                     .unwrap_or(0)
                     < planned;
-            let stats = primary.and_then(|(v, _, _)| Stats::of(&v, seed_for(&[run_id, rt, test])));
+            let stats = primary.and_then(|(v, _, _)| Stats::of(&v));
             let halfwidth_pct = stats.and_then(|s| {
                 let (lo, hi) = (s.ci_low?, s.ci_high?);
                 (s.median > 0.0).then(|| 50.0 * (hi - lo) / s.median)
@@ -350,8 +350,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 }
                 _ if rt == &baseline => Some((1.0, 1.0, 1.0)),
                 (Some((v, _, _)), Some((b, _, _))) => {
-                    ratio_estimate(&b, &v, None, seed_for(&[run_id, rt, test, "relative"]))
-                        .map(|e| (e.ratio, e.low, e.high))
+                    ratio_estimate(&b, &v, None).map(|e| (e.ratio, e.low, e.high))
                 }
             };
             let startup_ns = match (&stats, primary, phases.get("total")) {

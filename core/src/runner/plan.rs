@@ -62,22 +62,25 @@ pub struct Repetition {
 
 impl Repetition {
     /// The defaults of a suite kind. Between-process noise is the larger part on a shared
-    /// machine, so values are spread over several invocations rather than piled into one;
-    /// every default gives at least 3 values and 2 invocations a cell, the least a verdict
-    /// needs. A command iteration compiles, instantiates and runs afresh and the guest times
-    /// only its own loop, so a warm-up iteration buys little there; HTTP iterations start a
-    /// fresh server each and warm up per level.
+    /// machine (a kernel's speed can differ by 40 % from one process to the next, with its
+    /// code and data layout), and intervals count processes, so values are spread over
+    /// several invocations rather than piled into one: 6 × 1 finds a planted 10 % change
+    /// where 3 × 2, for the same cost, does not (docs/statistics.md §6). Every default gives
+    /// at least 3 values and 2 invocations a cell, the least a verdict needs. A command
+    /// iteration compiles, instantiates and runs afresh and the guest times only its own
+    /// loop, so a warm-up iteration buys little there; HTTP iterations start a fresh server
+    /// each and warm up per level.
     pub fn default_for(kind: SuiteKind) -> Repetition {
         match kind {
             SuiteKind::Command => Repetition {
-                invocations: 3,
+                invocations: 6,
                 warmup: 0,
-                runs: 2,
+                runs: 1,
             },
             SuiteKind::Lifecycle => Repetition {
-                invocations: 2,
+                invocations: 4,
                 warmup: 1,
-                runs: 3,
+                runs: 2,
             },
             SuiteKind::Gateway | SuiteKind::Servers => Repetition {
                 invocations: 3,

@@ -542,6 +542,8 @@ export function hasBackend(): boolean {
 
 // ---------------------------------------------------------------- commands
 
+  /** How the rows were compared, in core's words (`Diff::method`). */
+  method: string;
 export function listRuntimes(): Promise<RuntimeInfo[]> {
   return invoke<RuntimeInfo[]>('list_runtimes');
 }

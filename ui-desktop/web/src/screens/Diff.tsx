@@ -67,18 +67,9 @@ export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
   return rows.filter((r) => phases.has(r.phase));
 }
 
-/**
- * How the rows were compared, in the words of core's `Diff::method` (every output of a
- * diff says it).
- */
+/** How the rows were compared: core's own sentence (`Diff::method`), which every output of a diff carries. */
 export function diffMethod(d: Diff): string {
-  const alpha = typeof d.alpha === 'number' ? d.alpha : 0.05;
-  return (
-    `B/A of medians, 95 % hierarchical-bootstrap interval; a change only when the whole interval lies beyond ` +
-    `±${d.threshold_pct} % and it holds at a false discovery rate of ${Number((alpha * 100).toFixed(4))} % over the ` +
-    `${d.rows.length} rows (Benjamini–Hochberg); ` +
-    (d.normalize ? `each side relative to its own run's ${d.normalize}` : 'not normalised')
-  );
+  return d.method;
 }
 
 /** What a row's values rest on, for its tooltip. */

@@ -289,7 +289,7 @@ function selfDiff(): Diff {
       invocations: [2, 2] as [number, number],
     })),
   );
-  return { a: run.id, b: run.id, threshold_pct: 2, normalize: null, alpha: 0.05, warnings: [], rows, only_a: [], only_b: [] };
+  return { a: run.id, b: run.id, threshold_pct: 2, normalize: null, alpha: 0.05, warnings: [], rows, only_a: [], only_b: [], method: 'B/A, test double' };
 }
 
 describe('Diff of lifecycle runs', () => {

@@ -296,7 +296,10 @@ describe('Diff screen', () => {
     mockIPC((cmd, p) => {
       calls.push([cmd, p]);
       const out = structuredClone(r);
-      if ((p as { normalize?: string }).normalize === 'native') out.diff!.normalize = 'native';
+      if ((p as { normalize?: string }).normalize === 'native') {
+        out.diff!.normalize = 'native';
+        out.diff!.method = out.diff!.method.replace('not normalised', "each side relative to its own run's native");
+      }
       return out;
     });
     render(<DiffScreen runs={runs} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" onPick={noop} onExport={noop} />);
@@ -331,7 +334,7 @@ describe('Diff screen', () => {
     expect(screen.getByTestId('count-unchanged').textContent).toBe('18 unchanged');
     expect(screen.getByTestId('diff-normalized').textContent).toBe('not normalised');
     expect(screen.getByTestId('diff-method').textContent).toBe(
-      'B/A of medians, 95 % hierarchical-bootstrap interval; a change only when the whole interval lies beyond ±2 % and it holds at a false discovery rate of 5 % over the 43 rows (Benjamini–Hochberg); not normalised',
+      'B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch); a change only when the whole interval lies beyond ±2 % and it holds at a false discovery rate of 5 % over the 43 rows (Benjamini–Hochberg); not normalised',
     );
 
     // Normalise to native: sent to diff_runs, and the page says which was used.
