@@ -72,6 +72,9 @@ fn run(engine: &Engine, module: &Module, call: &GuestCall) -> Result<GuestReply,
         .stdout(Box::new(out_tx))
         .finalize(&mut store)
         .map_err(|e| e.to_string())?;
+    if let Some(why) = crate::runtime::embedded::unknown_import(module) {
+        return Err(why);
+    }
     let imports = wasi
         .import_object(&mut store, module)
         .map_err(|e| e.to_string())?;

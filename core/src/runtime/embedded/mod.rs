@@ -7,6 +7,8 @@ mod wasmer;
 mod wasmtime;
 
 #[cfg(feature = "engines")]
+pub(crate) use self::wasmer::unknown_import;
+#[cfg(feature = "engines")]
 pub use self::wasmer::{Wasmer, WasmerCompiler};
 #[cfg(feature = "engines")]
 pub use self::wasmtime::{Wasmtime, WasmtimeVariant};
@@ -67,5 +69,46 @@ pub fn engine_version(crate_name: &str) -> &'static str {
         "wasmtime" => env!("WASMETER_WASMTIME_VERSION"),
         "wasmer" => env!("WASMETER_WASMER_VERSION"),
         _ => "unknown",
+    }
+}
+
+#[cfg(all(test, feature = "engines"))]
+mod tests {
+    use super::*;
+    use crate::runtime::Runtime;
+
+    /// Every engine names an import nobody provides, the way wasmtime does.
+    #[test]
+    fn an_unknown_import_is_named_on_every_engine() {
+        let tmp = tempfile::tempdir().unwrap();
+        let program = tmp.path().join("nope.wasm");
+        let wasm = ::wasmer::wat2wasm(
+            br#"(module (import "env" "nope" (func)) (func (export "_start") call 0))"#,
+        )
+        .unwrap();
+        std::fs::write(&program, &wasm).unwrap();
+        let job = Job {
+            program,
+            name: "nope".into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            scratch: tmp.path().to_path_buf(),
+            memory_limit: 1 << 30,
+            stdout_limit: 1 << 20,
+        };
+        let engines: Vec<(&str, Box<dyn Runtime>)> = vec![
+            (
+                "wasmtime",
+                Box::new(Wasmtime::new(WasmtimeVariant::Default).unwrap()),
+            ),
+            (
+                "wasmer",
+                Box::new(Wasmer::new(WasmerCompiler::Cranelift).unwrap()),
+            ),
+        ];
+        for (name, engine) in engines {
+            let err = engine.run(&job).unwrap_err().to_string();
+            assert!(err.contains("unknown import: `env::nope`"), "{name}: {err}");
+        }
     }
 }

@@ -43,6 +43,30 @@ fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(e.to_string())
 }
 
+/// The import namespaces wasmer-wasix provides.
+const WASI_NAMESPACES: [&str; 4] = [
+    "wasi_snapshot_preview1",
+    "wasi_unstable",
+    "wasix_32v1",
+    "wasix_64v1",
+];
+
+/// The first import no namespace of wasmer-wasix provides, said as wasmtime says it:
+/// without this check wasmer-wasix answers "The WASI version could not be determined",
+/// which does not name the import.
+pub(crate) fn unknown_import(module: &Module) -> Option<String> {
+    module
+        .imports()
+        .find(|i| !WASI_NAMESPACES.contains(&i.module()))
+        .map(|i| {
+            format!(
+                "unknown import: `{}::{}` has not been defined",
+                i.module(),
+                i.name()
+            )
+        })
+}
+
 impl Runtime for Wasmer {
     fn run(&self, job: &Job) -> Result<Iteration, Failure> {
         let _guard = self.tokio.enter();
@@ -82,6 +106,9 @@ impl Runtime for Wasmer {
         let mut wasi = builder.finalize(&mut store).map_err(other)?;
 
         let t = Instant::now();
+        if let Some(why) = unknown_import(&module) {
+            return Err(Failure::Other(why));
+        }
         let imports = wasi.import_object(&mut store, &module).map_err(other)?;
         let instance = Instance::new(&mut store, &module, &imports).map_err(|e| match e {
             wasmer::InstantiationError::Start(rt) => classify(rt),
