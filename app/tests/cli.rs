@@ -371,24 +371,226 @@ fn wrong_answer_fails_as_wrong_output() {
     );
 }
 
+/// `wasmeter ARGS` over the suites under `root`.
+fn wasmeter_in(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(args)
+        .env("WASMETER_SUITES", root)
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .unwrap()
+}
+
+/// A broken manifest is listed with its error (file and line) and the other suites list
+/// and run: a real run of a small suite on the native runtime; asking for the broken one
+/// exits 2 with its error.
 #[test]
-fn manifest_errors_exit_2_naming_file_and_line() {
+fn a_broken_suite_is_listed_and_another_still_runs() {
     let tmp = tempfile::tempdir().unwrap();
-    custom_suite(tmp.path(), TRAP, "");
+    custom_suite_with_source(
+        tmp.path(),
+        TRAP,
+        "ok\n",
+        "#include <stdio.h>\nint main(void){puts(\"ok\");return 0;}\n",
+    );
+    let broken = tmp.path().join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
     std::fs::write(
-        tmp.path().join("custom/suite.toml"),
-        "[suite]\nname = \"custom\"\n\n[[test]]\nname = \"t\"\nsource = \"src/none.c\"\n",
+        broken.join("suite.toml"),
+        "[suite]\nname = \"broken\"\n\n[[test]]\nname = \"t\"\nsource = \"src/none.c\"\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args(["suites"])
-        .env("WASMETER_SUITES", tmp.path())
-        .output()
+    let why = format!(
+        "{}:6: source file 'src/none.c' does not exist",
+        broken.join("suite.toml").display()
+    );
+
+    let out = wasmeter_in(tmp.path(), &["suites"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows[0], ["suite", "tests", "description"], "{text}");
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(rows.contains(&vec!["custom", "1"]), "{text}");
+    assert!(
+        rows.contains(&vec!["broken", "-", format!("broken: {why}").as_str()]),
+        "{text}"
+    );
+    let v = json(&wasmeter_in(tmp.path(), &["suites", "--json"]));
+    let listed: Vec<(&str, Option<&str>)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["error"].as_str()))
+        .collect();
+    assert_eq!(listed, [("custom", None), ("broken", Some(why.as_str()))]);
+
+    let (out, v) = run_custom(tmp.path(), &tmp.path().join("r"), "native", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(failures(&v), ["ok"]);
+
+    for args in [
+        &["suites", "broken"][..],
+        &["run", "--suite", "broken", "--runtimes", "native"],
+    ] {
+        let out = wasmeter_in(tmp.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains(&format!("suite 'broken' is broken: {why}")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// Every path field of a manifest stays inside the suite folder: a `..` out, an absolute
+/// path or a link out is refused naming the manifest, the line and the field.
+#[test]
+fn manifest_paths_that_leave_the_suite_folder_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "secret").unwrap();
+    let escape = "../../../../../../etc/passwd";
+    let files = ["src/t.c", "b/t.wasm", "b/t", "c/t.wasm", "c/t", "exp/t.exp"];
+    let prebuilt = |wasm: &str, native: &str, cw: &str, cn: &str, ce: &str| {
+        format!(
+            "wasm = \"{wasm}\"\nnative = \"{native}\"\ncheck = {{ wasm = \"{cw}\", native = \"{cn}\", expected = \"{ce}\", result = \"t.res\" }}\n"
+        )
+    };
+    let ok = ["b/t.wasm", "b/t", "c/t.wasm", "c/t", "exp/t.exp"];
+    // (suite, test lines after `name`, suite lines after `name`, line, field, bad value)
+    let mut cases: Vec<(String, String, String, usize, &str, String)> = vec![
+        (
+            "inc".into(),
+            "source = \"src/t.c\"\n".into(),
+            format!("includes = [\"{escape}\"]\n"),
+            3,
+            "includes",
+            escape.into(),
+        ),
+        (
+            "src".into(),
+            format!("source = \"{escape}\"\n"),
+            String::new(),
+            5,
+            "source",
+            escape.into(),
+        ),
+        (
+            "abs".into(),
+            "source = \"/etc/passwd\"\n".into(),
+            String::new(),
+            5,
+            "source",
+            "/etc/passwd".into(),
+        ),
+        (
+            "link".into(),
+            "source = \"out/secret\"\n".into(),
+            String::new(),
+            5,
+            "source",
+            "out/secret".into(),
+        ),
+        (
+            "wasm".into(),
+            format!("source = \"src/t.c\"\nwasm = \"{escape}\"\n"),
+            String::new(),
+            6,
+            "wasm",
+            escape.into(),
+        ),
+    ];
+    for (i, field) in [
+        "wasm",
+        "native",
+        "check.wasm",
+        "check.native",
+        "check.expected",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut v = ok;
+        v[i] = escape;
+        let line = if i < 2 { 5 + i } else { 7 };
+        let name = field.replace('.', "-");
+        cases.push((
+            format!("pre-{name}"),
+            prebuilt(v[0], v[1], v[2], v[3], v[4]),
+            String::new(),
+            line,
+            field,
+            escape.into(),
+        ));
+    }
+    let mut want = Vec::new();
+    for (name, test, suite, line, field, bad) in &cases {
+        let dir = tmp.path().join(name);
+        for f in files {
+            let p = dir.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x").unwrap();
+        }
+        std::os::unix::fs::symlink(outside.path(), dir.join("out")).unwrap();
+        let manifest = dir.join("suite.toml");
+        std::fs::write(
+            &manifest,
+            format!("[suite]\nname = \"{name}\"\n{suite}[[test]]\nname = \"t\"\n{test}"),
+        )
         .unwrap();
+        let why = if bad.starts_with('/') {
+            "is absolute".to_string()
+        } else if bad.starts_with("out/") {
+            format!(
+                "leads outside the suite folder (through a symbolic link, to {})",
+                std::fs::canonicalize(outside.path().join("secret"))
+                    .unwrap()
+                    .display()
+            )
+        } else {
+            "leaves the suite folder".to_string()
+        };
+        want.push((
+            name.clone(),
+            format!(
+                "{}:{line}: '{field}' path '{bad}' {why}: paths are relative to the suite folder and stay inside it",
+                manifest.display()
+            ),
+        ));
+    }
+    want.sort();
+    let out = wasmeter_in(tmp.path(), &["suites", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let got: Vec<(String, String)> = json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["error"].as_str().unwrap_or("loaded").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    let out = wasmeter_in(
+        tmp.path(),
+        &["run", "--suite", "src", "--runtimes", "native"],
+    );
     assert_eq!(out.status.code(), Some(2));
+    let (_, src_why) = want.iter().find(|(n, _)| n == "src").unwrap();
     let e = stderr(&out);
     assert!(
-        e.contains("custom/suite.toml:6: source file 'src/none.c' does not exist"),
+        e.contains(&format!("suite 'src' is broken: {src_why}")),
         "{e}"
     );
 }

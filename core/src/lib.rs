@@ -15,6 +15,7 @@ pub mod runtime;
 pub mod sample;
 pub mod store;
 pub mod suite;
+pub(crate) mod text;
 
 /// Version of wasmeter itself, recorded with every run.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

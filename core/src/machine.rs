@@ -90,6 +90,6 @@ impl Machine {
             h.update(part.as_bytes());
             h.update([0]);
         }
-        crate::suite::hex(&h.finalize())[..16].to_string()
+        crate::text::hex(&h.finalize())[..16].to_string()
     }
 }

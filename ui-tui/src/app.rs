@@ -142,7 +142,10 @@ impl App {
         let mut app = App::new(opts.results, Box::new(ThreadLauncher));
         app.config = config.clone();
         match SuiteCatalog::discover(&opts.suites) {
-            Ok(c) => app.tests.set(c.suites),
+            Ok(c) => {
+                app.tests.set(c.suites);
+                app.tests.broken = c.broken;
+            }
             Err(e) => app.tests.error = Some(e.to_string()),
         }
         app.sync_settings();

@@ -1,4 +1,4 @@
-//! `wasmeter suites [NAME]`: suites and their tests.
+//! `wasmeter suites [NAME]`: suites and their tests; broken ones listed with their error.
 
 use super::Ctx;
 use crate::InputError;
@@ -10,10 +10,15 @@ use std::process::ExitCode;
 #[derive(Serialize)]
 struct SuiteJson<'a> {
     name: &'a str,
-    kind: &'a str,
+    /// Left out for a broken suite (its manifest did not say, or not usably).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
     description: &'a str,
     dir: String,
     tests: Vec<TestJson<'a>>,
+    /// Why a broken suite does not load; left out for the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -31,11 +36,11 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
         None => cat.suites.iter().collect(),
     };
     if json {
-        let v: Vec<SuiteJson> = suites
+        let mut v: Vec<SuiteJson> = suites
             .iter()
             .map(|s| SuiteJson {
                 name: &s.name,
-                kind: s.kind.as_str(),
+                kind: Some(s.kind.as_str()),
                 description: &s.description,
                 dir: s.dir.display().to_string(),
                 tests: s
@@ -45,11 +50,26 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
                         name: &t.name,
                         description: &t.description,
                         tags: &t.tags,
-                        wasm: t.wasm.display().to_string(),
+                        wasm: t.wasm().map(|w| w.display().to_string()).unwrap_or_default(),
                     })
                     .collect(),
+                error: None,
             })
             .collect();
+        if name.is_none() {
+            v.extend(cat.broken.iter().map(|b| SuiteJson {
+                name: &b.name,
+                kind: None,
+                description: "",
+                dir: b
+                    .manifest
+                    .parent()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                tests: Vec::new(),
+                error: Some(b.error.as_str()),
+            }));
+        }
         super::print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -64,6 +84,12 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
                 ]
             })
             .collect();
+        // Suites whose manifest does not load: their error, as `runs` lists a broken run.
+        rows.extend(
+            cat.broken
+                .iter()
+                .map(|b| vec![b.name.clone(), "-".into(), format!("broken: {}", b.error)]),
+        );
         // Suites a script makes, not built yet: say how to get them.
         rows.extend(cat.unbuilt.iter().map(|(n, _)| {
             vec![

@@ -13,7 +13,7 @@
 //! precompile = ["/opt/rt/bin/rtc", "{wasm}", "-o", "{aot}"]   # optional; run then uses {aot}
 //! ```
 
-use crate::suite::{line_of, one_line};
+use crate::text::{line_of, one_line};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

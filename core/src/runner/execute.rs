@@ -1,6 +1,6 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
-use super::worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg};
+use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg};
 use super::{Event, Plan, RunnerError};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
@@ -11,7 +11,7 @@ use crate::store::{
     CellRecord, Done, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
     SampleRow, TestRecord, new_run_id,
 };
-use crate::suite::TestCase;
+use crate::suite::{Build, CommandTest, TestCase, TestKind};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -245,6 +245,11 @@ fn run_cells(
     })
 }
 
+/// Creates a cell's scratch directory.
+fn make_scratch(dir: &Path) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))
+}
+
 struct CellCtx<'a> {
     plan: &'a Plan,
     index: usize,
@@ -297,37 +302,55 @@ impl CellCtx<'_> {
             std::process::id(),
             self.index
         ));
-        if let Some(module) = self.test.module {
-            std::fs::create_dir_all(&scratch)
-                .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
-            return Ok(self.lifecycle_spec(module, scratch, worker));
+        match &self.test.kind {
+            // A command makes its scratch directory once nothing else can fail.
+            TestKind::Command(cmd) => self.command_spec(cmd, compiler, scratch),
+            TestKind::Lifecycle(module) => {
+                make_scratch(&scratch)?;
+                Ok(self.lifecycle_spec(*module, scratch, worker))
+            }
+            TestKind::Gateway(g) => {
+                make_scratch(&scratch)?;
+                Ok(self.http_spec(&g.request, scratch, worker))
+            }
+            TestKind::Servers(http) => {
+                make_scratch(&scratch)?;
+                Ok(self.http_spec(http, scratch, worker))
+            }
         }
-        if let Some(http) = &self.test.http {
-            std::fs::create_dir_all(&scratch)
-                .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
-            return Ok(self.http_spec(http, scratch, worker));
-        }
+    }
+
+    /// A command cell: its program on this runtime (the native build made when needed),
+    /// the answer it must give and its check step.
+    fn command_spec(
+        &self,
+        cmd: &CommandTest,
+        compiler: Result<&NativeCompiler, &String>,
+        scratch: PathBuf,
+    ) -> Result<CellSpec, Failure> {
         let size = self.plan.settings.size;
-        let native = self.runtime.kind == RuntimeKind::Native;
+        let on_native = self.runtime.kind == RuntimeKind::Native;
+        let guest = &cmd.guest;
         // A prebuilt test (from a suite's build script) has no answer file or size
         // argument: its check step, if any, checks it.
-        let (expected, args) = if self.test.native.is_some() {
-            (None, Vec::new())
-        } else {
-            let path = self.plan.suite.expected_path(self.test, size);
-            let expected = std::fs::read_to_string(&path)
-                .map_err(|_| Failure::MissingFile(path.display().to_string()))?;
-            (Some(expected), vec![size.as_str().to_string()])
+        let (expected, args) = match &guest.build {
+            Build::Prebuilt { .. } => (None, Vec::new()),
+            Build::Source(_) => {
+                let path = self.plan.suite.expected_path(self.test, size);
+                let expected = std::fs::read_to_string(&path)
+                    .map_err(|_| Failure::MissingFile(path.display().to_string()))?;
+                (Some(expected), vec![size.as_str().to_string()])
+            }
         };
-        let program = match (&self.test.native, native) {
-            (Some(exe), true) => exe.clone(),
-            (None, true) => compiler
+        let program = match (&guest.build, on_native) {
+            (Build::Prebuilt { native }, true) => native.clone(),
+            (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
-                .build(&self.plan.suite, self.test)?,
-            (_, false) => self.test.wasm.clone(),
+                .build(&self.plan.suite, &self.test.name, src)?,
+            (_, false) => guest.wasm.clone(),
         };
-        let check = self.test.check.as_ref().map(|c| CheckJob {
-            program: if native {
+        let check = cmd.check.as_ref().map(|c| CheckJob {
+            program: if on_native {
                 c.native.clone()
             } else {
                 c.wasm.clone()
@@ -335,10 +358,8 @@ impl CellCtx<'_> {
             expected: c.expected.clone(),
             result: c.result.clone(),
         });
-        // The manifest allows `untimed` only beside a check step.
-        let untimed = self.test.untimed.is_some();
-        std::fs::create_dir_all(&scratch)
-            .map_err(|e| Failure::Other(format!("{}: {e}", scratch.display())))?;
+        let untimed = cmd.check.as_ref().is_some_and(|c| c.untimed.is_some());
+        make_scratch(&scratch)?;
         let instructions_dir = (self.plan.settings.measure == crate::store::Measure::Instructions
             && self.runtime.kind == RuntimeKind::Embedded)
             .then(|| scratch.join("callgrind"));
@@ -353,7 +374,6 @@ impl CellCtx<'_> {
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 16 << 20,
             },
-            expected,
             // An untimed test is only checked.
             warmup: if untimed {
                 0
@@ -361,10 +381,11 @@ impl CellCtx<'_> {
                 self.plan.settings.warmup
             },
             runs: if untimed { 0 } else { self.plan.settings.runs },
-            lifecycle: None,
-            http: None,
-            check,
-            self_timed_iterations: self.plan.suite.self_timed_iterations,
+            work: CellWork::Command(CommandJob {
+                expected,
+                check,
+                self_timed_iterations: self.plan.suite.self_timed_iterations,
+            }),
             instructions_dir,
         })
     }
@@ -377,18 +398,19 @@ impl CellCtx<'_> {
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
-        CellSpec {
-            lifecycle: Some(LifecycleJob {
+        self.host_driven(
+            PathBuf::new(),
+            scratch,
+            CellWork::Lifecycle(LifecycleJob {
                 module,
                 fresh: Some(worker.clone()),
                 first_only: None,
             }),
-            ..self.host_driven(PathBuf::new(), scratch)
-        }
+        )
     }
 
     /// A cell the worker drives itself (lifecycle, HTTP): no arguments, no answer file.
-    fn host_driven(&self, program: PathBuf, scratch: PathBuf) -> CellSpec {
+    fn host_driven(&self, program: PathBuf, scratch: PathBuf, work: CellWork) -> CellSpec {
         CellSpec {
             runtime: self.runtime.clone(),
             job: Job {
@@ -400,13 +422,9 @@ impl CellCtx<'_> {
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 0,
             },
-            expected: None,
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,
-            lifecycle: None,
-            http: None,
-            check: None,
-            self_timed_iterations: None,
+            work,
             instructions_dir: None,
         }
     }
@@ -420,22 +438,22 @@ impl CellCtx<'_> {
         worker: &WorkerCommand,
     ) -> CellSpec {
         let kind = self.plan.suite.kind;
-        CellSpec {
-            http: Some(HttpJob {
-                kind,
-                test: http.clone(),
-                settings: self.plan.settings.http.clone().unwrap_or_default(),
-                serve_gateway: WorkerCommand {
-                    program: worker.program.clone(),
-                    args: vec!["serve-gateway".into()],
-                },
-                suite_dir: self.plan.suite.dir.clone(),
-                cache_dir: crate::runtime::cache_root()
-                    .join("servers")
-                    .join(&self.plan.suite.name),
-            }),
-            ..self.host_driven(self.test.wasm.clone(), scratch)
-        }
+        // The gateway's guest (none for a servers suite).
+        let program = self.test.wasm().map(Path::to_path_buf).unwrap_or_default();
+        let job = HttpJob {
+            kind,
+            test: http.clone(),
+            settings: self.plan.settings.http.clone().unwrap_or_default(),
+            serve_gateway: WorkerCommand {
+                program: worker.program.clone(),
+                args: vec!["serve-gateway".into()],
+            },
+            suite_dir: self.plan.suite.dir.clone(),
+            cache_dir: crate::runtime::cache_root()
+                .join("servers")
+                .join(&self.plan.suite.name),
+        };
+        self.host_driven(program, scratch, CellWork::Http(job))
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).

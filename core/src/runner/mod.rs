@@ -11,7 +11,9 @@ pub use crate::store::{Measure, RunOrder};
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
 pub use stand_in::stand_in_run;
-pub use worker::{CellSpec, CheckJob, LifecycleJob, WorkerMsg, read_spec, worker_main};
+pub use worker::{
+    CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, read_spec, worker_main,
+};
 
 use crate::runtime::Failure;
 use crate::store::{MeasurementRow, RunStatus, SampleRow};

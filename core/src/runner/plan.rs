@@ -365,8 +365,7 @@ fn fresh_seed() -> u64 {
 fn serves(suite: &Suite, id: &str) -> Result<(), String> {
     if suite.kind != SuiteKind::Servers
         || suite.tests.iter().any(|t| {
-            t.http
-                .as_ref()
+            t.http()
                 .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
         })
     {

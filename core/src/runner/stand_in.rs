@@ -7,7 +7,7 @@
 use super::{Plan, WorkerCommand};
 use crate::runtime::{RuntimeInfo, RuntimeKind};
 use crate::store::RunSettings;
-use crate::suite::{Size, Suite, TestCase};
+use crate::suite::{Build, CommandTest, Guest, Size, Suite, TestCase, TestKind};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -44,11 +44,17 @@ pub fn stand_in_run(
         .collect();
     // Prebuilt tests need no answer file or build: the stand-in never opens them.
     let tests: Vec<TestCase> = (0..tests)
-        .map(|i| TestCase {
-            name: format!("t{i:03}"),
-            wasm: dir.join("none.wasm"),
-            native: Some(dir.join("none")),
-            ..Default::default()
+        .map(|i| {
+            let guest = Guest {
+                wasm: dir.join("none.wasm"),
+                build: Build::Prebuilt {
+                    native: dir.join("none"),
+                },
+            };
+            TestCase::new(
+                format!("t{i:03}"),
+                TestKind::Command(CommandTest { guest, check: None }),
+            )
         })
         .collect();
     let plan = Plan {

@@ -18,28 +18,42 @@ pub struct CellSpec {
     pub runtime: RuntimeInfo,
     /// The guest and its environment.
     pub job: Job,
-    /// Expected answer; `None` skips the known-answer check.
-    pub expected: Option<String>,
     /// Warm-up iterations.
     pub warmup: u32,
     /// Measured iterations.
     pub runs: u32,
-    /// Set for a lifecycle cell: the host drives the engine, no guest program runs.
+    /// What the cell does, by the kind of its suite.
+    pub work: CellWork,
+    /// Set when the worker runs under callgrind (`--measure instructions`): where its
+    /// count goes; the runner reads it when the worker has exited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lifecycle: Option<LifecycleJob>,
-    /// Set for an HTTP cell: the worker starts servers and loads them.
+    pub instructions_dir: Option<PathBuf>,
+}
+
+/// What a cell does: each way a cell runs holds only what it needs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CellWork {
+    /// A command suite's cell: the job's program runs once per iteration.
+    Command(CommandJob),
+    /// A lifecycle cell: the host drives the engine, no guest program runs.
+    Lifecycle(LifecycleJob),
+    /// An HTTP cell: the worker starts servers and loads them.
+    Http(HttpJob),
+}
+
+/// How a command cell checks and reads what its program prints.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct CommandJob {
+    /// Expected answer; `None` skips the known-answer check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub http: Option<HttpJob>,
+    pub expected: Option<String>,
     /// A checking build to run once before the iterations; a wrong answer fails the cell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<CheckJob>,
     /// The suite's [`crate::suite::Suite::self_timed_iterations`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_timed_iterations: Option<u32>,
-    /// Set when the worker runs under callgrind (`--measure instructions`): where its
-    /// count goes; the runner reads it when the worker has exited.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instructions_dir: Option<PathBuf>,
 }
 
 /// The check step of a cell, for its runtime: the program to run and the answer it must
@@ -104,18 +118,22 @@ fn send(out: &mut impl Write, msg: &WorkerMsg) -> std::io::Result<()> {
     out.flush()
 }
 
-/// Runs one iteration and checks its answer.
-fn iterate(rt: &dyn runtime::Runtime, spec: &CellSpec) -> Result<Vec<PhaseValue>, Failure> {
-    let it = rt.run(&spec.job)?;
+/// Runs one iteration of a command and checks its answer.
+fn iterate(
+    rt: &dyn runtime::Runtime,
+    job: &Job,
+    cmd: &CommandJob,
+) -> Result<Vec<PhaseValue>, Failure> {
+    let it = rt.run(job)?;
     let stdout = String::from_utf8_lossy(&it.stdout);
     let parsed = parse_output(&stdout).map_err(Failure::Other)?;
-    if let Some(expected) = &spec.expected
+    if let Some(expected) = &cmd.expected
         && let OutputCheck::Mismatch(why) = check_output(&parsed.answer, expected)
     {
         return Err(Failure::WrongOutput(why));
     }
     let mut values = it.values;
-    let self_ns = match spec.self_timed_iterations {
+    let self_ns = match cmd.self_timed_iterations {
         // The loop's whole time, so that start-up (total minus self) stays meaningful.
         Some(n) => Some(
             parsed
@@ -198,26 +216,29 @@ pub fn worker_main(input: impl Read, mut output: impl Write) -> i32 {
             return 2;
         }
     };
-    if let Some(lc) = &spec.lifecycle {
-        return lifecycle_cell(&spec, lc, &mut output);
+    match &spec.work {
+        CellWork::Command(cmd) => command_cell(&spec, cmd, &mut output),
+        CellWork::Lifecycle(lc) => lifecycle_cell(&spec, lc, &mut output),
+        CellWork::Http(job) => http_cell(&spec, job, &mut output),
     }
-    if let Some(job) = &spec.http {
-        return http_cell(&spec, job, &mut output);
-    }
+}
+
+/// A command cell: the check step, if any, then every iteration.
+fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 {
     let rt = match runtime::instantiate(&spec.runtime) {
         Ok(rt) => rt,
-        Err(failure) => return fail(&mut output, 0, failure),
+        Err(failure) => return fail(out, 0, failure),
     };
-    if let Some(check) = &spec.check {
-        if send(&mut output, &WorkerMsg::Started { iteration: 0 }).is_err() {
+    if let Some(check) = &cmd.check {
+        if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
             return 1;
         }
         if let Err(failure) = check_step(rt.as_ref(), &spec.job, check) {
-            return fail(&mut output, 0, failure);
+            return fail(out, 0, failure);
         }
     }
-    iterations(&mut output, spec.warmup, spec.runs, |_| {
-        iterate(rt.as_ref(), &spec)
+    iterations(out, spec.warmup, spec.runs, |_| {
+        iterate(rt.as_ref(), &spec.job, cmd)
     })
 }
 
@@ -323,14 +344,11 @@ fn first_in_fresh_process(
     let child_spec = CellSpec {
         warmup: 0,
         runs: 1,
-        expected: None,
-        lifecycle: Some(LifecycleJob {
+        work: CellWork::Lifecycle(LifecycleJob {
             module: lc.module,
             fresh: None,
             first_only: Some(precompiled.to_path_buf()),
         }),
-        http: None,
-        check: None,
         ..spec.clone()
     };
     let mut child = Command::new(&cmd.program)
@@ -452,21 +470,13 @@ mod tests {
     #[test]
     fn self_timed_suites_need_a_timing_and_record_the_whole_loop() {
         let d = tempfile::tempdir().unwrap();
-        let spec = |job: Job| CellSpec {
-            runtime: crate::runtime::native_info(),
-            job,
-            expected: None,
-            warmup: 0,
-            runs: 1,
-            lifecycle: None,
-            http: None,
-            check: None,
+        let cmd = CommandJob {
             self_timed_iterations: Some(5),
-            instructions_dir: None,
+            ..CommandJob::default()
         };
         let run = |body: &str| {
-            let spec = spec(script(d.path(), body));
-            busy_retry(|| iterate(&NativeRuntime, &spec))
+            let job = script(d.path(), body);
+            busy_retry(|| iterate(&NativeRuntime, &job, &cmd))
         };
         let values = run("echo 12000").unwrap();
         let own: Vec<f64> = values

@@ -408,7 +408,7 @@ pub fn parse_version(text: &str) -> String {
 /// The node/bun WASI runner shipped with wasmeter, written where the runtime can read it.
 fn wrapper() -> Result<PathBuf, String> {
     const SCRIPT: &str = include_str!("../../../assets/runtimes/node-wasi.mjs");
-    let hash = crate::suite::hex(&sha2::Sha256::digest(SCRIPT.as_bytes()))[..12].to_string();
+    let hash = crate::text::hex(&sha2::Sha256::digest(SCRIPT.as_bytes()))[..12].to_string();
     let path = runtimes_dir().join(format!("node-wasi-{hash}.mjs"));
     if !path.is_file() {
         std::fs::create_dir_all(runtimes_dir())

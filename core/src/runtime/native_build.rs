@@ -2,7 +2,7 @@
 //! compiler, cached by what they are built from.
 
 use super::Failure;
-use crate::suite::{Suite, TestCase};
+use crate::suite::{SourceBuild, Suite};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,32 +44,33 @@ impl NativeCompiler {
         Ok(NativeCompiler { program, version })
     }
 
-    /// Builds (or finds in the cache) the native executable of a test.
-    pub fn build(&self, suite: &Suite, test: &TestCase) -> Result<PathBuf, Failure> {
+    /// Builds (or finds in the cache) the native executable of test `name`, built from
+    /// `src`.
+    pub fn build(&self, suite: &Suite, name: &str, src: &SourceBuild) -> Result<PathBuf, Failure> {
         let mut h = Sha256::new();
         let read =
             |p: &Path| std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()));
-        h.update(read(&test.source)?);
+        h.update(read(&src.source)?);
         for inc in &suite.includes {
             h.update(read(inc)?);
         }
-        h.update(test.native_cflags.join(" "));
+        h.update(src.native_cflags.join(" "));
         h.update(suite.native_libs.join(" "));
         h.update(&self.version);
-        let key = crate::suite::hex(&h.finalize());
+        let key = crate::text::hex(&h.finalize());
         let dir = native_cache_dir().join(&key[..16]);
-        let exe = dir.join(&test.name);
+        let exe = dir.join(name);
         if exe.is_file() {
             return Ok(exe);
         }
         std::fs::create_dir_all(&dir)
             .map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))?;
-        let tmp = dir.join(format!(".{}.{}", test.name, std::process::id()));
+        let tmp = dir.join(format!(".{name}.{}", std::process::id()));
         let out = Command::new(&self.program)
-            .args(&test.native_cflags)
+            .args(&src.native_cflags)
             .arg("-o")
             .arg(&tmp)
-            .arg(&test.source)
+            .arg(&src.source)
             .args(&suite.native_libs)
             .output()
             .map_err(|e| Failure::Other(format!("cannot run {}: {e}", self.program)))?;
@@ -79,7 +80,7 @@ impl NativeCompiler {
             let tail: Vec<&str> = log.lines().rev().take(5).collect();
             return Err(Failure::Other(format!(
                 "native build of {} failed: {}",
-                test.source.display(),
+                src.source.display(),
                 tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
             )));
         }

@@ -236,7 +236,7 @@ pub fn digest(path: &Path) -> Result<FileDigest, StoreError> {
     let bytes = std::io::copy(&mut f, &mut hasher).map_err(|e| StoreError::io(path, e))?;
     Ok(FileDigest {
         bytes,
-        sha256: crate::suite::hex(&hasher.finalize()),
+        sha256: crate::text::hex(&hasher.finalize()),
     })
 }
 

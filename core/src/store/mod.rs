@@ -45,7 +45,7 @@ pub enum StoreError {
     },
     /// A file exists but its content is not what it should be. One line whatever the
     /// message quotes from the file (escaped).
-    #[error("{path}: {}", crate::suite::one_line(.message.clone()))]
+    #[error("{path}: {}", crate::text::one_line(.message.clone()))]
     Corrupt {
         /// File.
         path: PathBuf,

@@ -36,8 +36,47 @@ pub fn generated_suites_dir() -> PathBuf {
 pub struct SuiteCatalog {
     /// Suites that loaded.
     pub suites: Vec<Suite>,
+    /// Suites whose manifest does not load, with why: listed (as a broken saved run is)
+    /// so the others still list and run; asking for one gives its error.
+    pub broken: Vec<BrokenSuite>,
     /// Suites that a build script makes but that are not built yet: name and script.
     pub unbuilt: Vec<(String, PathBuf)>,
+}
+
+/// A suite whose manifest does not load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokenSuite {
+    /// The name its manifest gives when that much can be read, else its folder's: what a
+    /// user would ask for.
+    pub name: String,
+    /// Its manifest.
+    pub manifest: PathBuf,
+    /// Why it does not load: one line naming the manifest and, where known, the line.
+    pub error: String,
+}
+
+impl BrokenSuite {
+    /// The broken suite in `dir`, from the error loading its manifest.
+    fn new(dir: &Path, error: &SuiteError) -> BrokenSuite {
+        let manifest = dir.join("suite.toml");
+        let folder = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        BrokenSuite {
+            name: declared_name(&manifest).unwrap_or(folder),
+            manifest,
+            error: error.to_string(),
+        }
+    }
+}
+
+/// `[suite] name` of a manifest that is TOML, whatever else is wrong with it.
+fn declared_name(manifest: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    let name = table.get("suite")?.get("name")?.as_str()?.trim();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// Directories under `root` holding `file`, sorted.
@@ -64,7 +103,9 @@ pub fn build_scripts(root: &Path) -> Vec<(String, PathBuf)> {
 impl SuiteCatalog {
     /// Loads every `*/suite.toml` under `root`, then the generated suites
     /// ([`generated_suites_dir`]) whose names the root does not use. A broken manifest is
-    /// an error, not skipped: a user who wrote one wants to hear about it.
+    /// listed in [`SuiteCatalog::broken`], not skipped (a user who wrote one wants to hear
+    /// about it) and not fatal (one bad suite must not stop the others). Only a root that
+    /// cannot be read is an error.
     pub fn discover(root: &Path) -> Result<SuiteCatalog, SuiteError> {
         Self::discover_in(root, &generated_suites_dir())
     }
@@ -75,48 +116,74 @@ impl SuiteCatalog {
             path: root.to_path_buf(),
             source,
         })?;
-        let mut suites = dirs_with(root, "suite.toml")
-            .iter()
-            .map(|d| Suite::load(d))
-            .collect::<Result<Vec<_>, _>>()?;
-        for dir in dirs_with(generated, "suite.toml") {
-            let suite = Suite::load(&dir)?;
-            if !suites.iter().any(|s| s.name == suite.name) {
-                suites.push(suite);
+        let mut cat = SuiteCatalog {
+            suites: Vec::new(),
+            broken: Vec::new(),
+            unbuilt: Vec::new(),
+        };
+        for dir in dirs_with(root, "suite.toml") {
+            match Suite::load(&dir) {
+                Ok(suite) => cat.suites.push(suite),
+                Err(e) => cat.broken.push(BrokenSuite::new(&dir, &e)),
             }
         }
-        suites.sort_by(|a, b| a.name.cmp(&b.name));
+        // A generated suite never hides the root's own of the same name, loaded or broken.
+        for dir in dirs_with(generated, "suite.toml") {
+            match Suite::load(&dir) {
+                Ok(suite) if !cat.has(&suite.name) => cat.suites.push(suite),
+                Err(e) => {
+                    let broken = BrokenSuite::new(&dir, &e);
+                    if !cat.has(&broken.name) {
+                        cat.broken.push(broken);
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+        cat.suites.sort_by(|a, b| a.name.cmp(&b.name));
+        cat.broken.sort_by(|a, b| a.name.cmp(&b.name));
         // A directory with a build script and no manifest makes its suite when built.
-        let unbuilt = build_scripts(root)
+        cat.unbuilt = build_scripts(root)
             .into_iter()
             .filter(|(name, script)| {
-                !script.with_file_name("suite.toml").is_file()
-                    && !suites.iter().any(|s| &s.name == name)
+                !script.with_file_name("suite.toml").is_file() && !cat.has(name)
             })
             .collect();
-        Ok(SuiteCatalog { suites, unbuilt })
+        Ok(cat)
     }
 
-    /// The suite called `name`, or an error listing the known ones.
+    /// Whether a suite of that name was found, loaded or broken.
+    fn has(&self, name: &str) -> bool {
+        self.suites.iter().any(|s| s.name == name) || self.broken.iter().any(|b| b.name == name)
+    }
+
+    /// The suite called `name`, or why not: broken (its error), not built yet, or
+    /// unknown (listing the known ones).
     pub fn get(&self, name: &str) -> Result<&Suite, SuiteError> {
+        if let Some(suite) = self.suites.iter().find(|s| s.name == name) {
+            return Ok(suite);
+        }
+        if let Some(b) = self.broken.iter().find(|b| b.name == name) {
+            return Err(SuiteError::Broken {
+                name: b.name.clone(),
+                error: b.error.clone(),
+            });
+        }
         if let Some((_, script)) = self.unbuilt.iter().find(|(n, _)| n == name) {
             return Err(SuiteError::NotBuilt {
                 name: name.to_string(),
                 script: script.clone(),
             });
         }
-        self.suites
-            .iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| SuiteError::UnknownSuite {
-                name: name.to_string(),
-                known: self
-                    .suites
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+        Err(SuiteError::UnknownSuite {
+            name: name.to_string(),
+            known: self
+                .suites
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 }
 
@@ -167,5 +234,56 @@ mod tests {
         assert_eq!(names, [("compute", "repo"), ("libsodium", "generated")]);
         let s = cat.get("libsodium").unwrap();
         assert_eq!(s.dir, std::fs::canonicalize(&built).unwrap());
+    }
+
+    #[test]
+    fn a_broken_manifest_is_listed_with_its_error_and_the_others_load() {
+        let d = tempfile::tempdir().unwrap();
+        let (root, generated) = (d.path().join("suites"), d.path().join("generated"));
+        suite(&root.join("compute"), "compute", "fine");
+        // Valid TOML naming itself, but a path that leaves the folder.
+        suite(&root.join("evil-dir"), "evil", "bad");
+        let evil = root.join("evil-dir/suite.toml");
+        let text = std::fs::read_to_string(&evil).unwrap();
+        std::fs::write(
+            &evil,
+            text.replace("src/a.c", "../../../../../../etc/passwd"),
+        )
+        .unwrap();
+        // Not TOML at all: known by its folder's name.
+        std::fs::create_dir_all(root.join("junk")).unwrap();
+        std::fs::write(root.join("junk/suite.toml"), "[suite\nname = 1").unwrap();
+        let cat = SuiteCatalog::discover_in(&root, &generated).unwrap();
+        let names: Vec<&str> = cat.suites.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["compute"]);
+        let why = format!(
+            "{}:6: 'source' path '../../../../../../etc/passwd' leaves the suite folder: paths are relative to the suite folder and stay inside it",
+            evil.display()
+        );
+        assert_eq!(
+            cat.broken[0],
+            BrokenSuite {
+                name: "evil".into(),
+                manifest: evil.clone(),
+                error: why.clone(),
+            }
+        );
+        let junk = root.join("junk/suite.toml");
+        assert_eq!(
+            (cat.broken[1].name.as_str(), &cat.broken[1].manifest),
+            ("junk", &junk)
+        );
+        let error = &cat.broken[1].error;
+        assert!(
+            error.starts_with(&format!("{}:1: ", junk.display())),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+        assert_eq!(cat.broken.len(), 2);
+        assert!(cat.get("compute").is_ok());
+        assert_eq!(
+            cat.get("evil").unwrap_err().to_string(),
+            format!("suite 'evil' is broken: {why}")
+        );
     }
 }

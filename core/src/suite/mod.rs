@@ -1,12 +1,23 @@
-//! Benchmark suites: manifest parsing, discovery, and the self-timing output protocol.
+//! Benchmark suites: what a suite and its tests are ([`Suite`], [`TestCase`] by kind), how
+//! manifests are read (`manifest/`, one file per kind of test), how suites are found on
+//! disk, and the self-timing output protocol.
 
+mod definition;
 mod discovery;
-mod http;
+mod error;
+mod kind;
 mod manifest;
 mod output;
+mod test;
 
-pub use discovery::{SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir};
-pub use http::{HttpTest, ServerDef};
-pub use manifest::{CheckStep, Size, Suite, SuiteError, SuiteKind, TestCase};
-pub(crate) use manifest::{hex, line_of, one_line};
+pub use definition::Suite;
+pub use discovery::{
+    BrokenSuite, SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir,
+};
+pub use error::SuiteError;
+pub use kind::{Size, SuiteKind};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};
+pub use test::{
+    Build, CheckStep, CommandTest, GatewayTest, Guest, HttpTest, ServerDef, SourceBuild, TestCase,
+    TestKind,
+};

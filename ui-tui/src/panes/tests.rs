@@ -1,5 +1,6 @@
 //! Suites & tests pane: a tree of suites and their tests with checkboxes, filtered by
-//! typing after `/`. A run covers one suite.
+//! typing after `/`. A run covers one suite. Suites whose manifest does not load are listed
+//! last with their error, and cannot be ticked.
 
 use super::{clip, pane_block, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
@@ -9,7 +10,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use wasmeter_core::suite::Suite;
+use wasmeter_core::suite::{BrokenSuite, Suite};
 
 /// A visible row of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub enum Node {
     Suite(usize),
     /// A test (suite index, test index).
     Test(usize, usize),
+    /// A suite that does not load (index in `broken`).
+    Broken(usize),
 }
 
 /// State of the tests pane.
@@ -27,6 +30,8 @@ pub struct TestsPane {
     pub suites: Vec<Suite>,
     /// Why suites could not be loaded, if they could not.
     pub error: Option<String>,
+    /// Suites whose manifest does not load, with why.
+    pub broken: Vec<BrokenSuite>,
     /// Ticked tests, per suite.
     pub checked: Vec<Vec<bool>>,
     /// Collapsed suites.
@@ -76,6 +81,14 @@ impl TestsPane {
                 v.extend(tests.into_iter().map(|t| Node::Test(s, t)));
             }
         }
+        let f = self.filter.to_lowercase();
+        v.extend(
+            self.broken
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.name.to_lowercase().contains(&f))
+                .map(|(i, _)| Node::Broken(i)),
+        );
         v
     }
 
@@ -131,6 +144,7 @@ impl TestsPane {
                     self.checked[s][t] = !all;
                 }
             }
+            Node::Broken(_) => {}
         }
     }
 }
@@ -208,6 +222,18 @@ impl Component for TestsPane {
                         Line::from(vec![
                             Span::raw(name),
                             Span::styled(format!(" {desc}"), Style::default().fg(Color::DarkGray)),
+                        ])
+                    }
+                    Node::Broken(b) => {
+                        let b = &self.broken[b];
+                        let head = format!("  ✗ {}  ", b.name);
+                        let why = clip(
+                            &format!("broken: {}", b.error),
+                            width.saturating_sub(head.chars().count()),
+                        );
+                        Line::from(vec![
+                            Span::styled(head, Style::default().fg(Color::Red)),
+                            Span::styled(why, Style::default().fg(Color::Red)),
                         ])
                     }
                 };
@@ -293,5 +319,66 @@ impl Component for TestsPane {
 
     fn captures_input(&self) -> bool {
         self.editing
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+    use wasmeter_core::lifecycle::ModuleSpec;
+    use wasmeter_core::suite::{TestCase, TestKind};
+
+    fn text(pane: &TestsPane, width: u16) -> Vec<String> {
+        let area = Rect::new(0, 0, width, 7);
+        let mut buf = Buffer::empty(area);
+        pane.render(area, &mut buf, true);
+        (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn broken_suites_are_listed_with_their_error_and_cannot_be_ticked() {
+        let mut pane = TestsPane::default();
+        pane.set(vec![Suite {
+            name: "good".into(),
+            tests: vec![TestCase::new(
+                "hello",
+                TestKind::Lifecycle(ModuleSpec::Hello),
+            )],
+            ..Suite::default()
+        }]);
+        pane.broken = vec![BrokenSuite {
+            name: "evil".into(),
+            manifest: "/s/evil/suite.toml".into(),
+            error: "/s/evil/suite.toml:6: 'source' path '../x' leaves the suite folder".into(),
+        }];
+        assert_eq!(
+            pane.visible(),
+            [Node::Suite(0), Node::Test(0, 0), Node::Broken(0)]
+        );
+        let lines = text(&pane, 100);
+        assert!(
+            lines[4].starts_with(
+                "┃  ✗ evil  broken: /s/evil/suite.toml:6: 'source' path '../x' leaves the suite folder"
+            ),
+            "{lines:#?}"
+        );
+        // Space on the broken row ticks nothing: the good suite is still the selection.
+        pane.cursor = 2;
+        assert_eq!(
+            pane.on_key(KeyEvent::from(KeyCode::Char(' '))),
+            Action::None
+        );
+        assert_eq!(pane.selection().unwrap().1, ["hello"]);
+        // The filter matches a broken suite by name.
+        pane.filter = "ev".into();
+        assert_eq!(pane.visible(), [Node::Broken(0)]);
     }
 }

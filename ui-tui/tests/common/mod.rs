@@ -8,7 +8,9 @@ use wasmeter_core::store::{
     CellRecord, MeasurementRow, RunMeta, RunSettings, RunStatus, RunWriter, SCHEMA_VERSION,
     SampleRow, SavedRun, TestRecord,
 };
-use wasmeter_core::suite::{Size, Suite, TestCase};
+use wasmeter_core::suite::{
+    Build, CommandTest, GatewayTest, Guest, HttpTest, Size, SourceBuild, Suite, TestCase, TestKind,
+};
 
 pub fn rt(
     id: &str,
@@ -75,14 +77,25 @@ pub fn runtimes() -> Vec<RuntimeInfo> {
     ]
 }
 
+fn guest(name: &str) -> Guest {
+    Guest {
+        wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
+        build: Build::Source(SourceBuild {
+            source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
+            ..SourceBuild::default()
+        }),
+    }
+}
+
 fn test(name: &str, desc: &str, tags: &[&str]) -> TestCase {
     TestCase {
         name: name.into(),
         description: desc.into(),
         tags: tags.iter().map(|t| t.to_string()).collect(),
-        source: PathBuf::from(format!("/suites/compute/src/{name}.c")),
-        wasm: PathBuf::from(format!("/suites/compute/wasm/{name}.wasm")),
-        ..Default::default()
+        kind: TestKind::Command(CommandTest {
+            guest: guest(name),
+            check: None,
+        }),
     }
 }
 
@@ -107,13 +120,16 @@ pub fn suites() -> Vec<Suite> {
             kind: wasmeter_core::suite::SuiteKind::Gateway,
             dir: PathBuf::from("/suites/http"),
             tests: vec![TestCase {
-                http: Some(wasmeter_core::suite::HttpTest {
-                    path: "/hello".into(),
-                    method: "GET".into(),
-                    body: vec![],
-                    connections: None,
-                    duration_secs: None,
-                    servers: vec![],
+                kind: TestKind::Gateway(GatewayTest {
+                    request: HttpTest {
+                        path: "/hello".into(),
+                        method: "GET".into(),
+                        body: vec![],
+                        connections: None,
+                        duration_secs: None,
+                        servers: vec![],
+                    },
+                    guest: guest("hello"),
                 }),
                 ..test("hello", "a hello-world handler", &["http"])
             }],

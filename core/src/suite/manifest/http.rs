@@ -1,45 +1,13 @@
-//! The HTTP parts of a manifest: what a test of the `gateway` or `servers` suite requests,
+//! HTTP tests: what a test of a `gateway` or `servers` suite requests, the gateway's guest,
 //! and (servers suites) the server commands that answer it, one per runtime.
 
+use super::{Manifest, RawSuite, RawTest};
+use crate::suite::{GatewayTest, HttpTest, ServerDef, SuiteError, TestKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-/// What an HTTP test sends, and the servers that answer it (servers suites).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct HttpTest {
-    /// Request target, path and query (`/compute?n=1000`).
-    pub path: String,
-    /// `GET`, or `POST` when the test has a body.
-    pub method: String,
-    /// Request body.
-    pub body: Vec<u8>,
-    /// Connections for the servers suite's load (else the run's concurrency levels).
-    pub connections: Option<u32>,
-    /// Seconds of load per level, overriding the run's setting.
-    pub duration_secs: Option<f64>,
-    /// Servers suite: how each runtime serves this test.
-    pub servers: Vec<ServerDef>,
-}
-
-/// One way to serve a servers-suite test: a command run by one runtime.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ServerDef {
-    /// The runtime id this server stands for in the results (`node`, `native`, ...).
-    pub runtime: String,
-    /// argv with placeholders `{runtime}`, `{suite}`, `{port}`, `{cache}`.
-    pub command: Vec<String>,
-    /// Environment added to the server's (placeholders expanded).
-    pub env: Vec<(String, String)>,
-    /// Path polled with GET until it answers 200.
-    pub ready: String,
-    /// A fixed port, for servers that cannot take one; otherwise a free one is picked.
-    #[serde(default)]
-    pub port: Option<u16>,
-    /// argv run once in the suite folder before the first start (placeholders expanded).
-    pub build: Option<Vec<String>>,
-}
-
+/// A `[[test.server]]` as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawServer {
@@ -52,30 +20,48 @@ pub(super) struct RawServer {
     port: Option<Spanned<u16>>,
 }
 
-/// The HTTP fields of a raw `[[test]]`.
-pub(super) struct RawHttp<'a> {
-    pub path: Option<&'a Spanned<String>>,
-    pub body: Option<&'a String>,
-    pub connections: Option<&'a Spanned<u32>>,
-    pub duration_secs: Option<&'a Spanned<f64>>,
-    pub servers: &'a [RawServer],
+/// The fields of the request, in both HTTP kinds.
+const REQUEST: [&str; 4] = ["path", "body", "connections", "duration_secs"];
+
+/// A gateway test: the request and the guest that answers it.
+pub(super) fn gateway_test(
+    m: &Manifest,
+    suite: &RawSuite,
+    t: &RawTest,
+    name: &str,
+) -> Result<TestKind, SuiteError> {
+    let guest = ["source", "wasm", "native", "wasm_cflags", "native_cflags"];
+    m.only(t, &[&REQUEST[..], &guest[..]].concat(), |field| match field {
+        "[[test.server]]" => {
+            "[[test.server]] applies only to a servers suite (kind = \"servers\")".into()
+        }
+        _ => format!(
+            "{field} does not apply to a gateway test: its guest answers requests, it is not checked"
+        ),
+    })?;
+    let request = request(m, t, name)?;
+    let guest = super::command::guest(m, suite, t, name)?;
+    Ok(TestKind::Gateway(GatewayTest { request, guest }))
 }
 
-/// Checks and converts a test's HTTP fields; `servers` says whether the suite is a
-/// servers suite (which needs `[[test.server]]` entries) or a gateway.
-pub(super) fn http_test(
-    raw: RawHttp,
-    test: &str,
-    test_at: usize,
-    servers: bool,
-    err: &dyn Fn(usize, String) -> super::SuiteError,
-) -> Result<HttpTest, super::SuiteError> {
-    let path = match raw.path {
+/// A servers test: the request and a server per runtime; nothing is built from files.
+pub(super) fn servers_test(m: &Manifest, t: &RawTest, name: &str) -> Result<TestKind, SuiteError> {
+    m.only(t, &[&REQUEST[..], &["server"][..]].concat(), |field| {
+        format!("{field} does not apply to a servers test: its servers' commands are what runs")
+    })?;
+    let mut request = request(m, t, name)?;
+    request.servers = servers(m, t, name)?;
+    Ok(TestKind::Servers(request))
+}
+
+/// What the test requests.
+fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError> {
+    let path = match &t.path {
         Some(p) if p.get_ref().starts_with('/') && !p.get_ref().contains(char::is_whitespace) => {
             p.get_ref().clone()
         }
         Some(p) => {
-            return Err(err(
+            return Err(m.err(
                 p.span().start,
                 format!(
                     "path '{}' must start with '/' and have no spaces",
@@ -84,40 +70,57 @@ pub(super) fn http_test(
             ));
         }
         None => {
-            return Err(err(
-                test_at,
-                format!("test '{test}' has no 'path' (what it requests, e.g. \"/hello\")"),
+            return Err(m.err(
+                t.name.span().start,
+                format!("test '{name}' has no 'path' (what it requests, e.g. \"/hello\")"),
             ));
         }
     };
-    if let Some(c) = raw.connections
+    if let Some(c) = &t.connections
         && *c.get_ref() == 0
     {
-        return Err(err(c.span().start, "connections must be at least 1".into()));
+        return Err(m.err(c.span().start, "connections must be at least 1".into()));
     }
-    if let Some(d) = raw.duration_secs
+    if let Some(d) = &t.duration_secs
         && !(d.get_ref().is_finite() && *d.get_ref() > 0.0 && *d.get_ref() <= 3600.0)
     {
-        return Err(err(
+        return Err(m.err(
             d.span().start,
             "duration_secs must be over 0 and at most 3600".into(),
         ));
     }
+    let body = t
+        .body
+        .as_ref()
+        .map(|b| b.get_ref().as_bytes().to_vec())
+        .unwrap_or_default();
+    Ok(HttpTest {
+        path,
+        method: if body.is_empty() { "GET" } else { "POST" }.into(),
+        body,
+        connections: t.connections.as_ref().map(|c| *c.get_ref()),
+        duration_secs: t.duration_secs.as_ref().map(|d| *d.get_ref()),
+        servers: Vec::new(),
+    })
+}
+
+/// A servers test's `[[test.server]]` entries: at least one, one per runtime.
+fn servers(m: &Manifest, t: &RawTest, name: &str) -> Result<Vec<ServerDef>, SuiteError> {
     let mut defs: Vec<ServerDef> = Vec::new();
-    for s in raw.servers {
+    for s in &t.server {
         let runtime = s.runtime.get_ref().trim().to_string();
         if defs.iter().any(|d| d.runtime == runtime) {
-            return Err(err(
+            return Err(m.err(
                 s.runtime.span().start,
-                format!("test '{test}' has two servers for runtime '{runtime}'"),
+                format!("test '{name}' has two servers for runtime '{runtime}'"),
             ));
         }
         if s.command.get_ref().is_empty() {
-            return Err(err(s.command.span().start, "command is empty".into()));
+            return Err(m.err(s.command.span().start, "command is empty".into()));
         }
         let ready = s.ready.clone().unwrap_or_else(|| "/".into());
         if !ready.starts_with('/') {
-            return Err(err(
+            return Err(m.err(
                 s.runtime.span().start,
                 format!("ready '{ready}' must be a path starting with '/'"),
             ));
@@ -125,7 +128,7 @@ pub(super) fn http_test(
         if let Some(p) = &s.port
             && *p.get_ref() < 1024
         {
-            return Err(err(
+            return Err(m.err(
                 p.span().start,
                 format!("port {} is privileged; use 1024 or above", p.get_ref()),
             ));
@@ -139,32 +142,18 @@ pub(super) fn http_test(
             build: s.build.clone().filter(|b| !b.is_empty()),
         });
     }
-    if servers && defs.is_empty() {
-        return Err(err(
-            test_at,
-            format!("test '{test}' has no [[test.server]] entries (a command per runtime)"),
+    if defs.is_empty() {
+        return Err(m.err(
+            t.name.span().start,
+            format!("test '{name}' has no [[test.server]] entries (a command per runtime)"),
         ));
     }
-    if !servers && !defs.is_empty() {
-        return Err(err(
-            test_at,
-            "[[test.server]] applies only to a servers suite (kind = \"servers\")".into(),
-        ));
-    }
-    let body = raw.body.map(|b| b.as_bytes().to_vec()).unwrap_or_default();
-    Ok(HttpTest {
-        path,
-        method: if body.is_empty() { "GET" } else { "POST" }.into(),
-        body,
-        connections: raw.connections.map(|c| *c.get_ref()),
-        duration_secs: raw.duration_secs.map(|d| *d.get_ref()),
-        servers: defs,
-    })
+    Ok(defs)
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::suite::{Suite, SuiteKind};
+    use crate::suite::{Suite, SuiteKind, TestKind};
     use std::path::Path;
 
     fn parse(text: &str) -> Result<Suite, String> {
@@ -181,16 +170,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.kind, SuiteKind::Gateway);
-        let h = s.tests[0].http.as_ref().unwrap();
+        let TestKind::Gateway(g) = &s.tests[0].kind else {
+            panic!("{:?}", s.tests[0].kind)
+        };
+        let h = &g.request;
         assert_eq!((h.path.as_str(), h.method.as_str()), ("/proxy", "POST"));
         assert_eq!(h.body, b"abc");
-        assert!(s.tests[0].wasm.ends_with(Path::new("wasm/g.wasm")));
+        assert!(g.guest.wasm.ends_with(Path::new("wasm/g.wasm")));
+        assert_eq!(s.tests[0].http(), Some(h));
 
         let s = parse(
             "[suite]\nname = \"s\"\nkind = \"servers\"\n[[test]]\nname = \"hello\"\npath = \"/\"\nconnections = 20\n[[test.server]]\nruntime = \"node\"\ncommand = [\"{runtime}\", \"x.js\"]\nenv = { PORT = \"{port}\" }\n[[test.server]]\nruntime = \"native\"\ncommand = [\"./srv\"]\nready = \"/health\"\nport = 18080\n",
         )
         .unwrap();
-        let h = s.tests[0].http.as_ref().unwrap();
+        let h = s.tests[0].http().unwrap();
+        assert_eq!(s.tests[0].wasm(), None);
         assert_eq!(h.connections, Some(20));
         assert_eq!(h.method, "GET");
         assert_eq!(h.servers.len(), 2);

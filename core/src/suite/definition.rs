@@ -1,0 +1,97 @@
+//! A suite as loaded from its manifest: its tests and what they share, every path absolute.
+
+use super::{Build, Size, SuiteError, SuiteKind, TestCase, TestKind};
+use crate::text::hex;
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+/// A suite loaded from its manifest, with every path made absolute.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Suite {
+    /// Suite name (unique among suites).
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// What kind of tests it has.
+    pub kind: SuiteKind,
+    /// Directory holding `suite.toml`.
+    pub dir: PathBuf,
+    /// Files every test's source depends on (part of each source hash).
+    pub includes: Vec<PathBuf>,
+    /// Compiler flags of the native build, before each test's own.
+    pub native_cflags: Vec<String>,
+    /// Libraries of the native link.
+    pub native_libs: Vec<String>,
+    /// Set when every test times itself in libsodium's benchmark format: stdout is one
+    /// integer, picoseconds per iteration of a loop of this many iterations. A test that
+    /// prints none fails; the loop's whole time is what is recorded.
+    pub self_timed_iterations: Option<u32>,
+    /// Seconds an iteration may take unless the user says otherwise (slow suites).
+    pub timeout_secs: Option<u64>,
+    /// Tests in manifest order.
+    pub tests: Vec<TestCase>,
+}
+
+impl Suite {
+    /// The test called `name`, or an error listing the known ones.
+    pub fn test(&self, name: &str) -> Result<&TestCase, SuiteError> {
+        self.tests
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| SuiteError::UnknownTest {
+                suite: self.name.clone(),
+                name: name.to_string(),
+                known: self.test_names().join(", "),
+            })
+    }
+
+    /// Test names in manifest order.
+    pub fn test_names(&self) -> Vec<String> {
+        self.tests.iter().map(|t| t.name.clone()).collect()
+    }
+
+    /// The known-answer file for a test at a size.
+    pub fn expected_path(&self, test: &TestCase, size: Size) -> PathBuf {
+        self.dir
+            .join("expected")
+            .join(format!("{}.{}.txt", test.name, size.as_str()))
+    }
+
+    /// Hash of what a test measures, recorded with runs (a diff warns when it changed).
+    ///
+    /// Built from a source: the source, the includes, then the wasm flags — the same
+    /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
+    /// without a compiler. Prebuilt: the module and its checking build. Lifecycle: the
+    /// generated module. Servers: the servers' command lines.
+    pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
+        let mut h = Sha256::new();
+        match &test.kind {
+            TestKind::Lifecycle(module) => h.update(module.wasm()),
+            TestKind::Servers(http) => h.update(format!("{:?}", http.servers).as_bytes()),
+            TestKind::Command(c) => match &c.guest.build {
+                Build::Prebuilt { .. } => {
+                    h.update(std::fs::read(&c.guest.wasm)?);
+                    if let Some(check) = &c.check {
+                        h.update(std::fs::read(&check.wasm)?);
+                    }
+                }
+                Build::Source(src) => self.hash_source(&mut h, src)?,
+            },
+            TestKind::Gateway(g) => match &g.guest.build {
+                Build::Prebuilt { .. } => h.update(std::fs::read(&g.guest.wasm)?),
+                Build::Source(src) => self.hash_source(&mut h, src)?,
+            },
+        }
+        Ok(hex(&h.finalize()))
+    }
+
+    /// The source, the includes, then the wasm flags: what `build.sh` hashes.
+    fn hash_source(&self, h: &mut Sha256, src: &super::SourceBuild) -> std::io::Result<()> {
+        h.update(std::fs::read(&src.source)?);
+        for inc in &self.includes {
+            h.update(std::fs::read(inc)?);
+        }
+        h.update(src.wasm_cflags.join(" ").as_bytes());
+        Ok(())
+    }
+}

@@ -1,0 +1,136 @@
+//! Command tests: a WASI command built from one C source, or prebuilt by the suite's build
+//! script (then with an optional check step). A gateway's guest is read the same way.
+
+use super::{Manifest, RawSuite, RawTest, valid_name};
+use crate::suite::{Build, CheckStep, CommandTest, Guest, SourceBuild, SuiteError, TestKind};
+use toml::Spanned;
+
+/// The fields a command test may set.
+const FIELDS: [&str; 7] = [
+    "source",
+    "wasm",
+    "native",
+    "check",
+    "untimed",
+    "wasm_cflags",
+    "native_cflags",
+];
+
+/// A command test.
+pub(super) fn test(
+    m: &Manifest,
+    suite: &RawSuite,
+    t: &RawTest,
+    name: &str,
+) -> Result<TestKind, SuiteError> {
+    m.only(t, &FIELDS, |field| match field {
+        "[[test.server]]" => {
+            "[[test.server]] applies only to a servers suite (kind = \"servers\")".into()
+        }
+        _ => format!("{field} applies only to HTTP suites, not a command suite"),
+    })?;
+    let guest = guest(m, suite, t, name)?;
+    let check = check_step(m, t, name)?;
+    Ok(TestKind::Command(CommandTest { guest, check }))
+}
+
+/// A test's module and what it is built from: `source` (with flags, `wasm` defaulting to
+/// `wasm/<name>.wasm`), or a prebuilt `native` beside an existing `wasm`.
+pub(super) fn guest(
+    m: &Manifest,
+    suite: &RawSuite,
+    t: &RawTest,
+    name: &str,
+) -> Result<Guest, SuiteError> {
+    let native = t
+        .native
+        .as_ref()
+        .map(|n| m.existing("native", n, "file"))
+        .transpose()?;
+    let build = match (&t.source, native) {
+        (Some(src), None) => Build::Source(SourceBuild {
+            source: m.existing("source", src, "source file")?,
+            wasm_cflags: concat(&suite.wasm_cflags, t.wasm_cflags.as_ref()),
+            native_cflags: concat(&suite.native_cflags, t.native_cflags.as_ref()),
+        }),
+        (None, Some(native)) if t.wasm.is_some() => {
+            let flags = [
+                ("wasm_cflags", &t.wasm_cflags),
+                ("native_cflags", &t.native_cflags),
+            ];
+            if let Some((field, Some(f))) = flags.iter().find(|(_, f)| f.is_some()) {
+                return Err(m.err(
+                    f.span().start,
+                    format!(
+                        "'{field}' does not apply to prebuilt test '{name}': the suite's build script makes it"
+                    ),
+                ));
+            }
+            Build::Prebuilt { native }
+        }
+        (None, Some(_)) => {
+            return Err(m.err(
+                t.name.span().start,
+                format!("prebuilt test '{name}' needs 'wasm' beside 'native'"),
+            ));
+        }
+        (Some(src), Some(_)) => {
+            return Err(m.err(
+                src.span().start,
+                format!("test '{name}' has both 'source' and a prebuilt 'native': give one"),
+            ));
+        }
+        (None, None) => {
+            return Err(m.err(
+                t.name.span().start,
+                format!(
+                    "test '{name}' has no 'source' (the C file its wasm is built from) nor a prebuilt 'native'"
+                ),
+            ));
+        }
+    };
+    let wasm = match (&t.wasm, &build) {
+        (Some(w), Build::Prebuilt { .. }) => m.existing("wasm", w, "file")?,
+        // Built from its source by the suite's build script: need not exist yet.
+        (Some(w), Build::Source(_)) => m.inside("wasm", w)?,
+        (None, _) => m.dir.join("wasm").join(format!("{name}.wasm")),
+    };
+    Ok(Guest { wasm, build })
+}
+
+/// The check step, and `untimed`, which needs one.
+fn check_step(m: &Manifest, t: &RawTest, name: &str) -> Result<Option<CheckStep>, SuiteError> {
+    let Some(c) = &t.check else {
+        return match &t.untimed {
+            Some(u) => Err(m.err(
+                u.span().start,
+                format!("'untimed' needs a 'check': test '{name}' would do nothing"),
+            )),
+            None => Ok(None),
+        };
+    };
+    let c = c.get_ref();
+    let result = c.result.get_ref().trim();
+    if !valid_name(&result.replace('.', "_")) {
+        return Err(m.err(
+            c.result.span().start,
+            format!("'result' must be a plain file name, not '{result}'"),
+        ));
+    }
+    Ok(Some(CheckStep {
+        wasm: m.existing("check.wasm", &c.wasm, "file")?,
+        native: m.existing("check.native", &c.native, "file")?,
+        expected: m.existing("check.expected", &c.expected, "file")?,
+        result: result.to_string(),
+        untimed: t.untimed.as_ref().map(|u| u.get_ref().trim().to_string()),
+    }))
+}
+
+/// The suite's flags, then the test's.
+fn concat(suite: &[String], test: Option<&Spanned<Vec<String>>>) -> Vec<String> {
+    suite
+        .iter()
+        .chain(test.map(|t| t.get_ref().as_slice()).unwrap_or_default())
+        .cloned()
+        .collect()
+}
