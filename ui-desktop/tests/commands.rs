@@ -19,11 +19,19 @@ fn suites() -> PathBuf {
 }
 
 fn app(results: &Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    app_in(results, suites())
+}
+
+/// The app over the suites under `suites`.
+fn app_in(
+    results: &Path,
+    suites: PathBuf,
+) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let worker = WorkerCommand {
         program: PathBuf::from(env!("CARGO_BIN_EXE_wasmeter-desktop")),
         args: vec!["worker".into()],
     };
-    let wb = Workbench::new(results.to_path_buf(), suites(), worker);
+    let wb = Workbench::new(results.to_path_buf(), suites, worker);
     let app = wasmeter_desktop::builder(mock_builder(), wb)
         .build(tauri::generate_context!())
         .expect("app builds");
@@ -107,6 +115,47 @@ fn catalog_lists_the_real_suites_and_runtimes() {
     for id in ["native", "wasmtime", "wasmtime-pooling", "wasmer-cranelift"] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }
+}
+
+/// A suite whose manifest does not load is listed with its error and no tests; the
+/// others list as usual.
+#[test]
+fn catalog_lists_a_broken_suite_with_its_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("suites");
+    for (name, manifest) in [
+        (
+            "fine",
+            "[suite]\nname = \"fine\"\nkind = \"lifecycle\"\n[[test]]\nname = \"hello\"\n",
+        ),
+        (
+            "evil",
+            "[suite]\nname = \"evil\"\n[[test]]\nname = \"t\"\nsource = \"/etc/passwd\"\n",
+        ),
+    ] {
+        std::fs::create_dir_all(root.join(name)).unwrap();
+        std::fs::write(root.join(name).join("suite.toml"), manifest).unwrap();
+    }
+    let (_app, w) = app_in(tmp.path(), root.clone());
+    let suites = invoke(&w, "list_suites", json!({})).unwrap();
+    let listed: Vec<(&str, usize, Option<&str>)> = suites
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["tests"].as_array().unwrap().len(),
+                s["error"].as_str(),
+            )
+        })
+        .collect();
+    let why = format!(
+        "{}:5: 'source' path '/etc/passwd' is absolute: paths are relative to the suite folder and stay inside it",
+        root.join("evil/suite.toml").display()
+    );
+    assert_eq!(listed, [("fine", 1, None), ("evil", 0, Some(why.as_str()))]);
+    assert_eq!(suites[0]["kind"], "lifecycle");
 }
 
 #[test]

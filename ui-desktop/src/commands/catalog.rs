@@ -24,6 +24,10 @@ pub struct SuiteView {
     pub kind: SuiteKind,
     /// Tests in manifest order.
     pub tests: Vec<TestView>,
+    /// Set for a suite whose manifest does not load: why, naming the file and line. It has
+    /// no tests and cannot run; the page shows it as broken, the others list and run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A test as the page lists it.
@@ -37,10 +41,18 @@ pub struct TestView {
     pub tags: Vec<String>,
 }
 
-/// Every suite under the suites root; a broken manifest is an error naming it.
+/// Every suite under the suites root, then those whose manifest does not load, with their
+/// error (one broken suite must not hide the others).
 #[tauri::command]
 pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<SuiteView>> {
     let catalog = SuiteCatalog::discover(&state.suites)?;
+    let broken = catalog.broken.into_iter().map(|b| SuiteView {
+        name: b.name,
+        description: String::new(),
+        kind: SuiteKind::default(),
+        tests: Vec::new(),
+        error: Some(b.error),
+    });
     Ok(catalog
         .suites
         .into_iter()
@@ -57,6 +69,8 @@ pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<Su
                     tags: t.tags,
                 })
                 .collect(),
+            error: None,
         })
+        .chain(broken)
         .collect())
 }

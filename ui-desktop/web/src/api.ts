@@ -41,6 +41,11 @@ export interface SuiteInfo {
   /** From the manifest; older backends left it out. */
   kind?: SuiteKind;
   tests: TestInfo[];
+  /**
+   * Set for a suite whose manifest does not load: why, naming the file and line. It has
+   * no tests and cannot run; the other suites list and run.
+   */
+  error?: string;
 }
 
 // ---------------------------------------------------------------- runs

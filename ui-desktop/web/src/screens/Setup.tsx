@@ -112,10 +112,12 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
     setRepetitionOf(group);
   }, [kind]);
 
-  // Pick the compute suite (else the first) once suites arrive; select all its tests.
+  // Pick the compute suite (else the first that loads) once suites arrive; select all its
+  // tests. A broken suite is listed, never picked.
   useEffect(() => {
-    if (!suites || suites.length === 0 || current) return;
-    const s = suites.find((x) => x.name === 'compute') ?? suites[0]!;
+    const usable = suites?.filter((x) => !x.error) ?? [];
+    if (usable.length === 0 || current) return;
+    const s = usable.find((x) => x.name === 'compute') ?? usable[0]!;
     setSuite(s.name);
     setTests(new Set(s.tests.map((t) => t.name)));
   }, [suites]);
@@ -301,13 +303,20 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
             >
               {!suites && <option value="">Loading…</option>}
               {suites?.map((s) => (
-                <option key={s.name} value={s.name} title={s.description}>
-                  {s.name}
+                <option key={s.name} value={s.name} title={s.error ?? s.description} disabled={!!s.error}>
+                  {s.error ? `${s.name} (broken)` : s.name}
                 </option>
               ))}
             </select>
           </label>
           {current && <p class="muted small">{current.description}</p>}
+          {suites
+            ?.filter((s) => s.error)
+            .map((s) => (
+              <p key={s.name} class="broken-error bad small" data-testid={`broken-suite-${s.name}`}>
+                Suite {s.name} does not load: {s.error}
+              </p>
+            ))}
           <div class="row">
             <input
               type="search"

@@ -2,7 +2,7 @@ import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunEvent, RunSettings } from '../api';
+import type { RunEvent, RunSettings, SuiteInfo } from '../api';
 import { App } from '../app';
 import { installGlobalHandlers } from '../errors';
 import { ErrorBanner } from '../components/ErrorBanner';
@@ -343,6 +343,22 @@ describe('App', () => {
     expect(screen.getByTestId('run-state').dataset.state).toBe('idle');
     fireEvent.click(screen.getByTestId('nav-detail'));
     expect(screen.getByTestId('nav-detail').getAttribute('aria-current')).toBe('page');
+  });
+});
+
+describe('Broken suites', () => {
+  it('lists a suite whose manifest does not load as broken, with its error, and picks another', async () => {
+    const error = "/s/evil/suite.toml:6: 'source' path '../../etc/passwd' leaves the suite folder";
+    const broken = { ...(suitesFixture as SuiteInfo[])[0]!, name: 'evil', description: '', tests: [], error };
+    backend({ list_suites: () => [broken, ...(suitesFixture as SuiteInfo[])] });
+    await renderReady();
+    const select = screen.getByTestId('suite-select') as HTMLSelectElement;
+    expect(select.value).toBe('compute');
+    const option = Array.from(select.options).find((o) => o.value === 'evil')!;
+    expect(option.disabled).toBe(true);
+    expect(option.textContent).toBe('evil (broken)');
+    expect(option.title).toBe(error);
+    expect(screen.getByTestId('broken-suite-evil').textContent).toBe(`Suite evil does not load: ${error}`);
   });
 });
 
