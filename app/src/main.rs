@@ -2,7 +2,6 @@
 
 mod cli;
 mod cmd;
-mod fmt;
 
 use clap::Parser;
 use std::process::ExitCode;

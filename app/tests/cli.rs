@@ -154,6 +154,128 @@ fn a_real_run_saves_summarises_and_shows() {
     assert!(dir.join("samples.parquet").is_file());
     let text = String::from_utf8_lossy(&wasmeter(&["show", id], tmp.path()).stdout).to_string();
     assert!(text.contains("geomean"), "{text}");
+
+    // `show --phases` and the Markdown export draw the same tables, cell for cell.
+    let out = wasmeter(&["show", id, "--phases"], tmp.path());
+    let shown = text_tables(&String::from_utf8_lossy(&out.stdout));
+    let out = wasmeter(&["export", id, "--format", "md", "-o", "-"], tmp.path());
+    let exported = markdown_tables(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(shown.len(), 2, "summary and phases: {shown:?}");
+    assert_eq!(shown, exported);
+    // The summary: tests down, runtimes across, the geomean last; six cells and their
+    // relative times, native's 1.00× (its own baseline).
+    let summary = &shown[0];
+    assert_eq!(
+        summary[0],
+        ["test", "native", "wasmtime", "wasmer-singlepass"]
+    );
+    assert_eq!(summary.len(), 1 + 2 + 1);
+    assert_eq!(summary[3][0], "geomean × native");
+    assert_eq!(summary[3][1], "1.00×");
+    for row in &summary[1..3] {
+        assert!(row[1].ends_with("(1.00×)"), "{row:?}");
+        assert!(row[1..].iter().all(|c| c.contains(" ±")), "{row:?}");
+    }
+    // The phases: one row per cell.
+    assert_eq!(shown[1].len(), 1 + 6);
+    assert_eq!(
+        shown[1][0],
+        [
+            "runtime",
+            "test",
+            "compile",
+            "instantiate",
+            "execute",
+            "teardown",
+            "total",
+            "self-timed"
+        ]
+    );
+}
+
+/// The tables of `wasmeter show`'s text, as rows of cells (the header first): a table is
+/// the line above a rule of dashes and the lines under it up to a blank line or a note;
+/// the rule's dashes give each column's span.
+fn text_tables(text: &str) -> Vec<Vec<Vec<String>>> {
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let is_rule = |l: &[char]| !l.is_empty() && l.iter().all(|c| *c == '-' || *c == ' ');
+    let mut tables = Vec::new();
+    for at in 1..lines.len() {
+        if !is_rule(&lines[at]) {
+            continue;
+        }
+        let rule = &lines[at];
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < rule.len() {
+            if rule[i] == '-' {
+                let start = i;
+                while i < rule.len() && rule[i] == '-' {
+                    i += 1;
+                }
+                spans.push((start, i));
+            } else {
+                i += 1;
+            }
+        }
+        let cells = |l: &[char]| -> Vec<String> {
+            spans
+                .iter()
+                .map(|&(a, b)| {
+                    l.get(a.min(l.len())..b.min(l.len()))
+                        .map(|c| c.iter().collect::<String>().trim().to_string())
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        let mut table = vec![cells(&lines[at - 1])];
+        for l in &lines[at + 1..] {
+            let s: String = l.iter().collect();
+            if s.is_empty() || s.starts_with("note: ") || s.contains("failed cells:") {
+                break;
+            }
+            table.push(cells(l));
+        }
+        tables.push(table);
+    }
+    tables
+}
+
+/// The tables of a Markdown export, as rows of cells (the header first, no delimiter row),
+/// unescaped and without the footer's bold.
+fn markdown_tables(md: &str) -> Vec<Vec<Vec<String>>> {
+    let mut tables: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut open = false;
+    for line in md.lines() {
+        if !line.starts_with('|') {
+            open = false;
+            continue;
+        }
+        let inner = &line[1..line.len() - 1];
+        let cells: Vec<String> = inner
+            .split(" | ")
+            .map(|c| {
+                let c = c.trim();
+                let c = c
+                    .strip_prefix("**")
+                    .and_then(|c| c.strip_suffix("**"))
+                    .unwrap_or(c);
+                c.replace("\\|", "|")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&amp;", "&")
+            })
+            .collect();
+        if cells.iter().all(|c| c == "---" || c == "---:") {
+            continue;
+        }
+        if !open {
+            tables.push(Vec::new());
+            open = true;
+        }
+        tables.last_mut().unwrap().push(cells);
+    }
+    tables
 }
 
 #[test]

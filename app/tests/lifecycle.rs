@@ -154,8 +154,12 @@ fn lifecycle_run_measures_every_phase_and_every_view_shows_it() {
     assert!(!csv.contains(",execute,"), "{csv}");
     let out = wasmeter(&["export", &id, "--format", "md", "-o", "-"], tmp.path());
     let md = String::from_utf8_lossy(&out.stdout);
+    // The tables of `show --phases`: every measurement of `hello`, each against heap size.
     assert!(
-        md.contains("### first call") && md.contains("| heap-16m-dense |"),
+        md.contains("| first call |")
+            && md.contains("| first call vs heap |")
+            && md.contains("| 16 MiB |")
+            && md.contains("| wasmtime-pooling-nocow dense |"),
         "{md}"
     );
     let out = wasmeter(&["export", &id, "--format", "json", "-o", "-"], tmp.path());

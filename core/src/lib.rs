@@ -2,11 +2,13 @@
 //!
 //! Suites are parsed from manifests ([`suite`]), run on runtimes ([`runtime`]) by the
 //! [`runner`] in isolated worker processes that are sampled live ([`sample`]), saved as
-//! they go ([`store`]) and summarised ([`analysis`]).
+//! they go ([`store`]), summarised ([`analysis`]), and shown as tables ([`table`]) whose
+//! figures are written one way everywhere ([`format`]).
 
 pub mod analysis;
 pub mod config;
 pub mod export;
+pub mod format;
 pub mod http;
 pub mod lifecycle;
 pub mod machine;
@@ -15,6 +17,7 @@ pub mod runtime;
 pub mod sample;
 pub mod store;
 pub mod suite;
+pub mod table;
 pub(crate) mod text;
 
 /// Version of wasmeter itself, recorded with every run.

@@ -488,7 +488,7 @@ fn diff_guards_160() {
         "not comparable",
         "partial cell in B: 1 of 2 invocations",
         // The selected row: no ratio, its note under the table.
-        "wasmtime × nbody (execute): – · n 6/6",
+        "wasmtime × nbody (execute): - · n 6/6",
         "not comparable: timing sources differ",
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");

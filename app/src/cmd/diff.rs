@@ -2,11 +2,10 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::fmt::{duration_ns, table};
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{DEFAULT_NORMALIZE, Diff, DiffOptions, compare_runtimes, diff_runs};
-use wasmeter_core::export::{DIFF_HEADER, format_ratio, format_verdict};
+use wasmeter_core::table::diff_table;
 
 pub fn main(
     ctx: &Ctx,
@@ -47,7 +46,8 @@ pub fn main(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The diff as text: warnings first, then the rows and what only one side has.
+/// The diff as text: warnings first, then how rows were compared, then the rows (those
+/// only one side has at the end).
 pub fn render(d: &Diff) -> String {
     let mut out = String::new();
     for w in &d.warnings {
@@ -60,30 +60,6 @@ pub fn render(d: &Diff) -> String {
         d.counts(),
         d.method()
     ));
-    let rows: Vec<Vec<String>> = d
-        .rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.runtime.clone(),
-                r.test.clone(),
-                r.phase.clone(),
-                duration_ns(r.a_median),
-                duration_ns(r.b_median),
-                format_ratio(r),
-                format_verdict(r),
-            ]
-        })
-        .collect();
-    let header = DIFF_HEADER.map(String::from);
-    out.push_str(&table(&header, &rows, 3));
-    for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
-        for k in keys {
-            out.push_str(&format!(
-                "{what}: {} × {} ({})\n",
-                k.runtime, k.test, k.phase
-            ));
-        }
-    }
+    out.push_str(&diff_table(d).to_text());
     out
 }

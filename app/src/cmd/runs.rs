@@ -1,11 +1,12 @@
 //! `wasmeter runs`: saved runs, newest last; broken ones listed with their error.
 
 use super::Ctx;
-use crate::fmt::table;
 use anyhow::Result;
 use serde::Serialize;
 use std::process::ExitCode;
-use wasmeter_core::store::{format_time, list_runs};
+use wasmeter_core::format::format_time;
+use wasmeter_core::store::list_runs;
+use wasmeter_core::table::Table;
 
 #[derive(Serialize)]
 struct RunJson {
@@ -95,8 +96,7 @@ pub fn main(ctx: &Ctx, json: bool) -> Result<ExitCode> {
         "status",
         "tests",
         "runtimes",
-    ]
-    .map(String::from);
-    print!("{}", table(&header, &rows, 7));
+    ];
+    print!("{}", Table::new(header, 7).with_rows(rows).to_text());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,9 @@
 //! `wasmeter runtimes`: what can run here and why not.
 
-use crate::fmt::table;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::runtime::known_runtimes;
+use wasmeter_core::table::Table;
 
 pub fn main(ctx: &super::Ctx, json: bool) -> Result<ExitCode> {
     let all = known_runtimes(&ctx.config()?);
@@ -27,7 +27,7 @@ pub fn main(ctx: &super::Ctx, json: bool) -> Result<ExitCode> {
             ]
         })
         .collect();
-    let header = ["id", "kind", "version", "configuration", "available"].map(String::from);
-    print!("{}", table(&header, &rows, 5));
+    let header = ["id", "kind", "version", "configuration", "available"];
+    print!("{}", Table::new(header, 5).with_rows(rows).to_text());
     Ok(ExitCode::SUCCESS)
 }

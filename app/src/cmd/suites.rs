@@ -2,10 +2,10 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::fmt::table;
 use anyhow::Result;
 use serde::Serialize;
 use std::process::ExitCode;
+use wasmeter_core::table::Table;
 
 #[derive(Serialize)]
 struct SuiteJson<'a> {
@@ -100,11 +100,9 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
         }));
         print!(
             "{}",
-            table(
-                &["suite", "tests", "description"].map(String::from),
-                &rows,
-                3
-            )
+            Table::new(["suite", "tests", "description"], 3)
+                .with_rows(rows)
+                .to_text()
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -117,7 +115,9 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
             .collect();
         print!(
             "{}",
-            table(&["test", "tags", "description"].map(String::from), &rows, 3)
+            Table::new(["test", "tags", "description"], 3)
+                .with_rows(rows)
+                .to_text()
         );
     }
     Ok(ExitCode::SUCCESS)

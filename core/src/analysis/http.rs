@@ -54,11 +54,7 @@ impl SaturatedLevel {
     /// How it reads wherever a rate would stand, so that every front end says the same:
     /// `saturated (< 0.50/s)`, with `, 2 of 3 runs` when not every iteration saturated.
     pub fn label(&self) -> String {
-        let bound = if self.below_rps < 10.0 {
-            format!("{:.2}/s", self.below_rps)
-        } else {
-            crate::export::format_rate(self.below_rps)
-        };
+        let bound = crate::format::format_rate(self.below_rps);
         let of = if self.iterations < self.of {
             format!(", {} of {} runs", self.iterations, self.of)
         } else {

@@ -4,12 +4,14 @@
 mod execute;
 pub mod instructions;
 mod plan;
+#[cfg(feature = "testing")]
 mod stand_in;
 mod worker;
 
 pub use crate::store::{Measure, RunOrder};
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
+#[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{
     CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, read_spec, worker_main,

@@ -2,7 +2,7 @@
 //! `runtimes × tests` cells whose worker is a shell script that reports one measurement and
 //! exits. Each cell is still a real process through the real runner; no engine runs, so what
 //! is measured is the runner, the store and the UIs. Never offered as a runtime: it exists
-//! only in the tests and benches that construct it.
+//! only in the tests, benches and examples that construct it, with the `testing` feature.
 
 use super::{Plan, WorkerCommand};
 use crate::runtime::{RuntimeInfo, RuntimeKind};

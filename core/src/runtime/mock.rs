@@ -1,6 +1,7 @@
 //! A test double with known timing distributions, for testing the runner, the statistics,
 //! diffs and exports exactly (like hyperfine's mock executor). Never listed as a runtime:
-//! it exists only in code that constructs it.
+//! it exists only in code that constructs it, and only with the `testing` feature (the
+//! workspace's tests and benches turn it on), outside the public API.
 
 use super::{Failure, Iteration, Job, Metric, Phase, PhaseValue, Runtime};
 use crate::analysis::{Rng, seed_for};

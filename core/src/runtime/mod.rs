@@ -4,6 +4,7 @@
 mod cli;
 pub mod embedded;
 mod failure;
+#[cfg(feature = "testing")]
 mod mock;
 mod native;
 mod native_build;
@@ -13,6 +14,7 @@ mod registry;
 pub(crate) use cli::expand;
 pub use cli::{CliCommand, CliRuntime, parse_version, runtimes_dir};
 pub use failure::Failure;
+#[cfg(feature = "testing")]
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, cache_root, native_cache_dir};

@@ -19,7 +19,7 @@ mod reader;
 mod writer;
 
 pub use columnar::digest;
-pub use reader::{RunListing, SavedRun, format_time, list_runs, load_run, resolve_run};
+pub use reader::{RunListing, SavedRun, list_runs, load_run, resolve_run};
 pub use writer::{Done, RunWriter, check_writable, new_run_id, now_unix};
 
 use crate::machine::Machine;

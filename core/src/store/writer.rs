@@ -250,7 +250,7 @@ pub fn new_run_id(suite: &str) -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    let (y, mo, d, h, mi, s) = reader::civil(now.as_secs() as i64);
+    let (y, mo, d, h, mi, s) = crate::format::civil(now.as_secs() as i64);
     let fraction = (u64::from(now.subsec_nanos()) << 16) / 1_000_000_000;
     format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}-{suite}-{fraction:04x}")
 }

@@ -7,10 +7,12 @@
 //! lifecycle run the matrix holds instantiation times, the phases are its measurements, and
 //! one more view shows a measurement against initial heap size (dense and sparse lines).
 //! For an HTTP run the matrix holds median latencies over one connection, and the first
-//! view is the selected request's variants under load ([`super::http`]).
+//! view is the selected request's variants under load ([`super::http`]). The phases,
+//! measurements and heap views draw core's tables ([`wasmeter_core::table`]), the cells
+//! `wasmeter show` prints.
 
 use super::http::HttpView;
-use super::{clip, mib, pane_block, rel_color};
+use super::{aligned, clip, header_row, pane_block, rel_color};
 use crate::component::{Action, Component, movement, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -20,12 +22,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{
     CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, heap_series,
-    heap_sizes, summarize,
+    summarize,
 };
-use wasmeter_core::export::{format_cell, format_geomean, format_ns, format_size, format_value};
-use wasmeter_core::runtime::Phase;
-use wasmeter_core::store::{SavedRun, format_time};
+use wasmeter_core::format::{
+    FAILED, MISSING, format_bytes, format_cell, format_geomean, format_ns, format_time,
+    format_value,
+};
+use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
+use wasmeter_core::table::{Table as CellTable, heap_table, module_table, phases_table};
 
 /// What the lower half shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +158,7 @@ impl DetailPane {
                 for &c in &cols {
                     let (text, style) = match s.cell(&s.runtimes[c], t) {
                         Some(cell) => matrix_text(cell, col_w as usize),
-                        None => ("-".into(), Style::default().fg(Color::DarkGray)),
+                        None => (MISSING.into(), Style::default().fg(Color::DarkGray)),
                     };
                     let style = if focused && ti == self.row && c == self.col {
                         style.add_modifier(Modifier::REVERSED)
@@ -172,7 +177,7 @@ impl DetailPane {
         for &c in &cols {
             g.push(match s.per_runtime.get(c) {
                 Some(r) => geomean_line(r, col_w as usize),
-                None => Line::from("-").right_aligned(),
+                None => Line::from(MISSING).right_aligned(),
             });
         }
         if !self.lifecycle() {
@@ -310,7 +315,7 @@ impl DetailPane {
             ),
             false,
         );
-        let rss_block = pane_block(&format!("RSS, peak {}", mib(peak)), false);
+        let rss_block = pane_block(&format!("RSS, peak {}", format_bytes(peak as f64)), false);
         let w = cpu_block.inner(cpu).width.max(1) as usize;
         // Fit the whole run to the width: the peak of each bucket, or each sample widened.
         let bucket = samples.len().div_ceil(w).max(1);
@@ -349,27 +354,27 @@ impl DetailPane {
             &format!("Phases of {test}: median wall time per phase  (v: next view)"),
             false,
         );
-        let mut header = vec![Line::from("runtime")];
-        header.extend(
-            Phase::COMMAND
-                .iter()
-                .map(|p| Line::from(p.as_str()).right_aligned()),
-        );
-        let rows = self.summary.runtimes.iter().map(|rt| {
-            let mut cells = vec![Line::from(clip(rt, 18))];
-            let cell = self.summary.cell(rt, test);
-            for p in Phase::COMMAND {
-                let v = cell.and_then(|c| c.phases.get(p.as_str()));
-                cells.push(
-                    Line::from(v.map(|v| format_ns(*v)).unwrap_or("-".into())).right_aligned(),
-                );
-            }
-            Row::new(cells)
+        let t = phases_table(&self.summary, Some(test));
+        let widths = fitted_widths(&t, 18, 11, 11);
+        let rows = t.rows.iter().map(|r| {
+            Row::new(
+                r.iter()
+                    .zip(&t.columns)
+                    .enumerate()
+                    .map(|(i, (c, column))| {
+                        if i == 0 {
+                            aligned(column, clip(c, 18))
+                        } else if c == FAILED {
+                            aligned(column, c.clone()).style(failed_style())
+                        } else {
+                            aligned(column, c.clone())
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
         });
-        let mut widths = vec![Constraint::Length(18)];
-        widths.extend(Phase::COMMAND.iter().map(|_| Constraint::Length(11)));
         Table::new(rows, widths)
-            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .header(header_row(&t.columns))
             .block(block)
             .render(area, buf);
     }
@@ -382,44 +387,46 @@ impl DetailPane {
         self.http.render(test, Some(rt), area, buf);
     }
 
-    /// Lifecycle: every measurement of the selected module, runtimes across.
+    /// Lifecycle: every measurement of the selected module, runtimes across (scrolled so
+    /// the selected one is in view).
     fn render_measures(&self, test: &str, area: Rect, buf: &mut Buffer) {
         let block = pane_block(
-            &format!("Measurements of {test}: median per operation  (v: next view)"),
+            &format!("Measurements of {test}: median (p99) per operation  (v: next view)"),
             false,
         );
-        // Runtimes across, scrolled so the selected one is in view.
-        let all = &self.summary.runtimes;
-        let fit = (area.width.saturating_sub(20) / 17).max(1) as usize;
-        let rts: Vec<&String> = all
-            .iter()
-            .skip(self.col.saturating_sub(fit - 1))
-            .take(fit)
+        let t = module_table(&self.summary, test);
+        let inner_w = area.width.saturating_sub(2);
+        let all = fitted_widths(&t, 18, 9, 21);
+        let value_w = all.iter().skip(1).max().copied().unwrap_or(9);
+        let fit = (inner_w.saturating_sub(all[0] + 2) / (value_w + 2)).max(1) as usize;
+        let first = 1 + self.col.saturating_sub(fit - 1);
+        let cols: Vec<usize> = std::iter::once(0)
+            .chain((first..t.columns.len()).take(fit))
             .collect();
-        let mut header = vec![Line::from("measurement")];
-        header.extend(rts.iter().map(|r| Line::from(clip(r, 16)).right_aligned()));
-        let rows = MEASURES.iter().map(|m| {
-            let mut cells = vec![Line::from(m.label)];
-            for rt in &rts {
-                let v = self
-                    .summary
-                    .cell(rt, test)
-                    .filter(|c| c.failure.is_none())
-                    .and_then(|c| m.stats(c));
-                cells.push(
-                    Line::from(
-                        v.map(|s| format_value(m.unit, s.median))
-                            .unwrap_or("-".into()),
-                    )
-                    .right_aligned(),
-                );
-            }
-            Row::new(cells)
+        let rows = t.rows.iter().map(|r| {
+            Row::new(
+                cols.iter()
+                    .map(|&i| {
+                        let c = &r[i];
+                        if i == 0 {
+                            aligned(&t.columns[0], c.clone())
+                        } else if c == FAILED {
+                            aligned(&t.columns[i], c.clone()).style(failed_style())
+                        } else {
+                            aligned(&t.columns[i], c.clone())
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
         });
-        let mut widths = vec![Constraint::Length(18)];
-        widths.extend(rts.iter().map(|_| Constraint::Length(16)));
+        let widths: Vec<Constraint> = cols
+            .iter()
+            .map(|&i| Constraint::Length(if i == 0 { all[0] } else { value_w }))
+            .collect();
+        // Two spaces between columns, as `wasmeter show` has them: each cell is two figures.
         Table::new(rows, widths)
-            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .header(header_row(cols.iter().map(|&i| &t.columns[i])))
+            .column_spacing(2)
             .block(block)
             .render(area, buf);
     }
@@ -435,52 +442,59 @@ impl DetailPane {
             ),
             false,
         );
-        let lines: Vec<&HeapSeries> = self.heap.iter().filter(|l| l.measure == m.key).collect();
-        if lines.is_empty() {
+        let Some(t) = heap_table(&self.summary, &self.heap, &m) else {
             let inner = block.inner(area);
             block.render(area, buf);
             Paragraph::new("no heap modules measured in this run").render(inner, buf);
             return;
-        }
-        let sizes = heap_sizes(&self.summary);
+        };
+        // The table's rows are the measurement's series, in order.
+        let lines: Vec<&HeapSeries> = self.heap.iter().filter(|l| l.measure == m.key).collect();
         let chosen = self.selected().map(|(rt, _)| rt);
-        let mut header = vec![Line::from("runtime · fill")];
-        header.extend(
-            sizes
-                .iter()
-                .map(|b| Line::from(format_size(*b)).right_aligned()),
-        );
-        let rows = lines.iter().map(|l| {
-            let mut cells = vec![Line::from(clip(&format!("{} {}", l.runtime, l.fill), 30))];
-            for b in &sizes {
-                let text = l
-                    .points
-                    .iter()
-                    .find(|p| p.heap_bytes == *b)
-                    .map(|p| {
-                        format!(
-                            "{} ({})",
-                            format_value(m.unit, p.median),
-                            format_value(m.unit, p.p99)
-                        )
+        let rows = t.rows.iter().zip(&lines).map(|(r, l)| {
+            let row = Row::new(
+                r.iter()
+                    .zip(&t.columns)
+                    .enumerate()
+                    .map(|(i, (c, column))| {
+                        aligned(column, if i == 0 { clip(c, 30) } else { c.clone() })
                     })
-                    .unwrap_or_else(|| "-".into());
-                cells.push(Line::from(text).right_aligned());
-            }
-            let row = Row::new(cells);
+                    .collect::<Vec<_>>(),
+            );
             if Some(l.runtime.as_str()) == chosen {
                 row.style(Style::default().add_modifier(Modifier::BOLD))
             } else {
                 row
             }
         });
-        let mut widths = vec![Constraint::Length(30)];
-        widths.extend(sizes.iter().map(|_| Constraint::Length(21)));
-        Table::new(rows, widths)
-            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+        Table::new(rows, fitted_widths(&t, 30, 9, 21))
+            .header(header_row(&t.columns))
+            .column_spacing(2)
             .block(block)
             .render(area, buf);
     }
+}
+
+/// Widths of a core table's columns for a pane: each its widest cell, the first at most
+/// `first_max`, the others between `min` and `max`.
+fn fitted_widths(t: &CellTable, first_max: u16, min: u16, max: u16) -> Vec<u16> {
+    t.widths()
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let w = w as u16;
+            if i == 0 {
+                w.min(first_max)
+            } else {
+                w.clamp(min, max)
+            }
+        })
+        .collect()
+}
+
+/// A failed cell in a table: red and bold.
+fn failed_style() -> Style {
+    Style::default().fg(Color::Red).add_modifier(Modifier::BOLD)
 }
 
 /// `3 invocations` (or `1 invocation`).
@@ -492,13 +506,10 @@ fn invocations(n: u32) -> String {
 /// value (or median) with the noise; partial cells and cells with a note in yellow.
 fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
     if c.failure.is_some() {
-        return (
-            "FAILED".into(),
-            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-        );
+        return (FAILED.into(), failed_style());
     }
     let Some(st) = c.stats else {
-        return ("-".into(), Style::default().fg(Color::DarkGray));
+        return (MISSING.into(), Style::default().fg(Color::DarkGray));
     };
     let style = match c.relative {
         _ if c.partial || c.note.is_some() => Style::default().fg(Color::Yellow),
@@ -527,7 +538,7 @@ fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
 /// ([`format_geomean`], shortened to `1.23× 2/3` when narrow).
 fn geomean_line(r: &RuntimeSummary, width: usize) -> Line<'static> {
     let Some(v) = r.geomean_relative else {
-        return Line::from("-").right_aligned();
+        return Line::from(MISSING).right_aligned();
     };
     let full = format_geomean(r);
     let text = if full.chars().count() <= width {

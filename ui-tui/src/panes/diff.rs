@@ -3,9 +3,11 @@
 //! × phase; the comparability warnings first, then how rows were compared
 //! ([`Diff::method`]: threshold, false discovery rate, normalisation). Rows without a
 //! verdict say why (insufficient data, not comparable); the selected row's note, values
-//! and invocations show under the table.
+//! and invocations show under the table. Columns and cells are core's diff table
+//! ([`diff_columns`], [`diff_row`]), as `wasmeter diff` prints them, each row formatted
+//! only when it is in view.
 
-use super::{clip, pane_block, selected};
+use super::{aligned, clip, header_row, pane_block, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -15,7 +17,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
 use std::path::PathBuf;
 use wasmeter_core::analysis::{Diff, DiffRow, Verdict};
-use wasmeter_core::export::{format_ns, format_ratio};
+use wasmeter_core::format::format_ratio;
+use wasmeter_core::table::{diff_columns, diff_row};
 
 /// State of the diff pane.
 #[derive(Debug)]
@@ -30,6 +33,13 @@ pub struct DiffPane {
 
 /// Table width from which rows show their note in a column of their own.
 const WIDE: u16 = 135;
+
+/// Columns of [`diff_columns`] drawn in their own way: names clipped to fit, the verdict
+/// coloured, the note dimmed.
+const RUNTIME: usize = 0;
+const TEST: usize = 1;
+const VERDICT: usize = 6;
+const NOTE: usize = 7;
 
 fn verdict_style(v: Verdict) -> Style {
     match v {
@@ -157,6 +167,9 @@ impl Component for DiffPane {
         // Wide enough for a note column (160 columns); narrower, the names shrink, the
         // note goes (the selected row's shows under the table) and nothing else is cut.
         let wide = table.width >= WIDE;
+        let columns = diff_columns();
+        // Every column but the note, which shows only when wide.
+        let shown = if wide { NOTE + 1 } else { NOTE };
         let (rt_w, test_w, med_w, ratio_w) = if wide {
             (18, 14, 10, 28)
         } else {
@@ -169,21 +182,19 @@ impl Component for DiffPane {
             .skip(off)
             .take(height)
             .map(|(i, r)| {
-                let mut cells = vec![
-                    Line::from(clip(&r.runtime, rt_w as usize)),
-                    Line::from(clip(&r.test, test_w as usize)),
-                    Line::from(r.phase.clone()),
-                    Line::from(format_ns(r.a_median)).right_aligned(),
-                    Line::from(format_ns(r.b_median)).right_aligned(),
-                    Line::from(format_ratio(r)).right_aligned(),
-                    Line::styled(r.verdict.to_string(), verdict_style(r.verdict)),
-                ];
-                if wide {
-                    cells.push(Line::styled(
-                        r.note.clone().unwrap_or_default(),
-                        Style::default().fg(Color::DarkGray),
-                    ));
-                }
+                let cells: Vec<Line> = diff_row(r)
+                    .into_iter()
+                    .zip(&columns)
+                    .enumerate()
+                    .take(shown)
+                    .map(|(c, (text, column))| match c {
+                        RUNTIME => aligned(column, clip(&text, rt_w as usize)),
+                        TEST => aligned(column, clip(&text, test_w as usize)),
+                        VERDICT => aligned(column, text).style(verdict_style(r.verdict)),
+                        NOTE => aligned(column, text).style(Style::default().fg(Color::DarkGray)),
+                        _ => aligned(column, text),
+                    })
+                    .collect();
                 let row = Row::new(cells);
                 if focused && i == self.cursor {
                     row.style(selected())
@@ -200,13 +211,11 @@ impl Component for DiffPane {
             Constraint::Length(ratio_w),
             Constraint::Length(17),
         ];
-        let mut header = wasmeter_core::export::DIFF_HEADER.to_vec();
         if wide {
             widths.push(Constraint::Min(0));
-            header.push("note");
         }
         Table::new(rows, widths)
-            .header(Row::new(header).style(Style::default().add_modifier(Modifier::BOLD)))
+            .header(header_row(&columns[..shown]))
             .render(table, buf);
         if let Some(r) = d.rows.get(self.cursor) {
             Paragraph::new(about_row(r)).render(about, buf);

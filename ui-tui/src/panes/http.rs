@@ -6,7 +6,7 @@
 //! per variant; a saturated level — no request within the duration — is not a point: the
 //! table and the chosen variant's list show it with its bound), and why variants failed.
 
-use super::{clip, pane_block};
+use super::{aligned, clip, pane_block};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -16,8 +16,9 @@ use ratatui::widgets::{
     Axis, Block, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget, Wrap,
 };
 use wasmeter_core::analysis::{HttpCell, http_cells, levels_of};
-use wasmeter_core::export::{format_rate, http_tables};
+use wasmeter_core::format::{FAILED, format_rate};
 use wasmeter_core::store::SavedRun;
+use wasmeter_core::table::http_tables;
 
 /// Line colours of the variants, in run order.
 const COLORS: [Color; 8] = [
@@ -106,15 +107,9 @@ impl HttpView {
         let Some(t) = http_tables(cells, &self.baseline).into_iter().next() else {
             return;
         };
-        let width = |i: usize| {
-            t.rows
-                .iter()
-                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
-                .chain([t.header[i].chars().count()])
-                .max()
-                .unwrap_or(0) as u16
-        };
-        let mut cols: Vec<usize> = (0..t.header.len()).collect();
+        let all_widths = t.widths();
+        let width = |i: usize| all_widths[i] as u16;
+        let mut cols: Vec<usize> = (0..t.columns.len()).collect();
         let widths_of = |cols: &[usize]| -> Vec<u16> {
             cols.iter()
                 .map(|&i| if i == 0 { width(0).min(20) } else { width(i) })
@@ -132,13 +127,13 @@ impl HttpView {
             .into_iter()
             .map(Constraint::Length)
             .collect();
-        let header = cols.iter().map(|&i| {
-            let l = Line::from(t.header[i].clone());
-            if i == 0 { l } else { l.right_aligned() }
-        });
+        let header = cols
+            .iter()
+            .map(|&i| aligned(&t.columns[i], t.columns[i].title.clone()));
         let rows = t.rows.iter().map(|r| {
-            let failed = r.get(1).is_some_and(|c| c == "FAILED");
+            let failed = r.get(1).is_some_and(|c| c == FAILED);
             let line = cols.iter().map(|&i| (i, &r[i])).map(|(i, c)| {
+                let column = &t.columns[i];
                 if i == 0 {
                     // The variant's line colour: the table doubles as the chart's legend.
                     let index = cells.iter().position(|x| x.runtime == *c).unwrap_or(0);
@@ -147,15 +142,12 @@ impl HttpView {
                     } else {
                         Style::default().fg(color(index))
                     };
-                    Line::styled(clip(c, 20), style)
+                    aligned(column, clip(c, 20)).style(style)
                 } else if failed {
-                    Line::styled(
-                        c.clone(),
-                        Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-                    )
-                    .right_aligned()
+                    aligned(column, c.clone())
+                        .style(Style::default().fg(Color::Red).add_modifier(Modifier::BOLD))
                 } else {
-                    Line::from(c.clone()).right_aligned()
+                    aligned(column, c.clone())
                 }
             });
             let row = Row::new(line.collect::<Vec<_>>());

@@ -4,7 +4,7 @@
 //! several worker processes (invocations); with the interleaved order other cells run
 //! between them, so a cell between its invocations is shown queued with how many ended.
 
-use super::{bar, clip, mib, pane_block, rel_color, selected};
+use super::{bar, clip, pane_block, rel_color, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -14,7 +14,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Gauge, Paragraph, Row, Table, Widget};
 use std::collections::HashMap;
 use std::time::Duration;
-use wasmeter_core::export::format_ns;
+use wasmeter_core::format::{format_bytes, format_ns};
 use wasmeter_core::runner::Event;
 use wasmeter_core::runtime::{Metric, Phase};
 use wasmeter_core::store::RunStatus;
@@ -372,13 +372,17 @@ impl LivePane {
             .last()
             .map(|c| format!("{c:.0} %"))
             .unwrap_or("-".into());
-        let rss_now = self.rss.last().map(|b| mib(*b)).unwrap_or("-".into());
+        let rss_now = self
+            .rss
+            .last()
+            .map(|b| format_bytes(*b as f64))
+            .unwrap_or("-".into());
         let rss_max = self.rss.iter().max().copied().unwrap_or(0);
         let cpu_block = pane_block(&format!("CPU {cpu_now}{who}"), false);
         let rss_title = if self.rss.is_empty() {
             "RSS -".to_string()
         } else {
-            format!("RSS {rss_now} (max {})", mib(rss_max))
+            format!("RSS {rss_now} (max {})", format_bytes(rss_max as f64))
         };
         let rss_block = pane_block(&rss_title, false);
         let ci = cpu_block.inner(cpu);

@@ -15,7 +15,9 @@ pub mod tests;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::widgets::{Block, BorderType, Borders, Sparkline, Widget};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Borders, Row, Sparkline, Widget};
+use wasmeter_core::table::{Align, Column};
 
 /// A bordered block whose border shows focus.
 pub fn pane_block(title: &str, focused: bool) -> Block<'static> {
@@ -73,9 +75,26 @@ pub fn bar(value: f64, max: f64, width: usize) -> String {
     s
 }
 
-/// Bytes as MiB with one decimal.
-pub fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+/// Text of a core table's column ([`wasmeter_core::table`]) as a line aligned as the
+/// column is in `wasmeter show` and the Markdown export: the panes that show those tables
+/// draw the same cells.
+pub fn aligned(column: &Column, text: impl Into<String>) -> Line<'static> {
+    let line = Line::from(text.into());
+    match column.align {
+        Align::Left => line,
+        Align::Right => line.right_aligned(),
+    }
+}
+
+/// The header of a core table's `columns`, each title aligned as its column, in bold.
+pub fn header_row<'a>(columns: impl IntoIterator<Item = &'a Column>) -> Row<'static> {
+    Row::new(
+        columns
+            .into_iter()
+            .map(|c| aligned(c, c.title.clone()))
+            .collect::<Vec<_>>(),
+    )
+    .style(Style::default().add_modifier(Modifier::BOLD))
 }
 
 /// Cuts a string to `n` characters with an ellipsis.

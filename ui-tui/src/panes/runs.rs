@@ -10,7 +10,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use std::path::PathBuf;
-use wasmeter_core::store::{RunListing, RunMeta, RunStatus, format_time};
+use wasmeter_core::format::format_time;
+use wasmeter_core::store::{RunListing, RunMeta, RunStatus};
 
 /// One row of the list.
 #[derive(Debug, Clone)]

@@ -1,37 +1,17 @@
-//! The HTTP suites' tables as text cells, built once for every text-like front end (the
-//! CLI, Markdown, the terminal UI): per request, a table of variants with cold start,
-//! latency percentiles, best throughput, memory and CPU, then requests per second against
+//! The HTTP suites' tables: per request, a table of variants with cold start, latency
+//! percentiles, best throughput, memory and CPU, then requests per second against
 //! concurrency, where a saturated level reads `saturated (< 0.50/s)`: its bound, not a rate.
 
-use super::{format_bytes, format_ns, format_rate};
+use super::Table;
 use crate::analysis::{HttpCell, levels_of};
-
-/// One table: a title, column names and rows of cells (first column text, rest numbers).
-#[derive(Debug, Clone, PartialEq)]
-pub struct TextTable {
-    /// What the table shows.
-    pub title: String,
-    /// Column names.
-    pub header: Vec<String>,
-    /// Rows of formatted cells.
-    pub rows: Vec<Vec<String>>,
-}
+use crate::format::{FAILED, MISSING, format_bytes, format_ns, format_rate};
 
 fn or_dash(v: Option<String>) -> String {
-    v.unwrap_or_else(|| "-".into())
-}
-
-/// A rate, with decimals below 10/s (a level that served one request in 2 s: `0.50/s`).
-fn rate(r: f64) -> String {
-    if r < 10.0 {
-        format!("{r:.2}/s")
-    } else {
-        format_rate(r)
-    }
+    v.unwrap_or_else(|| MISSING.into())
 }
 
 /// Two tables per request (test): the overview and throughput by concurrency.
-pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
+pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<Table> {
     let mut tests: Vec<&str> = Vec::new();
     for c in cells {
         if !tests.contains(&c.test.as_str()) {
@@ -42,26 +22,31 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
     let mut out = Vec::new();
     for test in tests {
         let mine: Vec<&HttpCell> = cells.iter().filter(|c| c.test == test).collect();
-        let header = [
-            "variant",
-            "cold start",
-            "p50",
-            "p90",
-            "p99",
-            "best rps (conns)",
-            &format!("× {baseline}"),
-            "peak RSS",
-            "CPU/1k req",
-        ]
-        .map(String::from)
-        .to_vec();
-        let rows = mine
+        let mut overview = Table::new(
+            [
+                "variant",
+                "cold start",
+                "p50",
+                "p90",
+                "p99",
+                "best rps (conns)",
+                &format!("× {baseline}"),
+                "peak RSS",
+                "CPU/1k req",
+            ],
+            1,
+        )
+        .titled(format!(
+            "{test}: cold start, latency over one connection, best throughput (higher is better)"
+        ));
+        let columns = overview.columns.len();
+        overview.rows = mine
             .iter()
             .map(|c| {
                 if c.failure.is_some() {
                     // The reason is long: front ends list it under the table.
-                    let mut row = vec![c.runtime.clone(), "FAILED".into()];
-                    row.resize(header.len(), String::new());
+                    let mut row = vec![c.runtime.clone(), FAILED.into()];
+                    row.resize(columns, String::new());
                     return row;
                 }
                 let best_level = c
@@ -74,10 +59,10 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
                     or_dash(c.p90_ns.map(format_ns)),
                     or_dash(c.p99_ns.map(format_ns)),
                     match (c.best, c.saturated.first()) {
-                        (Some((lv, r)), _) => format!("{} ({lv})", rate(r)),
+                        (Some((lv, r)), _) => format!("{} ({lv})", format_rate(r)),
                         // Not one level served: the lowest one's bound says how slow.
                         (None, Some(s)) => format!("{} ({})", s.label(), s.connections),
-                        (None, None) => "-".into(),
+                        (None, None) => MISSING.into(),
                     },
                     or_dash(c.best_vs_baseline.map(|x| format!("{x:.2}×"))),
                     or_dash(c.peak_rss_kib.map(|k| format_bytes(k * 1024.0))),
@@ -85,19 +70,16 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
                 ]
             })
             .collect();
-        out.push(TextTable {
-            title: format!(
-                "{test}: cold start, latency over one connection, best throughput (higher is better)"
-            ),
-            header,
-            rows,
-        });
+        out.push(overview);
         if levels.is_empty() {
             continue;
         }
-        let mut header = vec!["requests/s by connections".to_string()];
-        header.extend(levels.iter().map(|l| l.to_string()));
-        let rows = mine
+        let mut by_level = Table::new(
+            std::iter::once("requests/s by connections".to_string())
+                .chain(levels.iter().map(|l| l.to_string())),
+            1,
+        );
+        by_level.rows = mine
             .iter()
             .filter(|c| c.failure.is_none())
             .map(|c| {
@@ -126,9 +108,9 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
                             } else {
                                 format!(" ({})", notes.join(", "))
                             };
-                            format!("{}{notes}", rate(l.rps.median))
+                            format!("{}{notes}", format_rate(l.rps.median))
                         })
-                        .unwrap_or_else(|| "-".into())
+                        .unwrap_or_else(|| MISSING.into())
                 }));
                 row
             })
@@ -141,13 +123,9 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<TextTable> {
         } else {
             ""
         };
-        out.push(TextTable {
-            title: format!(
-                "{test}: requests per second (p50 latency under load in the JSON and HTML){saturated_note}"
-            ),
-            header,
-            rows,
-        });
+        out.push(by_level.titled(format!(
+            "{test}: requests per second (p50 latency under load in the JSON and HTML){saturated_note}"
+        )));
     }
     out
 }

@@ -1,0 +1,119 @@
+//! Quantities with their unit, short enough for a table cell: a time in ns as `1.23 ms`,
+//! bytes as `1.5 KiB`, a rate as `12.3k/s`.
+
+use crate::analysis::Unit;
+
+/// A duration in ns as a short human string (`1.23 ms`).
+pub fn format_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+/// A count as a short human string with its unit (`1.23G instr`).
+pub fn format_count(n: f64, unit: &str) -> String {
+    let (v, prefix) = if n >= 1e9 {
+        (n / 1e9, "G")
+    } else if n >= 1e6 {
+        (n / 1e6, "M")
+    } else if n >= 1e3 {
+        (n / 1e3, "k")
+    } else {
+        (n, "")
+    };
+    format!("{v:.3}{prefix} {unit}")
+}
+
+/// A byte count as a short human string (`1.5 KiB`, `12.0 MiB`, `-300 B`).
+pub fn format_bytes(b: f64) -> String {
+    let a = b.abs();
+    if a >= (1u64 << 30) as f64 {
+        format!("{:.2} GiB", b / (1u64 << 30) as f64)
+    } else if a >= (1 << 20) as f64 {
+        format!("{:.1} MiB", b / (1 << 20) as f64)
+    } else if a >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b:.0} B")
+    }
+}
+
+/// A rate per second as a short human string (`12.3k/s`, `250/s`); below 10/s with two
+/// decimals, since a slow level serves a request or two (`0.50/s`, not `0/s`).
+pub fn format_rate(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.2}M/s", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1}k/s", r / 1e3)
+    } else if r >= 10.0 {
+        format!("{r:.0}/s")
+    } else {
+        format!("{r:.2}/s")
+    }
+}
+
+/// A memory size that is a whole number of KiB or MiB, as such (`64 KiB`, `16 MiB`).
+pub fn format_size(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format_bytes(bytes as f64)
+    }
+}
+
+/// A value in its unit, shortly; times under 100 ns keep a decimal (a call takes ~10 ns).
+pub fn format_value(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Ns if v.abs() < 100.0 => format!("{v:.1} ns"),
+        Unit::Ns => format_ns(v),
+        Unit::Bytes => format_bytes(v),
+        Unit::PerSec => format_rate(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_pick_their_unit() {
+        assert_eq!(format_ns(999.0), "999 ns");
+        assert_eq!(format_ns(1_000.0), "1.0 µs");
+        assert_eq!(format_ns(1_234_567.0), "1.23 ms");
+        assert_eq!(format_ns(2_500_000_000.0), "2.50 s");
+        assert_eq!(format_value(Unit::Ns, 12.25), "12.2 ns");
+        assert_eq!(format_value(Unit::Ns, 408.0), "408 ns");
+    }
+
+    #[test]
+    fn counts_bytes_and_sizes() {
+        assert_eq!(format_count(1_234_000_000.0, "instr"), "1.234G instr");
+        assert_eq!(format_count(512.0, "instr"), "512.000 instr");
+        assert_eq!(format_bytes(-300.0), "-300 B");
+        assert_eq!(format_bytes(1536.0), "1.5 KiB");
+        assert_eq!(format_bytes(12.0 * 1048576.0), "12.0 MiB");
+        assert_eq!(format_bytes(3.0 * 1073741824.0), "3.00 GiB");
+        assert_eq!(format_size(64 << 10), "64 KiB");
+        assert_eq!(format_size(16 << 20), "16 MiB");
+        assert_eq!(format_size(1536), "1.5 KiB");
+        assert_eq!(format_value(Unit::Bytes, 4198.4), "4.1 KiB");
+    }
+
+    #[test]
+    fn rates_keep_decimals_only_when_slow() {
+        assert_eq!(format_rate(0.5), "0.50/s");
+        assert_eq!(format_rate(9.994), "9.99/s");
+        assert_eq!(format_rate(250.4), "250/s");
+        assert_eq!(format_rate(12_345.0), "12.3k/s");
+        assert_eq!(format_rate(2_500_000.0), "2.50M/s");
+        assert_eq!(format_value(Unit::PerSec, 679_500.0), "679.5k/s");
+    }
+}

@@ -1,0 +1,92 @@
+//! The lifecycle suite's tables, each figure a median (p99) per operation: every
+//! measurement of one module per runtime, and a measurement against initial heap size with
+//! a line per runtime and fill (dense, sparse).
+
+use super::Table;
+use crate::analysis::{HeapSeries, MEASURES, Measure, RunSummary, heap_series, heap_sizes};
+use crate::format::{FAILED, MISSING, format_size, format_value};
+
+/// Measurements shown against heap size unless all of them are asked for.
+pub const HEAP_DEFAULT: [&str; 2] = ["instantiate", "teardown"];
+
+/// `median (p99)` in the measurement's unit.
+fn median_p99(m: &Measure, median: f64, p99: f64) -> String {
+    format!(
+        "{} ({})",
+        format_value(m.unit, median),
+        format_value(m.unit, p99)
+    )
+}
+
+/// Every measurement of module `test` (down) per runtime (across).
+pub fn module_table(s: &RunSummary, test: &str) -> Table {
+    let mut t = Table::new(
+        std::iter::once(test).chain(s.runtimes.iter().map(String::as_str)),
+        1,
+    );
+    t.rows = MEASURES
+        .iter()
+        .map(|m| {
+            let mut row = vec![m.label.to_string()];
+            row.extend(s.runtimes.iter().map(|rt| {
+                match s.cell(rt, test) {
+                    Some(c) if c.failure.is_some() => FAILED.into(),
+                    Some(c) => m
+                        .stats(c)
+                        .map_or_else(|| MISSING.into(), |st| median_p99(m, st.median, st.p99)),
+                    None => MISSING.into(),
+                }
+            }));
+            row
+        })
+        .collect();
+    t
+}
+
+/// Measurement `m` against initial heap size (across), a row per runtime and fill, from the
+/// run's [`heap_series`]; none when no heap module has it.
+pub fn heap_table(s: &RunSummary, series: &[HeapSeries], m: &Measure) -> Option<Table> {
+    let lines: Vec<&HeapSeries> = series.iter().filter(|x| x.measure == m.key).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let sizes = heap_sizes(s);
+    let mut t = Table::new(
+        std::iter::once(format!("{} vs heap", m.label))
+            .chain(sizes.iter().map(|b| format_size(*b))),
+        1,
+    );
+    t.rows = lines
+        .iter()
+        .map(|l| {
+            let mut row = vec![format!("{} {}", l.runtime, l.fill)];
+            row.extend(sizes.iter().map(|b| {
+                l.points
+                    .iter()
+                    .find(|p| p.heap_bytes == *b)
+                    .map_or_else(|| MISSING.into(), |p| median_p99(m, p.median, p.p99))
+            }));
+            row
+        })
+        .collect();
+    Some(t)
+}
+
+/// A lifecycle run's tables: the `hello` module's every measurement, then measurements
+/// against heap size ([`HEAP_DEFAULT`], or every one when `all`).
+pub fn lifecycle_tables(s: &RunSummary, all: bool) -> Vec<Table> {
+    let mut out: Vec<Table> = s
+        .tests
+        .iter()
+        .filter(|t| t.as_str() == "hello")
+        .map(|t| module_table(s, t))
+        .collect();
+    let series = heap_series(s);
+    out.extend(
+        MEASURES
+            .iter()
+            .filter(|m| all || HEAP_DEFAULT.contains(&m.key))
+            .filter_map(|m| heap_table(s, &series, m)),
+    );
+    out
+}

@@ -1,0 +1,125 @@
+//! The summary of a command suite's run: median per test × runtime with its noise and the
+//! time relative to the baseline, then each runtime's geometric mean.
+
+use super::Table;
+use crate::analysis::RunSummary;
+use crate::format::{MISSING, format_cell, format_geomean};
+
+/// Tests down, runtimes across; a footer row of geometric means; a note for each cell
+/// that says why it has no relative value.
+pub fn summary_table(s: &RunSummary) -> Table {
+    let mut t = Table::new(
+        std::iter::once("test").chain(s.runtimes.iter().map(String::as_str)),
+        1,
+    )
+    .titled(format!(
+        "median time per iteration (self-timed where the guest reports it) ± half its 95 % interval over invocations; (n×) = time relative to {}, lower is faster",
+        s.baseline
+    ));
+    for test in &s.tests {
+        let mut row = vec![test.clone()];
+        for rt in &s.runtimes {
+            row.push(match s.cell(rt, test) {
+                Some(c) => {
+                    if let (None, Some(n)) = (&c.failure, &c.note) {
+                        t.notes.push(format!("{rt} × {test}: {n}"));
+                    }
+                    format_cell(c)
+                }
+                None => MISSING.into(),
+            });
+        }
+        t.rows.push(row);
+    }
+    let mut geomeans = vec![format!("geomean × {}", s.baseline)];
+    geomeans.extend(s.runtimes.iter().map(|rt| {
+        s.per_runtime
+            .iter()
+            .find(|r| &r.runtime == rt)
+            .map_or_else(|| MISSING.into(), format_geomean)
+    }));
+    t.footer.push(geomeans);
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{CellSummary, RuntimeSummary, Stats};
+
+    fn cell(rt: &str, test: &str, median: f64, relative: Option<f64>) -> CellSummary {
+        CellSummary {
+            runtime: rt.into(),
+            test: test.into(),
+            source: "self".into(),
+            primary_phase: "execute".into(),
+            stats: Stats::describe(&[median, median, median]),
+            relative,
+            relative_low: None,
+            relative_high: None,
+            startup_ns: None,
+            phases: Default::default(),
+            phase_stats: Default::default(),
+            metrics: Default::default(),
+            failure: None,
+            invocations: 2,
+            partial: false,
+            halfwidth_pct: Some(2.0),
+            note: None,
+        }
+    }
+
+    /// Two tests on native and wasmtime: wasmtime failed one and has a note on the other.
+    fn run() -> RunSummary {
+        let mut failed = cell("wasmtime", "nbody", 0.0, None);
+        failed.stats = None;
+        failed.failure = Some("trap: unreachable".into());
+        let mut noted = cell("wasmtime", "sha256", 3e6, None);
+        noted.note = Some("timing sources differ".into());
+        RunSummary {
+            run_id: "r".into(),
+            baseline: "native".into(),
+            tests: vec!["sha256".into(), "nbody".into()],
+            runtimes: vec!["native".into(), "wasmtime".into()],
+            cells: vec![
+                cell("native", "sha256", 2e6, Some(1.0)),
+                noted,
+                cell("native", "nbody", 12e6, Some(1.0)),
+                failed,
+            ],
+            per_runtime: vec![
+                RuntimeSummary {
+                    runtime: "native".into(),
+                    geomean_relative: Some(1.0),
+                    tests_compared: 2,
+                    tests_total: 2,
+                    failed: 0,
+                },
+                RuntimeSummary {
+                    runtime: "wasmtime".into(),
+                    geomean_relative: None,
+                    tests_compared: 0,
+                    tests_total: 2,
+                    failed: 1,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn the_summary_has_a_cell_per_test_and_runtime_and_geomeans_last() {
+        let t = summary_table(&run());
+        let titles: Vec<&str> = t.columns.iter().map(|c| c.title.as_str()).collect();
+        assert_eq!(titles, ["test", "native", "wasmtime"]);
+        assert_eq!(
+            t.rows,
+            [
+                ["sha256", "2.00 ms ±2.0 % (1.00×)", "3.00 ms ±2.0 %"],
+                ["nbody", "12.00 ms ±2.0 % (1.00×)", "FAILED"],
+            ]
+        );
+        assert_eq!(t.footer, [["geomean × native", "1.00×", "-"]]);
+        assert_eq!(t.notes, ["wasmtime × sha256: timing sources differ"]);
+        assert!(t.title.unwrap().contains("relative to native"));
+    }
+}
