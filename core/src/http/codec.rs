@@ -403,7 +403,7 @@ impl ResponseParser {
                 }
                 ResponseState::ChunkSize => {
                     let Some((line, next)) = next_line(buf, pos) else {
-                        if buf.len() - pos > 1024 {
+                        if buf.len() - pos > MAX_CHUNK_LINE {
                             return Err(ParseError::BadChunk);
                         }
                         return Ok(Progress {
@@ -411,6 +411,10 @@ impl ResponseParser {
                             complete: false,
                         });
                     };
+                    // The same bound whether the line arrived whole or in pieces.
+                    if next - 1 - pos > MAX_CHUNK_LINE {
+                        return Err(ParseError::BadChunk);
+                    }
                     let size = parse_chunk_size(&buf[line])?;
                     pos = next;
                     self.state = if size == 0 {
@@ -551,6 +555,11 @@ impl ResponseParser {
         }
     }
 }
+
+/// Longest chunk-size line (size and extensions, without its `\n`): a line that has not
+/// ended by then is refused, so one that has ended must be too, or whether a response parses
+/// would depend on how its bytes were split into reads.
+const MAX_CHUNK_LINE: usize = 1024;
 
 /// Parses a chunk-size line: hex digits, then optional `;extensions`.
 fn parse_chunk_size(line: &[u8]) -> Result<u64, ParseError> {
@@ -1046,6 +1055,49 @@ mod tests {
             parse_chunk_size(b"1000000000000000"),
             Err(ParseError::BadChunk)
         );
+    }
+
+    /// Parses `input` fed `piece` bytes at a time, as reads deliver it; the body on success.
+    fn parse_in_pieces(input: &[u8], piece: usize) -> Result<Vec<u8>, ParseError> {
+        let mut p = ResponseParser::new(8192);
+        let (mut pending, mut body) = (Vec::new(), Vec::new());
+        for part in input.chunks(piece) {
+            pending.extend_from_slice(part);
+            let pr = p.parse(&pending, &mut |b: &[u8]| body.extend_from_slice(b))?;
+            pending.drain(..pr.consumed);
+            if pr.complete {
+                return Ok(body);
+            }
+        }
+        panic!("the response never completed");
+    }
+
+    #[test]
+    fn chunk_line_limit_does_not_depend_on_how_bytes_arrive() {
+        // A chunk-size line over 1 KiB was refused when it came in pieces and accepted when
+        // it came at once; the http_response fuzz target's pieces-against-whole property
+        // fails on it (core/fuzz/regressions/http_response/).
+        let response = |ext: usize| {
+            let mut r = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=".to_vec();
+            r.extend(std::iter::repeat_n(b'a', ext));
+            r.extend_from_slice(b"\r\nhello\r\n0\r\n\r\n");
+            r
+        };
+        // "5;x=" + ext bytes + "\r": the line without its "\n".
+        let at_limit = response(MAX_CHUNK_LINE - 5);
+        let over = response(MAX_CHUNK_LINE - 4);
+        for piece in [1, 7, 100, usize::MAX] {
+            assert_eq!(
+                parse_in_pieces(&at_limit, piece),
+                Ok(b"hello".to_vec()),
+                "{piece}"
+            );
+            assert_eq!(
+                parse_in_pieces(&over, piece),
+                Err(ParseError::BadChunk),
+                "{piece}"
+            );
+        }
     }
 
     #[test]
