@@ -14,6 +14,7 @@ fn main() {
         tauri_build::AppManifest::new().commands(&[
             "list_runtimes",
             "list_suites",
+            "run_policy",
             "start_run",
             "cancel_run",
             "list_runs",

@@ -119,12 +119,6 @@ pub enum Command {
     /// Load an HTTP server on loopback (keep-alive connections, latency percentiles,
     /// requests per second), like wrk.
     Load(LoadArgs),
-    /// Run one cell as an isolated worker (used by the runner; reads a spec on stdin).
-    #[command(hide = true)]
-    Worker,
-    /// Serve the HTTP gateway of a gateway cell (used by the runner; reads a spec on stdin).
-    #[command(hide = true)]
-    ServeGateway,
 }
 
 /// Subcommands of `wasmeter suite`.
@@ -181,24 +175,24 @@ pub struct RunArgs {
     /// a run summarises and diffs; noise barely moves them.
     #[arg(long, value_name = "time|instructions")]
     pub measure: Option<String>,
-    /// Seconds an iteration may take before its cell is killed (default 60, or the suite's
-    /// own: libsodium's 600).
+    /// Seconds an iteration may take before its cell is killed (default: the suite's own,
+    /// faults' 10 or libsodium's 600, else 60).
     #[arg(long)]
     pub timeout: Option<u64>,
-    /// Problem size: quick or full.
-    #[arg(long, default_value = "quick")]
-    pub size: String,
+    /// Problem size: quick (default) or full.
+    #[arg(long)]
+    pub size: Option<String>,
     /// Label stored with the run.
     #[arg(long = "name")]
     pub name: Option<String>,
     /// Baseline runtime for relative figures.
-    #[arg(long, default_value = "native")]
+    #[arg(long, default_value = wasmeter_core::runner::DEFAULT_BASELINE)]
     pub baseline: String,
     /// Memory cap per cell in MiB.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = wasmeter_core::runner::DEFAULT_MEMORY_CAP_MIB)]
     pub memory_mib: u64,
-    /// Live sampling interval in ms.
-    #[arg(long, default_value_t = 100)]
+    /// Live sampling interval in ms (at least 10).
+    #[arg(long, default_value_t = wasmeter_core::runner::DEFAULT_SAMPLE_INTERVAL_MS)]
     pub sample_ms: u64,
     /// Leave out named runtimes that are unavailable (with a warning) instead of failing.
     #[arg(long)]

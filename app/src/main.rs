@@ -20,6 +20,10 @@ impl std::error::Error for InputError {}
 
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
+    // A cell's worker or a gateway cell's server, started by the runner: core handles it.
+    if let Some(code) = wasmeter_core::runner::worker_entry() {
+        return code;
+    }
     let cli = cli::Cli::parse();
     match cmd::dispatch(cli, started) {
         Ok(code) => code,

@@ -21,6 +21,7 @@ pub fn builder<R: tauri::Runtime>(
         .invoke_handler(tauri::generate_handler![
             commands::catalog::list_runtimes,
             commands::catalog::list_suites,
+            commands::catalog::run_policy,
             commands::run::start_run,
             commands::run::cancel_run,
             commands::runs::list_runs,

@@ -1,11 +1,10 @@
-//! `wasmeter-desktop`: opens the desktop app. Also serves as the worker process of its own
-//! runs (`wasmeter-desktop worker`), so a packaged app needs no second binary.
+//! `wasmeter-desktop`: opens the desktop app. Also serves as the worker program of its own
+//! runs (`wasmeter-desktop worker`, `wasmeter-desktop serve-gateway`: core's
+//! `worker_entry`), so a packaged app needs no second binary.
 
 fn main() -> std::process::ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("worker") {
-        let code =
-            wasmeter_core::runner::worker_main(std::io::stdin().lock(), std::io::stdout().lock());
-        return std::process::ExitCode::from(code as u8);
+    if let Some(code) = wasmeter_core::runner::worker_entry() {
+        return code;
     }
     let result = wasmeter_desktop::Workbench::from_env()
         .map_err(|e| format!("cannot find the wasmeter-desktop executable: {e}"))

@@ -450,37 +450,255 @@ fn a_corrupt_run_is_listed_with_its_error_and_others_still_list() {
     );
 }
 
-/// The page's default invocations, warm-up and runs per kind of suite
-/// (web/src/repetition.ts) are core's.
+/// The settings the page sends make core's plan for the same choices: a suite left at its
+/// defaults (the page sends a timeout only when the user typed one) keeps its own timeout
+/// — faults 10 s, libsodium 600 s — or gets 60 s; a timeout typed wins.
 #[test]
-fn the_page_repeats_cells_as_core_does_by_default() {
-    use wasmeter_core::runner::Repetition;
-    use wasmeter_core::suite::SuiteKind;
-    let ts = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src/repetition.ts"),
-    )
-    .unwrap();
-    for (group, kind) in [
-        ("command", SuiteKind::Command),
-        ("lifecycle", SuiteKind::Lifecycle),
-        ("http", SuiteKind::Gateway),
-        ("http", SuiteKind::Servers),
+fn the_page_plans_as_core_does() {
+    use wasmeter_core::config::Config;
+    use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
+    use wasmeter_core::store::RunSettings;
+    use wasmeter_core::suite::{Suite, SuiteCatalog};
+    use wasmeter_desktop::commands::run::{choices, request};
+    let settings = |req: RunRequest| -> RunSettings {
+        let mut s = Plan::new(req).unwrap().settings;
+        s.seed = 0;
+        s
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let wb = Workbench::new(
+        tmp.path().to_path_buf(),
+        suites(),
+        WorkerCommand::current_exe().unwrap(),
+    );
+    let cat = SuiteCatalog::discover(&suites()).unwrap();
+    let faults = cat.get("faults").unwrap().clone();
+    let compute = cat.get("compute").unwrap().clone();
+    // libsodium's manifest is written by its build script; its timeout is what matters.
+    let libsodium = Suite {
+        name: "libsodium".into(),
+        timeout_secs: Some(600),
+        ..compute.clone()
+    };
+    for (suite, timeout, want) in [
+        (&faults, None, 10),
+        (&libsodium, None, 600),
+        (&compute, None, 60),
+        (&faults, Some(30), 30),
+        (&libsodium, Some(30), 30),
     ] {
-        let r = Repetition::default_for(kind);
-        let line = format!(
-            "{group}: {{ invocations: {}, warmup: {}, runs: {} }},",
-            r.invocations, r.warmup, r.runs
+        let mut body = json!({ "suite": suite.name, "runtimes": ["wasmtime"] });
+        if let Some(t) = timeout {
+            body["timeoutSecs"] = json!(t);
+        }
+        let view: RunSettingsView = serde_json::from_value(body).unwrap();
+        let page = if suite.name == "libsodium" {
+            // Not among the repository's suites: its choices are planned against it directly.
+            RunRequest::from_choices(suite.clone(), choices(view).unwrap(), Config::default())
+        } else {
+            request(&wb, view).unwrap()
+        };
+        let core = RunRequest::from_choices(
+            suite.clone(),
+            RunChoices {
+                runtimes: vec!["wasmtime".into()],
+                timeout_secs: timeout,
+                ..RunChoices::default()
+            },
+            Config::default(),
         );
-        assert!(
-            ts.lines().any(|l| l.trim() == line),
-            "web/src/repetition.ts should have `{line}` (core's default for {kind:?})"
+        let (page, core) = (settings(page), settings(core));
+        assert_eq!(page.timeout_secs, want, "{}", suite.name);
+        assert_eq!(page, core, "{}", suite.name);
+    }
+}
+
+/// What the page shows before the user changes anything comes from core through the
+/// commands: each suite's run defaults, whether each runtime applies to each suite (and
+/// why not; the Docker variant to the gateway suite only), the diff's threshold.
+#[test]
+fn the_page_gets_defaults_applicability_and_threshold_from_core() {
+    use wasmeter_core::runner::{RunDefaults, applicability};
+    use wasmeter_core::runtime::RuntimeInfo;
+    use wasmeter_core::suite::SuiteCatalog;
+    let tmp = tempfile::tempdir().unwrap();
+    let (_app, w) = app(tmp.path());
+    let cat = SuiteCatalog::discover(&suites()).unwrap();
+    let listed = invoke(&w, "list_suites", json!({})).unwrap();
+    let view = |name: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not listed"))
+            .clone()
+    };
+    for s in &cat.suites {
+        assert_eq!(
+            view(&s.name)["defaults"],
+            serde_json::to_value(RunDefaults::for_suite(s)).unwrap(),
+            "{}",
+            s.name
         );
     }
-    for (name, value) in [
-        ("MIN_INVOCATIONS", wasmeter_core::analysis::MIN_INVOCATIONS),
-        ("MIN_VALUES", wasmeter_core::analysis::MIN_VALUES),
-    ] {
-        let line = format!("export const {name} = {value};");
-        assert!(ts.lines().any(|l| l.trim() == line), "{line}");
+    let faults = view("faults")["defaults"].clone();
+    assert_eq!(
+        (&faults["timeout_secs"], &faults["timeout_source"]),
+        (&json!(10), &json!("suite"))
+    );
+    assert_eq!(
+        faults["repetition"],
+        json!({ "invocations": 6, "warmup": 0, "runs": 1 })
+    );
+    assert_eq!(faults["http"], Value::Null);
+    let compute = view("compute")["defaults"].clone();
+    assert_eq!(
+        (&compute["timeout_secs"], &compute["timeout_source"]),
+        (&json!(60), &json!("default"))
+    );
+    let lifecycle = view("lifecycle")["defaults"].clone();
+    assert_eq!(
+        lifecycle["repetition"],
+        json!({ "invocations": 4, "warmup": 1, "runs": 2 })
+    );
+    let gateway = view("gateway")["defaults"].clone();
+    assert_eq!(
+        gateway["repetition"],
+        json!({ "invocations": 3, "warmup": 0, "runs": 1 })
+    );
+    assert_eq!(gateway["http"]["levels"], json!([1, 10, 50, 100, 200, 400]));
+    assert_eq!(
+        (
+            &gateway["http"]["duration_ms"],
+            &gateway["http"]["latency_ms"]
+        ),
+        (&json!(2000), &json!(1000))
+    );
+
+    let runtimes = invoke(&w, "list_runtimes", json!({})).unwrap();
+    let runtimes = runtimes.as_array().unwrap();
+    for r in runtimes {
+        let info: RuntimeInfo = serde_json::from_value(r.clone()).unwrap();
+        for s in &cat.suites {
+            assert_eq!(
+                r["not_applicable"].get(&s.name).and_then(Value::as_str),
+                applicability(&info, s).err().as_deref(),
+                "{} × {}",
+                info.id,
+                s.name
+            );
+        }
+    }
+    let not_applicable = |id: &str| -> Vec<String> {
+        let r = runtimes.iter().find(|r| r["id"] == id).unwrap();
+        r["not_applicable"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let all_but = |except: &[&str]| -> Vec<String> {
+        cat.suites
+            .iter()
+            .map(|s| s.name.clone())
+            .filter(|n| !except.contains(&n.as_str()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    assert_eq!(not_applicable("docker"), all_but(&["gateway"]));
+    assert_eq!(not_applicable("native"), ["lifecycle"]);
+    assert_eq!(not_applicable("wasmtime"), ["servers"]);
+    assert_eq!(
+        not_applicable("wasmtime-pooling-nocow"),
+        all_but(&["lifecycle"])
+    );
+
+    assert_eq!(
+        invoke(&w, "run_policy", json!({})).unwrap(),
+        json!({ "threshold_pct": 2.0, "min_invocations": 2, "min_values": 3 })
+    );
+}
+
+/// The page's test fixtures carry what these commands answer for their suites and
+/// runtimes, so the page's tests run on core's defaults and applicability, not a copy.
+#[test]
+fn the_page_fixtures_carry_cores_defaults_and_applicability() {
+    use wasmeter_core::runner::RunDefaults;
+    use wasmeter_core::runtime::RuntimeInfo;
+    use wasmeter_core::suite::{Suite, SuiteCatalog};
+    use wasmeter_desktop::commands::catalog::RuntimeView;
+    let fixture = |name: &str| -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("web/src/test/fixtures")
+            .join(name);
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+    };
+    let cat = SuiteCatalog::discover(&suites()).unwrap();
+    let fixture_suites = fixture("suites.json");
+    let suites: Vec<Suite> = fixture_suites
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let name = f["name"].as_str().unwrap();
+            let s = cat.get(name).unwrap().clone();
+            assert_eq!(f["kind"], json!(s.kind), "{name}");
+            assert_eq!(
+                f["defaults"],
+                serde_json::to_value(RunDefaults::for_suite(&s)).unwrap(),
+                "fixtures/suites.json: {name}"
+            );
+            s
+        })
+        .collect();
+    for f in fixture("runtimes.json").as_array().unwrap() {
+        let info: RuntimeInfo = serde_json::from_value(f.clone()).unwrap();
+        let want = serde_json::to_value(RuntimeView::new(info.clone(), &suites)).unwrap();
+        assert_eq!(
+            f["not_applicable"], want["not_applicable"],
+            "fixtures/runtimes.json: {}",
+            info.id
+        );
+    }
+}
+
+/// The desktop binary is its own gateway: a gateway cell starts `wasmeter-desktop
+/// serve-gateway`, which serves (rather than opening another window), natively and by an
+/// embedded engine, and every phase is measured.
+#[test]
+fn a_gateway_cell_is_served_by_the_desktop_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (app, w) = app(tmp.path());
+    let channel = Channel::new(|_: InvokeResponseBody| Ok(()));
+    let settings: RunSettingsView = serde_json::from_value(json!({
+        "suite": "gateway", "tests": ["hello"], "runtimes": ["native", "wasmtime-pooling"],
+        "runs": 1, "warmup": 0, "invocations": 1,
+        "http": { "levels": [1, 4], "durationMs": 300, "latencyMs": 200 }
+    }))
+    .unwrap();
+    block_on(start_run(app.state(), settings, channel)).expect("starts");
+    wait_idle(&app.state::<Workbench>());
+    let runs = invoke(&w, "list_runs", json!({})).unwrap();
+    let run_id = runs[0]["id"].as_str().unwrap();
+    assert_eq!(runs[0]["meta"]["status"], "complete", "{runs}");
+    let report = invoke(&w, "load_run", json!({ "id": run_id })).unwrap();
+    let cells = report["runs"][0]["http"].as_array().unwrap();
+    assert_eq!(cells.len(), 2, "{cells:?}");
+    for c in cells {
+        let what = format!("{} × {}", c["runtime"], c["test"]);
+        assert!(c["failure"].is_null(), "{what}: {c}");
+        let cold = c["cold_start"]["median"].as_f64().unwrap();
+        assert!(cold > 0.0 && cold < 10e9, "{what}: cold start {cold} ns");
+        let p50 = c["p50_ns"].as_f64().unwrap();
+        assert!(p50 > 0.0 && p50 < 1e9, "{what}: p50 {p50} ns");
+        let levels = c["levels"].as_array().unwrap();
+        assert_eq!(levels.len(), 2, "{what}: {c}");
+        for l in levels {
+            assert!(l["rps"]["median"].as_f64().unwrap() > 10.0, "{what}: {l}");
+            assert_eq!(l["errors"].as_f64(), Some(0.0), "{what}: {l}");
+        }
     }
 }

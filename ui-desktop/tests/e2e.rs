@@ -1,6 +1,7 @@
 //! End to end: the real app under Xvfb, driven through tauri-driver and WebKitWebDriver
 //! (loopback only) by tests/e2e/drive.mjs: a quick real run, its results, the saved run,
-//! the detail and diff screens, with screenshots in target/tmp/desktop-screens.
+//! the detail and diff screens, then a short gateway run whose servers are the app's own
+//! binary (`wasmeter-desktop serve-gateway`), with screenshots in target/tmp/desktop-screens.
 //! scripts/test installs Xvfb, webkit2gtk-driver and tauri-driver.
 
 use std::io::{BufRead, BufReader};
@@ -143,17 +144,64 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
 
     // The run the page showed is really saved, complete, with both cells measured.
     let runs = wasmeter_core::store::list_runs(results.path()).unwrap();
-    assert_eq!(runs.len(), 1);
-    let run = wasmeter_core::store::load_run(&runs[0].dir).unwrap();
+    assert_eq!(runs.len(), 2, "the compute run and the gateway run");
+    let saved: Vec<_> = runs
+        .iter()
+        .map(|r| wasmeter_core::store::load_run(&r.dir).unwrap())
+        .collect();
+    let labelled = |label: &str| {
+        saved
+            .iter()
+            .find(|r| r.meta.label.as_deref() == Some(label))
+            .unwrap_or_else(|| panic!("no run labelled {label}"))
+    };
+    let run = labelled("e2e");
     assert_eq!(report["run_id"], run.meta.id.as_str());
-    assert_eq!(run.meta.label.as_deref(), Some("e2e"));
     assert_eq!(run.cells.len(), 2);
     assert!(
         run.cells.iter().all(|c| c.failure.is_none()),
         "{:?}",
         run.cells
     );
-    for name in ["setup", "live", "runs", "detail", "diff"] {
+    // The gateway run: each cell's server was `wasmeter-desktop serve-gateway`, which
+    // served (an app that opened a window instead would never answer, and the cell would
+    // fail waiting for it), and every phase has its values.
+    assert_eq!(report["gateway_state"], "complete", "{report}");
+    assert_eq!(report["gateway_cells_done"], 2, "{report}");
+    let gateway = labelled("e2e gateway");
+    assert_eq!(
+        gateway.meta.status,
+        wasmeter_core::store::RunStatus::Complete
+    );
+    assert_eq!(
+        gateway
+            .meta
+            .settings
+            .http
+            .as_ref()
+            .map(|h| h.levels.clone()),
+        Some(vec![1, 4])
+    );
+    let cells = wasmeter_core::analysis::http_cells(gateway, "native");
+    let mut ids: Vec<&str> = cells.iter().map(|c| c.runtime.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["native", "wasmtime-pooling"]);
+    for c in &cells {
+        let what = format!("{} × {}", c.runtime, c.test);
+        assert_eq!(c.test, "hello");
+        assert!(c.failure.is_none(), "{what}: {:?}", c.failure);
+        let cold = c.cold_start.as_ref().map(|s| s.median).unwrap_or(0.0);
+        assert!(cold > 0.0 && cold < 10e9, "{what}: cold start {cold} ns");
+        let p50 = c.p50_ns.unwrap_or(0.0);
+        assert!(p50 > 0.0 && p50 < 1e9, "{what}: p50 {p50} ns");
+        let levels: Vec<u32> = c.levels.iter().map(|l| l.connections).collect();
+        assert_eq!(levels, [1, 4], "{what}");
+        for l in &c.levels {
+            assert!(l.rps.median > 10.0, "{what}: {} rps", l.rps.median);
+            assert_eq!(l.errors, 0.0, "{what}");
+        }
+    }
+    for name in ["setup", "live", "runs", "detail", "diff", "gateway-live"] {
         let png = std::fs::read(screens.join(format!("{name}.png"))).unwrap();
         assert!(
             png.starts_with(b"\x89PNG") && png.len() > 5_000,

@@ -17,7 +17,7 @@ use crossbeam_channel::{Receiver, TryRecvError};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use wasmeter_core::analysis::{DiffOptions, diff_runs};
 use wasmeter_core::config::Config;
 use wasmeter_core::runner::{Plan, RunRequest};
@@ -204,17 +204,10 @@ impl App {
         self
     }
 
-    /// Tells the settings which kind of suite is ticked (its own warm-up, runs and
-    /// invocations; for HTTP suites the load fields).
+    /// Tells the settings which suite is ticked (its kind's warm-up, runs and invocations,
+    /// its own timeout; for HTTP suites the load fields).
     fn sync_settings(&mut self) {
-        let kind = self
-            .tests
-            .ticked_suite()
-            .map(|s| s.kind)
-            .unwrap_or_default();
-        if kind != self.settings.kind {
-            self.settings.set_kind(kind);
-        }
+        self.settings.set_suite(self.tests.ticked_suite());
     }
 
     fn set_runtimes(&mut self, runtimes: Vec<RuntimeInfo>) {
@@ -332,34 +325,11 @@ impl App {
         if self.runtimes.items.is_none() {
             return self.say("still detecting runtimes…", true);
         }
-        let ids = self.runtimes.selected_ids();
-        if ids.is_empty() {
-            return self.say(
-                "no runtime included: tick runtimes in Runtimes (space)",
-                true,
-            );
-        }
-        let (suite, tests) = match self.tests.selection() {
-            Ok(s) => s,
+        let req = match self.run_request() {
+            Ok(r) => r,
             Err(e) => return self.say(e, true),
         };
-        let s = &self.settings;
-        let http = suite.kind.is_http();
-        let mut req = RunRequest::new(suite);
-        req.tests = tests;
-        req.runtimes = ids.clone();
-        let rep = s.repetition_for(req.suite.kind);
-        req.warmup = rep.warmup;
-        req.runs = rep.runs;
-        req.invocations = rep.invocations;
-        req.order = s.order;
-        req.http = http.then(|| s.http.clone());
-        // A suite's own timeout (libsodium's slow tests) is a floor under the setting.
-        req.timeout = Duration::from_secs(s.timeout.max(req.suite.timeout_secs.unwrap_or(0)));
-        req.size = s.size;
-        req.baseline = s.baseline.clone();
-        req.label = (!s.label.trim().is_empty()).then(|| s.label.trim().to_string());
-        req.config = self.config.clone();
+        let ids = req.runtimes.clone();
         let plan = match Plan::new(req) {
             Ok(p) => p,
             Err(e) => return self.say(format!("cannot start: {e}"), true),
@@ -400,6 +370,22 @@ impl App {
             Err(e) => self.say(format!("cannot start: {e:#}"), true),
         }
         self.dirty = true;
+    }
+
+    /// The request the ticked tests, the included runtimes and the settings describe, what
+    /// was left alone decided by core ([`RunRequest::from_choices`]).
+    pub fn run_request(&self) -> Result<RunRequest, String> {
+        let ids = self.runtimes.selected_ids();
+        if ids.is_empty() {
+            return Err("no runtime included: tick runtimes in Runtimes (space)".into());
+        }
+        let (suite, tests) = self.tests.selection()?;
+        let choices = self.settings.choices(suite.kind, tests, ids);
+        Ok(RunRequest::from_choices(
+            suite,
+            choices,
+            self.config.clone(),
+        ))
     }
 
     fn pane_mut(&mut self, p: Pane) -> Option<&mut dyn Component> {

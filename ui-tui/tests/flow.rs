@@ -550,3 +550,74 @@ fn http_suite_settings_and_live_latency() {
     let s = screen(&app);
     assert!(s.contains("5.50×"), "{s}");
 }
+
+/// The plan the terminal UI makes is core's plan for the same choices: a suite's own
+/// timeout (faults' 10 s, libsodium's 600 s) is kept, not raised to the 60 s default, and
+/// a timeout typed in the settings wins; warm-up, runs and invocations left alone are
+/// the suite kind's.
+#[test]
+fn the_terminal_ui_plans_as_core_does() {
+    use wasmeter_core::config::Config;
+    use wasmeter_core::runner::{RunChoices, RunRequest};
+    use wasmeter_core::store::RunSettings;
+    use wasmeter_core::suite::{Suite, SuiteCatalog};
+    let settings = |req: RunRequest| -> RunSettings {
+        let mut s = Plan::new(req).unwrap().settings;
+        s.seed = 0;
+        s
+    };
+    let cat =
+        SuiteCatalog::discover(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")).unwrap();
+    let faults = cat.get("faults").unwrap().clone();
+    let compute = cat.get("compute").unwrap().clone();
+    // libsodium's manifest is written by its build script; its timeout is what matters.
+    let libsodium = Suite {
+        name: "libsodium".into(),
+        timeout_secs: Some(600),
+        ..compute.clone()
+    };
+    let wasmtime = wasmeter_core::runtime::known_runtimes(&Config::default())
+        .into_iter()
+        .find(|r| r.id == "wasmtime")
+        .unwrap();
+    for (suite, timeout, want, shown) in [
+        (&faults, None, 10, "10 (suite's)"),
+        (&libsodium, None, 600, "600 (suite's)"),
+        (&compute, None, 60, "60 (default)"),
+        (&faults, Some(30), 30, "30"),
+        (&libsodium, Some(30), 30, "30"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = App::new(dir.path().to_path_buf(), Box::new(Fake::default())).with_data(
+            vec![wasmtime.clone()],
+            vec![suite.clone()],
+            vec![],
+        );
+        key(&mut app, KeyCode::Char('2'));
+        key(&mut app, KeyCode::Tab); // settings
+        keys(&mut app, "jjjjj"); // timeout
+        if let Some(t) = timeout {
+            key(&mut app, KeyCode::Enter);
+            keys(&mut app, &t.to_string());
+            key(&mut app, KeyCode::Enter);
+        }
+        let s = screen(&app);
+        assert!(
+            s.contains(&format!("timeout (s) ◂ {shown} ▸")),
+            "{}: {s}",
+            suite.name
+        );
+        let tui = settings(app.run_request().unwrap());
+        let core = settings(RunRequest::from_choices(
+            suite.clone(),
+            RunChoices {
+                runtimes: vec!["wasmtime".into()],
+                timeout_secs: timeout,
+                ..RunChoices::default()
+            },
+            Config::default(),
+        ));
+        assert_eq!(tui.timeout_secs, want, "{}", suite.name);
+        assert_eq!(tui, core, "{}", suite.name);
+    }
+}

@@ -97,17 +97,6 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             (threshold, &normalize),
         ),
         Command::Load(args) => load::main(&args),
-        Command::ServeGateway => {
-            let code = wasmeter_core::http::gateway::serve_main(std::io::stdin().lock());
-            Ok(ExitCode::from(code as u8))
-        }
-        Command::Worker => {
-            let code = wasmeter_core::runner::worker_main(
-                std::io::stdin().lock(),
-                std::io::stdout().lock(),
-            );
-            Ok(ExitCode::from(code as u8))
-        }
     }
 }
 

@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
-use wasmeter_core::runner::{Event, Plan, RunRequest, WorkerCommand, execute, resume};
+use wasmeter_core::runner::{Event, Plan, RunChoices, RunRequest, WorkerCommand, execute, resume};
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
-use wasmeter_core::suite::{SuiteCatalog, SuiteKind};
+use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
@@ -89,33 +89,25 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     )
 }
 
-/// The request the command line describes.
+/// The request the command line describes: the flags given, the rest left to core's
+/// policy ([`RunRequest::from_choices`]).
 fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<RunRequest> {
     let name = args.suite.as_deref().unwrap_or_default();
     let suite = cat
         .get(name)
         .map_err(|e| InputError(e.to_string()))?
         .clone();
-    let http = suite.kind.is_http();
-    let mut req = RunRequest::new(suite);
-    req.tests = args.tests.clone();
-    req.runtimes = args.runtimes.clone();
-    req.warmup = args.warmup.unwrap_or(req.warmup);
-    req.runs = args.runs.unwrap_or(req.runs);
-    req.invocations = args.invocations.unwrap_or(req.invocations);
-    if let Some(o) = &args.order {
-        req.order = o
-            .parse()
-            .map_err(|e: String| InputError(format!("--order: {e}")))?;
-    }
-    req.seed = args.seed;
-    if let Some(m) = &args.measure {
-        req.measure = m
-            .parse()
-            .map_err(|e: String| InputError(format!("--measure: {e}")))?;
-    }
-    if http {
-        req.http = Some(http_settings(args)?);
+    Ok(RunRequest::from_choices(
+        suite.clone(),
+        choices_from_args(&suite, args)?,
+        ctx.config()?,
+    ))
+}
+
+/// What the user chose on the command line; a flag not given is `None` (core decides).
+fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
+    let http = if suite.kind.is_http() {
+        Some(http_settings(args)?)
     } else if !args.concurrency.is_empty()
         || args.duration.is_some()
         || args.latency.is_some()
@@ -124,22 +116,46 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
         || !args.threads.is_empty()
     {
         return Err(InputError(format!(
-            "--concurrency, --duration and --latency apply to HTTP suites; '{name}' is a {} suite",
-            req.suite.kind
+            "--concurrency, --duration and --latency apply to HTTP suites; '{}' is a {} suite",
+            suite.name, suite.kind
         ))
         .into());
-    }
-    if let Some(t) = args.timeout {
-        req.timeout = Duration::from_secs(t);
-    }
-    req.size = args.size.parse().map_err(InputError)?;
-    req.label = args.name.clone();
-    req.baseline = args.baseline.clone();
-    req.memory_cap = args.memory_mib << 20;
-    req.sample_interval = Duration::from_millis(args.sample_ms.max(10));
-    req.config = ctx.config()?;
-    req.skip_missing = args.skip_missing;
-    Ok(req)
+    } else {
+        None
+    };
+    Ok(RunChoices {
+        tests: args.tests.clone(),
+        runtimes: args.runtimes.clone(),
+        warmup: args.warmup,
+        runs: args.runs,
+        invocations: args.invocations,
+        order: args
+            .order
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| InputError(format!("--order: {e}")))?,
+        seed: args.seed,
+        measure: args
+            .measure
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| InputError(format!("--measure: {e}")))?,
+        timeout_secs: args.timeout,
+        size: args
+            .size
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(InputError)?,
+        label: args.name.clone(),
+        memory_cap_mib: Some(args.memory_mib),
+        sample_interval_ms: Some(args.sample_ms),
+        baseline: Some(args.baseline.clone()),
+        skip_missing: args.skip_missing,
+        http,
+    })
 }
 
 /// The HTTP load settings the command line asks for.
@@ -305,5 +321,75 @@ mod interrupt {
             libc::signal(libc::SIGINT, handler);
         }
         &CANCEL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+    use wasmeter_core::config::Config;
+    use wasmeter_core::store::RunSettings;
+
+    fn catalog() -> SuiteCatalog {
+        SuiteCatalog::discover(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites"))
+            .unwrap()
+    }
+
+    /// The settings of a plan, its seed left out (drawn when none is given).
+    fn settings(req: RunRequest) -> RunSettings {
+        let mut s = Plan::new(req).unwrap().settings;
+        s.seed = 0;
+        s
+    }
+
+    /// The plan `wasmeter run --suite S ARGS` makes is core's plan for the same choices:
+    /// faults keeps its 10 s, libsodium its 600 s, compute gets 60 s, `--timeout` wins.
+    #[test]
+    fn the_command_line_plans_as_core_does() {
+        let cat = catalog();
+        let faults = cat.get("faults").unwrap().clone();
+        let compute = cat.get("compute").unwrap().clone();
+        // libsodium's manifest is written by its build script; its timeout is what matters.
+        let libsodium = Suite {
+            name: "libsodium".into(),
+            timeout_secs: Some(600),
+            ..compute.clone()
+        };
+        for (suite, timeout, want) in [
+            (&faults, None, 10),
+            (&libsodium, None, 600),
+            (&compute, None, 60),
+            (&faults, Some(30), 30),
+            (&libsodium, Some(30), 30),
+        ] {
+            let mut argv = vec!["wasmeter", "run", "--suite", suite.name.as_str()];
+            argv.extend(["--runtimes", "wasmtime"]);
+            let t = timeout.map(|t: u64| t.to_string());
+            if let Some(t) = &t {
+                argv.extend(["--timeout", t.as_str()]);
+            }
+            let Some(Command::Run(args)) = Cli::try_parse_from(&argv).unwrap().command else {
+                panic!("not a run: {argv:?}");
+            };
+            let cli = RunRequest::from_choices(
+                suite.clone(),
+                choices_from_args(suite, &args).unwrap(),
+                Config::default(),
+            );
+            let core = RunRequest::from_choices(
+                suite.clone(),
+                RunChoices {
+                    runtimes: vec!["wasmtime".into()],
+                    timeout_secs: timeout,
+                    ..RunChoices::default()
+                },
+                Config::default(),
+            );
+            let (cli, core) = (settings(cli), settings(core));
+            assert_eq!(cli.timeout_secs, want, "{argv:?}");
+            assert_eq!(cli, core, "{argv:?}");
+        }
     }
 }

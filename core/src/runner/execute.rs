@@ -30,11 +30,12 @@ pub struct WorkerCommand {
 }
 
 impl WorkerCommand {
-    /// The running executable with the `worker` subcommand.
+    /// The running executable with the `worker` subcommand (which it must hand to
+    /// [`super::worker_entry`]).
     pub fn current_exe() -> std::io::Result<WorkerCommand> {
         Ok(WorkerCommand {
             program: std::env::current_exe()?,
-            args: vec!["worker".into()],
+            args: vec![super::WORKER.into()],
         })
     }
 }
@@ -446,7 +447,7 @@ impl CellCtx<'_> {
             settings: self.plan.settings.http.clone().unwrap_or_default(),
             serve_gateway: WorkerCommand {
                 program: worker.program.clone(),
-                args: vec!["serve-gateway".into()],
+                args: vec![super::SERVE_GATEWAY.into()],
             },
             suite_dir: self.plan.suite.dir.clone(),
             cache_dir: crate::runtime::cache_root()

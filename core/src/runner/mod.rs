@@ -1,16 +1,24 @@
 //! Plans runs (runtimes × tests × iterations), runs each cell in a worker process with a
 //! timeout and a memory cap, samples it live, saves as it goes and streams typed events.
 
+mod entry;
 mod execute;
 pub mod instructions;
 mod plan;
+mod policy;
 #[cfg(feature = "testing")]
 mod stand_in;
 mod worker;
 
 pub use crate::store::{Measure, RunOrder};
+pub use entry::{HOST_COMMANDS, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
+pub use policy::{
+    DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
+    MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability,
+    resolve_timeout,
+};
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{

@@ -1,8 +1,9 @@
 //! What a run will do, checked before anything runs.
 
+use super::policy::{RunChoices, applicability};
 use crate::config::Config;
 use crate::http::HttpSettings;
-use crate::runtime::{RuntimeInfo, RuntimeKind, applies_to, known_runtimes};
+use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::{Measure, RunOrder, RunSettings};
 use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
@@ -28,7 +29,8 @@ pub struct RunRequest {
     pub seed: Option<u64>,
     /// Time, or also instructions (embedded runtimes under callgrind).
     pub measure: Measure,
-    /// Per-iteration timeout.
+    /// Per-iteration timeout, resolved ([`super::resolve_timeout`]: explicit, else the
+    /// suite's own, else 60 s).
     pub timeout: Duration,
     /// Problem size.
     pub size: Size,
@@ -50,7 +52,7 @@ pub struct RunRequest {
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
 /// measured iterations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Repetition {
     /// Fresh worker processes per cell.
     pub invocations: u32,
@@ -92,31 +94,11 @@ impl Repetition {
 }
 
 impl RunRequest {
-    /// Defaults: all tests, available runtimes, the suite kind's [`Repetition`],
-    /// interleaved, 60 s (or the suite's own timeout), quick, 4 GiB, 100 ms.
+    /// A request with every choice left to the policy ([`RunRequest::from_choices`] with
+    /// none made): all tests, available runtimes, the suite kind's [`Repetition`],
+    /// interleaved, the suite's own timeout or 60 s, quick, 4 GiB, 100 ms.
     pub fn new(suite: Suite) -> RunRequest {
-        let timeout = Duration::from_secs(suite.timeout_secs.unwrap_or(60));
-        let rep = Repetition::default_for(suite.kind);
-        RunRequest {
-            suite,
-            tests: Vec::new(),
-            runtimes: Vec::new(),
-            warmup: rep.warmup,
-            runs: rep.runs,
-            invocations: rep.invocations,
-            order: RunOrder::Interleaved,
-            seed: None,
-            measure: Measure::Time,
-            timeout,
-            size: Size::Quick,
-            label: None,
-            memory_cap: 4 << 30,
-            sample_interval: Duration::from_millis(100),
-            baseline: "native".into(),
-            config: Config::default(),
-            skip_missing: false,
-            http: None,
-        }
+        RunRequest::from_choices(suite, RunChoices::default(), Config::default())
     }
 }
 
@@ -218,7 +200,7 @@ impl Plan {
                             .collect::<Vec<_>>()
                             .join(", "),
                     })?;
-            let applies = applies_to(info, kind).and_then(|()| serves(&req.suite, &info.id));
+            let applies = applicability(info, &req.suite);
             if let Err(why) = applies {
                 if kind == SuiteKind::Servers && !*named {
                     continue;
@@ -362,7 +344,7 @@ fn fresh_seed() -> u64 {
 }
 
 /// For a servers suite, whether any test has a server for the runtime.
-fn serves(suite: &Suite, id: &str) -> Result<(), String> {
+pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
     if suite.kind != SuiteKind::Servers
         || suite.tests.iter().any(|t| {
             t.http()

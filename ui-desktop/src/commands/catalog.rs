@@ -1,15 +1,78 @@
-//! What can be run: runtimes (with why one is unavailable) and suites with their tests.
+//! What can be run and how by default: runtimes (with why one is unavailable or does not
+//! apply to a suite), suites with their tests and run defaults, and the constants of the
+//! policy. All of it is core's ([`wasmeter_core::runner::RunDefaults`],
+//! [`applicability`]): the page mirrors none of it.
 
 use crate::{CmdResult, Workbench};
 use serde::Serialize;
+use std::collections::BTreeMap;
+use wasmeter_core::analysis::{DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES};
 use wasmeter_core::config::Config;
+use wasmeter_core::runner::{RunDefaults, applicability};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
-use wasmeter_core::suite::{SuiteCatalog, SuiteKind};
+use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
-/// Every runtime wasmeter knows, available or not.
+/// A runtime as the page lists it.
+#[derive(Debug, Serialize)]
+pub struct RuntimeView {
+    /// What core knows of it.
+    #[serde(flatten)]
+    pub info: RuntimeInfo,
+    /// The suites (by name) it cannot run, with why: the page shows it disabled there.
+    pub not_applicable: BTreeMap<String, String>,
+}
+
+impl RuntimeView {
+    /// A runtime with core's answer for each suite.
+    pub fn new(info: RuntimeInfo, suites: &[Suite]) -> RuntimeView {
+        let not_applicable = suites
+            .iter()
+            .filter_map(|s| {
+                applicability(&info, s)
+                    .err()
+                    .map(|why| (s.name.clone(), why))
+            })
+            .collect();
+        RuntimeView {
+            info,
+            not_applicable,
+        }
+    }
+}
+
+/// Every runtime wasmeter knows, available or not, with the suites it does not apply to.
 #[tauri::command]
-pub async fn list_runtimes() -> CmdResult<Vec<RuntimeInfo>> {
-    Ok(known_runtimes(&Config::load_default()?))
+pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<RuntimeView>> {
+    let runtimes = known_runtimes(&Config::load_default()?);
+    // A broken manifest is list_suites' error to report; the runtimes list regardless.
+    let suites = SuiteCatalog::discover(&state.suites)
+        .map(|c| c.suites)
+        .unwrap_or_default();
+    Ok(runtimes
+        .into_iter()
+        .map(|r| RuntimeView::new(r, &suites))
+        .collect())
+}
+
+/// The constants of core's policy the page shows and checks against.
+#[derive(Debug, Serialize)]
+pub struct PolicyView {
+    /// The diff's noise threshold when the user sets none, percent.
+    pub threshold_pct: f64,
+    /// Fewest invocations a side a diff needs for a verdict.
+    pub min_invocations: usize,
+    /// Fewest values a side a diff needs for a verdict.
+    pub min_values: usize,
+}
+
+/// Core's policy constants (a run's defaults come with each suite from `list_suites`).
+#[tauri::command]
+pub fn run_policy() -> PolicyView {
+    PolicyView {
+        threshold_pct: DEFAULT_THRESHOLD_PCT,
+        min_invocations: MIN_INVOCATIONS,
+        min_values: MIN_VALUES,
+    }
 }
 
 /// A suite as the page lists it.
@@ -22,6 +85,9 @@ pub struct SuiteView {
     /// What kind of tests it has (command, lifecycle, gateway, servers): how the page
     /// sets a run up and shows it.
     pub kind: SuiteKind,
+    /// What a run of it does where the user changes nothing (repetition, the suite's own
+    /// timeout or the default, load of an HTTP suite).
+    pub defaults: RunDefaults,
     /// Tests in manifest order.
     pub tests: Vec<TestView>,
     /// Set for a suite whose manifest does not load: why, naming the file and line. It has
@@ -47,6 +113,8 @@ pub struct TestView {
 pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<SuiteView>> {
     let catalog = SuiteCatalog::discover(&state.suites)?;
     let broken = catalog.broken.into_iter().map(|b| SuiteView {
+        // What is shown of settings before anything can be run: a command suite's.
+        defaults: RunDefaults::for_suite(&Suite::default()),
         name: b.name,
         description: String::new(),
         kind: SuiteKind::default(),
@@ -57,6 +125,7 @@ pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<Su
         .suites
         .into_iter()
         .map(|s| SuiteView {
+            defaults: RunDefaults::for_suite(&s),
             name: s.name,
             description: s.description,
             kind: s.kind,

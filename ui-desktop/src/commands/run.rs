@@ -7,15 +7,14 @@ use crate::{CmdResult, CommandError, Workbench};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 use tauri::ipc::Channel;
 use wasmeter_core::config::Config;
 use wasmeter_core::http::HttpSettings;
-use wasmeter_core::runner::{Event, Plan, RunRequest, execute};
+use wasmeter_core::runner::{Event, Plan, RunChoices, RunRequest, execute};
 use wasmeter_core::store::{MeasurementRow, RunStatus, SampleRow};
 use wasmeter_core::suite::{Size, SuiteCatalog};
 
-/// Run settings as the page sends them; missing fields take the CLI's defaults.
+/// Run settings as the page sends them; a missing field is left to core's policy.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSettingsView {
@@ -35,7 +34,7 @@ pub struct RunSettingsView {
     pub invocations: Option<u32>,
     /// Order of the cells' invocations: `interleaved` or `sequential`.
     pub order: Option<String>,
-    /// Per-iteration timeout, seconds.
+    /// Per-iteration timeout, seconds; the suite's own, else core's default, when absent.
     pub timeout_secs: Option<u64>,
     /// Problem size.
     pub size: Option<Size>,
@@ -169,41 +168,51 @@ impl From<Event> for RunEventView {
     }
 }
 
+/// What the page's settings choose; a field the page left out is `None`, for core's
+/// policy to decide (the suite's own timeout, its kind's repetition).
+pub fn choices(s: RunSettingsView) -> CmdResult<RunChoices> {
+    Ok(RunChoices {
+        tests: s.tests,
+        runtimes: s.runtimes,
+        warmup: s.warmup,
+        runs: s.runs,
+        invocations: s.invocations,
+        order: s
+            .order
+            .map(|o| o.parse())
+            .transpose()
+            .map_err(|e: String| CommandError::new("invalid_input", e))?,
+        timeout_secs: s.timeout_secs,
+        size: s.size,
+        label: s.label,
+        memory_cap_mib: s.memory_cap_mib,
+        sample_interval_ms: s.sample_interval_ms,
+        baseline: s.baseline,
+        skip_missing: s.skip_missing,
+        http: s.http.map(|h| HttpSettings {
+            levels: h.levels,
+            duration_ms: h.duration_ms,
+            latency_ms: h.latency_ms,
+            ..HttpSettings::default()
+        }),
+        ..RunChoices::default()
+    })
+}
+
+/// The request the page's settings describe, against this machine's suites and config.
+pub fn request(state: &Workbench, s: RunSettingsView) -> CmdResult<RunRequest> {
+    let catalog = SuiteCatalog::discover(&state.suites)?;
+    let suite = catalog.get(&s.suite)?.clone();
+    Ok(RunRequest::from_choices(
+        suite,
+        choices(s)?,
+        Config::load_default()?,
+    ))
+}
+
 /// Checks the settings into a plan, the way `wasmeter run` does.
 pub fn plan(state: &Workbench, s: RunSettingsView) -> CmdResult<Plan> {
-    let catalog = SuiteCatalog::discover(&state.suites)?;
-    let mut req = RunRequest::new(catalog.get(&s.suite)?.clone());
-    req.tests = s.tests;
-    req.runtimes = s.runtimes;
-    req.warmup = s.warmup.unwrap_or(req.warmup);
-    req.runs = s.runs.unwrap_or(req.runs);
-    req.invocations = s.invocations.unwrap_or(req.invocations);
-    if let Some(order) = s.order {
-        req.order = order
-            .parse()
-            .map_err(|e: String| CommandError::new("invalid_input", e))?;
-    }
-    req.timeout = s
-        .timeout_secs
-        .map(Duration::from_secs)
-        .unwrap_or(req.timeout);
-    req.size = s.size.unwrap_or(req.size);
-    req.label = s.label.filter(|l| !l.trim().is_empty());
-    req.memory_cap = s.memory_cap_mib.map(|m| m << 20).unwrap_or(req.memory_cap);
-    req.sample_interval = s
-        .sample_interval_ms
-        .map(Duration::from_millis)
-        .unwrap_or(req.sample_interval);
-    req.baseline = s.baseline.unwrap_or(req.baseline);
-    req.config = Config::load_default()?;
-    req.skip_missing = s.skip_missing;
-    req.http = s.http.map(|h| HttpSettings {
-        levels: h.levels,
-        duration_ms: h.duration_ms,
-        latency_ms: h.latency_ms,
-        ..HttpSettings::default()
-    });
-    Ok(Plan::new(req)?)
+    Ok(Plan::new(request(state, s)?)?)
 }
 
 /// Starts a run; its events arrive on `on_event` in batches. Refused while another runs.

@@ -1,6 +1,7 @@
 // Drives the real desktop app through tauri-driver (WebDriver over loopback) with nothing
 // but fetch: launch, pick a quick real run, watch it finish, find it saved, open its
-// detail and the diff screen, take screenshots. Prints one JSON line of measurements.
+// detail and the diff screen, then (MODE=test) a short gateway run, whose cells the app's
+// own binary serves; take screenshots. Prints one JSON line of measurements.
 //
 // env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench|scale|live-scale)
 // MODE=scale opens the first saved run instead (scripts/bench-desktop gives it a run of
@@ -246,6 +247,50 @@ async function quickRun() {
   await shot("diff");
   const err = await banner();
   if (err) throw new Error(`error banner shown: ${err}`);
+  if (MODE === "test") await gatewayRun();
+}
+
+/**
+ * A short gateway run (hello, native and the pooling wasmtime, two load levels): its cells
+ * start `wasmeter-desktop serve-gateway`, which must serve rather than open a window.
+ */
+async function gatewayRun() {
+  await click("[data-testid=nav-setup]");
+  await setInput("[data-testid=suite-select]", "gateway");
+  await until("the load settings", () => js("return document.querySelector('[data-testid=http-settings]') !== null"), 10000);
+  // The gateway's defaults (core's: 1 run) replace what was typed for the compute run.
+  await until("the gateway's defaults", () => js("return document.querySelector('[data-testid=setting-runs]').value === '1'"), 10000);
+  const testNames = await js("return [...document.querySelectorAll('input[data-testid^=test-]')].map(e => e.dataset.testid.slice(5))");
+  if (!testNames.includes("hello")) throw new Error(`no hello test listed: ${testNames}`);
+  for (const t of testNames) await setChecked(`[data-testid="test-${t}"]`, t === "hello");
+  const runtimeIds = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].map(e => e.dataset.testid.slice(8))");
+  for (const id of runtimeIds) {
+    const enabled = await js("return !document.querySelector(arguments[0]).disabled", `[data-testid="runtime-${id}"]`);
+    if (enabled) await setChecked(`[data-testid="runtime-${id}"]`, id === "native" || id === "wasmtime-pooling");
+  }
+  await setInput("[data-testid=setting-runs]", 1);
+  await setInput("[data-testid=setting-invocations]", 1);
+  await setInput("[data-testid=setting-http-levels]", "1, 4");
+  await setInput("[data-testid=setting-http-duration]", 0.3);
+  await setInput("[data-testid=setting-http-latency]", 0.2);
+  await setInput("[data-testid=setting-label]", "e2e gateway");
+  const reason = await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null");
+  if (reason) throw new Error(`gateway run cannot start: ${reason}`);
+  await click("[data-testid=start-run]");
+  step("gateway run started");
+  await until("the gateway run to start", () => js("const s = document.querySelector('[data-testid=run-state]'); return s && s.dataset.state === 'running'"), 20000);
+  const state = await until(
+    "the gateway run to end",
+    () => js("const s = document.querySelector('[data-testid=run-state]'); return s && ['complete','cancelled','interrupted','error'].includes(s.dataset.state) ? s.dataset.state : null"),
+    240000,
+  );
+  await shot("gateway-live");
+  out.gateway_state = state;
+  out.gateway_cells_done = await count("[data-testid=cell-row][data-status=done]");
+  out.gateway_failures = await js("return [...document.querySelectorAll('[data-testid=cell-failure]')].map(e => e.textContent)");
+  if (state !== "complete" || out.gateway_cells_done !== 2) {
+    throw new Error(`gateway run ended '${state}' with ${out.gateway_cells_done} cells done: ${JSON.stringify(out.gateway_failures)} ${await banner()}`);
+  }
 }
 
 const out = {};

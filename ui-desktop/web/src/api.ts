@@ -29,6 +29,14 @@ export interface RuntimeInfo {
   command?: RuntimeCommand | null;
 }
 
+/**
+ * A runtime as `list_runtimes` lists it: what core knows of it, and the suites (by name)
+ * it does not apply to with why (core's `applicability`), which the setup shows disabled.
+ */
+export interface RuntimeView extends RuntimeInfo {
+  not_applicable: Record<string, string>;
+}
+
 export interface TestInfo {
   name: string;
   description: string;
@@ -38,14 +46,50 @@ export interface TestInfo {
 export interface SuiteInfo {
   name: string;
   description: string;
-  /** From the manifest; older backends left it out. */
-  kind?: SuiteKind;
+  /** From the manifest. */
+  kind: SuiteKind;
+  /** What a run of it does where the user changes nothing (core's `RunDefaults`). */
+  defaults: RunDefaults;
   tests: TestInfo[];
   /**
    * Set for a suite whose manifest does not load: why, naming the file and line. It has
    * no tests and cannot run; the other suites list and run.
    */
   error?: string;
+}
+
+/** Fresh worker processes per cell, each with warm-ups and measured runs. */
+export interface Repetition {
+  invocations: number;
+  warmup: number;
+  runs: number;
+}
+
+/** A suite's run defaults, core's (`RunDefaults::for_suite`): the page mirrors none. */
+export interface RunDefaults {
+  /** Its kind's repetition. */
+  repetition: Repetition;
+  order: RunOrder;
+  /** Per-iteration timeout, seconds: the suite's own, else the general default. */
+  timeout_secs: number;
+  timeout_source: 'suite' | 'default';
+  size: Size;
+  memory_cap_mib: number;
+  sample_interval_ms: number;
+  baseline: string;
+  /** HTTP suites: the load (core's `HttpSettings`); null for other kinds. */
+  http:
+    | (HttpRunSettings & { server_threads: number; client_threads: number; cli_inflight: number; ready_timeout_ms: number })
+    | null;
+}
+
+/** Constants of core's policy (`run_policy`). */
+export interface RunPolicy {
+  /** The diff's noise threshold when the user sets none, percent. */
+  threshold_pct: number;
+  /** Fewest invocations and values a side a diff needs for a verdict. */
+  min_invocations: number;
+  min_values: number;
 }
 
 // ---------------------------------------------------------------- runs
@@ -59,7 +103,7 @@ export type Size = 'quick' | 'full';
  */
 export type RunOrder = 'interleaved' | 'sequential';
 
-/** Settings of `start_run`; missing fields take the CLI's defaults. */
+/** Settings of `start_run`; a field left out is decided by core (the suite's defaults). */
 export interface RunSettings {
   suite: string;
   /** Empty means every test of the suite. */
@@ -74,6 +118,7 @@ export interface RunSettings {
   invocations?: number;
   /** The order of the cells' invocations; interleaved when absent. */
   order?: RunOrder;
+  /** Per-iteration timeout; the suite's own, else core's default, when absent. */
   timeoutSecs?: number;
   size?: Size;
   label?: string;
@@ -497,6 +542,8 @@ export interface Diff {
   rows: DiffRow[];
   only_a: DiffKey[];
   only_b: DiffKey[];
+  /** How the rows were compared, in core's words (`Diff::method`). */
+  method: string;
 }
 
 /** What load_run and diff_runs return: the same document the exporters write. */
@@ -547,14 +594,17 @@ export function hasBackend(): boolean {
 
 // ---------------------------------------------------------------- commands
 
-  /** How the rows were compared, in core's words (`Diff::method`). */
-  method: string;
-export function listRuntimes(): Promise<RuntimeInfo[]> {
-  return invoke<RuntimeInfo[]>('list_runtimes');
+export function listRuntimes(): Promise<RuntimeView[]> {
+  return invoke<RuntimeView[]>('list_runtimes');
 }
 
 export function listSuites(): Promise<SuiteInfo[]> {
   return invoke<SuiteInfo[]>('list_suites');
+}
+
+/** Core's policy constants: the diff's default threshold, what a verdict needs. */
+export function runPolicy(): Promise<RunPolicy> {
+  return invoke<RunPolicy>('run_policy');
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The workbench: nav bar, error banner and the five screens. Screens stay mounted and are
  * hidden when not shown, so a half-filled setup or a loaded detail survives switching.
- * The catalog and the runs list load in parallel on start; the setup renders at once.
+ * The catalog, core's policy constants and the runs list load in parallel on start; the
+ * setup renders at once.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import * as api from './api';
@@ -29,8 +30,9 @@ const NAV: { id: Screen; label: string }[] = [
 
 export function App({ session: given }: { session?: LiveSession }) {
   const [screen, setScreen] = useState<Screen>('setup');
-  const [runtimes, setRuntimes] = useState<api.RuntimeInfo[] | null>(null);
+  const [runtimes, setRuntimes] = useState<api.RuntimeView[] | null>(null);
   const [suites, setSuites] = useState<api.SuiteInfo[] | null>(null);
+  const [policy, setPolicy] = useState<api.RunPolicy | null>(null);
   const [runs, setRuns] = useState<api.RunListItem[] | null>(null);
   const [detailId, setDetailId] = useState<string | null>(null);
   const [pair, setPair] = useState<{ a: string | null; b: string | null }>({ a: null, b: null });
@@ -70,6 +72,7 @@ export function App({ session: given }: { session?: LiveSession }) {
         setRuntimes([]);
         showError(e);
       });
+    api.runPolicy().then(setPolicy).catch(showError);
     refreshRuns();
   }, []);
 
@@ -117,7 +120,7 @@ export function App({ session: given }: { session?: LiveSession }) {
       <ErrorBanner />
       <main class="content">
         <div hidden={screen !== 'setup'}>
-          <Setup runtimes={runtimes} suites={suites} busy={running} onStart={start} />
+          <Setup runtimes={runtimes} suites={suites} policy={policy} busy={running} onStart={start} />
         </div>
         <div hidden={screen !== 'live'}>
           <Live session={session} onOpenDetail={openDetail} onNewRun={() => setScreen('setup')} />
@@ -147,6 +150,7 @@ export function App({ session: given }: { session?: LiveSession }) {
             runs={runs}
             a={pair.a}
             b={pair.b}
+            defaultThresholdPct={policy?.threshold_pct ?? null}
             onPick={(a, b) => setPair({ a, b })}
             onExport={(a, b, thresholdPct) => setExporting({ runs: [a, b], thresholdPct })}
           />

@@ -5,14 +5,11 @@
  * (`http` of a run's report, core/src/analysis/http.rs), so the desktop shows what the
  * exports show.
  */
-import type { HttpCell, HttpLevel, HttpRunSettings, RunData, SuiteKind } from './api';
+import type { HttpCell, HttpLevel, RunData, SuiteKind } from './api';
 import { sig3 } from './format';
 
 /** Suites whose cells are servers under load. */
 export const HTTP_SUITES: readonly string[] = ['gateway', 'servers'];
-
-/** The load `start_run` uses when the page sends none (`HttpSettings::default`). */
-export const DEFAULT_HTTP: HttpRunSettings = { levels: [1, 10, 50, 100, 200, 400], duration_ms: 2000, latency_ms: 1000 };
 
 export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
   return kind === 'gateway' || kind === 'servers';

@@ -1,11 +1,11 @@
 /**
- * The lifecycle suite as the page shows it, as pure data shaping: which suites and runs
- * are lifecycle ones, which runtimes the suite applies to, its measurements per cell
- * (median and p99) and "measurement against initial heap size" lines. Mirrors the
- * backend (core/src/analysis/heap.rs, core/src/runtime/registry.rs) so the desktop shows
- * what the terminal UI and the exports show.
+ * The lifecycle suite as the page shows it, as pure data shaping: which runs are
+ * lifecycle ones, its measurements per cell (median and p99) and "measurement against
+ * initial heap size" lines, as the backend shapes them (core/src/analysis/heap.rs) so the
+ * desktop shows what the terminal UI and the exports show. Which runtimes the suite
+ * applies to is core's answer, from `list_runtimes`.
  */
-import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, RuntimeInfo, Stats, SuiteKind } from './api';
+import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats, SuiteKind } from './api';
 import { formatBytes, formatNs, formatRate } from './format';
 
 export type Unit = HeapSeries['unit'];
@@ -62,31 +62,11 @@ export const HEAP_CHART_MEASURES: readonly string[] = [
 
 export const LIFECYCLE = 'lifecycle';
 
-/** The note on runtimes the lifecycle suite leaves out. */
-export const NOT_APPLICABLE_LIFECYCLE = 'not applicable to the lifecycle suite';
-
-/** The note on embedded engines the servers suite leaves out (`applies_to` in registry.rs). */
-export const NOT_APPLICABLE_SERVERS = 'the servers suite starts server programs; an embedded engine runs none';
-
-/** Runtimes only the lifecycle suite runs (`LIFECYCLE_ONLY` in registry.rs). */
-const LIFECYCLE_ONLY_RUNTIMES: readonly string[] = ['wasmtime-pooling-nocow'];
-
-/** The kind of a suite known only by name (live runs; catalogs without `kind`). */
+/** The kind of a suite known only by name (live runs). */
 export function suiteKind(suiteName: string | null | undefined): SuiteKind {
   if (suiteName === LIFECYCLE) return 'lifecycle';
   if (suiteName === 'gateway' || suiteName === 'servers') return suiteName;
   return 'command';
-}
-
-/**
- * Why a runtime cannot run a kind of suite, or null if it can (`applies_to` in
- * registry.rs): the lifecycle suite drives an engine in-process, so only embedded
- * runtimes; configurations made for it alone are of no use to command suites.
- */
-export function notApplicable(r: Pick<RuntimeInfo, 'id' | 'kind'>, kind: SuiteKind): string | null {
-  if (kind === 'lifecycle') return r.kind === 'embedded' ? null : NOT_APPLICABLE_LIFECYCLE;
-  if (kind === 'servers' && r.kind === 'embedded') return NOT_APPLICABLE_SERVERS;
-  return LIFECYCLE_ONLY_RUNTIMES.includes(r.id) ? 'a configuration for the lifecycle suite only' : null;
 }
 
 /** Phases only lifecycle runs have. */

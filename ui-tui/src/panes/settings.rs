@@ -2,8 +2,10 @@
 //! their order, timeout, baseline runtime, label; for an HTTP suite (gateway, servers) the
 //! load: connection levels, seconds per level, seconds of latency. Warm-up, runs and
 //! invocations start from core's defaults for the ticked suite's kind
-//! ([`Repetition::default_for`]) and are kept per kind once changed. ←/→ steps a value,
-//! Enter types one.
+//! ([`Repetition::default_for`]) and are kept per kind once changed. The timeout is the
+//! ticked suite's own (or core's default) until the user sets one, which then wins for
+//! every suite; typing an empty one goes back ([`wasmeter_core::runner::resolve_timeout`]).
+//! ←/→ steps a value, Enter types one.
 
 use super::{pane_block, selected};
 use crate::component::{Action, Component, movement, step};
@@ -16,7 +18,10 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use std::collections::HashMap;
 use wasmeter_core::analysis::{MIN_INVOCATIONS, MIN_VALUES};
 use wasmeter_core::http::HttpSettings;
-use wasmeter_core::runner::{Repetition, RunOrder, RunRequest};
+use wasmeter_core::runner::{
+    DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
+    RunOrder, TimeoutSource,
+};
 use wasmeter_core::suite::{Size, Suite, SuiteKind};
 
 /// The settings, in display order (the last three for HTTP suites only).
@@ -62,13 +67,17 @@ pub struct SettingsPane {
     pub size: Size,
     /// Kind of the ticked suite: whose warm-up, runs and invocations are shown and used.
     pub kind: SuiteKind,
+    /// Core's defaults for the ticked suite: what a setting left alone shows and a run
+    /// takes (the suite's own timeout among them).
+    pub defaults: RunDefaults,
     /// Warm-up, runs and invocations changed by the user, per kind of suite; a kind not
     /// here uses core's defaults.
     pub repetition: HashMap<SuiteKind, Repetition>,
     /// Order of the cells' invocations.
     pub order: RunOrder,
-    /// Per-iteration timeout, seconds.
-    pub timeout: u64,
+    /// Per-iteration timeout the user set, seconds; `None`: the suite's own, else core's
+    /// default.
+    pub timeout: Option<u64>,
     /// Baseline runtime id.
     pub baseline: String,
     /// Label stored with the run.
@@ -88,14 +97,15 @@ pub struct SettingsPane {
 impl Default for SettingsPane {
     fn default() -> Self {
         // Core's defaults for what a run request leaves unset.
-        let req = RunRequest::new(Suite::default());
+        let defaults = RunDefaults::for_suite(&Suite::default());
         SettingsPane {
-            size: req.size,
+            size: defaults.size,
             kind: SuiteKind::default(),
             repetition: HashMap::new(),
-            order: req.order,
-            timeout: 60,
-            baseline: req.baseline,
+            order: defaults.order,
+            timeout: None,
+            baseline: defaults.baseline.clone(),
+            defaults,
             label: String::new(),
             cursor: 0,
             editing: None,
@@ -146,12 +156,57 @@ impl SettingsPane {
         }
     }
 
-    /// Says which kind of suite is ticked (fields shown and values used).
-    pub fn set_kind(&mut self, kind: SuiteKind) {
-        self.kind = kind;
+    /// Says which suite is ticked, if one is (fields shown and values used: its kind's
+    /// repetition, its own timeout).
+    pub fn set_suite(&mut self, suite: Option<&Suite>) {
+        let default = Suite::default();
+        let suite = suite.unwrap_or(&default);
+        self.kind = suite.kind;
+        self.defaults = RunDefaults::for_suite(suite);
         if self.cursor >= self.field_count() {
             self.cursor = self.field_count() - 1;
             self.editing = None;
+        }
+    }
+
+    /// The timeout a run would take, seconds: the one set, else the suite's own or core's.
+    pub fn timeout_secs(&self) -> u64 {
+        self.timeout.unwrap_or(self.defaults.timeout_secs)
+    }
+
+    /// What the user chose for a run of a `kind` suite: the settings changed, and for those
+    /// shown but left alone (warm-up, runs, invocations, timeout) `None`, for core to
+    /// decide. The memory cap and sampling interval are core's: this pane has no field for
+    /// them.
+    pub fn choices(
+        &self,
+        kind: SuiteKind,
+        tests: Vec<String>,
+        runtimes: Vec<String>,
+    ) -> RunChoices {
+        let rep = self.repetition.get(&kind);
+        RunChoices {
+            tests,
+            runtimes,
+            warmup: rep.map(|r| r.warmup),
+            runs: rep.map(|r| r.runs),
+            invocations: rep.map(|r| r.invocations),
+            order: Some(self.order),
+            timeout_secs: self.timeout,
+            size: Some(self.size),
+            label: Some(self.label.clone()),
+            baseline: Some(self.baseline.clone()),
+            http: kind.is_http().then(|| self.http.clone()),
+            ..RunChoices::default()
+        }
+    }
+
+    /// The text an edit of field `i` starts from: its value, but nothing for a timeout not
+    /// set (Enter on it leaves it to the suite).
+    fn edit_text(&self, i: usize) -> String {
+        match (i, self.timeout) {
+            (TIMEOUT, None) => String::new(),
+            _ => self.value(i),
         }
     }
 
@@ -163,7 +218,11 @@ impl SettingsPane {
             RUNS => rep.runs.to_string(),
             INVOCATIONS => rep.invocations.to_string(),
             ORDER => self.order.to_string(),
-            TIMEOUT => self.timeout.to_string(),
+            TIMEOUT => match (self.timeout, self.defaults.timeout_source) {
+                (Some(t), _) => t.to_string(),
+                (None, TimeoutSource::Suite) => format!("{} (suite's)", self.defaults.timeout_secs),
+                (None, _) => format!("{} (default)", self.defaults.timeout_secs),
+            },
             BASELINE => self.baseline.clone(),
             LABEL => self.label.clone(),
             LEVELS => self
@@ -208,7 +267,9 @@ impl SettingsPane {
                 self.change(|r| r.invocations = v);
             }
             ORDER => self.order = t.parse().map_err(|e: String| format!("order: {e}"))?,
-            TIMEOUT => self.timeout = num(1)?,
+            // Empty: back to the suite's own timeout, or core's default.
+            TIMEOUT if t.is_empty() => self.timeout = None,
+            TIMEOUT => self.timeout = Some(num(1)?),
             BASELINE if t.is_empty() => return Err("baseline: name a runtime".into()),
             BASELINE => self.baseline = t.to_string(),
             LABEL => self.label = t.to_string(),
@@ -261,11 +322,12 @@ impl SettingsPane {
                 }
             }
             TIMEOUT => {
-                self.timeout = if up {
-                    self.timeout + 1
+                let t = self.timeout_secs();
+                self.timeout = Some(if up {
+                    t.saturating_add(1)
                 } else {
-                    self.timeout.saturating_sub(1).max(1)
-                }
+                    t.saturating_sub(1).max(1)
+                })
             }
             BASELINE if !self.runtime_ids.is_empty() => {
                 let n = self.runtime_ids.len();
@@ -379,7 +441,12 @@ impl Component for SettingsPane {
                 dim,
             )
         } else {
-            Line::styled("memory cap 4096 MiB, samples every 100 ms", dim)
+            Line::styled(
+                format!(
+                    "memory cap {DEFAULT_MEMORY_CAP_MIB} MiB, samples every {DEFAULT_SAMPLE_INTERVAL_MS} ms"
+                ),
+                dim,
+            )
         });
         Paragraph::new(msg)
             .wrap(Wrap { trim: true })
@@ -414,7 +481,7 @@ impl Component for SettingsPane {
             }
             KeyCode::Enter => {
                 self.error = None;
-                self.editing = Some(self.value(self.cursor));
+                self.editing = Some(self.edit_text(self.cursor));
             }
             _ => return Action::Ignored,
         }

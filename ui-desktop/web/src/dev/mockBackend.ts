@@ -9,6 +9,7 @@ import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../
 import diff from '../test/fixtures/diff.json';
 import http from '../test/fixtures/http.json';
 import lifecycle from '../test/fixtures/lifecycle.json';
+import policy from '../test/fixtures/policy.json';
 import run from '../test/fixtures/run.json';
 import runs from '../test/fixtures/runs.json';
 import runtimes from '../test/fixtures/runtimes.json';
@@ -19,9 +20,11 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   const suite = allSuites().find((s) => s.name === settings.suite)!;
   const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
   const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
-  const warmup = settings.warmup ?? 1;
-  const per = warmup + (settings.runs ?? 2);
-  const invocations = settings.invocations ?? 3;
+  // What the page left out is the suite's defaults, as the backend would take them.
+  const rep = suite.defaults.repetition;
+  const warmup = settings.warmup ?? rep.warmup;
+  const per = warmup + (settings.runs ?? rep.runs);
+  const invocations = settings.invocations ?? rep.invocations;
   // Rounds of every cell's k-th invocation (the interleaved order, unshuffled).
   const schedule = Array.from({ length: invocations }, (_, k) => cells.map((_c, i) => [i, k] as const)).flat();
   send([{ type: 'planned', runId: 'dev-run', cells, iterationsPerCell: per * invocations, invocations }]);
@@ -62,14 +65,9 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   setTimeout(tick, 100);
 }
 
-/** The catalog's suites plus the HTTP gateway suite. */
+/** The catalog's suites. */
 function allSuites(): SuiteInfo[] {
-  const gateway: SuiteInfo = {
-    name: 'gateway',
-    description: 'An HTTP gateway served natively, by embedded wasm per request and by runtime CLIs per request',
-    tests: http.runs[0]!.summary.tests.map((name) => ({ name, description: `GET /${name}`, tags: ['http'] })),
-  };
-  return [...(suites as SuiteInfo[]), gateway];
+  return suites as SuiteInfo[];
 }
 
 /** The saved runs, with the lifecycle and HTTP runs of their fixtures listed last. */
@@ -91,6 +89,8 @@ export function installMockBackend(): void {
         return runtimes;
       case 'list_suites':
         return allSuites();
+      case 'run_policy':
+        return policy;
       case 'list_runs':
         return savedRuns();
       case 'load_run':

@@ -32,8 +32,11 @@ interface DiffProps {
   runs: RunListItem[] | null;
   a: string | null;
   b: string | null;
+  /** Core's noise threshold, percent (`run_policy`): shown until another is typed; null while loading. */
+  defaultThresholdPct: number | null;
   onPick: (a: string | null, b: string | null) => void;
-  onExport: (a: string, b: string, thresholdPct: number) => void;
+  /** `thresholdPct` undefined: the backend's (core's) default. */
+  onExport: (a: string, b: string, thresholdPct: number | undefined) => void;
 }
 
 /** What a table row says: the backend's verdicts plus the rows only one side has. */
@@ -135,8 +138,9 @@ export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, numb
 
 const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/\s+/g, '-').toLowerCase()}`;
 
-export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
-  const [threshold, setThreshold] = useState('2');
+export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }: DiffProps) {
+  /** As typed; null until then: core's default, which the backend applies when none is sent. */
+  const [threshold, setThreshold] = useState<string | null>(null);
   /** `none` or a runtime; null until picked (the backend's default). */
   const [normalize, setNormalize] = useState<string | null>(null);
   const [runtimes, setRuntimes] = useState<string[]>([]);
@@ -149,7 +153,8 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
   const defaults = useMemo(() => defaultPhases(kind, diff), [kind, diff]);
   const phases = picked?.kind === kind ? picked.phases : defaults;
 
-  const thresholdPct = parseNumberField(threshold, 0, 1000);
+  /** undefined: not typed (core's default); null: typed but not a number in range. */
+  const thresholdPct = threshold === null ? undefined : parseNumberField(threshold, 0, 1000);
   const usable = (runs ?? []).filter((r) => r.meta);
 
   useEffect(() => {
@@ -182,6 +187,7 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
     };
   }, [a, b, thresholdPct, normalize]);
   const normalizeValue = normalize ?? diff?.normalize ?? 'none';
+  const thresholdText = threshold ?? String(defaultThresholdPct ?? diff?.threshold_pct ?? '');
   const normalizeOptions = [...new Set(['none', 'native', ...runtimes, normalizeValue])];
 
   const rows = useMemo(() => (diff ? diffRows(diff, phases) : []), [diff, phases]);
@@ -234,7 +240,7 @@ export function DiffScreen({ runs, a, b, onPick, onExport }: DiffProps) {
             min={0}
             max={1000}
             step={0.5}
-            value={threshold}
+            value={thresholdText}
             onChange={(e) => setThreshold(e.currentTarget.value)}
             aria-invalid={thresholdPct === null}
             data-testid="diff-threshold"

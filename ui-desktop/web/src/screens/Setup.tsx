@@ -2,24 +2,27 @@
  * Run setup: suite, tests, runtimes and settings, the way `wasmeter run` takes them.
  * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
  * answer. Start stays disabled with a reason until the selection can run. Runtimes a
- * suite does not apply to (native and CLIs for the lifecycle suite) are shown disabled
- * with why; changing to a suite of another kind restores that kind's defaults. Each
- * cell runs in several fresh worker processes (invocations), each with its warm-ups and
- * runs, the cells' invocations interleaved in a shuffled order by default; invocations,
- * warm-up and runs start from core's defaults for the kind of suite (see repetition.ts).
+ * suite does not apply to (native and CLIs for the lifecycle suite, embedded engines for
+ * the servers suite, the Docker variant outside the gateway suite) are shown disabled with
+ * core's reason, from `list_runtimes`. Each cell runs in several fresh worker processes
+ * (invocations), each with its warm-ups and runs, the cells' invocations interleaved in a
+ * shuffled order by default. Every setting shows core's default for the suite (from
+ * `list_suites`: its kind's repetition, its own timeout) until changed, and only what was
+ * changed is sent: core decides the rest. Changing to a suite of another kind drops the
+ * repetition typed for the last one; a timeout typed holds for every suite until emptied.
  * HTTP suites (gateway, servers) add the load: concurrency levels, seconds per level and
  * of the latency measurement.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RunOrder, RunSettings, RuntimeInfo, Size, SuiteInfo, SuiteKind } from '../api';
+import type { RunOrder, RunPolicy, RunSettings, RuntimeView, Size, SuiteInfo, SuiteKind } from '../api';
 import { parseIntField } from '../fields';
-import { DEFAULT_HTTP, isHttpKind, parseLevels, parseSecondsMs } from '../http';
-import { notApplicable, suiteKind } from '../lifecycle';
-import { DEFAULT_ORDER, MIN_INVOCATIONS, MIN_VALUES, repetitionFor, repetitionGroup } from '../repetition';
+import { isHttpKind, parseLevels, parseSecondsMs } from '../http';
 
 interface SetupProps {
-  runtimes: RuntimeInfo[] | null;
+  runtimes: RuntimeView[] | null;
   suites: SuiteInfo[] | null;
+  /** Core's policy constants (what a diff's verdict needs); null while loading. */
+  policy: RunPolicy | null;
   /** A run is in flight. */
   busy: boolean;
   onStart: (settings: RunSettings) => void;
@@ -34,31 +37,44 @@ const KIND_TITLE: Record<string, string> = {
   cli: 'External CLIs',
 };
 
-/** Available and applicable to a kind of suite. */
-function usable(r: RuntimeInfo, kind: SuiteKind): boolean {
-  return r.unavailable === null && notApplicable(r, kind) === null;
+/** Why core says a runtime cannot run a suite, or null if it can. */
+export function notApplicable(r: RuntimeView, suite: string): string | null {
+  return r.not_applicable[suite] ?? null;
+}
+
+/** Available and applicable to a suite. */
+function usable(r: RuntimeView, suite: string): boolean {
+  return r.unavailable === null && notApplicable(r, suite) === null;
 }
 
 /**
- * Default selection: native and the embedded engines, where available and applicable
- * (for the lifecycle suite: the embedded engines; for the servers suite: native and the
- * CLIs).
+ * Default selection: native and the embedded engines where available and applicable, or
+ * native and the CLIs when no embedded engine applies (the servers suite); the lifecycle
+ * suite, which native does not apply to, gets the embedded engines.
  */
-export function defaultRuntimes(runtimes: readonly RuntimeInfo[], kind: SuiteKind = 'command'): Set<string> {
-  // The servers suite runs server programs: native and the CLIs (no embedded engine).
-  const second = kind === 'servers' ? 'cli' : 'embedded';
-  return new Set(runtimes.filter((r) => usable(r, kind) && (r.kind === 'native' || r.kind === second)).map((r) => r.id));
+export function defaultRuntimes(runtimes: readonly RuntimeView[], suite: string): Set<string> {
+  const ok = runtimes.filter((r) => usable(r, suite));
+  const second = ok.some((r) => r.kind === 'embedded') ? 'embedded' : 'cli';
+  return new Set(ok.filter((r) => r.kind === 'native' || r.kind === second).map((r) => r.id));
 }
 
 /**
- * Default baseline: native (else the first available runtime); for the lifecycle suite,
- * which has no native, the first runtime selected.
+ * Default baseline: the suite's (core's default, native) where it applies, else the first
+ * runtime selected (the lifecycle suite has no native).
  */
-export function defaultBaseline(runtimes: readonly RuntimeInfo[], selected: ReadonlySet<string>, kind: SuiteKind): string {
-  if (kind === 'lifecycle') {
-    return (runtimes.find((r) => selected.has(r.id) && usable(r, kind)) ?? runtimes.find((r) => usable(r, kind)))?.id ?? '';
-  }
-  return runtimes.some((r) => r.id === 'native') ? 'native' : (runtimes.find((r) => !r.unavailable)?.id ?? '');
+export function defaultBaseline(runtimes: readonly RuntimeView[], selected: ReadonlySet<string>, suite: SuiteInfo): string {
+  const d = suite.defaults.baseline;
+  if (runtimes.some((r) => r.id === d && usable(r, suite.name))) return d;
+  return (runtimes.find((r) => selected.has(r.id) && usable(r, suite.name)) ?? runtimes.find((r) => usable(r, suite.name)))?.id ?? '';
+}
+
+const KIND_WORD: Record<string, string> = { native: 'Native', embedded: 'embedded', cli: 'CLIs' };
+
+/** The default selection's button: "Native + embedded", "Native + CLIs", "Embedded". */
+function defaultGroupLabel(runtimes: readonly RuntimeView[], selection: ReadonlySet<string>): string {
+  const kinds = KIND_ORDER.filter((k) => runtimes.some((r) => r.kind === k && selection.has(r.id)));
+  const label = kinds.map((k) => KIND_WORD[k] ?? k).join(' + ');
+  return label ? label[0]!.toUpperCase() + label.slice(1) : 'Default';
 }
 
 interface NumField {
@@ -70,47 +86,58 @@ interface NumField {
   max: number;
   testid: string;
   unit?: string;
+  /** Empty means "not set" (the placeholder's value is used). */
+  optional?: boolean;
+  placeholder?: string;
 }
 
-export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
+/** A field's text is a whole number in range, or empty where that is allowed. */
+function validField(f: NumField): boolean {
+  return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, f.min, f.max) !== null;
+}
+
+export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
   const [suite, setSuite] = useState('');
   const [tests, setTests] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<Set<string> | null>(null);
   /** The kind of suite the runtime selection and baseline were defaulted for. */
   const [defaultsFor, setDefaultsFor] = useState<SuiteKind | null>(null);
-  const [size, setSize] = useState<Size>('quick');
-  const [runs, setRuns] = useState(String(repetitionFor('command').runs));
-  const [warmup, setWarmup] = useState(String(repetitionFor('command').warmup));
-  const [invocations, setInvocations] = useState(String(repetitionFor('command').invocations));
-  const [order, setOrder] = useState<RunOrder>(DEFAULT_ORDER);
-  const [timeout, setTimeoutSecs] = useState('60');
-  const [memCap, setMemCap] = useState('4096');
-  const [sampleMs, setSampleMs] = useState('100');
-  const [baseline, setBaseline] = useState('native');
+  // Each setting is null (or the timeout empty) until the user changes it: it then shows
+  // core's default for the suite and is left out of the settings sent.
+  const [size, setSize] = useState<Size | null>(null);
+  const [runs, setRuns] = useState<string | null>(null);
+  const [warmup, setWarmup] = useState<string | null>(null);
+  const [invocations, setInvocations] = useState<string | null>(null);
+  const [order, setOrder] = useState<RunOrder | null>(null);
+  const [timeout, setTimeoutSecs] = useState('');
+  const [memCap, setMemCap] = useState<string | null>(null);
+  const [sampleMs, setSampleMs] = useState<string | null>(null);
+  const [baseline, setBaseline] = useState('');
   const [label, setLabel] = useState('');
   const [skipMissing, setSkipMissing] = useState(false);
-  const [levels, setLevels] = useState(DEFAULT_HTTP.levels.join(', '));
-  const [levelSecs, setLevelSecs] = useState(String(DEFAULT_HTTP.duration_ms / 1000));
-  const [latencySecs, setLatencySecs] = useState(String(DEFAULT_HTTP.latency_ms / 1000));
-  /** The kind of suite whose defaults invocations, warm-up and runs hold. */
-  const [repetitionOf, setRepetitionOf] = useState(repetitionGroup('command'));
+  const [levels, setLevels] = useState<string | null>(null);
+  const [levelSecs, setLevelSecs] = useState<string | null>(null);
+  const [latencySecs, setLatencySecs] = useState<string | null>(null);
+  /** The defaults (as JSON) invocations, warm-up and runs were typed over. */
+  const [repetitionOf, setRepetitionOf] = useState<string | null>(null);
 
   const current = suites?.find((s) => s.name === suite) ?? null;
-  const kind = current?.kind ?? suiteKind(current?.name);
+  const kind = current?.kind ?? null;
+  const d = current?.defaults ?? null;
   const http = isHttpKind(kind);
 
-  // Each kind of suite has its own defaults (an HTTP iteration loads a server for
-  // seconds: one run in each of three fresh processes, no warm-up).
+  // Each kind of suite has its own repetition (an HTTP iteration loads a server for
+  // seconds: one run in each of three fresh processes, no warm-up): what was typed over
+  // other defaults gives way to this suite's.
+  const repetitionKey = d ? JSON.stringify(d.repetition) : null;
   useEffect(() => {
-    const group = repetitionGroup(kind);
-    if (group === repetitionOf) return;
-    const r = repetitionFor(kind);
-    setRuns(String(r.runs));
-    setWarmup(String(r.warmup));
-    setInvocations(String(r.invocations));
-    setRepetitionOf(group);
-  }, [kind]);
+    if (repetitionKey === repetitionOf) return;
+    setRuns(null);
+    setWarmup(null);
+    setInvocations(null);
+    setRepetitionOf(repetitionKey);
+  }, [repetitionKey]);
 
   // Pick the compute suite (else the first that loads) once suites arrive; select all its
   // tests. A broken suite is listed, never picked.
@@ -125,10 +152,10 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   // Default runtimes and baseline once runtimes arrive, and again when the kind of suite
   // changes (compute → lifecycle and back); suites of the same kind keep the selection.
   useEffect(() => {
-    if (!runtimes || (chosen !== null && defaultsFor === kind)) return;
-    const selection = defaultRuntimes(runtimes, kind);
+    if (!runtimes || !current || (chosen !== null && defaultsFor === kind)) return;
+    const selection = defaultRuntimes(runtimes, current.name);
     setChosen(selection);
-    setBaseline(defaultBaseline(runtimes, selection, kind));
+    setBaseline(defaultBaseline(runtimes, selection, current));
     setDefaultsFor(kind);
   }, [runtimes, kind]);
 
@@ -168,9 +195,9 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
       return n;
     });
 
-  const available = (runtimes ?? []).filter((r) => usable(r, kind));
+  const available = (runtimes ?? []).filter((r) => usable(r, suite));
   const groups = useMemo(() => {
-    const by = new Map<string, RuntimeInfo[]>();
+    const by = new Map<string, RuntimeView[]>();
     for (const r of runtimes ?? []) {
       const list = by.get(r.kind) ?? [];
       list.push(r);
@@ -195,26 +222,45 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   const selectedRuntimes = available.filter((r) => chosen?.has(r.id)).map((r) => r.id);
   const selectedTests = (current?.tests ?? []).filter((t) => tests.has(t.name)).map((t) => t.name);
 
+  /** What a setting shows: as typed, else core's default for the suite (empty until known). */
+  const shown = (typed: string | null, fallback: number | string | undefined) => typed ?? (fallback === undefined ? '' : String(fallback));
+  const runsText = shown(runs, d?.repetition.runs);
+  const warmupText = shown(warmup, d?.repetition.warmup);
+  const invocationsText = shown(invocations, d?.repetition.invocations);
   const fields: NumField[] = [
-    { key: 'runs', label: 'Runs', value: runs, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
-    { key: 'warmup', label: 'Warm-up', value: warmup, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
+    { key: 'runs', label: 'Runs', value: runsText, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
+    { key: 'warmup', label: 'Warm-up', value: warmupText, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
     {
       key: 'invocations',
       label: 'Invocations',
-      value: invocations,
+      value: invocationsText,
       set: setInvocations,
       min: 1,
       max: 10000,
       testid: 'setting-invocations',
     },
-    { key: 'timeout', label: 'Timeout', value: timeout, set: setTimeoutSecs, min: 1, max: 86400, testid: 'setting-timeout', unit: 's' },
-    { key: 'mem', label: 'Memory cap', value: memCap, set: setMemCap, min: 16, max: 1048576, testid: 'setting-memory', unit: 'MiB' },
-    { key: 'sample', label: 'Sample interval', value: sampleMs, set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
+    {
+      key: 'timeout',
+      label: 'Timeout',
+      value: timeout,
+      set: setTimeoutSecs,
+      min: 1,
+      max: 86400,
+      testid: 'setting-timeout',
+      unit: 's',
+      optional: true,
+      placeholder: d ? String(d.timeout_secs) : '',
+    },
+    { key: 'mem', label: 'Memory cap', value: shown(memCap, d?.memory_cap_mib), set: setMemCap, min: 16, max: 1048576, testid: 'setting-memory', unit: 'MiB' },
+    { key: 'sample', label: 'Sample interval', value: shown(sampleMs, d?.sample_interval_ms), set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
   ];
-  const invalid = fields.find((f) => parseIntField(f.value, f.min, f.max) === null);
-  const httpLevels = parseLevels(levels);
-  const httpDurationMs = parseSecondsMs(levelSecs, 0.1, 3600);
-  const httpLatencyMs = parseSecondsMs(latencySecs, 0.1, 3600);
+  const invalid = fields.find((f) => !validField(f));
+  const levelsText = shown(levels, d?.http?.levels.join(', '));
+  const levelSecsText = shown(levelSecs, d?.http ? d.http.duration_ms / 1000 : undefined);
+  const latencySecsText = shown(latencySecs, d?.http ? d.http.latency_ms / 1000 : undefined);
+  const httpLevels = parseLevels(levelsText);
+  const httpDurationMs = parseSecondsMs(levelSecsText, 0.1, 3600);
+  const httpLatencyMs = parseSecondsMs(latencySecsText, 0.1, 3600);
   const httpInvalid = !http
     ? null
     : httpLevels === null
@@ -243,25 +289,27 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
 
   const start = () => {
     if (reason || !current) return;
-    const num = (f: string) => parseIntField(fields.find((x) => x.key === f)!.value, 0, Number.MAX_SAFE_INTEGER)!;
+    const num = (text: string) => parseIntField(text, 0, Number.MAX_SAFE_INTEGER)!;
     const settings: RunSettings = {
       suite: current.name,
       // Every test selected is sent as "all", as the CLI does without --tests.
       tests: selectedTests.length === current.tests.length ? [] : selectedTests,
       runtimes: selectedRuntimes,
-      warmup: num('warmup'),
-      runs: num('runs'),
-      invocations: num('invocations'),
-      order,
-      timeoutSecs: num('timeout'),
-      size,
-      memoryCapMib: num('mem'),
-      sampleIntervalMs: num('sample'),
       baseline,
       skipMissing,
     };
+    // What was left alone is left out: core decides it as for any front end.
+    if (warmup !== null) settings.warmup = num(warmup);
+    if (runs !== null) settings.runs = num(runs);
+    if (invocations !== null) settings.invocations = num(invocations);
+    if (order !== null) settings.order = order;
+    if (timeout.trim() !== '') settings.timeoutSecs = num(timeout);
+    if (size !== null) settings.size = size;
+    if (memCap !== null) settings.memoryCapMib = num(memCap);
+    if (sampleMs !== null) settings.sampleIntervalMs = num(sampleMs);
     if (label.trim()) settings.label = label.trim();
-    if (http && httpLevels && httpDurationMs !== null && httpLatencyMs !== null) {
+    const loadTyped = levels !== null || levelSecs !== null || latencySecs !== null;
+    if (http && loadTyped && httpLevels && httpDurationMs !== null && httpLatencyMs !== null) {
       settings.http = { levels: httpLevels, duration_ms: httpDurationMs, latency_ms: httpLatencyMs };
     }
     onStart(settings);
@@ -363,22 +411,30 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
           <div class="row wrap">
             <button
               type="button"
-              onClick={() => runtimes && setChosen(defaultRuntimes(runtimes, kind))}
-              title={
-                kind === 'lifecycle' ? 'The embedded engines' : kind === 'servers' ? 'Native and the CLIs' : 'Native and the embedded engines'
-              }
+              onClick={() => runtimes && setChosen(defaultRuntimes(runtimes, suite))}
+              title="The default selection for this suite"
               data-testid="group-default"
             >
-              {kind === 'lifecycle' ? 'Default' : kind === 'servers' ? 'Native + CLIs' : 'Native + embedded'}
+              {defaultGroupLabel(runtimes ?? [], defaultRuntimes(runtimes ?? [], suite))}
             </button>
-            <button type="button" onClick={() => selectGroup('embedded')} title="Embedded engines and the baseline" data-testid="group-embedded">
+            <button
+              type="button"
+              onClick={() => selectGroup('embedded')}
+              disabled={runtimes !== null && !available.some((r) => r.kind === 'embedded')}
+              title="Embedded engines and the baseline"
+              data-testid="group-embedded"
+            >
               Embedded
             </button>
             <button
               type="button"
               onClick={() => selectGroup('cli')}
-              disabled={kind === 'lifecycle'}
-              title={kind === 'lifecycle' ? 'External CLIs: not applicable to the lifecycle suite' : 'External CLIs and the baseline'}
+              disabled={runtimes !== null && !available.some((r) => r.kind === 'cli')}
+              title={
+                runtimes !== null && !available.some((r) => r.kind === 'cli')
+                  ? 'External CLIs: none available that this suite applies to'
+                  : 'External CLIs and the baseline'
+              }
               data-testid="group-cli"
             >
               CLI
@@ -395,10 +451,10 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
           </p>
           {groups.map((g) => (
             <div class="runtime-group" key={g.kind}>
-              <h3>{g.kind === 'native' && kind === 'lifecycle' ? 'Native' : (KIND_TITLE[g.kind] ?? g.kind)}</h3>
+              <h3>{g.kind === 'native' && !g.runtimes.some((r) => r.id === baseline) ? 'Native' : (KIND_TITLE[g.kind] ?? g.kind)}</h3>
               <ul class="checklist">
                 {g.runtimes.map((r) => {
-                  const na = notApplicable(r, kind);
+                  const na = notApplicable(r, suite);
                   const off = na !== null || r.unavailable !== null;
                   return (
                     <li key={r.id} class={na ? 'not-applicable' : r.unavailable ? 'unavailable' : undefined}>
@@ -441,7 +497,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
           <legend>Settings</legend>
           <label class="field">
             <span>Size</span>
-            <select value={size} onChange={(e) => setSize(e.currentTarget.value as Size)} data-testid="setting-size">
+            <select value={size ?? d?.size ?? ''} onChange={(e) => setSize(e.currentTarget.value as Size)} data-testid="setting-size">
               <option value="quick">quick</option>
               <option value="full">full</option>
             </select>
@@ -458,16 +514,23 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
                 max={f.max}
                 step={1}
                 value={f.value}
+                placeholder={f.placeholder}
                 onInput={(e) => f.set(e.currentTarget.value)}
-                aria-invalid={parseIntField(f.value, f.min, f.max) === null}
+                aria-invalid={!validField(f)}
                 data-testid={f.testid}
               />
             </label>
           ))}
+          {d && timeout.trim() === '' && (
+            <p class="muted small" data-testid="timeout-note">
+              Timeout: {d.timeout_source === 'suite' ? `the suite's own, ${d.timeout_secs} s` : `the default, ${d.timeout_secs} s`}, unless
+              set.
+            </p>
+          )}
           <label class="field">
             <span>Order</span>
             <select
-              value={order}
+              value={order ?? d?.order ?? ''}
               onChange={(e) => setOrder(e.currentTarget.value as RunOrder)}
               title="Interleaved: every cell's k-th invocation, in a shuffled order, before any cell's next, so a slow phase of the machine spreads over all cells. Sequential: each cell's invocations back to back."
               data-testid="setting-order"
@@ -476,14 +539,14 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
               <option value="sequential">sequential</option>
             </select>
           </label>
-          <RepetitionNote invocations={invocations} warmup={warmup} runs={runs} />
+          <RepetitionNote invocations={invocationsText} warmup={warmupText} runs={runsText} policy={policy} />
           {http && (
             <div class="http-settings" data-testid="http-settings">
               <label class="field">
                 <span>Concurrency levels</span>
                 <input
                   type="text"
-                  value={levels}
+                  value={levelsText}
                   placeholder="1, 10, 50, 100"
                   onInput={(e) => setLevels(e.currentTarget.value)}
                   aria-invalid={httpLevels === null}
@@ -498,7 +561,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
                   min={0.1}
                   max={3600}
                   step={0.1}
-                  value={levelSecs}
+                  value={levelSecsText}
                   onInput={(e) => setLevelSecs(e.currentTarget.value)}
                   aria-invalid={httpDurationMs === null}
                   data-testid="setting-http-duration"
@@ -511,7 +574,7 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
                   min={0.1}
                   max={3600}
                   step={0.1}
-                  value={latencySecs}
+                  value={latencySecsText}
                   onInput={(e) => setLatencySecs(e.currentTarget.value)}
                   aria-invalid={httpLatencyMs === null}
                   title="How long latency is measured over one keep-alive connection"
@@ -562,17 +625,17 @@ export function Setup({ runtimes, suites, busy, onStart }: SetupProps) {
   );
 }
 
-/** What the repetition fields add up to per cell, and whether a diff could judge it. */
-function RepetitionNote({ invocations, warmup, runs }: { invocations: string; warmup: string; runs: string }) {
+/** What the repetition fields add up to per cell, and whether a diff could judge it (core's policy). */
+function RepetitionNote({ invocations, warmup, runs, policy }: { invocations: string; warmup: string; runs: string; policy: RunPolicy | null }) {
   const k = parseIntField(invocations, 1, 10000);
   const w = parseIntField(warmup, 0, 100000);
   const n = parseIntField(runs, 1, 100000);
   if (k === null || w === null || n === null) return null;
-  const few = k < MIN_INVOCATIONS || k * n < MIN_VALUES;
+  const few = policy !== null && (k < policy.min_invocations || k * n < policy.min_values);
   return (
     <p class={few ? 'note small' : 'muted small'} data-testid="repetition-note">
       Each cell: {k} fresh worker process{k === 1 ? '' : 'es'} × ({w} warm-up + {n} runs) = {k * n} values.
-      {few && ` A diff needs ${MIN_INVOCATIONS} invocations and ${MIN_VALUES} values a cell for a verdict.`}
+      {few && policy && ` A diff needs ${policy.min_invocations} invocations and ${policy.min_values} values a cell for a verdict.`}
     </p>
   );
 }

@@ -3,6 +3,7 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import { describe, expect, it } from 'vitest';
 import * as api from '../api';
 import runs from './fixtures/runs.json';
+import policy from './fixtures/policy.json';
 import runtimes from './fixtures/runtimes.json';
 
 type Call = { cmd: string; payload: Record<string, unknown> | undefined };
@@ -20,13 +21,18 @@ function record(reply: (cmd: string, payload?: Record<string, unknown>) => unkno
 const keys = (c: Call) => Object.keys(c.payload ?? {}).sort();
 
 describe('api', () => {
-  it('list_runtimes and list_suites take no arguments and return the data', async () => {
-    const calls = record((cmd) => (cmd === 'list_runtimes' ? runtimes : []));
+  it('list_runtimes, list_suites and run_policy take no arguments and return the data', async () => {
+    const calls = record((cmd) => (cmd === 'list_runtimes' ? runtimes : cmd === 'run_policy' ? policy : []));
     const rts = await api.listRuntimes();
     await api.listSuites();
-    expect(calls.map((c) => c.cmd)).toEqual(['list_runtimes', 'list_suites']);
-    expect(keys(calls[0]!)).toEqual([]);
+    const p = await api.runPolicy();
+    expect(calls.map((c) => c.cmd)).toEqual(['list_runtimes', 'list_suites', 'run_policy']);
+    expect(calls.map(keys)).toEqual([[], [], []]);
     expect(rts.find((r) => r.id === 'wasmer-cli')?.unavailable).toMatch(/not found on PATH/);
+    expect(rts.find((r) => r.id === 'native')?.not_applicable).toEqual({
+      lifecycle: 'the lifecycle suite drives an engine in-process; native and CLI runtimes have none',
+    });
+    expect(p).toEqual({ threshold_pct: 2, min_invocations: 2, min_values: 3 });
   });
 
   it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {

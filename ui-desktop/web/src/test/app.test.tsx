@@ -2,10 +2,11 @@ import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunEvent, RunSettings, SuiteInfo } from '../api';
+import type { RunEvent, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { installGlobalHandlers } from '../errors';
 import { ErrorBanner } from '../components/ErrorBanner';
+import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
 import runtimesFixture from './fixtures/runtimes.json';
@@ -19,6 +20,7 @@ function backend(over: Record<string, Handler> = {}) {
   const base: Record<string, Handler> = {
     list_runtimes: () => runtimesFixture,
     list_suites: () => suitesFixture,
+    run_policy: () => policyFixture,
     list_runs: () => runsFixture,
     load_run: () => runFixture,
     start_run: () => null,
@@ -80,13 +82,13 @@ describe('App', () => {
     expect(input('runtime-wasmtime-cli').checked).toBe(false);
     expect(input('runtime-wasmtime-cli').disabled).toBe(false);
     expect((screen.getByTestId('suite-select') as HTMLSelectElement).value).toBe('compute');
-    // Core's defaults for a command suite: 3 fresh processes × (0 warm-up + 2 runs), interleaved.
-    expect(input('setting-runs').value).toBe('2');
+    // Core's defaults for a command suite (list_suites): 6 fresh processes × (0 warm-up + 1 run), interleaved.
+    expect(input('setting-runs').value).toBe('1');
     expect(input('setting-warmup').value).toBe('0');
-    expect(input('setting-invocations').value).toBe('3');
+    expect(input('setting-invocations').value).toBe('6');
     expect((screen.getByTestId('setting-order') as HTMLSelectElement).value).toBe('interleaved');
     expect(screen.getByTestId('repetition-note').textContent).toBe(
-      'Each cell: 3 fresh worker processes × (0 warm-up + 2 runs) = 6 values.',
+      'Each cell: 6 fresh worker processes × (0 warm-up + 1 runs) = 6 values.',
     );
     expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('quick');
     expect((screen.getByTestId('setting-baseline') as HTMLSelectElement).value).toBe('native');
@@ -96,6 +98,81 @@ describe('App', () => {
     expect(input('runtime-wasmtime-cli').checked).toBe(true);
     expect(input('runtime-native').checked).toBe(true);
     expect(input('runtime-wasmer-cli').checked).toBe(false);
+  });
+
+  it('shows and sends what the commands say, not a copy of its own: defaults, applicability, threshold', async () => {
+    // Values unlike core's real ones, so a copy in the page could not pass.
+    const compute = (suitesFixture as SuiteInfo[]).find((x) => x.name === 'compute')!;
+    const odd: SuiteInfo = {
+      ...compute,
+      defaults: {
+        ...compute.defaults,
+        repetition: { invocations: 5, warmup: 1, runs: 4 },
+        order: 'sequential',
+        timeout_secs: 77,
+        timeout_source: 'suite',
+        size: 'full',
+        memory_cap_mib: 123,
+        sample_interval_ms: 55,
+      },
+    };
+    const runtimes = (runtimesFixture as unknown as RuntimeView[]).map((r) =>
+      r.id === 'wasmer-singlepass' ? { ...r, not_applicable: { ...r.not_applicable, compute: 'core says no' } } : r,
+    );
+    const calls = backend({
+      list_suites: () => [odd, ...(suitesFixture as SuiteInfo[]).filter((x) => x.name !== 'compute')],
+      list_runtimes: () => runtimes,
+      run_policy: () => ({ threshold_pct: 3.5, min_invocations: 7, min_values: 9 }),
+    });
+    await renderReady();
+    expect(input('setting-runs').value).toBe('4');
+    expect(input('setting-warmup').value).toBe('1');
+    expect(input('setting-invocations').value).toBe('5');
+    expect((screen.getByTestId('setting-order') as HTMLSelectElement).value).toBe('sequential');
+    expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('full');
+    expect(input('setting-memory').value).toBe('123');
+    expect(input('setting-sample').value).toBe('55');
+    // The timeout is the suite's own until typed: shown, not filled in.
+    expect(input('setting-timeout').value).toBe('');
+    expect(input('setting-timeout').placeholder).toBe('77');
+    expect(screen.getByTestId('timeout-note').textContent).toBe("Timeout: the suite's own, 77 s, unless set.");
+    // 5 invocations are fewer than the 7 this policy asks for a verdict.
+    await waitFor(() =>
+      expect(screen.getByTestId('repetition-note').textContent).toContain('A diff needs 7 invocations and 9 values a cell for a verdict.'),
+    );
+    // Applicability is the command's: a runtime it rules out is disabled with its reason.
+    expect(input('runtime-wasmer-singlepass').disabled).toBe(true);
+    expect(screen.getByTestId('na-wasmer-singlepass').textContent).toBe('core says no');
+    expect(input('runtime-wasmer-cranelift').disabled).toBe(false);
+
+    // Nothing touched: only the selection is sent, core decides the rest.
+    fireEvent.click(screen.getByTestId('start-run'));
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
+    const first = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
+    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'skipMissing', 'suite', 'tests']);
+
+    // The diff screen's threshold is the policy's until typed.
+    fireEvent.click(screen.getByTestId('nav-diff'));
+    expect(input('diff-threshold').value).toBe('3.5');
+  });
+
+  it("shows a suite's own timeout and sends a typed one, which then holds for every suite", async () => {
+    const calls = backend();
+    await renderReady();
+    expect(input('setting-timeout').placeholder).toBe('60');
+    expect(screen.getByTestId('timeout-note').textContent).toBe('Timeout: the default, 60 s, unless set.');
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'faults' } });
+    await waitFor(() => expect(input('setting-timeout').placeholder).toBe('10'));
+    expect(screen.getByTestId('timeout-note').textContent).toBe("Timeout: the suite's own, 10 s, unless set.");
+    fireEvent.input(input('setting-timeout'), { target: { value: '30' } });
+    expect(screen.queryByTestId('timeout-note')).toBeNull();
+    fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
+    expect(input('setting-timeout').value).toBe('30');
+    fireEvent.click(screen.getByTestId('start-run'));
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
+    const sent = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
+    expect(sent.timeoutSecs).toBe(30);
+    expect(sent.suite).toBe('compute');
   });
 
   it('says why start is disabled', async () => {
@@ -165,10 +242,8 @@ describe('App', () => {
       runs: 3,
       invocations: 2,
       order: 'sequential',
-      timeoutSecs: 60,
+      // Not touched, so not sent: the timeout, memory cap and sampling are core's.
       size: 'full',
-      memoryCapMib: 4096,
-      sampleIntervalMs: 100,
       baseline: 'native',
       skipMissing: false,
       label: 'my label',

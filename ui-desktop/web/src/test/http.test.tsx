@@ -7,16 +7,17 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Diff, MeasurementRow, Report, RunSettings, RuntimeInfo, SuiteInfo } from '../api';
+import type { Diff, MeasurementRow, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections, formatRps, httpRequests } from '../http';
-import { notApplicable, suiteKind } from '../lifecycle';
+import { suiteKind } from '../lifecycle';
 import { initialState, liveMatrix, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
-import { Setup } from '../screens/Setup';
+import { Setup, notApplicable } from '../screens/Setup';
 import httpDiffFixture from './fixtures/http-diff.json';
 import httpFixture from './fixtures/http.json';
+import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
 import runtimesFixture from './fixtures/runtimes.json';
@@ -24,21 +25,10 @@ import suitesFixture from './fixtures/suites.json';
 
 const report = httpFixture as unknown as Report;
 const run = report.runs[0]!;
-const runtimes = runtimesFixture as RuntimeInfo[];
-const gateway: SuiteInfo = {
-  name: 'gateway',
-  description: 'An HTTP gateway served natively, by embedded wasm per request and by runtime CLIs per request',
-  tests: [
-    { name: 'hello', description: 'GET /hello', tags: ['http'] },
-    { name: 'compute', description: 'GET /compute?n=1000', tags: ['http', 'hashing'] },
-  ],
-};
-const servers: SuiteInfo = {
-  name: 'servers',
-  description: 'The same HTTP server app run natively and by JS/wasm runtimes, under the same load',
-  tests: [{ name: 'hello', description: 'GET /', tags: ['http'] }],
-};
-const suites = [...(suitesFixture as SuiteInfo[]), gateway, servers];
+const runtimes = runtimesFixture as unknown as RuntimeView[];
+const suites = suitesFixture as SuiteInfo[];
+const policy = policyFixture as RunPolicy;
+const byId = (id: string) => runtimes.find((r) => r.id === id)!;
 const noop = () => {};
 const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
 
@@ -50,9 +40,12 @@ describe('HTTP data', () => {
     expect(isHttpRun(run)).toBe(true);
     expect(isHttpRun((runFixture as unknown as Report).runs[0]!)).toBe(false);
     expect(isHttpRun({ suite: 'renamed', http: run.http })).toBe(true);
-    expect(notApplicable({ id: 'wasmtime', kind: 'embedded' }, 'servers')).toMatch(/servers suite/);
-    expect(notApplicable({ id: 'wasmtime', kind: 'embedded' }, 'gateway')).toBeNull();
-    expect(notApplicable({ id: 'node', kind: 'cli' }, 'servers')).toBeNull();
+    // Which runtimes an HTTP suite applies to is what list_runtimes says (core's rule).
+    expect(notApplicable(byId('wasmtime'), 'servers')).toMatch(/servers suite/);
+    expect(notApplicable(byId('wasmtime'), 'gateway')).toBeNull();
+    expect(notApplicable(byId('node'), 'servers')).toBeNull();
+    expect(notApplicable(byId('docker'), 'gateway')).toBeNull();
+    expect(notApplicable(byId('docker'), 'servers')).toBe("the Docker variant is one of the gateway suite's");
   });
 
   it('parses levels and seconds as typed', () => {
@@ -163,6 +156,7 @@ describe('Setup of an HTTP suite', () => {
       calls.push({ cmd, payload: (payload ?? {}) as Record<string, unknown> });
       if (cmd === 'list_runtimes') return runtimes;
       if (cmd === 'list_suites') return suites;
+      if (cmd === 'run_policy') return policy;
       if (cmd === 'list_runs') return runsFixture;
       if (cmd === 'start_run') return null;
       throw { code: 'invalid_input', message: `unexpected command ${cmd}` };
@@ -170,7 +164,7 @@ describe('Setup of an HTTP suite', () => {
     render(<App />);
     await waitFor(() => expect(input('runtime-wasmtime').checked).toBe(true));
     expect(screen.queryByTestId('http-settings')).toBeNull();
-    expect(input('setting-runs').value).toBe('2');
+    expect(input('setting-invocations').value).toBe('6');
 
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
     await waitFor(() => expect(screen.getByTestId('http-settings')).toBeTruthy());
@@ -200,27 +194,27 @@ describe('Setup of an HTTP suite', () => {
     expect(settings).toMatchObject({
       suite: 'gateway',
       tests: [],
-      runs: 1,
-      warmup: 0,
-      invocations: 3,
-      order: 'interleaved',
       baseline: 'native',
       http: { levels: [1, 10, 50], duration_ms: 1500, latency_ms: 500 },
     });
+    // The repetition was left at the suite's defaults: core decides it.
+    expect([settings.runs, settings.warmup, settings.invocations, settings.order]).toEqual([undefined, undefined, undefined, undefined]);
     expect(settings.runtimes).toContain('native');
     expect(settings.runtimes).toContain('wasmtime-pooling');
   });
 
   it('leaves the load out for other suites and restores their defaults', async () => {
     const onStart = vi.fn<(s: RunSettings) => void>();
-    render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
+    render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
-    await waitFor(() => expect(input('setting-runs').value).toBe('1'));
+    await waitFor(() => expect(input('setting-invocations').value).toBe('3'));
+    fireEvent.input(input('setting-runs'), { target: { value: '5' } });
+    // Back to a command suite: its own defaults, not what was typed for the gateway.
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
-    await waitFor(() => expect(input('setting-runs').value).toBe('2'));
+    await waitFor(() => expect(input('setting-invocations').value).toBe('6'));
+    expect(input('setting-runs').value).toBe('1');
     expect(input('setting-warmup').value).toBe('0');
-    expect(input('setting-invocations').value).toBe('3');
     expect(screen.queryByTestId('http-settings')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
     expect(onStart.mock.calls[0]![0].http).toBeUndefined();
@@ -228,7 +222,7 @@ describe('Setup of an HTTP suite', () => {
 
   it('runs the servers suite on native and the CLIs, not on embedded engines', async () => {
     const onStart = vi.fn<(s: RunSettings) => void>();
-    render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
+    render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'servers' } });
     await waitFor(() => expect(input('runtime-wasmtime').disabled).toBe(true));
@@ -239,7 +233,9 @@ describe('Setup of an HTTP suite', () => {
     const s = onStart.mock.calls[0]![0];
     expect(s.runtimes).toContain('node');
     expect(s.runtimes).not.toContain('wasmtime');
-    expect(s.http).toEqual({ levels: [1, 10, 50, 100, 200, 400], duration_ms: 2000, latency_ms: 1000 });
+    // The load shown is the suite's default, left to core when not changed.
+    expect(input('setting-http-levels').value).toBe('1, 10, 50, 100, 200, 400');
+    expect(s.http).toBeUndefined();
   });
 });
 

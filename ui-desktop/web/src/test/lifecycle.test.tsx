@@ -6,7 +6,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Diff, Report, RunSettings, RuntimeInfo, SuiteInfo } from '../api';
+import type { Diff, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { formatRate } from '../format';
 import {
   formatAxis,
@@ -15,14 +15,14 @@ import {
   heapSeries,
   isLifecycleRun,
   lifecycleTable,
-  notApplicable,
   parseModule,
 } from '../lifecycle';
 import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, defaultPhases, phaseOptions } from '../screens/Diff';
-import { Setup } from '../screens/Setup';
+import { Setup, notApplicable } from '../screens/Setup';
 import lifecycleFixture from './fixtures/lifecycle.json';
+import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runtimesFixture from './fixtures/runtimes.json';
 import suitesFixture from './fixtures/suites.json';
@@ -31,7 +31,10 @@ const report = lifecycleFixture as unknown as Report;
 const run = report.runs[0]!;
 const summary = run.summary;
 const computeRun = (runFixture as unknown as Report).runs[0]!;
-const runtimes = runtimesFixture as RuntimeInfo[];
+const runtimes = runtimesFixture as unknown as RuntimeView[];
+const policy = policyFixture as RunPolicy;
+/** Core's reason (`applies_to`), as list_runtimes carries it. */
+const NOT_LIFECYCLE = 'the lifecycle suite drives an engine in-process; native and CLI runtimes have none';
 const suites = suitesFixture as SuiteInfo[];
 const noop = () => {};
 
@@ -159,13 +162,14 @@ describe('lifecycle data', () => {
     expect(formatRate(null)).toBe('–');
   });
 
-  it('says which runtimes a kind of suite applies to', () => {
+  it("says which runtimes a suite applies to, as list_runtimes carries core's answer", () => {
     const byId = (id: string) => runtimes.find((r) => r.id === id)!;
-    expect(notApplicable(byId('native'), 'lifecycle')).toBe('not applicable to the lifecycle suite');
-    expect(notApplicable(byId('wasmtime-cli'), 'lifecycle')).toBe('not applicable to the lifecycle suite');
+    expect(notApplicable(byId('native'), 'lifecycle')).toBe(NOT_LIFECYCLE);
+    expect(notApplicable(byId('wasmtime-cli'), 'lifecycle')).toBe(NOT_LIFECYCLE);
+    expect(notApplicable(byId('docker'), 'lifecycle')).toBe(NOT_LIFECYCLE);
     expect(notApplicable(byId('wasmtime-pooling-nocow'), 'lifecycle')).toBeNull();
-    expect(notApplicable(byId('native'), 'command')).toBeNull();
-    expect(notApplicable(byId('wasmtime-pooling-nocow'), 'command')).toContain('lifecycle suite only');
+    expect(notApplicable(byId('native'), 'compute')).toBeNull();
+    expect(notApplicable(byId('wasmtime-pooling-nocow'), 'compute')).toContain('lifecycle suite only');
   });
 });
 
@@ -233,7 +237,7 @@ describe('Setup and the lifecycle suite', () => {
 
   it('disables native and CLIs for lifecycle, selects the embedded engines and the first as baseline', async () => {
     const onStart = vi.fn<(s: RunSettings) => void>();
-    render(<Setup runtimes={runtimes} suites={suites} busy={false} onStart={onStart} />);
+    render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     // Compute as before: native enabled and selected, baseline native; the lifecycle-only
     // configuration is not offered.
@@ -245,9 +249,9 @@ describe('Setup and the lifecycle suite', () => {
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'lifecycle' } });
     await waitFor(() => expect(input('runtime-native').disabled).toBe(true));
     expect(input('runtime-native').checked).toBe(false);
-    expect(screen.getByTestId('na-native').textContent).toBe('not applicable to the lifecycle suite');
+    expect(screen.getByTestId('na-native').textContent).toBe(NOT_LIFECYCLE);
     expect(input('runtime-wasmtime-cli').disabled).toBe(true);
-    expect(screen.getByTestId('na-wasmtime-cli').textContent).toBe('not applicable to the lifecycle suite');
+    expect(screen.getByTestId('na-wasmtime-cli').textContent).toBe(NOT_LIFECYCLE);
     // A missing CLI says it does not apply rather than how to install it.
     expect(screen.queryByTestId('unavailable-wasmer-cli')).toBeNull();
     for (const id of embedded) expect(input(`runtime-${id}`).checked).toBe(true);
@@ -310,7 +314,7 @@ describe('Diff of lifecycle runs', () => {
     expect([...defaultPhases('lifecycle')]).toEqual(['instantiate', 'call']);
 
     mockIPC(() => ({ ...report, runs: [run, run], diff }));
-    render(<DiffScreen runs={[]} a="x" b="y" onPick={noop} onExport={noop} />);
+    render(<DiffScreen runs={[]} a="x" b="y" defaultThresholdPct={policy.threshold_pct} onPick={noop} onExport={noop} />);
     const table = await screen.findByTestId('diff-table');
     await waitFor(() => expect(input('phase-call').checked).toBe(true));
     expect(input('phase-instantiate').checked).toBe(true);

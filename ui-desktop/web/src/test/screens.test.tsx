@@ -197,14 +197,15 @@ describe('Diff screen', () => {
         runs={runs}
         a="20261122-035229-compute-a3d7"
         b="20261122-035234-compute-4bb8"
+        defaultThresholdPct={2}
         onPick={noop}
         onExport={noop}
       />,
     );
     const table = await screen.findByTestId('diff-table');
-    expect(calls).toEqual([
-      ['diff_runs', { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 2 }],
-    ]);
+    // No threshold typed: none sent, the backend applies core's; the field shows it.
+    expect(calls).toEqual([['diff_runs', { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8' }]]);
+    expect((screen.getByTestId('diff-threshold') as HTMLInputElement).value).toBe('2');
     const rows = within(table).getAllByTestId('diff-row');
     // 11 execute + 11 total rows in the fixture.
     expect(rows).toHaveLength(22);
@@ -229,6 +230,12 @@ describe('Diff screen', () => {
     expect(screen.getByTestId('count-slower').textContent).toBe('4 slower');
     fireEvent.click(screen.getByTestId('phase-instantiate'));
     await waitFor(() => expect(screen.getByTestId('count-faster').textContent).toBe('2 faster'));
+
+    // A threshold typed is sent.
+    fireEvent.change(screen.getByTestId('diff-threshold'), { target: { value: '5' } });
+    await waitFor(() =>
+      expect(calls.at(-1)).toEqual(['diff_runs', { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5 }]),
+    );
   });
 
   it('puts comparability warnings above the table, and lists rows only one side has', async () => {
@@ -236,7 +243,7 @@ describe('Diff screen', () => {
     withWarnings.diff!.warnings = ['machines differ: 5cfc1b07a2abd8e5 vs 0123456789abcdef', 'wasmtime version differs: 48.0.0 vs 49.0.0'];
     withWarnings.diff!.only_a = [{ runtime: 'wasmer-singlepass', test: 'matmul-simd', phase: 'execute' }];
     mockIPC(() => withWarnings);
-    render(<DiffScreen runs={runs} a="x" b="y" onPick={noop} onExport={noop} />);
+    render(<DiffScreen runs={runs} a="x" b="y" defaultThresholdPct={2} onPick={noop} onExport={noop} />);
     const warn = await screen.findByTestId('diff-warnings');
     expect(warn.dataset.count).toBe('2');
     expect(warn.getAttribute('role')).toBe('alert');
@@ -302,7 +309,9 @@ describe('Diff screen', () => {
       }
       return out;
     });
-    render(<DiffScreen runs={runs} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" onPick={noop} onExport={noop} />);
+    render(
+      <DiffScreen runs={runs} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" defaultThresholdPct={2} onPick={noop} onExport={noop} />,
+    );
     const table = await screen.findByTestId('diff-table');
     const row = (rt: string, t: string) =>
       within(table)
@@ -345,7 +354,7 @@ describe('Diff screen', () => {
     await waitFor(() => expect(screen.getByTestId('diff-normalized').textContent).toBe("each side relative to its own run's native"));
     expect(calls.at(-1)).toEqual([
       'diff_runs',
-      { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 2, normalize: 'native' },
+      { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', normalize: 'native' },
     ]);
     expect(screen.getByTestId('diff-method').textContent).toContain("each side relative to its own run's native");
   });

@@ -168,7 +168,16 @@ describe('the diff of two 10,000-cell runs', () => {
       })),
     ).flat();
     mockIPC(() => ({ ...fixture, diff: { ...fixture.diff!, rows, only_a: [], only_b: [], warnings: [] } }));
-    render(<DiffScreen runs={runsFixture as RunListItem[]} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" onPick={() => {}} onExport={() => {}} />);
+    render(
+      <DiffScreen
+        runs={runsFixture as RunListItem[]}
+        a="20261122-035229-compute-a3d7"
+        b="20261122-035234-compute-4bb8"
+        defaultThresholdPct={2}
+        onPick={() => {}}
+        onExport={() => {}}
+      />,
+    );
     const table = await screen.findByTestId('diff-table');
     expect(table.parentElement!.dataset.windowed).toBe('true');
     const drawn = within(table).getAllByTestId('diff-row');

@@ -1,0 +1,365 @@
+//! Run policy: what a run does where the user said nothing. The CLI, the terminal UI and
+//! the desktop page (through its commands) all ask here instead of deciding themselves, so
+//! the same choices make the same plan whichever front end they came from: the defaults
+//! of a suite, which timeout wins, whether a runtime applies to a suite and why not.
+//! The diff's noise threshold is [`crate::analysis::DEFAULT_THRESHOLD_PCT`].
+
+use super::plan::{Repetition, RunRequest, serves};
+use crate::config::Config;
+use crate::http::HttpSettings;
+use crate::runtime::{RuntimeInfo, applies_to};
+use crate::store::{Measure, RunOrder};
+use crate::suite::{Size, Suite};
+use serde::Serialize;
+use std::time::Duration;
+
+/// Seconds an iteration may take when neither the user nor the suite says.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
+/// Memory cap of a cell when the user does not say, MiB.
+pub const DEFAULT_MEMORY_CAP_MIB: u64 = 4096;
+/// Live sampling interval when the user does not say, ms.
+pub const DEFAULT_SAMPLE_INTERVAL_MS: u64 = 100;
+/// Shortest sampling interval: sampling more often would mostly measure the sampler.
+pub const MIN_SAMPLE_INTERVAL_MS: u64 = 10;
+/// The runtime others are compared against when the user does not say.
+pub const DEFAULT_BASELINE: &str = "native";
+
+/// Where a run's per-iteration timeout comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeoutSource {
+    /// The user set it.
+    Explicit,
+    /// The suite's manifest sets its own (`timeout_secs`: faults 10 s, libsodium 600 s).
+    Suite,
+    /// [`DEFAULT_TIMEOUT_SECS`].
+    Default,
+}
+
+/// The per-iteration timeout, seconds, and where it came from: what the user set, else
+/// the suite's own, else [`DEFAULT_TIMEOUT_SECS`]. A suite's own timeout is neither a floor
+/// nor a ceiling: faults keeps its short one and libsodium its long one unless told.
+pub fn resolve_timeout(explicit: Option<u64>, suite: &Suite) -> (u64, TimeoutSource) {
+    match (explicit, suite.timeout_secs) {
+        (Some(t), _) => (t, TimeoutSource::Explicit),
+        (None, Some(t)) => (t, TimeoutSource::Suite),
+        (None, None) => (DEFAULT_TIMEOUT_SECS, TimeoutSource::Default),
+    }
+}
+
+/// Whether a runtime can run a suite, and if not why (shown as "not applicable"): the
+/// rule of the suite's kind ([`applies_to`]: embedded engines only for lifecycle, no
+/// embedded engine for servers, Docker for the gateway only, lifecycle-only
+/// configurations) and, for a servers suite, whether any of its tests has a server the
+/// runtime runs.
+pub fn applicability(info: &RuntimeInfo, suite: &Suite) -> Result<(), String> {
+    applies_to(info, suite.kind).and_then(|()| serves(suite, &info.id))
+}
+
+/// What a run of a suite does where the user says nothing: what front ends show before
+/// anything is changed (the desktop page gets it from its `list_suites` command).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunDefaults {
+    /// Invocations, warm-up and runs of the suite's kind ([`Repetition::default_for`]).
+    pub repetition: Repetition,
+    /// Order of the cells' invocations.
+    pub order: RunOrder,
+    /// Per-iteration timeout, seconds ([`resolve_timeout`] with nothing explicit).
+    pub timeout_secs: u64,
+    /// Whether that timeout is the suite's own or the general default.
+    pub timeout_source: TimeoutSource,
+    /// Problem size.
+    pub size: Size,
+    /// Memory cap per cell, MiB.
+    pub memory_cap_mib: u64,
+    /// Live sampling interval, ms.
+    pub sample_interval_ms: u64,
+    /// Baseline runtime.
+    pub baseline: String,
+    /// HTTP suites: the load (levels, durations, threads); `None` for other kinds.
+    pub http: Option<HttpSettings>,
+}
+
+impl RunDefaults {
+    /// The defaults of a run of `suite`.
+    pub fn for_suite(suite: &Suite) -> RunDefaults {
+        let (timeout_secs, timeout_source) = resolve_timeout(None, suite);
+        RunDefaults {
+            repetition: Repetition::default_for(suite.kind),
+            order: RunOrder::Interleaved,
+            timeout_secs,
+            timeout_source,
+            size: Size::Quick,
+            memory_cap_mib: DEFAULT_MEMORY_CAP_MIB,
+            sample_interval_ms: DEFAULT_SAMPLE_INTERVAL_MS,
+            baseline: DEFAULT_BASELINE.into(),
+            http: suite.kind.is_http().then(HttpSettings::default),
+        }
+    }
+}
+
+/// What a user chose in a front end. `None` (and an empty list) means "not set": core's
+/// policy decides, so no front end carries a default of its own.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunChoices {
+    /// Test names; empty means all.
+    pub tests: Vec<String>,
+    /// Runtime ids or groups (`all`, `embedded`, `cli`); empty means every available one.
+    pub runtimes: Vec<String>,
+    /// Warm-up iterations per invocation.
+    pub warmup: Option<u32>,
+    /// Measured iterations per invocation.
+    pub runs: Option<u32>,
+    /// Fresh worker processes per cell.
+    pub invocations: Option<u32>,
+    /// Order of the cells' invocations.
+    pub order: Option<RunOrder>,
+    /// Seed of the interleaved order.
+    pub seed: Option<u64>,
+    /// Time, or also instructions.
+    pub measure: Option<Measure>,
+    /// Per-iteration timeout, seconds ([`resolve_timeout`]).
+    pub timeout_secs: Option<u64>,
+    /// Problem size.
+    pub size: Option<Size>,
+    /// Label of the saved run; blank means none.
+    pub label: Option<String>,
+    /// Memory cap per cell, MiB.
+    pub memory_cap_mib: Option<u64>,
+    /// Live sampling interval, ms (at least [`MIN_SAMPLE_INTERVAL_MS`]).
+    pub sample_interval_ms: Option<u64>,
+    /// Baseline runtime.
+    pub baseline: Option<String>,
+    /// Leave out named runtimes that are unavailable instead of refusing.
+    pub skip_missing: bool,
+    /// HTTP suites: the load (ignored for other kinds).
+    pub http: Option<HttpSettings>,
+}
+
+impl RunRequest {
+    /// The request a front end's choices describe: each choice not made takes the suite's
+    /// default ([`RunDefaults::for_suite`]), the timeout by [`resolve_timeout`].
+    pub fn from_choices(suite: Suite, c: RunChoices, config: Config) -> RunRequest {
+        let d = RunDefaults::for_suite(&suite);
+        let (timeout, _) = resolve_timeout(c.timeout_secs, &suite);
+        RunRequest {
+            tests: c.tests,
+            runtimes: c.runtimes,
+            warmup: c.warmup.unwrap_or(d.repetition.warmup),
+            runs: c.runs.unwrap_or(d.repetition.runs),
+            invocations: c.invocations.unwrap_or(d.repetition.invocations),
+            order: c.order.unwrap_or(d.order),
+            seed: c.seed,
+            measure: c.measure.unwrap_or_default(),
+            timeout: Duration::from_secs(timeout),
+            size: c.size.unwrap_or(d.size),
+            label: c
+                .label
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty()),
+            memory_cap: c.memory_cap_mib.unwrap_or(d.memory_cap_mib) << 20,
+            sample_interval: Duration::from_millis(
+                c.sample_interval_ms
+                    .unwrap_or(d.sample_interval_ms)
+                    .max(MIN_SAMPLE_INTERVAL_MS),
+            ),
+            baseline: c.baseline.unwrap_or(d.baseline),
+            config,
+            skip_missing: c.skip_missing,
+            http: if suite.kind.is_http() { c.http } else { None },
+            suite,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::{RuntimeKind, known_runtimes};
+    use crate::suite::SuiteKind;
+
+    fn suite(kind: SuiteKind, timeout_secs: Option<u64>) -> Suite {
+        Suite {
+            name: "s".into(),
+            kind,
+            timeout_secs,
+            ..Suite::default()
+        }
+    }
+
+    #[test]
+    fn an_explicit_timeout_wins_then_the_suites_own_then_sixty_seconds() {
+        let faults = suite(SuiteKind::Command, Some(10));
+        let libsodium = suite(SuiteKind::Command, Some(600));
+        let compute = suite(SuiteKind::Command, None);
+        assert_eq!(resolve_timeout(None, &faults), (10, TimeoutSource::Suite));
+        assert_eq!(
+            resolve_timeout(None, &libsodium),
+            (600, TimeoutSource::Suite)
+        );
+        assert_eq!(
+            resolve_timeout(None, &compute),
+            (60, TimeoutSource::Default)
+        );
+        assert_eq!(
+            resolve_timeout(Some(30), &faults),
+            (30, TimeoutSource::Explicit)
+        );
+        assert_eq!(
+            resolve_timeout(Some(30), &libsodium),
+            (30, TimeoutSource::Explicit)
+        );
+        assert_eq!(
+            resolve_timeout(Some(90), &compute),
+            (90, TimeoutSource::Explicit)
+        );
+        for (s, secs) in [(faults, 10), (libsodium, 600), (compute, 60)] {
+            let req = RunRequest::from_choices(s.clone(), RunChoices::default(), Config::default());
+            assert_eq!(req.timeout, Duration::from_secs(secs));
+            assert_eq!(
+                RunRequest::new(s.clone()).timeout,
+                Duration::from_secs(secs)
+            );
+            let explicit = RunChoices {
+                timeout_secs: Some(5),
+                ..RunChoices::default()
+            };
+            let req = RunRequest::from_choices(s, explicit, Config::default());
+            assert_eq!(req.timeout, Duration::from_secs(5));
+        }
+    }
+
+    #[test]
+    fn choices_not_made_take_the_suite_kinds_defaults() {
+        for kind in SuiteKind::ALL {
+            let s = suite(kind, None);
+            let d = RunDefaults::for_suite(&s);
+            assert_eq!(d.repetition, Repetition::default_for(kind));
+            assert_eq!(d.http.is_some(), kind.is_http(), "{kind}");
+            let req = RunRequest::from_choices(s.clone(), RunChoices::default(), Config::default());
+            assert_eq!(
+                (req.invocations, req.warmup, req.runs),
+                (
+                    d.repetition.invocations,
+                    d.repetition.warmup,
+                    d.repetition.runs
+                )
+            );
+            assert_eq!(req.order, RunOrder::Interleaved);
+            assert_eq!(req.size, Size::Quick);
+            assert_eq!(req.memory_cap, 4096 << 20);
+            assert_eq!(req.sample_interval, Duration::from_millis(100));
+            assert_eq!(req.baseline, "native");
+            assert_eq!(req.label, None);
+            assert_eq!(req.http, None);
+        }
+        assert_eq!(
+            Repetition::default_for(SuiteKind::Command),
+            Repetition {
+                invocations: 6,
+                warmup: 0,
+                runs: 1
+            }
+        );
+    }
+
+    #[test]
+    fn choices_made_are_kept_blank_labels_dropped_and_sampling_bounded() {
+        let c = RunChoices {
+            tests: vec!["a".into()],
+            runtimes: vec!["wasmtime".into()],
+            warmup: Some(4),
+            runs: Some(5),
+            invocations: Some(6),
+            order: Some(RunOrder::Sequential),
+            seed: Some(7),
+            size: Some(Size::Full),
+            label: Some("  mine ".into()),
+            memory_cap_mib: Some(64),
+            sample_interval_ms: Some(1),
+            baseline: Some("wasmtime".into()),
+            skip_missing: true,
+            http: Some(HttpSettings::default()),
+            ..RunChoices::default()
+        };
+        let req =
+            RunRequest::from_choices(suite(SuiteKind::Command, Some(10)), c, Config::default());
+        assert_eq!((req.warmup, req.runs, req.invocations), (4, 5, 6));
+        assert_eq!(
+            (req.order, req.seed, req.size),
+            (RunOrder::Sequential, Some(7), Size::Full)
+        );
+        assert_eq!(req.label.as_deref(), Some("mine"));
+        assert_eq!(req.memory_cap, 64 << 20);
+        assert_eq!(req.sample_interval, Duration::from_millis(10));
+        assert_eq!(req.baseline, "wasmtime");
+        assert!(req.skip_missing);
+        // Load settings mean nothing to a command suite.
+        assert_eq!(req.http, None);
+        let blank = RunChoices {
+            label: Some("   ".into()),
+            ..RunChoices::default()
+        };
+        let req =
+            RunRequest::from_choices(suite(SuiteKind::Command, None), blank, Config::default());
+        assert_eq!(req.label, None);
+    }
+
+    #[test]
+    fn applicability_is_the_kinds_rule_with_docker_for_the_gateway_only() {
+        let rt = |id: &str, kind: RuntimeKind| RuntimeInfo {
+            id: id.into(),
+            kind,
+            version: "1".into(),
+            config: String::new(),
+            unavailable: None,
+            hint: None,
+            command: None,
+        };
+        let native = rt("native", RuntimeKind::Native);
+        let wasmtime = rt("wasmtime", RuntimeKind::Embedded);
+        let nocow = rt("wasmtime-pooling-nocow", RuntimeKind::Embedded);
+        let cli = rt("wasmtime-cli", RuntimeKind::Cli);
+        let docker = rt("docker", RuntimeKind::Cli);
+        let ok = |r: &RuntimeInfo, k| applicability(r, &suite(k, None)).is_ok();
+        use SuiteKind::*;
+        let table: [(&RuntimeInfo, [bool; 3]); 5] = [
+            // command, lifecycle, gateway
+            (&native, [true, false, true]),
+            (&wasmtime, [true, true, true]),
+            (&nocow, [false, true, false]),
+            (&cli, [true, false, true]),
+            (&docker, [false, false, true]),
+        ];
+        for (r, want) in table {
+            assert_eq!(
+                [ok(r, Command), ok(r, Lifecycle), ok(r, Gateway)],
+                want,
+                "{}",
+                r.id
+            );
+        }
+        let why = applicability(&docker, &suite(Command, None)).unwrap_err();
+        assert!(why.contains("gateway suite"), "{why}");
+        let why = applicability(&native, &suite(Lifecycle, None)).unwrap_err();
+        assert!(why.contains("lifecycle suite"), "{why}");
+        // A servers suite without a server for the runtime does not apply to it, whatever
+        // its kind; an embedded engine never runs one.
+        let why = applicability(&cli, &suite(Servers, None)).unwrap_err();
+        assert!(why.contains("no test of suite 's'"), "{why}");
+        let why = applicability(&wasmtime, &suite(Servers, None)).unwrap_err();
+        assert!(why.contains("embedded engine runs none"), "{why}");
+        // Every runtime of this machine gets an answer for every kind, the same as the
+        // kind's rule where no server list is involved.
+        for r in known_runtimes(&Config::default()) {
+            for k in [Command, Lifecycle, Gateway] {
+                assert_eq!(
+                    applicability(&r, &suite(k, None)),
+                    applies_to(&r, k),
+                    "{} × {k}",
+                    r.id
+                );
+            }
+        }
+    }
+}
