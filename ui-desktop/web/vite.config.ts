@@ -2,8 +2,9 @@
 // Vite builds the page Tauri embeds (ui-desktop/web/dist) and Vitest tests it in jsdom.
 // Relative base: Tauri serves dist/ from its own protocol. No module-preload polyfill:
 // it would be an extra script the strict CSP has no reason to allow.
-import { defineConfig } from 'vite';
+
 import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
 
 export default defineConfig({
   base: './',

@@ -78,9 +78,7 @@ export interface RunDefaults {
   sample_interval_ms: number;
   baseline: string;
   /** HTTP suites: the load (core's `HttpSettings`); null for other kinds. */
-  http:
-    | (HttpRunSettings & { server_threads: number; client_threads: number; cli_inflight: number; ready_timeout_ms: number })
-    | null;
+  http: (HttpRunSettings & { server_threads: number; client_threads: number; cli_inflight: number; ready_timeout_ms: number }) | null;
 }
 
 /** Constants of core's policy (`run_policy`). */
@@ -159,15 +157,7 @@ export type Phase =
 /** The phases of running a WASI command (command suites such as compute). */
 export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
 /** The phases of an instance's life (the lifecycle suite), in the order they happen. */
-export const LIFECYCLE_PHASES: readonly Phase[] = [
-  'compile',
-  'load',
-  'instantiate',
-  'first_instantiate',
-  'call',
-  'first_call',
-  'teardown',
-];
+export const LIFECYCLE_PHASES: readonly Phase[] = ['compile', 'load', 'instantiate', 'first_instantiate', 'call', 'first_call', 'teardown'];
 /** Every phase, in the backend's order (`Phase::ALL`). */
 export const ALL_PHASES: readonly Phase[] = [
   'compile',
@@ -568,10 +558,7 @@ export interface CommandError {
 
 export function isCommandError(e: unknown): e is CommandError {
   return (
-    typeof e === 'object' &&
-    e !== null &&
-    typeof (e as CommandError).code === 'string' &&
-    typeof (e as CommandError).message === 'string'
+    typeof e === 'object' && e !== null && typeof (e as CommandError).code === 'string' && typeof (e as CommandError).message === 'string'
   );
 }
 
@@ -611,10 +598,7 @@ export function runPolicy(): Promise<RunPolicy> {
  * Starts a run. Resolves once it started; its events then arrive on `onEvents` in
  * batches (one IPC message per burst). Returns the channel so a caller can keep it alive.
  */
-export async function startRun(
-  settings: RunSettings,
-  onEvents: (batch: RunEvent[]) => void,
-): Promise<Channel<RunEvent[]>> {
+export async function startRun(settings: RunSettings, onEvents: (batch: RunEvent[]) => void): Promise<Channel<RunEvent[]>> {
   const onEvent = new Channel<RunEvent[]>();
   onEvent.onmessage = onEvents;
   await invoke<null>('start_run', { settings, onEvent });

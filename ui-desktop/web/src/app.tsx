@@ -50,10 +50,7 @@ export function App({ session: given }: { session?: LiveSession }) {
   const refreshRef = useRef(refreshRuns);
   refreshRef.current = refreshRuns;
 
-  const session = useMemo(
-    () => given ?? new LiveSession({ onEnded: () => refreshRef.current(), onError: showError }),
-    [given],
-  );
+  const session = useMemo(() => given ?? new LiveSession({ onEnded: () => refreshRef.current(), onError: showError }), [given]);
   // Only whether a run is in flight: the live screen follows the details itself.
   const running = useLiveSelect(session, inFlight);
 
@@ -113,7 +110,7 @@ export function App({ session: given }: { session?: LiveSession }) {
             data-testid={`nav-${n.id}`}
           >
             {n.label}
-            {n.id === 'live' && running && <span class="dot" aria-label="(running)" />}
+            {n.id === 'live' && running && <span class="dot" role="img" aria-label="(running)" />}
           </button>
         ))}
       </nav>

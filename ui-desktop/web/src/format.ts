@@ -53,8 +53,7 @@ export function formatRate(perSec: number | null | undefined): string {
 export function formatRatio(r: number | null | undefined, decimals = 2): string {
   if (!finite(r)) return DASH;
   const a = Math.abs(r);
-  const s =
-    a >= 100 ? r.toFixed(0) : a >= 10 ? r.toFixed(1) : a >= 0.1 || a === 0 ? r.toFixed(decimals) : r.toPrecision(decimals);
+  const s = a >= 100 ? r.toFixed(0) : a >= 10 ? r.toFixed(1) : a >= 0.1 || a === 0 ? r.toFixed(decimals) : r.toPrecision(decimals);
   return `${s}×`;
 }
 
@@ -89,10 +88,7 @@ export function formatTime(unix: number | null | undefined): string {
   if (!finite(unix)) return DASH;
   const d = new Date(unix * 1000);
   const p = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` +
-    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
-  );
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` + `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
 /** A median across a copy of `values` (the caller's array is not reordered). */

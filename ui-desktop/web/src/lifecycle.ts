@@ -50,13 +50,7 @@ export function measureByKey(key: string): Measure | undefined {
 }
 
 /** What the heap chart offers, first the default: the measurements that grow with the heap. */
-export const HEAP_CHART_MEASURES: readonly string[] = [
-  'instantiate',
-  'teardown',
-  'first_instantiate',
-  'rss_per_instance_bytes',
-  'compile',
-];
+export const HEAP_CHART_MEASURES: readonly string[] = ['instantiate', 'teardown', 'first_instantiate', 'rss_per_instance_bytes', 'compile'];
 
 // ---------------------------------------------------------------- suites and runtimes
 

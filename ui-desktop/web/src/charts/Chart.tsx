@@ -2,8 +2,9 @@
  * A uPlot chart as a component: created once per `specKey`, fed through `setData` when
  * `data` changes identity. Live charts bypass `data` and drive the handle themselves.
  */
-import { useEffect, useRef } from 'preact/hooks';
+
 import type { RefObject } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import { type ChartData, type ChartHandle, type ChartSpec, createChart } from './uplot';
 
 /** Creates the chart on mount (and again when `specKey` changes), destroys on unmount. */

@@ -54,20 +54,12 @@ export function StripPlot({ test, lanes }: { test: string; lanes: readonly Strip
             {vals.map((v, j) => (
               <circle key={j} cx={x(v)} cy={y} r={2.6} fill={l.color} fill-opacity={0.75} />
             ))}
-            {m !== null && m > 0 && (
-              <line x1={x(m)} x2={x(m)} y1={y - 6} y2={y + 6} stroke={l.color} stroke-width={2} />
-            )}
+            {m !== null && m > 0 && <line x1={x(m)} x2={x(m)} y1={y - 6} y2={y + 6} stroke={l.color} stroke-width={2} />}
           </g>
         );
       })}
       {ticks.map((t, i) => (
-        <text
-          key={i}
-          x={x(t)}
-          y={h - 3}
-          class="strip-tick"
-          text-anchor={i === 0 ? 'start' : 'end'}
-        >
+        <text key={i} x={x(t)} y={h - 3} class="strip-tick" text-anchor={i === 0 ? 'start' : 'end'}>
           {formatNs(t)}
         </text>
       ))}

@@ -48,15 +48,7 @@ export function Modal({ title, onClose, children, testid }: ModalProps) {
 
   return (
     <div class="modal-backdrop">
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        ref={box}
-        onKeyDown={onKeyDown}
-        data-testid={testid}
-      >
+      <div class="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={box} onKeyDown={onKeyDown} data-testid={testid}>
         <h2 id={titleId}>{title}</h2>
         {children}
       </div>

@@ -64,9 +64,7 @@ function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, s
         height: el.clientHeight || FALLBACK.height,
         width: el.clientWidth || FALLBACK.width,
       };
-      setBox((b) =>
-        b.top === next.top && b.left === next.left && b.height === next.height && b.width === next.width ? b : next,
-      );
+      setBox((b) => (b.top === next.top && b.left === next.left && b.height === next.height && b.width === next.width ? b : next));
     };
     const onScroll = () => {
       if (!queued) queued = requestAnimationFrame(read);
@@ -134,6 +132,7 @@ export function useWindowed(grid: Grid): Windowed {
 export function SpacerRow({ height, colSpan }: { height: number; colSpan: number }) {
   if (height <= 0) return null;
   return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row holds nothing and takes no focus.
     <tr class="spacer" aria-hidden="true" style={{ height: `${height}px` }}>
       <td colSpan={colSpan} />
     </tr>
@@ -144,6 +143,7 @@ export function SpacerRow({ height, colSpan }: { height: number; colSpan: number
 export function SpacerCell({ width, head = false }: { width: number; head?: boolean }) {
   if (width <= 0) return null;
   return head ? (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer cell holds nothing and takes no focus.
     <th class="spacer" aria-hidden="true" style={{ width: `${width}px` }} />
   ) : (
     <td class="spacer" aria-hidden="true" style={{ width: `${width}px` }} />
@@ -154,17 +154,7 @@ export function SpacerCell({ width, head = false }: { width: number; head?: bool
  * The scroll box of a table: plain when drawn whole; when windowed, a bounded box with the
  * table's full width and fixed sizes (`--row-h`, `--col-w`, `--head-w`) so the spacers line up.
  */
-export function WindowBox({
-  w,
-  grid,
-  children,
-  label,
-}: {
-  w: Windowed;
-  grid: Grid;
-  children: ComponentChildren;
-  label?: string;
-}) {
+export function WindowBox({ w, grid, children, label }: { w: Windowed; grid: Grid; children: ComponentChildren; label?: string }) {
   if (!w.windowed) return <div class="table-scroll">{children}</div>;
   const style = {
     '--row-h': `${grid.rowHeight}px`,
@@ -173,7 +163,9 @@ export function WindowBox({
     '--table-w': grid.cols > 0 ? `${grid.headWidth + grid.cols * grid.colWidth}px` : '100%',
   };
   return (
-    <div class="table-scroll windowed" ref={w.ref} style={style} tabIndex={0} aria-label={label} data-windowed="true">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus so the keyboard can scroll it.
+    // biome-ignore lint/a11y/useSemanticElements: the box is the table's scroll container, not a section of the page.
+    <div class="table-scroll windowed" ref={w.ref} style={style} role="region" tabIndex={0} aria-label={label} data-windowed="true">
       {children}
     </div>
   );

@@ -8,7 +8,7 @@ import type { Channel } from '@tauri-apps/api/core';
 import type { RunEvent, RunSettings } from '../api';
 import * as api from '../api';
 import { Ring } from '../charts/ring';
-import { type LiveAction, type LiveState, inFlight, initialState, reduce } from './state';
+import { inFlight, initialState, type LiveAction, type LiveState, reduce } from './state';
 
 /** Samples kept for the live graphs: two minutes at the default 100 ms. */
 export const SAMPLE_CAPACITY = 1200;

@@ -6,7 +6,7 @@
  * between, so a cell is `queued` between its invocations (with how many ended) and only
  * `done` after its last one.
  */
-import { type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, cellKey } from '../api';
+import { cellKey, type MeasurementRow, type RunEvent, type RunStatus, type SampleRow } from '../api';
 import { median } from '../format';
 import { suiteKind } from '../lifecycle';
 
@@ -176,7 +176,9 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         }),
       );
       const index: Record<string, number> = {};
-      cells.forEach((c, i) => (index[cellKey(c.runtime, c.test)] = i));
+      cells.forEach((c, i) => {
+        index[cellKey(c.runtime, c.test)] = i;
+      });
       return {
         ...s,
         state: 'running',

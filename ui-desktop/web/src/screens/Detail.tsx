@@ -9,7 +9,7 @@
  * opened.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { type Report, errorMessage, loadRun } from '../api';
+import { errorMessage, loadRun, type Report } from '../api';
 import { showError } from '../errors';
 import { formatBytes, formatTime } from '../format';
 import { isHttpRun } from '../http';
@@ -67,7 +67,11 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
           <h1 id="detail-title">Run detail</h1>
         </header>
         <p class="empty">
-          No run open. <button type="button" class="link" onClick={onPickRun}>Pick one from the saved runs</button>.
+          No run open.{' '}
+          <button type="button" class="link" onClick={onPickRun}>
+            Pick one from the saved runs
+          </button>
+          .
         </p>
       </section>
     );
@@ -130,15 +134,14 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
               </dd>
               <dt>Machine</dt>
               <dd>
-                {run.machine.cpu_model}, {run.machine.cores} cores, {formatBytes(run.machine.memory_bytes)} ·{' '}
-                {run.machine.os} · {run.machine.kernel} · {run.machine.arch}
+                {run.machine.cpu_model}, {run.machine.cores} cores, {formatBytes(run.machine.memory_bytes)} · {run.machine.os} ·{' '}
+                {run.machine.kernel} · {run.machine.arch}
                 {run.machine.governor ? ` · governor ${run.machine.governor}` : ''}
               </dd>
               <dt>Settings</dt>
               <dd data-testid="detail-settings">
-                {run.settings.invocations ?? 1} invocation{(run.settings.invocations ?? 1) === 1 ? '' : 's'} × (
-                {run.settings.warmup} warm-up + {run.settings.runs} runs), {run.settings.order ?? 'sequential'}, timeout{' '}
-                {run.settings.timeout_secs} s, memory cap{' '}
+                {run.settings.invocations ?? 1} invocation{(run.settings.invocations ?? 1) === 1 ? '' : 's'} × ({run.settings.warmup}{' '}
+                warm-up + {run.settings.runs} runs), {run.settings.order ?? 'sequential'}, timeout {run.settings.timeout_secs} s, memory cap{' '}
                 {formatBytes(run.settings.memory_cap_bytes)}, samples every {run.settings.sample_interval_ms} ms
               </dd>
               {hs && (
@@ -155,9 +158,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
               {run.not_applicable && run.not_applicable.length > 0 && (
                 <>
                   <dt>Not applicable</dt>
-                  <dd data-testid="detail-not-applicable">
-                    {run.not_applicable.map((n) => `${n.runtime} (${n.why})`).join(' · ')}
-                  </dd>
+                  <dd data-testid="detail-not-applicable">{run.not_applicable.map((n) => `${n.runtime} (${n.why})`).join(' · ')}</dd>
                 </>
               )}
               <dt>wasmeter</dt>
@@ -168,9 +169,8 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
           {http ? (
             <>
               <p class="muted small" data-testid="http-note">
-                Per request: cold start (spawn to the first 200 OK), latency over one keep-alive connection, and
-                throughput at each concurrency level. × baseline is the best requests/s over {s.baseline}’s (higher is
-                better).
+                Per request: cold start (spawn to the first 200 OK), latency over one keep-alive connection, and throughput at each
+                concurrency level. × baseline is the best requests/s over {s.baseline}’s (higher is better).
               </p>
               <HttpView runId={run.id} cells={run.http ?? []} runtimes={s.runtimes} baseline={s.baseline} />
             </>
@@ -181,8 +181,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
                   Instance life cycle <span class="muted small">(median (p99) per operation; hover a cell for details)</span>
                 </h2>
                 <p class="muted small" data-testid="lifecycle-note">
-                  Absolute figures: the lifecycle suite runs embedded engines only, so there is no native baseline to be
-                  relative to.
+                  Absolute figures: the lifecycle suite runs embedded engines only, so there is no native baseline to be relative to.
                 </p>
                 <LifecycleTable summary={s} />
               </div>

@@ -13,18 +13,18 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
   ALL_PHASES,
   type Diff,
+  diffRuns,
+  errorMessage,
   LIFECYCLE_PHASES,
   PHASES,
   type Phase,
   type RunListItem,
   type SuiteKind,
-  diffRuns,
-  errorMessage,
 } from '../api';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
-import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime } from '../format';
 import { parseNumberField } from '../fields';
+import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime } from '../format';
 import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
 import { isLifecycleRun } from '../lifecycle';
 

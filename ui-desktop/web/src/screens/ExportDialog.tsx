@@ -21,7 +21,12 @@ const FORMATS: { value: ExportFormat; label: string; what: string }[] = [
   { value: 'json', label: 'JSON', what: 'every number' },
 ];
 
-type Outcome = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; path: string } | { kind: 'cancelled' } | { kind: 'error'; message: string };
+type Outcome =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved'; path: string }
+  | { kind: 'cancelled' }
+  | { kind: 'error'; message: string };
 
 export function ExportDialog({ target, onClose }: { target: ExportTarget; onClose: () => void }) {
   const [format, setFormat] = useState<ExportFormat>('html');

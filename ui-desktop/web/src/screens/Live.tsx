@@ -4,16 +4,16 @@
  * session's reduced state; the graphs read the session's sample ring directly.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ConfirmDialog } from '../components/Modal';
 import { useChart } from '../charts/Chart';
 import type { ChartSpec } from '../charts/uplot';
-import { formatBytes, formatDuration, formatSeconds, formatNs, formatPct, formatRatio, ratioColor, ratioTone } from '../format';
+import { ConfirmDialog } from '../components/Modal';
+import { ListTable } from '../components/Windowed';
+import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, ratioColor, ratioTone } from '../format';
 import { isHttpKind } from '../http';
 import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
-import { type LiveState, cellPosition, eta, inFlight, liveMatrix, progress } from '../live/state';
+import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
-import { ListTable } from '../components/Windowed';
 import { MatrixTable } from './detail/Matrix';
 
 interface LiveProps {
@@ -53,13 +53,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
         {state.runId && <code class="muted">{state.runId}</code>}
         <div class="spacer" />
         {running && (
-          <button
-            type="button"
-            class="danger"
-            disabled={state.cancelling}
-            onClick={() => setConfirming(true)}
-            data-testid="cancel-run"
-          >
+          <button type="button" class="danger" disabled={state.cancelling} onClick={() => setConfirming(true)} data-testid="cancel-run">
             {state.cancelling ? 'Cancelling…' : 'Cancel run'}
           </button>
         )}
@@ -67,7 +61,11 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
 
       {state.state === 'idle' && (
         <p class="empty">
-          No run yet. <button type="button" class="link" onClick={onNewRun}>Set one up</button>.
+          No run yet.{' '}
+          <button type="button" class="link" onClick={onNewRun}>
+            Set one up
+          </button>
+          .
         </p>
       )}
 
@@ -253,7 +251,12 @@ function LiveMatrixView({ state }: { state: LiveState }) {
       attrs={{ 'data-lifecycle': m.lifecycle ? 'true' : undefined }}
       cell={(r, t) => {
         const c = m.cell(r, t);
-        if (!c) return <td key={r} class="na">–</td>;
+        if (!c)
+          return (
+            <td key={r} class="na">
+              –
+            </td>
+          );
         if (c.status === 'failed') {
           return (
             <td key={r} class="failed" title={c.failure ?? ''} data-testid="live-cell" data-runtime={r} data-test={t}>

@@ -60,12 +60,7 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
         >
           Diff
         </button>
-        <button
-          type="button"
-          disabled={!one && !two}
-          onClick={() => onExport(two ? [...two] : one ? [one] : [])}
-          data-testid="runs-export"
-        >
+        <button type="button" disabled={!one && !two} onClick={() => onExport(two ? [...two] : one ? [one] : [])} data-testid="runs-export">
           Export…
         </button>
         <button
@@ -78,9 +73,7 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
           Delete
         </button>
       </header>
-      <p class="muted small">
-        Select one run to open or export it, two to compare them (the older one is A). Double-click opens a run.
-      </p>
+      <p class="muted small">Select one run to open or export it, two to compare them (the older one is A). Double-click opens a run.</p>
 
       <div class="panel table-scroll">
         <table class="runs-table" data-testid="runs-list">
@@ -124,12 +117,7 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
                   onDblClick={() => m && onOpen(r.id)}
                 >
                   <td>
-                    <input
-                      type="checkbox"
-                      checked={sel}
-                      onChange={() => toggle(r.id)}
-                      aria-label={`Select run ${r.id}`}
-                    />
+                    <input type="checkbox" checked={sel} onChange={() => toggle(r.id)} aria-label={`Select run ${r.id}`} />
                   </td>
                   <td>
                     <code>{r.id}</code>

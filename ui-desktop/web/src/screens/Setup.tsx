@@ -171,10 +171,7 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
     const all = current?.tests ?? [];
     if (!q) return all;
     return all.filter(
-      (t) =>
-        t.name.toLowerCase().includes(q) ||
-        t.description.toLowerCase().includes(q) ||
-        t.tags.some((g) => g.toLowerCase().includes(q)),
+      (t) => t.name.toLowerCase().includes(q) || t.description.toLowerCase().includes(q) || t.tags.some((g) => g.toLowerCase().includes(q)),
     );
   }, [current, filter]);
 
@@ -251,8 +248,26 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
       optional: true,
       placeholder: d ? String(d.timeout_secs) : '',
     },
-    { key: 'mem', label: 'Memory cap', value: shown(memCap, d?.memory_cap_mib), set: setMemCap, min: 16, max: 1048576, testid: 'setting-memory', unit: 'MiB' },
-    { key: 'sample', label: 'Sample interval', value: shown(sampleMs, d?.sample_interval_ms), set: setSampleMs, min: 10, max: 60000, testid: 'setting-sample', unit: 'ms' },
+    {
+      key: 'mem',
+      label: 'Memory cap',
+      value: shown(memCap, d?.memory_cap_mib),
+      set: setMemCap,
+      min: 16,
+      max: 1048576,
+      testid: 'setting-memory',
+      unit: 'MiB',
+    },
+    {
+      key: 'sample',
+      label: 'Sample interval',
+      value: shown(sampleMs, d?.sample_interval_ms),
+      set: setSampleMs,
+      min: 10,
+      max: 60000,
+      testid: 'setting-sample',
+      unit: 'ms',
+    },
   ];
   const invalid = fields.find((f) => !validField(f));
   const levelsText = shown(levels, d?.http?.levels.join(', '));
@@ -343,12 +358,7 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
           <legend>Suite and tests</legend>
           <label class="field">
             <span>Suite</span>
-            <select
-              value={suite}
-              onChange={(e) => pickSuite(e.currentTarget.value)}
-              disabled={!suites}
-              data-testid="suite-select"
-            >
+            <select value={suite} onChange={(e) => pickSuite(e.currentTarget.value)} disabled={!suites} data-testid="suite-select">
               {!suites && <option value="">Loading…</option>}
               {suites?.map((s) => (
                 <option key={s.name} value={s.name} title={s.error ?? s.description} disabled={!!s.error}>
@@ -626,7 +636,17 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
 }
 
 /** What the repetition fields add up to per cell, and whether a diff could judge it (core's policy). */
-function RepetitionNote({ invocations, warmup, runs, policy }: { invocations: string; warmup: string; runs: string; policy: RunPolicy | null }) {
+function RepetitionNote({
+  invocations,
+  warmup,
+  runs,
+  policy,
+}: {
+  invocations: string;
+  warmup: string;
+  runs: string;
+  policy: RunPolicy | null;
+}) {
   const k = parseIntField(invocations, 1, 10000);
   const w = parseIntField(warmup, 0, 100000);
   const n = parseIntField(runs, 1, 100000);

@@ -2,8 +2,8 @@ import { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { describe, expect, it } from 'vitest';
 import * as api from '../api';
-import runs from './fixtures/runs.json';
 import policy from './fixtures/policy.json';
+import runs from './fixtures/runs.json';
 import runtimes from './fixtures/runtimes.json';
 
 type Call = { cmd: string; payload: Record<string, unknown> | undefined };

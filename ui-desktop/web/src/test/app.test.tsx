@@ -4,8 +4,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { describe, expect, it, vi } from 'vitest';
 import type { RunEvent, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
-import { installGlobalHandlers } from '../errors';
 import { ErrorBanner } from '../components/ErrorBanner';
+import { installGlobalHandlers } from '../errors';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
@@ -193,9 +193,7 @@ describe('App', () => {
     // One invocation can run, but no diff of it can tell a change: the page says so.
     fireEvent.input(input('setting-invocations'), { target: { value: '1' } });
     expect(start.disabled).toBe(false);
-    expect(screen.getByTestId('repetition-note').textContent).toContain(
-      'A diff needs 2 invocations and 3 values a cell for a verdict.',
-    );
+    expect(screen.getByTestId('repetition-note').textContent).toContain('A diff needs 2 invocations and 3 values a cell for a verdict.');
     fireEvent.click(screen.getByTestId('group-none'));
     expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one available runtime.');
   });
@@ -315,9 +313,7 @@ describe('App', () => {
       { type: 'cellFinished', index: 1, failure: null, wallMs: 900 },
     ]);
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
-    const liveCell = screen
-      .getAllByTestId('live-cell')
-      .find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
+    const liveCell = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
     expect(liveCell.querySelector('.ratio')!.textContent).toBe('1.15×');
     expect(liveCell.querySelector('.median')!.textContent).toBe('116 ms');
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  formatGeomean,
-  formatHalfwidth,
-  formatRatioText,
   formatBytes,
   formatDuration,
+  formatGeomean,
+  formatHalfwidth,
   formatNs,
   formatRatio,
   formatRatioCi,
+  formatRatioText,
   formatTime,
   median,
   ratioColor,
@@ -94,9 +94,7 @@ describe('other helpers', () => {
     expect(formatHalfwidth(1.44)).toBe('±1.4 %');
     expect(formatHalfwidth(null)).toBe('–');
     // core's export::format_ratio: "1.034 [1.012, 1.057] ±2.2 %".
-    expect(formatRatioText({ ratio: 1.0342, ci_low: 1.0121, ci_high: 1.0573, halfwidth_pct: 2.19 })).toBe(
-      '1.034 [1.012, 1.057] ±2.2 %',
-    );
+    expect(formatRatioText({ ratio: 1.0342, ci_low: 1.0121, ci_high: 1.0573, halfwidth_pct: 2.19 })).toBe('1.034 [1.012, 1.057] ±2.2 %');
     expect(formatRatioText({ ratio: 0.98, ci_low: null, ci_high: null, halfwidth_pct: null })).toBe('0.980 (no interval)');
     expect(formatRatioText({ ratio: null, ci_low: null, ci_high: null, halfwidth_pct: null })).toBe('–');
     // core's export::format_geomean: the tests covered, when not all.

@@ -10,7 +10,19 @@ import { rpsChartData } from '../http';
 import { HttpView, saturatedLabel, saturatedLevels } from '../screens/detail/HttpView';
 
 const stats = (median: number): Stats =>
-  ({ n: 1, min: median, max: median, median, mean: median, stddev: 0, mad: 0, p90: median, p99: median, ci_low: null, ci_high: null }) as Stats;
+  ({
+    n: 1,
+    min: median,
+    max: median,
+    median,
+    mean: median,
+    stddev: 0,
+    mad: 0,
+    p90: median,
+    p99: median,
+    ci_low: null,
+    ci_high: null,
+  }) as Stats;
 
 const level = (connections: number, rps: number) => ({
   connections,
@@ -74,7 +86,9 @@ const cells: HttpCell[] = [
 describe('a saturated HTTP level', () => {
   it('reads as its bound', () => {
     expect(saturatedLabel({ connections: 8, below_rps: 0.5, iterations: 2, of: 2, errors: 0 })).toBe('saturated (< 0.50 req/s)');
-    expect(saturatedLabel({ connections: 8, below_rps: 0.5, iterations: 2, of: 3, errors: 0 })).toBe('saturated (< 0.50 req/s, 2 of 3 runs)');
+    expect(saturatedLabel({ connections: 8, below_rps: 0.5, iterations: 2, of: 3, errors: 0 })).toBe(
+      'saturated (< 0.50 req/s, 2 of 3 runs)',
+    );
     expect(saturatedLevels(cells[2]!).map((l) => l.connections)).toEqual([1, 8]);
     // Reports from before saturation was recorded have no `saturated`.
     expect(saturatedLevels({ ...cells[0]!, saturated: undefined })).toEqual([]);

@@ -9,14 +9,14 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/pre
 import { describe, expect, it, vi } from 'vitest';
 import type { Diff, MeasurementRow, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
-import { isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections, formatRps, httpRequests } from '../http';
+import { formatRps, httpRequests, isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections } from '../http';
 import { suiteKind } from '../lifecycle';
 import { initialState, liveMatrix, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
-import { Setup, notApplicable } from '../screens/Setup';
-import httpDiffFixture from './fixtures/http-diff.json';
+import { notApplicable, Setup } from '../screens/Setup';
 import httpFixture from './fixtures/http.json';
+import httpDiffFixture from './fixtures/http-diff.json';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
@@ -119,7 +119,9 @@ describe('Detail of an HTTP run', () => {
 
     // The failed cell says why, across the row.
     const compute = requests[1]!;
-    const failed = within(compute).getAllByTestId('http-row').find((r) => r.dataset.runtime === 'node')!;
+    const failed = within(compute)
+      .getAllByTestId('http-row')
+      .find((r) => r.dataset.runtime === 'node')!;
     expect(failed.dataset.failed).toBe('');
     expect(within(failed).getByTestId('http-failure').textContent).toBe(
       'failed: no request succeeded at 10 connections: the server answered 502 Bad Gateway (guest exited with status 134: RangeError: Maximum call stack size exceeded)',
@@ -142,7 +144,10 @@ describe('Detail of an HTTP run', () => {
 
     // Sorting by best requests/s, then the other way.
     fireEvent.click(within(hello).getByTestId('http-sort-best'));
-    const order = () => within(hello).getAllByTestId('http-row').map((r) => r.dataset.runtime);
+    const order = () =>
+      within(hello)
+        .getAllByTestId('http-row')
+        .map((r) => r.dataset.runtime);
     expect(order()).toEqual(['node', 'wasmtime-cli', 'wasmer-cranelift', 'wasmtime-pooling', 'native']);
     fireEvent.click(within(hello).getByTestId('http-sort-best'));
     expect(order()).toEqual(['native', 'wasmtime-pooling', 'wasmer-cranelift', 'wasmtime-cli', 'node']);
@@ -252,11 +257,25 @@ describe('Live HTTP cells', () => {
     });
     const s = reduceAll(initialState('native', 'gateway'), [
       { type: 'begin', baseline: 'native', suite: 'gateway' },
-      { type: 'planned', runId: 'r', cells: [['native', 'hello'], ['wasmtime-pooling', 'hello']], iterationsPerCell: 2 },
+      {
+        type: 'planned',
+        runId: 'r',
+        cells: [
+          ['native', 'hello'],
+          ['wasmtime-pooling', 'hello'],
+        ],
+        iterationsPerCell: 2,
+      },
       { type: 'cellStarted', index: 0 },
       {
         type: 'measurement',
-        rows: [row('native', 'cold_start', 'wall_ns', 2e6), row('native', 'latency', 'wall_ns', 40e3), row('native', 'latency', 'p99_ns', 90e3), row('native', 'throughput_c50', 'rps', 21000), row('native', 'latency', 'wall_ns', 44e3)],
+        rows: [
+          row('native', 'cold_start', 'wall_ns', 2e6),
+          row('native', 'latency', 'wall_ns', 40e3),
+          row('native', 'latency', 'p99_ns', 90e3),
+          row('native', 'throughput_c50', 'rps', 21000),
+          row('native', 'latency', 'wall_ns', 44e3),
+        ],
       },
       { type: 'cellFinished', index: 0, failure: null, wallMs: 9000 },
       { type: 'cellStarted', index: 1 },

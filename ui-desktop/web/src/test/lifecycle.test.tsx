@@ -8,19 +8,11 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/pre
 import { describe, expect, it, vi } from 'vitest';
 import type { Diff, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
 import { formatRate } from '../format';
-import {
-  formatAxis,
-  formatHeapSize,
-  heapChartData,
-  heapSeries,
-  isLifecycleRun,
-  lifecycleTable,
-  parseModule,
-} from '../lifecycle';
+import { formatAxis, formatHeapSize, heapChartData, heapSeries, isLifecycleRun, lifecycleTable, parseModule } from '../lifecycle';
 import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, defaultPhases, phaseOptions } from '../screens/Diff';
-import { Setup, notApplicable } from '../screens/Setup';
+import { notApplicable, Setup } from '../screens/Setup';
 import lifecycleFixture from './fixtures/lifecycle.json';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
@@ -120,7 +112,13 @@ describe('lifecycle data', () => {
             { test: 'heap-4m-dense', heap_bytes: 4 * MiB, median: 3, p99: 4 },
           ],
         },
-        { runtime: 'a', measure: 'instantiate', unit: 'ns', fill: 'dense', points: [{ test: 'heap-16m-dense', heap_bytes: 16 * MiB, median: 9, p99: 9 }] },
+        {
+          runtime: 'a',
+          measure: 'instantiate',
+          unit: 'ns',
+          fill: 'dense',
+          points: [{ test: 'heap-16m-dense', heap_bytes: 16 * MiB, median: 9, p99: 9 }],
+        },
       ],
       ['a', 'b'],
       'teardown',
@@ -182,8 +180,7 @@ describe('Detail of a lifecycle run', () => {
       within(table)
         .getAllByTestId('lifecycle-row')
         .find((r) => r.dataset.test === test && r.dataset.runtime === rt)!;
-    const value = (test: string, rt: string, measure: string) =>
-      row(test, rt).querySelector<HTMLElement>(`[data-measure="${measure}"]`)!;
+    const value = (test: string, rt: string, measure: string) => row(test, rt).querySelector<HTMLElement>(`[data-measure="${measure}"]`)!;
 
     const hello = row('hello', 'wasmtime-pooling');
     expect(value('hello', 'wasmtime-pooling', 'instantiate').textContent).toBe('1.19 µs (1.52 µs)');
@@ -293,7 +290,18 @@ function selfDiff(): Diff {
       invocations: [2, 2] as [number, number],
     })),
   );
-  return { a: run.id, b: run.id, threshold_pct: 2, normalize: null, alpha: 0.05, warnings: [], rows, only_a: [], only_b: [], method: 'B/A, test double' };
+  return {
+    a: run.id,
+    b: run.id,
+    threshold_pct: 2,
+    normalize: null,
+    alpha: 0.05,
+    warnings: [],
+    rows,
+    only_a: [],
+    only_b: [],
+    method: 'B/A, test double',
+  };
 }
 
 describe('Diff of lifecycle runs', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Ring } from '../charts/ring';
-import { resourceSeries } from '../charts/resources';
-import run from './fixtures/run.json';
 import type { SampleRow } from '../api';
+import { resourceSeries } from '../charts/resources';
+import { Ring } from '../charts/ring';
+import run from './fixtures/run.json';
 
 describe('Ring', () => {
   it('returns the last values in order, without copying', () => {

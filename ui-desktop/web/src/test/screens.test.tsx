@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Report, RunListItem } from '../api';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, diffRows, verdictCounts } from '../screens/Diff';
-import { Runs, olderFirst } from '../screens/Runs';
+import { olderFirst, Runs } from '../screens/Runs';
 import diffFixture from './fixtures/diff.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
@@ -234,7 +234,10 @@ describe('Diff screen', () => {
     // A threshold typed is sent.
     fireEvent.change(screen.getByTestId('diff-threshold'), { target: { value: '5' } });
     await waitFor(() =>
-      expect(calls.at(-1)).toEqual(['diff_runs', { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5 }]),
+      expect(calls.at(-1)).toEqual([
+        'diff_runs',
+        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5 },
+      ]),
     );
   });
 
@@ -310,7 +313,14 @@ describe('Diff screen', () => {
       return out;
     });
     render(
-      <DiffScreen runs={runs} a="20261122-035229-compute-a3d7" b="20261122-035234-compute-4bb8" defaultThresholdPct={2} onPick={noop} onExport={noop} />,
+      <DiffScreen
+        runs={runs}
+        a="20261122-035229-compute-a3d7"
+        b="20261122-035234-compute-4bb8"
+        defaultThresholdPct={2}
+        onPick={noop}
+        onExport={noop}
+      />,
     );
     const table = await screen.findByTestId('diff-table');
     const row = (rt: string, t: string) =>

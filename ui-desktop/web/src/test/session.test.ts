@@ -21,7 +21,9 @@ function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {
     schedule: (fn) => frames.push(fn),
     ...over,
   });
-  const flush = () => frames.splice(0).forEach((f) => f());
+  const flush = () => {
+    for (const f of frames.splice(0)) f();
+  };
   return { s, frames, flush, onEnded, onError, send: (b: RunEvent[]) => deliver!(b) };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeasurementRow, RunEvent } from '../api';
-import { cellPosition, eta, initialState, inFlight, liveMatrix, progress, reduce, reduceAll } from '../live/state';
+import { cellPosition, eta, inFlight, initialState, liveMatrix, progress, reduce, reduceAll } from '../live/state';
 
 const row = (runtime: string, test: string, over: Partial<MeasurementRow>): MeasurementRow => ({
   runtime,
@@ -233,7 +233,16 @@ describe('live state reducer', () => {
   it('keeps a cell cancelled between its invocations as partial, without a ratio', () => {
     let s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
     s = reduceAll(s, [
-      { type: 'planned', runId: 'r3', cells: [['native', 'sha256'], ['wasmtime', 'sha256']], iterationsPerCell: 4, invocations: 2 },
+      {
+        type: 'planned',
+        runId: 'r3',
+        cells: [
+          ['native', 'sha256'],
+          ['wasmtime', 'sha256'],
+        ],
+        iterationsPerCell: 4,
+        invocations: 2,
+      },
       { type: 'cellStarted', index: 0, invocation: 0 },
       { type: 'measurement', rows: [row('native', 'sha256', { value: 100 }), row('native', 'sha256', { iteration: 1, value: 120 })] },
       { type: 'progress', index: 0, done: 2 },

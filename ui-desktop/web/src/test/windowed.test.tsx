@@ -1,14 +1,13 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { CellSummary, Report, RunListItem, RunSummary } from '../api';
-import type { RunEvent } from '../api';
+import type { CellSummary, Report, RunEvent, RunListItem, RunSummary } from '../api';
 import { span, whole } from '../components/Windowed';
 import { LiveSession } from '../live/session';
-import { Live } from '../screens/Live';
+import { DiffScreen } from '../screens/Diff';
 import { DetailMatrix, MATRIX_GRID } from '../screens/detail/Matrix';
 import { Phases } from '../screens/detail/Phases';
-import { DiffScreen } from '../screens/Diff';
+import { Live } from '../screens/Live';
 import diffFixture from './fixtures/diff.json';
 import runsFixture from './fixtures/runs.json';
 
@@ -35,7 +34,19 @@ function cell(runtime: string, test: string, median: number): CellSummary {
     runtime,
     test,
     source: 'self',
-    stats: { n: 1, median, mean: median, min: median, max: median, mad: 0, stddev: 0, p90: median, p99: median, ci_low: null, ci_high: null },
+    stats: {
+      n: 1,
+      median,
+      mean: median,
+      min: median,
+      max: median,
+      mad: 0,
+      stddev: 0,
+      p90: median,
+      p99: median,
+      ci_low: null,
+      ci_high: null,
+    },
     relative: runtime === 'native' ? 1 : 2,
     relative_low: null,
     relative_high: null,
@@ -128,7 +139,9 @@ describe('the live screen at 10,000 cells', () => {
       { type: 'cellStarted', index },
       {
         type: 'measurement',
-        rows: [{ runtime, test, iteration: 0, warmup: false, phase: 'execute', metric: 'self_ns', value: runtime === 'native' ? 1000 : 2000 }],
+        rows: [
+          { runtime, test, iteration: 0, warmup: false, phase: 'execute', metric: 'self_ns', value: runtime === 'native' ? 1000 : 2000 },
+        ],
       },
       { type: 'cellFinished', index, failure: null, wallMs: 3 },
     ]);

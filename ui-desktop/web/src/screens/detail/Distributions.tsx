@@ -5,8 +5,8 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type Distribution, cellKey } from '../../api';
-import { LANE_H, AXIS_H, StripPlot } from '../../charts/Strip';
+import { cellKey, type Distribution } from '../../api';
+import { AXIS_H, LANE_H, StripPlot } from '../../charts/Strip';
 import { paletteColor } from '../../charts/uplot';
 
 export function Distributions({
@@ -53,9 +53,12 @@ function WhenNear({ height, children }: { height: number; children: ComponentChi
   useEffect(() => {
     const el = ref.current;
     if (near || !el) return undefined;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: '100% 0px' });
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [near]);

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { RunSummary } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
-import { HEAP_CHART_MEASURES, formatAxis, formatHeapSize, heapChartData, heapSeries, measureByKey } from '../../lifecycle';
+import { formatAxis, formatHeapSize, HEAP_CHART_MEASURES, heapChartData, heapSeries, measureByKey } from '../../lifecycle';
 
 const Y_LABEL = { ns: 'median per operation', bytes: 'median per live instance', per_sec: 'median' } as const;
 
@@ -64,8 +64,8 @@ export function HeapChart({ runId, summary }: { runId: string; summary: RunSumma
         </label>
       </div>
       <p class="muted small">
-        Median of each heap module, log–log: solid lines dense (every 4 KiB page holds data), dashed sparse (one page
-        in eight). <code>hello</code> has no heap: see the table above.
+        Median of each heap module, log–log: solid lines dense (every 4 KiB page holds data), dashed sparse (one page in eight).{' '}
+        <code>hello</code> has no heap: see the table above.
       </p>
       <Chart
         spec={spec}

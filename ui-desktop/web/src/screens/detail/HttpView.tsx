@@ -165,24 +165,40 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
             return (
               <tr key={c.runtime} data-testid="http-row" data-runtime={c.runtime}>
                 {name}
-                <td class="num" data-col="cold" title={c.cold_start ? `n=${c.cold_start.n}, min ${formatNs(c.cold_start.min)}, max ${formatNs(c.cold_start.max)}` : undefined}>
-                  {formatNs(c.cold_start?.median)}
-                </td>
-                <td class="num" data-col="p50">{formatNs(c.p50_ns)}</td>
-                <td class="num" data-col="p90">{formatNs(c.p90_ns)}</td>
-                <td class="num" data-col="p99">{formatNs(c.p99_ns)}</td>
-                <td class="num" data-col="best">
-                  {c.best ? `${formatRps(c.best[1])} (${c.best[0]})` : sats[0] ? `${saturatedLabel(sats[0])} (${sats[0].connections})` : '–'}
-                </td>
                 <td
                   class="num"
-                  data-col="rel"
-                  style={rel !== null && rel > 0 ? { background: ratioColor(1 / rel) } : undefined}
+                  data-col="cold"
+                  title={
+                    c.cold_start ? `n=${c.cold_start.n}, min ${formatNs(c.cold_start.min)}, max ${formatNs(c.cold_start.max)}` : undefined
+                  }
                 >
+                  {formatNs(c.cold_start?.median)}
+                </td>
+                <td class="num" data-col="p50">
+                  {formatNs(c.p50_ns)}
+                </td>
+                <td class="num" data-col="p90">
+                  {formatNs(c.p90_ns)}
+                </td>
+                <td class="num" data-col="p99">
+                  {formatNs(c.p99_ns)}
+                </td>
+                <td class="num" data-col="best">
+                  {c.best
+                    ? `${formatRps(c.best[1])} (${c.best[0]})`
+                    : sats[0]
+                      ? `${saturatedLabel(sats[0])} (${sats[0].connections})`
+                      : '–'}
+                </td>
+                <td class="num" data-col="rel" style={rel !== null && rel > 0 ? { background: ratioColor(1 / rel) } : undefined}>
                   {formatRatio(rel)}
                 </td>
-                <td class="num" data-col="rss">{c.peak_rss_kib !== null ? formatBytes(c.peak_rss_kib * 1024) : '–'}</td>
-                <td class="num" data-col="cpu">{formatNs(at?.cpu_ns_per_1k)}</td>
+                <td class="num" data-col="rss">
+                  {c.peak_rss_kib !== null ? formatBytes(c.peak_rss_kib * 1024) : '–'}
+                </td>
+                <td class="num" data-col="cpu">
+                  {formatNs(at?.cpu_ns_per_1k)}
+                </td>
                 <td class={errors ? 'num bad' : 'num'} data-col="errors">
                   {errors === null ? '–' : String(errors)}
                 </td>
@@ -204,7 +220,12 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
           Saturated (no request completed within the duration, so the rate was below the bound; not drawn as a point):{' '}
           {cells
             .filter((c) => saturatedLevels(c).length > 0)
-            .map((c) => `${c.runtime} at ${saturatedLevels(c).map((l) => `${l.connections} connections ${saturatedLabel(l)}`).join(', ')}`)
+            .map(
+              (c) =>
+                `${c.runtime} at ${saturatedLevels(c)
+                  .map((l) => `${l.connections} connections ${saturatedLabel(l)}`)
+                  .join(', ')}`,
+            )
             .join(' · ')}
         </p>
       )}

@@ -9,8 +9,8 @@
  */
 import type { JSX } from 'preact';
 import { useMemo } from 'preact/hooks';
-import { type CellSummary, type RunSummary, cellKey } from '../../api';
-import { SpacerCell, SpacerRow, WindowBox, useWindowed } from '../../components/Windowed';
+import { type CellSummary, cellKey, type RunSummary } from '../../api';
+import { SpacerCell, SpacerRow, useWindowed, WindowBox } from '../../components/Windowed';
 import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
 
 /** The tooltip of one cell, in words. */
