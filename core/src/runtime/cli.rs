@@ -709,4 +709,100 @@ mod tests {
             );
         }
     }
+
+    /// docs/runtimes.md, which tells users the runtimes and their command lines.
+    fn runtimes_doc() -> String {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/runtimes.md");
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The body rows of the first Markdown table after the heading that starts with
+    /// `heading`, cells trimmed.
+    fn doc_table(doc: &str, heading: &str) -> Vec<Vec<String>> {
+        let mut lines = doc
+            .lines()
+            .skip_while(|l| !l.starts_with(heading))
+            .skip(1)
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'));
+        // The header row and the separator row.
+        lines.by_ref().take(2).for_each(drop);
+        lines
+            .map(|l| {
+                l.trim()
+                    .trim_matches('|')
+                    .split('|')
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A template as the docs write it: the binary's name, then its arguments.
+    fn command_line(binary: &str, args: &[&str]) -> String {
+        std::iter::once(binary)
+            .chain(args.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn docs_command_table_matches_the_adapters() {
+        let rows = doc_table(&runtimes_doc(), "## Command lines");
+        assert!(rows.len() >= 2, "no command table in docs/runtimes.md");
+        let code = |cell: &str| cell.trim_matches('`').to_string();
+        let mut documented: Vec<&str> = Vec::new();
+        for row in &rows {
+            let [id, precompile, run] = &row[..] else {
+                panic!("docs/runtimes.md: want `id | precompile | run`, got {row:?}");
+            };
+            let a = ADAPTERS.iter().find(|a| a.id == id).unwrap_or_else(|| {
+                panic!("docs/runtimes.md lists '{id}', which is no CLI adapter (stale row)")
+            });
+            assert!(
+                !documented.contains(&a.id),
+                "docs/runtimes.md lists '{id}' twice"
+            );
+            documented.push(a.id);
+            assert_eq!(code(run), command_line(a.binary, a.run), "{id}: run");
+            let want = a
+                .precompile
+                .map_or("–".to_string(), |(bin, args)| command_line(bin, args));
+            assert_eq!(code(precompile), want, "{id}: precompile");
+        }
+        let missing: Vec<_> = ADAPTERS
+            .iter()
+            .filter(|a| !documented.contains(&a.id))
+            .map(|a| a.id)
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "docs/runtimes.md's command table misses {missing:?}"
+        );
+    }
+
+    #[test]
+    fn docs_runtime_table_names_every_runtime() {
+        // "wasmtime-cli, -o0, -winch": a leading '-' continues the row's first id.
+        let mut documented = Vec::new();
+        for row in doc_table(&runtimes_doc(), "## Seen on") {
+            let ids: Vec<&str> = row[0].split(',').map(str::trim).collect();
+            for id in &ids {
+                documented.push(match id.strip_prefix('-') {
+                    Some(_) => format!("{}{id}", ids[0]),
+                    None => id.to_string(),
+                });
+            }
+        }
+        let mut known: Vec<String> = crate::runtime::known_runtimes(&Config::default())
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        known.sort();
+        documented.sort();
+        assert_eq!(
+            documented, known,
+            "docs/runtimes.md's first table against `wasmeter runtimes`"
+        );
+    }
 }
