@@ -57,6 +57,8 @@ fn lifecycle_run_measures_every_phase_and_every_view_shows_it() {
             "0",
             "--runs",
             "3",
+            "--invocations",
+            "1",
             "--json",
         ],
         tmp.path(),

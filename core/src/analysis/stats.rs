@@ -199,7 +199,11 @@ pub struct LogMean {
 impl LogMean {
     /// The units of the values: `None` when a value is not positive or there are none.
     pub fn of(g: &Groups) -> Option<LogMean> {
-        if g.values.is_empty() || g.values.iter().any(|v| !(*v > 0.0) || !v.is_finite()) {
+        if g.values.is_empty()
+            || g.values
+                .iter()
+                .any(|v| v.is_nan() || *v <= 0.0 || v.is_infinite())
+        {
             return None;
         }
         let units: Vec<f64> = if g.invocations() >= 2 {
@@ -416,7 +420,7 @@ fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
 /// Student's t distribution function with `df` degrees of freedom (any positive real;
 /// the normal one beyond 1e7).
 pub fn t_cdf(x: f64, df: f64) -> f64 {
-    if !(df > 0.0) {
+    if df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     if df > 1e7 {
@@ -429,7 +433,7 @@ pub fn t_cdf(x: f64, df: f64) -> f64 {
 /// The `p` quantile of Student's t with `df` degrees of freedom (bisection on
 /// [`t_cdf`]: exact to 1e-9, and cheap next to everything else a diff does).
 pub fn t_quantile(p: f64, df: f64) -> f64 {
-    if !(0.0..=1.0).contains(&p) || !(df > 0.0) {
+    if !(0.0..=1.0).contains(&p) || df.is_nan() || df <= 0.0 {
         return f64::NAN;
     }
     if p == 0.5 {

@@ -2,7 +2,7 @@
 //! interval of its typical value, time relative to a baseline with its interval, per-phase statistics,
 //! start-up overhead; per runtime, the geometric mean of relative times.
 
-use super::stats::{Groups, Stats, geomean, ratio_estimate};
+use super::stats::{Groups, Stats, geomean, median, ratio_estimate};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
 use crate::suite::SuiteKind;
@@ -348,10 +348,15 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                     ));
                     None
                 }
-                _ if rt == &baseline => Some((1.0, 1.0, 1.0)),
-                (Some((v, _, _)), Some((b, _, _))) => {
-                    ratio_estimate(&b, &v, None).map(|e| (e.ratio, e.low, e.high))
-                }
+                _ if rt == &baseline => Some((1.0, Some(1.0), Some(1.0))),
+                (Some((v, _, _)), Some((b, _, _))) => match ratio_estimate(&b, &v, None) {
+                    Some(e) => Some((e.ratio, Some(e.low), Some(e.high))),
+                    // A side with a single value: the ratio, and no interval to claim.
+                    None => match (median(v.values), median(b.values)) {
+                        (Some(x), Some(y)) if x > 0.0 && y > 0.0 => Some((x / y, None, None)),
+                        _ => None,
+                    },
+                },
             };
             let startup_ns = match (&stats, primary, phases.get("total")) {
                 (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
@@ -369,8 +374,8 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 invocations: primary.map(|(g, _, _)| g.invocations() as u32).unwrap_or(0),
                 stats,
                 relative: relative.map(|r| r.0),
-                relative_low: relative.map(|r| r.1),
-                relative_high: relative.map(|r| r.2),
+                relative_low: relative.and_then(|r| r.1),
+                relative_high: relative.and_then(|r| r.2),
                 startup_ns,
                 phases,
                 phase_stats,
