@@ -151,15 +151,17 @@ pub struct RunArgs {
     /// available runtime of that kind (default: all).
     #[arg(long, value_delimiter = ',')]
     pub runtimes: Vec<String>,
-    /// Warm-up iterations per invocation (default: lifecycle 1; command suites 0, an
-    /// iteration compiles and runs afresh; HTTP suites 0, each level warms up itself).
+    /// Warm-up iterations per invocation (default: the suite kind's, shown by `wasmeter
+    /// suites SUITE`).
     #[arg(long)]
     pub warmup: Option<u32>,
-    /// Measured iterations per invocation (default: compute 2, lifecycle 3, HTTP suites 1).
+    /// Measured iterations per invocation (default: the suite kind's, shown by `wasmeter
+    /// suites SUITE`).
     #[arg(long)]
     pub runs: Option<u32>,
-    /// Fresh worker processes per cell, each doing the warm-ups and runs (default: compute
-    /// and HTTP suites 3, lifecycle 2). A verdict needs at least 2 and 3 values a side.
+    /// Fresh worker processes per cell, each doing the warm-ups and runs (default: the
+    /// suite kind's, shown by `wasmeter suites SUITE`; intervals count processes, so more
+    /// invocations narrow them most). A verdict needs at least 2 and 3 values a side.
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub invocations: Option<u32>,
     /// interleaved (default: rounds of every cell's next invocation, shuffled by the seed,

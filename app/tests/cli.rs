@@ -871,3 +871,33 @@ fn instructions_are_counted_under_callgrind() {
     .unwrap();
     assert_eq!(meta["settings"]["measure"], "instructions");
 }
+
+/// `wasmeter suites SUITE` says the defaults a run of it gets, from core's policy (the help
+/// of `run` points there instead of repeating numbers that drift).
+#[test]
+fn a_suite_shows_its_run_defaults() {
+    use wasmeter_core::runner::Repetition;
+    use wasmeter_core::suite::SuiteKind;
+    let tmp = tempfile::tempdir().unwrap();
+    let text = |suite: &str| {
+        let out = wasmeter(&["suites", suite], tmp.path());
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let r = Repetition::default_for(SuiteKind::Command);
+    let compute = text("compute");
+    let want = format!(
+        "defaults: {} invocations × ({} warm-up + {} runs), interleaved, timeout 60 s (default)",
+        r.invocations, r.warmup, r.runs
+    );
+    assert!(compute.contains(&want), "{want:?} not in\n{compute}");
+    assert!(
+        text("faults").contains("timeout 10 s (the suite's own)"),
+        "faults keeps its own timeout"
+    );
+    let r = Repetition::default_for(SuiteKind::Lifecycle);
+    assert!(text("lifecycle").contains(&format!(
+        "defaults: {} invocations × ({} warm-up + {} runs)",
+        r.invocations, r.warmup, r.runs
+    )));
+}

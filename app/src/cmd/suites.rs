@@ -50,24 +50,29 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
                         name: &t.name,
                         description: &t.description,
                         tags: &t.tags,
-                        wasm: t.wasm().map(|w| w.display().to_string()).unwrap_or_default(),
+                        wasm: t
+                            .wasm()
+                            .map(|w| w.display().to_string())
+                            .unwrap_or_default(),
                     })
                     .collect(),
                 error: None,
             })
             .collect();
         if name.is_none() {
-            v.extend(cat.broken.iter().map(|b| SuiteJson {
-                name: &b.name,
-                kind: None,
-                description: "",
-                dir: b
-                    .manifest
-                    .parent()
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default(),
-                tests: Vec::new(),
-                error: Some(b.error.as_str()),
+            v.extend(cat.broken.iter().map(|b| {
+                SuiteJson {
+                    name: &b.name,
+                    kind: None,
+                    description: "",
+                    dir: b
+                        .manifest
+                        .parent()
+                        .map(|d| d.display().to_string())
+                        .unwrap_or_default(),
+                    tests: Vec::new(),
+                    error: Some(b.error.as_str()),
+                }
             }));
         }
         super::print_json(&v)?;
@@ -108,6 +113,20 @@ pub fn main(ctx: &Ctx, name: Option<&str>, json: bool) -> Result<ExitCode> {
     }
     for s in suites {
         println!("{} — {}", s.name, s.description);
+        let d = wasmeter_core::runner::RunDefaults::for_suite(s);
+        let r = d.repetition;
+        println!(
+            "defaults: {} invocations × ({} warm-up + {} runs), {}, timeout {} s ({})",
+            r.invocations,
+            r.warmup,
+            r.runs,
+            d.order,
+            d.timeout_secs,
+            match d.timeout_source {
+                wasmeter_core::runner::TimeoutSource::Suite => "the suite's own",
+                _ => "default",
+            },
+        );
         let rows: Vec<Vec<String>> = s
             .tests
             .iter()
