@@ -58,7 +58,14 @@ need_desktop_build() {
   local web
   web="$(cd "$(dirname "${BASH_SOURCE[0]}")/../ui-desktop/web" && pwd)"
   if [ ! -d "$web/node_modules/.bin" ] || [ "$web/package-lock.json" -nt "$web/node_modules/.package-lock.json" ]; then
-    (cd "$web" && npm ci --no-audit --no-fund >&2)
+    # npm ci refuses a lock that lacks optional platform packages the registry here does not
+    # serve (Biome's android/darwin/win32/musl builds answer 404): then install from
+    # package.json, the lock's pins for everything that exists, and the tree is checked
+    # by the build, biome and vitest below.
+    if ! (cd "$web" && npm ci --no-audit --no-fund >&2); then
+      echo "npm ci refused the lock (optional packages this registry lacks): npm install instead" >&2
+      (cd "$web" && npm install --no-audit --no-fund --no-save >&2)
+    fi
   fi
   (cd "$web" && npm run --silent build >&2)
 }
