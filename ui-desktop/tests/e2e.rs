@@ -157,7 +157,14 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
     };
     let run = labelled("e2e");
     assert_eq!(report["run_id"], run.meta.id.as_str());
-    assert_eq!(run.cells.len(), 2);
+    // Invocations were left alone on the page: core's default for a command suite, and a
+    // record per cell and invocation.
+    let k =
+        wasmeter_core::runner::Repetition::default_for(wasmeter_core::suite::SuiteKind::Command)
+            .invocations;
+    assert_eq!(run.meta.settings.invocations, k);
+    assert_eq!(run.meta.settings.runs, 3, "as typed on the page");
+    assert_eq!(run.cells.len(), 2 * k as usize);
     assert!(
         run.cells.iter().all(|c| c.failure.is_none()),
         "{:?}",
