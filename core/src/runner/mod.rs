@@ -16,8 +16,7 @@ pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
-    MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability,
-    resolve_timeout,
+    MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,
 };
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
