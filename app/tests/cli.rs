@@ -104,8 +104,10 @@ fn a_real_run_saves_summarises_and_shows() {
         assert_eq!(c["stats"]["n"], 4);
         assert_eq!(c["invocations"], 2);
         assert_eq!(c["partial"], false);
+        // Two invocations give one degree of freedom (t = 12.7): a wide interval is the
+        // honest one, so only its presence and sign are asserted here.
         let h = c["halfwidth_pct"].as_f64().unwrap();
-        assert!((0.0..100.0).contains(&h), "{c}");
+        assert!(h.is_finite() && h > 0.0, "{c}");
         assert!(c["stats"]["median"].as_f64().unwrap() > 1000.0);
         let rel = c["relative"].as_f64().unwrap();
         if c["runtime"] == "native" {
