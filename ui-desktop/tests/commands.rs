@@ -292,10 +292,23 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     let newest = runs[0]["id"].as_str().unwrap().to_string();
     assert_ne!(newest, run_id, "newest first");
+    let second = invoke(&w, "load_run", json!({ "id": newest })).unwrap();
+    let cells = second["runs"][0]["summary"]["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2, "{cells:?}");
+    for c in cells {
+        assert!(c["failure"].is_null(), "the second run's cell failed: {c}");
+        assert_eq!(c["stats"]["n"], 4, "{c}");
+    }
     let diff = invoke(&w, "diff_runs", json!({ "a": run_id, "b": newest })).unwrap();
     assert_eq!(diff["runs"].as_array().unwrap().len(), 2);
     let rows = diff["diff"]["rows"].as_array().unwrap();
-    assert!(rows.len() >= 4, "execute+total for 2 runtimes: {rows:?}");
+    for rt in ["native", "wasmtime"] {
+        assert!(
+            rows.iter()
+                .any(|r| r["runtime"] == rt && r["phase"] == "execute"),
+            "an execute row for {rt}: {rows:?}"
+        );
+    }
     // Not normalised unless asked; every row says so through the diff.
     assert_eq!(diff["diff"]["normalize"], Value::Null);
     assert_eq!(diff["diff"]["alpha"], 0.05);
@@ -346,7 +359,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let native = nrows
         .iter()
         .find(|r| r["runtime"] == "native" && r["phase"] == "execute")
-        .unwrap();
+        .unwrap_or_else(|| panic!("no native execute row: {nrows:?}"));
     assert_eq!(
         native["note"], "not normalised: native is the reference",
         "{native}"

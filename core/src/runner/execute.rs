@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How to start a worker: normally the wasmeter binary itself with `worker`.
@@ -298,10 +298,14 @@ impl CellCtx<'_> {
         if let Some(why) = &self.runtime.unavailable {
             return Err(Failure::Unavailable(why.clone()));
         }
+        // Unique in the process too: two runs in one process (a library user, parallel
+        // tests) must not share, and so delete, each other's scratch.
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         let scratch = std::env::temp_dir().join(format!(
-            "wasmeter-scratch-{}-{}",
+            "wasmeter-scratch-{}-{}-{}",
             std::process::id(),
-            self.index
+            self.index,
+            NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         match &self.test.kind {
             // A command makes its scratch directory once nothing else can fail.
