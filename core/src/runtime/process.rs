@@ -144,6 +144,10 @@ pub fn run_process(
     }
     let t = Instant::now();
     let mut child = cmd.spawn().map_err(|e| match e.kind() {
+        // Spawning also fails with NotFound when the working directory is gone.
+        std::io::ErrorKind::NotFound if !cwd.is_dir() => {
+            Failure::MissingFile(cwd.display().to_string())
+        }
         std::io::ErrorKind::NotFound => Failure::MissingFile(program.display().to_string()),
         std::io::ErrorKind::PermissionDenied => {
             Failure::Other(format!("{}: not executable ({e})", program.display()))
