@@ -53,6 +53,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 invocation: inv,
                 failure: None,
                 wall_ms: 1.0,
+                other_cores: None,
             });
         }
     }
@@ -276,5 +277,62 @@ fn relative_intervals_contain_the_truth() {
     assert!(
         covered >= TESTS * 8 / 10,
         "interval covered the true median in {covered} of {TESTS} tests"
+    );
+}
+
+#[test]
+fn a_run_on_a_busy_machine_gets_no_verdicts_and_says_why() {
+    let a = mock_run("a", &MockRuntime::new(1e6, 0.01, 7), 0.01);
+    let mut b = mock_run(
+        "b",
+        &MockRuntime::new(1e6, 0.01, 8).with_slowdown(1.10),
+        0.01,
+    );
+    let cores = b.meta.machine.cores as f64;
+    let load = |b: &mut SavedRun, share: f64| {
+        for c in &mut b.cells {
+            c.other_cores = Some(share * cores);
+        }
+    };
+    // Quiet enough: the planted change is found.
+    load(&mut b, 0.2);
+    let d = diff(&a, &b);
+    assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    // Busy: every row keeps its ratio and interval but claims nothing, and the diff says
+    // which run was busy and how busy.
+    load(&mut b, 0.8);
+    let d = diff(&a, &b);
+    assert!(
+        d.rows.iter().all(|r| r.verdict == Verdict::NotComparable
+            && r.ci_low.is_some()
+            && r.note.as_deref() == Some("not comparable: the machine was busy (see warnings)")),
+        "{:?}",
+        d.rows
+    );
+    let want = format!(
+        "other processes took {:.2} of {} cores during run b",
+        0.8 * cores,
+        b.meta.machine.cores
+    );
+    assert!(
+        d.warnings.iter().any(|w| w.starts_with(&want)),
+        "{:?}",
+        d.warnings
+    );
+    assert!(
+        summarize(&b, None).load.is_some_and(|l| l.busy),
+        "the summary carries the load"
+    );
+    // A run saved before loads were recorded is taken as it is.
+    for c in &mut b.cells {
+        c.other_cores = None;
+    }
+    assert!(summarize(&b, None).load.is_none());
+    assert!(
+        diff(&a, &b)
+            .rows
+            .iter()
+            .any(|r| r.verdict == Verdict::Slower)
     );
 }

@@ -82,6 +82,7 @@ fn fill(w: &mut RunWriter) {
         invocation: 0,
         failure: None,
         wall_ms: 12.5,
+        other_cores: None,
     })
     .unwrap();
     w.cell(&CellRecord {
@@ -90,6 +91,7 @@ fn fill(w: &mut RunWriter) {
         invocation: 0,
         failure: Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())),
         wall_ms: 3.0,
+        other_cores: None,
     })
     .unwrap();
 }
@@ -312,6 +314,7 @@ fn resume_keeps_ended_invocations_of_a_cell_and_drops_the_one_in_flight() {
         invocation: 0,
         failure: None,
         wall_ms: 1.0,
+        other_cores: None,
     })
     .unwrap();
     w.measurements(&[row(1, 2.0)]).unwrap();

@@ -680,3 +680,30 @@ fn detail_http_views() {
 fn detail_http_80x24() {
     insta::assert_snapshot!(render(&http_app(0, 0), 80, 24));
 }
+
+/// A run measured on a busy machine says so in its header, with the load core measured;
+/// a quiet one gives its load in grey.
+#[test]
+fn detail_busy_run() {
+    let run = |share: f64| {
+        let mut r = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
+        let cores = r.meta.machine.cores as f64;
+        for c in &mut r.cells {
+            c.other_cores = Some(share * cores);
+        }
+        let mut a = app();
+        a.detail = Some(DetailPane::new(r));
+        a.focus = Pane::Detail;
+        render(&a, 200, 32)
+    };
+    let busy = run(0.75);
+    assert!(
+        busy.contains("busy: other processes took") && busy.contains("a diff gives no verdicts"),
+        "{busy}"
+    );
+    let quiet = run(0.05);
+    assert!(
+        quiet.contains("· other processes ") && !quiet.contains("busy:"),
+        "{quiet}"
+    );
+}

@@ -23,7 +23,7 @@ pub fn main(
     } else {
         let m = &run.meta;
         println!(
-            "run {}{} — suite {} ({}), {}, {} warm-up + {} runs",
+            "run {}{} — suite {} ({}), {}, {} invocation(s) × ({} warm-up + {} runs), {}",
             m.id,
             m.label
                 .as_ref()
@@ -32,13 +32,19 @@ pub fn main(
             m.suite,
             m.settings.size,
             m.status,
+            m.settings.invocations,
             m.settings.warmup,
-            m.settings.runs
+            m.settings.runs,
+            m.settings.order
         );
         println!(
             "machine: {} ({} cores), {}, kernel {}",
             m.machine.cpu_model, m.machine.cores, m.machine.os, m.machine.kernel
         );
+        if let Some(l) = summary.load {
+            let busy = if l.busy { " (busy)" } else { "" };
+            println!("load: {}{busy}", l.describe(&m.id));
+        }
         if m.suite_kind == SuiteKind::Lifecycle {
             print!("{}", render_lifecycle(&summary, &m.not_applicable, phases));
         } else if m.suite_kind.is_http() {

@@ -3,7 +3,7 @@
 //! guards that say "insufficient data" or "not comparable" rather than guess (method and
 //! sources in docs/statistics.md).
 
-use super::stats::{Groups, RatioEstimate, bh_adjust, median, ratio_estimate};
+use super::stats::{Groups, RatioEstimate, bh_adjust, median, median_ratio, ratio_estimate};
 use super::summary::{Index, ended_invocations};
 use crate::runtime::{Metric, Phase};
 use crate::store::SavedRun;
@@ -45,7 +45,8 @@ pub enum Verdict {
     /// Too few values or invocations, or a partial cell: no verdict either way.
     #[serde(rename = "insufficient data")]
     InsufficientData,
-    /// The two sides were not measured the same way (timing sources differ): no ratio.
+    /// The two sides were not measured the same way (timing sources differ: no ratio), or
+    /// on a machine busy with other processes (ratio and interval kept, no verdict).
     #[serde(rename = "not comparable")]
     NotComparable,
 }
@@ -287,6 +288,21 @@ impl Diff {
         }
         self.method = self.method();
     }
+
+    /// Withholds every verdict (a run was measured on a busy machine), saying why once in
+    /// the warnings and on each row.
+    fn withhold(&mut self, why: String) {
+        for r in &mut self.rows {
+            if matches!(
+                r.verdict,
+                Verdict::Faster | Verdict::Slower | Verdict::NoChange
+            ) {
+                r.verdict = Verdict::NotComparable;
+                r.note = Some("not comparable: the machine was busy (see warnings)".into());
+            }
+        }
+        self.warnings.push(why);
+    }
 }
 
 /// Runs that cannot be compared at all, or a comparison asked for wrongly.
@@ -496,7 +512,10 @@ fn row(
         None => (None, None),
     };
     let estimate = ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref()));
-    r.ratio = Some(estimate.as_ref().map_or(bm / am, |e| e.ratio));
+    r.ratio = estimate
+        .as_ref()
+        .map(|e| e.ratio)
+        .or_else(|| median_ratio(ga.values, gb.values));
     let mut parts: Vec<(&Part, Groups)> = vec![(a, ga), (b, gb)];
     if let (Some((ra, rb)), Some(x), Some(y)) = (refs, rga, rgb) {
         parts.push((ra, x));
@@ -720,6 +739,9 @@ pub fn diff_runs(a: &SavedRun, b: &SavedRun, opts: &DiffOptions) -> Result<Diff,
         );
     }
     d.decide(estimates);
+    if let Some(why) = super::load::busy_reason(&[a, b]) {
+        d.withhold(why);
+    }
     Ok(d)
 }
 
@@ -761,5 +783,8 @@ pub fn compare_runtimes(
         );
     }
     d.decide(estimates);
+    if let Some(why) = super::load::busy_reason(&[run]) {
+        d.withhold(why);
+    }
     Ok(d)
 }

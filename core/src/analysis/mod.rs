@@ -3,6 +3,7 @@
 mod diff;
 mod heap;
 mod http;
+mod load;
 mod stats;
 mod summary;
 
@@ -12,8 +13,9 @@ pub use diff::{
 };
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
+pub use load::{BUSY_SHARE, RunLoad, busy_reason};
 pub use stats::{
-    Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, normal_cdf,
-    ratio_estimate, seed_for, t_cdf, t_quantile,
+    Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
+    normal_cdf, ratio_estimate, seed_for, t_cdf, t_quantile,
 };
 pub use summary::{CellSummary, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize};

@@ -99,6 +99,15 @@ pub fn median(values: &[f64]) -> Option<f64> {
     Some(quantile_sorted(&v, 0.5))
 }
 
+/// B's median over A's: the ratio where a side is too small for [`ratio_estimate`] (a
+/// single value), claiming no interval. `None` unless both medians are positive.
+pub fn median_ratio(a: &[f64], b: &[f64]) -> Option<f64> {
+    match (median(a)?, median(b)?) {
+        (x, y) if x > 0.0 && y > 0.0 => Some(y / x),
+        _ => None,
+    }
+}
+
 /// Geometric mean of positive values; `None` when there are none.
 pub fn geomean(values: &[f64]) -> Option<f64> {
     let pos: Vec<f64> = values.iter().copied().filter(|v| *v > 0.0).collect();

@@ -2,7 +2,7 @@
 //! interval of its typical value, time relative to a baseline with its interval, per-phase statistics,
 //! start-up overhead; per runtime, the geometric mean of relative times.
 
-use super::stats::{Groups, Stats, geomean, median, ratio_estimate};
+use super::stats::{Groups, Stats, geomean, median_ratio, ratio_estimate};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
 use crate::suite::SuiteKind;
@@ -107,6 +107,10 @@ pub struct RunSummary {
     pub cells: Vec<CellSummary>,
     /// One line per runtime.
     pub per_runtime: Vec<RuntimeSummary>,
+    /// How much of the machine other processes took during the run (`None` for runs saved
+    /// before it was recorded): a busy run's figures carry that load.
+    #[serde(default)]
+    pub load: Option<super::RunLoad>,
 }
 
 impl RunSummary {
@@ -352,10 +356,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 (Some((v, _, _)), Some((b, _, _))) => match ratio_estimate(&b, &v, None) {
                     Some(e) => Some((e.ratio, Some(e.low), Some(e.high))),
                     // A side with a single value: the ratio, and no interval to claim.
-                    None => match (median(v.values), median(b.values)) {
-                        (Some(x), Some(y)) if x > 0.0 && y > 0.0 => Some((x / y, None, None)),
-                        _ => None,
-                    },
+                    None => median_ratio(b.values, v.values).map(|r| (r, None, None)),
                 },
             };
             let startup_ns = match (&stats, primary, phases.get("total")) {
@@ -408,6 +409,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         runtimes,
         cells,
         per_runtime,
+        load: super::RunLoad::of(run),
     }
 }
 

@@ -188,6 +188,7 @@ fn run_cells(
         }
         let _ = events.send(Event::CellStarted { index, invocation });
         let t0 = Instant::now();
+        let load = crate::sample::LoadMeter::start();
         let mut cell = CellCtx {
             plan,
             index,
@@ -216,6 +217,9 @@ fn run_cells(
             invocation,
             failure: failure.clone(),
             wall_ms,
+            other_cores: load
+                .and_then(|l| l.other_cores())
+                .map(|c| (c * 1000.0).round() / 1000.0),
         })?;
         let st = &mut state[index];
         st.ended += 1;

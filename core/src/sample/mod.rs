@@ -9,6 +9,9 @@
 //! neither lost (CGI-style servers run a process per request, most of them between two
 //! samples) nor counted twice (live before, then again in its parent's reaped time).
 
+mod load;
+
+pub use load::LoadMeter;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};

@@ -333,4 +333,9 @@ pub struct CellRecord {
     pub failure: Option<Failure>,
     /// Wall time of the invocation, ms.
     pub wall_ms: f64,
+    /// Cores' worth of CPU other processes took during the invocation (see
+    /// [`crate::sample::LoadMeter`]); `None` in runs saved before it was recorded or where
+    /// it cannot be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_cores: Option<f64>,
 }

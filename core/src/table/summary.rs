@@ -39,6 +39,12 @@ pub fn summary_table(s: &RunSummary) -> Table {
             .map_or_else(|| MISSING.into(), format_geomean)
     }));
     t.footer.push(geomeans);
+    if let Some(l) = s.load.filter(|l| l.busy) {
+        t.notes.push(format!(
+            "{}: its figures carry that load, and a diff with this run gives no verdicts",
+            l.describe(&s.run_id)
+        ));
+    }
     t
 }
 
@@ -103,6 +109,7 @@ mod tests {
                     failed: 1,
                 },
             ],
+            load: None,
         }
     }
 
@@ -121,5 +128,23 @@ mod tests {
         assert_eq!(t.footer, [["geomean × native", "1.00×", "-"]]);
         assert_eq!(t.notes, ["wasmtime × sha256: timing sources differ"]);
         assert!(t.title.unwrap().contains("relative to native"));
+    }
+
+    #[test]
+    fn a_busy_run_says_so_and_a_quiet_one_does_not() {
+        let mut s = run();
+        s.load = Some(crate::analysis::RunLoad::new(1.6, 2));
+        let notes = summary_table(&s).notes;
+        assert_eq!(
+            notes.last().unwrap(),
+            "other processes took 1.60 of 2 cores during run r: its figures carry that load, \
+             and a diff with this run gives no verdicts"
+        );
+        s.load = Some(crate::analysis::RunLoad::new(0.4, 2));
+        assert_eq!(
+            summary_table(&s).notes.len(),
+            1,
+            "0.4 of 2 cores is quiet enough"
+        );
     }
 }

@@ -386,6 +386,15 @@ export interface RunSummary {
   runtimes: string[];
   cells: CellSummary[];
   per_runtime: RuntimeSummary[];
+  /** Cores other processes took during the run; absent for runs saved before it was recorded. */
+  load?: RunLoad | null;
+}
+
+/** How busy the machine was with other processes; core decides `busy` (a diff with the run gives no verdicts). */
+export interface RunLoad {
+  other_cores: number;
+  cores: number;
+  busy: boolean;
 }
 
 /** One key for a runtime × test cell, for maps over the cells of a run. */

@@ -593,20 +593,36 @@ impl Component for DetailPane {
                     m.status,
                 )),
             ]),
-            Line::styled(
-                format!(
-                    "{} × ({} warm-up + {} runs), {} · started {} UTC on {} ({} cores), {}",
-                    invocations(m.settings.invocations),
-                    m.settings.warmup,
-                    m.settings.runs,
-                    m.settings.order,
-                    format_time(m.started_unix),
-                    m.machine.cpu_model,
-                    m.machine.cores,
-                    m.machine.os
+            Line::from(vec![
+                Span::styled(
+                    format!(
+                        "{} × ({} warm-up + {} runs), {} · started {} UTC on {} ({} cores), {}",
+                        invocations(m.settings.invocations),
+                        m.settings.warmup,
+                        m.settings.runs,
+                        m.settings.order,
+                        format_time(m.started_unix),
+                        m.machine.cpu_model,
+                        m.machine.cores,
+                        m.machine.os
+                    ),
+                    Style::default().fg(Color::DarkGray),
                 ),
-                Style::default().fg(Color::DarkGray),
-            ),
+                match self.summary.load {
+                    Some(l) if l.busy => Span::styled(
+                        format!(
+                            " · busy: other processes took {:.2} cores, a diff gives no verdicts",
+                            l.other_cores
+                        ),
+                        Style::default().fg(Color::Yellow),
+                    ),
+                    Some(l) => Span::styled(
+                        format!(" · other processes {:.2} cores", l.other_cores),
+                        Style::default().fg(Color::DarkGray),
+                    ),
+                    None => Span::raw(""),
+                },
+            ]),
         ])
         .render(head, buf);
         self.render_matrix(matrix, buf, focused);

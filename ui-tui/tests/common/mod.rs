@@ -275,6 +275,7 @@ pub fn cells(fail: Option<(&str, &str)>) -> Vec<CellRecord> {
                         wasmeter_core::runtime::Failure::Trap("unreachable executed".into())
                     }),
                     wall_ms: 60.0,
+                    other_cores: None,
                 });
             }
         }
@@ -461,6 +462,7 @@ pub fn lifecycle_run() -> SavedRun {
                 invocation: 0,
                 failure: None,
                 wall_ms: 150.0,
+                other_cores: None,
             })
         })
         .collect();
@@ -593,6 +595,7 @@ pub fn http_run() -> SavedRun {
                     wasmeter_core::runtime::Failure::Trap("out of bounds memory access".into())
                 }),
                 wall_ms: 1600.0,
+                other_cores: None,
             })
         })
         .collect();

@@ -138,6 +138,15 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
                 {run.machine.kernel} · {run.machine.arch}
                 {run.machine.governor ? ` · governor ${run.machine.governor}` : ''}
               </dd>
+              {s.load && (
+                <>
+                  <dt>Other processes</dt>
+                  <dd data-testid="detail-other-load" class={s.load.busy ? 'note' : undefined}>
+                    {s.load.other_cores.toFixed(2)} of {s.load.cores} cores during the run
+                    {s.load.busy ? ' — busy: a diff with this run gives no verdicts' : ''}
+                  </dd>
+                </>
+              )}
               <dt>Settings</dt>
               <dd data-testid="detail-settings">
                 {run.settings.invocations ?? 1} invocation{(run.settings.invocations ?? 1) === 1 ? '' : 's'} × ({run.settings.warmup}{' '}

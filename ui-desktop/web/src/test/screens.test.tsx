@@ -114,6 +114,10 @@ describe('Detail screen', () => {
     expect(screen.getByTestId('detail-settings').textContent).toContain('3 invocations × (1 warm-up + 1 runs), interleaved');
 
     expect(screen.getByTestId('detail-header').textContent).toContain('AMD EPYC, 2 cores');
+    // The load core measured, and core's word on whether it was too busy for verdicts.
+    expect(screen.getByTestId('detail-other-load').textContent).toBe(
+      '0.90 of 2 cores during the run — busy: a diff with this run gives no verdicts',
+    );
     expect(screen.getAllByTestId('strip-plot')).toHaveLength(4);
     expect(screen.getByTestId('phases-table').textContent).toContain('14.5 ms');
   });

@@ -1,0 +1,126 @@
+//! How much of the machine other processes took while a cell ran. On a shared machine that
+//! load, not wasmeter's method, decides whether two runs can be compared (an A/A diff on a
+//! 2-core VM where builds took 1.6 cores gave a false verdict on one row in five): each
+//! invocation records it, and a diff withholds its verdicts from a busy run.
+
+use std::time::Instant;
+
+/// A reading of the machine's busy CPU time and this process tree's own, to tell later how
+/// much CPU other processes used in between.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadMeter {
+    machine_ns: u64,
+    own_ns: u64,
+    at: Instant,
+}
+
+impl LoadMeter {
+    /// Reads both clocks now; `None` where the machine's CPU time is not readable (no
+    /// /proc/stat).
+    pub fn start() -> Option<LoadMeter> {
+        Some(LoadMeter {
+            machine_ns: machine_busy_ns()?,
+            own_ns: own_ns(),
+            at: Instant::now(),
+        })
+    }
+
+    /// Cores' worth of CPU that processes other than this one and the children it has
+    /// reaped used since [`LoadMeter::start`]. Children still running count as other until
+    /// reaped, so read this after the cell's worker has ended. /proc/stat counts in clock
+    /// ticks (10 ms a core), so a short window can come out slightly below 0 or above
+    /// the truth; a run's load is the mean over all its invocations, weighted by their
+    /// wall time.
+    pub fn other_cores(&self) -> Option<f64> {
+        let machine = machine_busy_ns()?;
+        let wall = self.at.elapsed().as_nanos() as f64;
+        if wall <= 0.0 {
+            return None;
+        }
+        let busy = machine.saturating_sub(self.machine_ns) as f64;
+        let own = own_ns().saturating_sub(self.own_ns) as f64;
+        Some((busy - own) / wall)
+    }
+}
+
+/// CPU time the whole machine has spent busy, ns: user, nice, system, irq, softirq and
+/// steal of /proc/stat's first line (steal: time the hypervisor gave to other guests).
+fn machine_busy_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    parse_busy_ticks(&stat).map(|ticks| (ticks as f64 * 1e9 / super::clock_ticks_per_sec()) as u64)
+}
+
+/// The busy ticks of the `cpu ` line of /proc/stat.
+fn parse_busy_ticks(stat: &str) -> Option<u64> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().ok())
+        .collect::<Option<_>>()?;
+    // user nice system idle iowait irq softirq steal (guest time is inside user).
+    let at = |i: usize| f.get(i).copied().unwrap_or(0);
+    (f.len() >= 4).then(|| at(0) + at(1) + at(2) + at(5) + at(6) + at(7))
+}
+
+/// CPU time of this process (all threads) and of the children it has reaped, ns.
+#[allow(unsafe_code)]
+fn own_ns() -> u64 {
+    let of = |who: libc::c_int| {
+        // SAFETY: getrusage only writes into the zeroed struct it is given.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut ru) } != 0 {
+            return 0;
+        }
+        let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1_000;
+        tv(ru.ru_utime) + tv(ru.ru_stime)
+    };
+    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_ticks_leave_out_idle_and_iowait() {
+        let stat = "cpu  100 20 30 5000 70 4 6 8 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n";
+        assert_eq!(parse_busy_ticks(stat), Some(100 + 20 + 30 + 4 + 6 + 8));
+        assert_eq!(parse_busy_ticks("cpu0 1 2 3 4\n"), None);
+        assert_eq!(parse_busy_ticks("cpu  1 x 3 4\n"), None);
+    }
+
+    #[test]
+    fn a_busy_child_of_another_process_is_other_load() {
+        let Some(m) = LoadMeter::start() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no /proc/stat under CI: the load cannot be measured"
+            );
+            eprintln!("SKIP: no /proc/stat");
+            return;
+        };
+        // A process that is not reaped before the reading counts as other load: a shell
+        // that spins for 2 s in the background, still running when read.
+        let mut spin = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "end=$(($(date +%s) + 2)); while [ $(date +%s) -lt $end ]; do :; done",
+            ])
+            .spawn()
+            .expect("sh");
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        let other = m.other_cores().unwrap();
+        let _ = spin.kill();
+        let _ = spin.wait();
+        assert!(other > 0.3, "a spinning child counted as {other} cores");
+        // Once reaped, it is this process's own: a fresh window sees little else.
+        let m = LoadMeter::start().unwrap();
+        let t = Instant::now();
+        while t.elapsed().as_millis() < 300 {
+            std::hint::black_box(0u64);
+        }
+        let mine = m.other_cores().unwrap();
+        assert!(mine < 0.9, "own spinning counted as other: {mine}");
+    }
+}
