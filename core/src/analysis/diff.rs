@@ -298,7 +298,11 @@ impl Diff {
                 Verdict::Faster | Verdict::Slower | Verdict::NoChange
             ) {
                 r.verdict = Verdict::NotComparable;
-                r.note = Some("not comparable: the machine was busy (see warnings)".into());
+                let busy = "not comparable: the machine was busy (see warnings)";
+                r.note = Some(match r.note.take() {
+                    Some(n) => format!("{busy}; {n}"),
+                    None => busy.into(),
+                });
             }
         }
         self.warnings.push(why);
