@@ -492,37 +492,17 @@ fn a_corrupt_run_is_listed_with_its_error_and_others_still_list() {
 #[test]
 fn the_page_plans_as_core_does() {
     use wasmeter_core::config::Config;
-    use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
-    use wasmeter_core::store::RunSettings;
-    use wasmeter_core::suite::{Suite, SuiteCatalog};
+    use wasmeter_core::runner::{RunRequest, planned, timeout_cases};
+    use wasmeter_core::suite::SuiteCatalog;
     use wasmeter_desktop::commands::run::{choices, request};
-    let settings = |req: RunRequest| -> RunSettings {
-        let mut s = Plan::new(req).unwrap().settings;
-        s.seed = 0;
-        s
-    };
     let tmp = tempfile::tempdir().unwrap();
     let wb = Workbench::new(
         tmp.path().to_path_buf(),
         suites(),
         WorkerCommand::current_exe().unwrap(),
     );
-    let cat = SuiteCatalog::discover(&suites()).unwrap();
-    let faults = cat.get("faults").unwrap().clone();
-    let compute = cat.get("compute").unwrap().clone();
-    // libsodium's manifest is written by its build script; its timeout is what matters.
-    let libsodium = Suite {
-        name: "libsodium".into(),
-        timeout_secs: Some(600),
-        ..compute.clone()
-    };
-    for (suite, timeout, want) in [
-        (&faults, None, 10),
-        (&libsodium, None, 600),
-        (&compute, None, 60),
-        (&faults, Some(30), 30),
-        (&libsodium, Some(30), 30),
-    ] {
+    for case in timeout_cases(&SuiteCatalog::discover(&suites()).unwrap()) {
+        let (suite, timeout, want) = (&case.suite, case.timeout, case.want);
         let mut body = json!({ "suite": suite.name, "runtimes": ["wasmtime"] });
         if let Some(t) = timeout {
             body["timeoutSecs"] = json!(t);
@@ -534,16 +514,7 @@ fn the_page_plans_as_core_does() {
         } else {
             request(&wb, view).unwrap()
         };
-        let core = RunRequest::from_choices(
-            suite.clone(),
-            RunChoices {
-                runtimes: vec!["wasmtime".into()],
-                timeout_secs: timeout,
-                ..RunChoices::default()
-            },
-            Config::default(),
-        );
-        let (page, core) = (settings(page), settings(core));
+        let (page, core) = (planned(page), case.core_settings());
         assert_eq!(page.timeout_secs, want, "{}", suite.name);
         assert_eq!(page, core, "{}", suite.name);
     }

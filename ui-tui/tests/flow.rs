@@ -558,35 +558,20 @@ fn http_suite_settings_and_live_latency() {
 #[test]
 fn the_terminal_ui_plans_as_core_does() {
     use wasmeter_core::config::Config;
-    use wasmeter_core::runner::{RunChoices, RunRequest};
-    use wasmeter_core::store::RunSettings;
-    use wasmeter_core::suite::{Suite, SuiteCatalog};
-    let settings = |req: RunRequest| -> RunSettings {
-        let mut s = Plan::new(req).unwrap().settings;
-        s.seed = 0;
-        s
-    };
+    use wasmeter_core::runner::{planned, timeout_cases};
+    use wasmeter_core::suite::SuiteCatalog;
     let cat =
         SuiteCatalog::discover(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")).unwrap();
-    let faults = cat.get("faults").unwrap().clone();
-    let compute = cat.get("compute").unwrap().clone();
-    // libsodium's manifest is written by its build script; its timeout is what matters.
-    let libsodium = Suite {
-        name: "libsodium".into(),
-        timeout_secs: Some(600),
-        ..compute.clone()
-    };
     let wasmtime = wasmeter_core::runtime::known_runtimes(&Config::default())
         .into_iter()
         .find(|r| r.id == "wasmtime")
         .unwrap();
-    for (suite, timeout, want, shown) in [
-        (&faults, None, 10, "10 (suite's)"),
-        (&libsodium, None, 600, "600 (suite's)"),
-        (&compute, None, 60, "60 (default)"),
-        (&faults, Some(30), 30, "30"),
-        (&libsodium, Some(30), 30, "30"),
-    ] {
+    // What the settings pane shows for each of core's cases, in their order.
+    let shown = ["10 (suite's)", "600 (suite's)", "60 (default)", "30", "30"];
+    let cases = timeout_cases(&cat);
+    assert_eq!(cases.len(), shown.len());
+    for (case, shown) in cases.iter().zip(shown) {
+        let (suite, timeout, want) = (&case.suite, case.timeout, case.want);
         let dir = tempfile::tempdir().unwrap();
         let mut app = App::new(dir.path().to_path_buf(), Box::new(Fake::default())).with_data(
             vec![wasmtime.clone()],
@@ -607,17 +592,8 @@ fn the_terminal_ui_plans_as_core_does() {
             "{}: {s}",
             suite.name
         );
-        let tui = settings(app.run_request().unwrap());
-        let core = settings(RunRequest::from_choices(
-            suite.clone(),
-            RunChoices {
-                runtimes: vec!["wasmtime".into()],
-                timeout_secs: timeout,
-                ..RunChoices::default()
-            },
-            Config::default(),
-        ));
+        let tui = planned(app.run_request().unwrap());
         assert_eq!(tui.timeout_secs, want, "{}", suite.name);
-        assert_eq!(tui, core, "{}", suite.name);
+        assert_eq!(tui, case.core_settings(), "{}", suite.name);
     }
 }

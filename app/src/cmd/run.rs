@@ -330,40 +330,19 @@ mod tests {
     use crate::cli::{Cli, Command};
     use clap::Parser;
     use wasmeter_core::config::Config;
-    use wasmeter_core::store::RunSettings;
+    use wasmeter_core::runner::{planned, timeout_cases};
 
     fn catalog() -> SuiteCatalog {
         SuiteCatalog::discover(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites"))
             .unwrap()
     }
 
-    /// The settings of a plan, its seed left out (drawn when none is given).
-    fn settings(req: RunRequest) -> RunSettings {
-        let mut s = Plan::new(req).unwrap().settings;
-        s.seed = 0;
-        s
-    }
-
     /// The plan `wasmeter run --suite S ARGS` makes is core's plan for the same choices:
     /// faults keeps its 10 s, libsodium its 600 s, compute gets 60 s, `--timeout` wins.
     #[test]
     fn the_command_line_plans_as_core_does() {
-        let cat = catalog();
-        let faults = cat.get("faults").unwrap().clone();
-        let compute = cat.get("compute").unwrap().clone();
-        // libsodium's manifest is written by its build script; its timeout is what matters.
-        let libsodium = Suite {
-            name: "libsodium".into(),
-            timeout_secs: Some(600),
-            ..compute.clone()
-        };
-        for (suite, timeout, want) in [
-            (&faults, None, 10),
-            (&libsodium, None, 600),
-            (&compute, None, 60),
-            (&faults, Some(30), 30),
-            (&libsodium, Some(30), 30),
-        ] {
+        for case in timeout_cases(&catalog()) {
+            let (suite, timeout, want) = (&case.suite, case.timeout, case.want);
             let mut argv = vec!["wasmeter", "run", "--suite", suite.name.as_str()];
             argv.extend(["--runtimes", "wasmtime"]);
             let t = timeout.map(|t: u64| t.to_string());
@@ -373,21 +352,12 @@ mod tests {
             let Some(Command::Run(args)) = Cli::try_parse_from(&argv).unwrap().command else {
                 panic!("not a run: {argv:?}");
             };
-            let cli = RunRequest::from_choices(
+            let cli = planned(RunRequest::from_choices(
                 suite.clone(),
                 choices_from_args(suite, &args).unwrap(),
                 Config::default(),
-            );
-            let core = RunRequest::from_choices(
-                suite.clone(),
-                RunChoices {
-                    runtimes: vec!["wasmtime".into()],
-                    timeout_secs: timeout,
-                    ..RunChoices::default()
-                },
-                Config::default(),
-            );
-            let (cli, core) = (settings(cli), settings(core));
+            ));
+            let core = case.core_settings();
             assert_eq!(cli.timeout_secs, want, "{argv:?}");
             assert_eq!(cli, core, "{argv:?}");
         }

@@ -5,6 +5,8 @@ mod entry;
 mod execute;
 pub mod instructions;
 mod plan;
+#[cfg(feature = "testing")]
+mod plan_cases;
 mod policy;
 #[cfg(feature = "testing")]
 mod stand_in;
@@ -14,6 +16,8 @@ pub use crate::store::{Measure, RunOrder};
 pub use entry::{HOST_COMMANDS, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
 pub use execute::{RunOutcome, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError, Repetition, RunRequest};
+#[cfg(feature = "testing")]
+pub use plan_cases::{TimeoutCase, planned, timeout_cases};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
     MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,
