@@ -113,6 +113,33 @@ pub struct RunSummary {
     pub load: Option<super::RunLoad>,
 }
 
+#[cfg(test)]
+impl CellSummary {
+    /// Unit tests' cell: self-timed `execute` over 2 invocations, three values equal to
+    /// `median` (none: no values), nothing relative, no noise, no note.
+    pub(crate) fn fixture(runtime: &str, test: &str, median: Option<f64>) -> CellSummary {
+        CellSummary {
+            runtime: runtime.into(),
+            test: test.into(),
+            source: "self".into(),
+            primary_phase: "execute".into(),
+            stats: median.and_then(|m| Stats::describe(&[m, m, m])),
+            relative: None,
+            relative_low: None,
+            relative_high: None,
+            startup_ns: None,
+            phases: Default::default(),
+            phase_stats: Default::default(),
+            metrics: Default::default(),
+            failure: None,
+            invocations: 2,
+            partial: false,
+            halfwidth_pct: None,
+            note: None,
+        }
+    }
+}
+
 impl RunSummary {
     /// The cell for a runtime and test. Cells are test-major over `tests` × `runtimes`, so
     /// the cell is found by position (a matrix of 10,000 cells is drawn cell by cell); a

@@ -62,28 +62,10 @@ pub fn format_geomean(r: &RuntimeSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Stats, Verdict};
+    use crate::analysis::Verdict;
 
     fn cell(median: Option<f64>) -> CellSummary {
-        CellSummary {
-            runtime: "wasmtime".into(),
-            test: "sha256".into(),
-            source: "self".into(),
-            primary_phase: "execute".into(),
-            stats: median.and_then(|m| Stats::describe(&[m, m, m])),
-            relative: None,
-            relative_low: None,
-            relative_high: None,
-            startup_ns: None,
-            phases: Default::default(),
-            phase_stats: Default::default(),
-            metrics: Default::default(),
-            failure: None,
-            invocations: 2,
-            partial: false,
-            halfwidth_pct: None,
-            note: None,
-        }
+        CellSummary::fixture("wasmtime", "sha256", median)
     }
 
     #[test]

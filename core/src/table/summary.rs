@@ -51,27 +51,13 @@ pub fn summary_table(s: &RunSummary) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{CellSummary, RuntimeSummary, Stats};
+    use crate::analysis::{CellSummary, RuntimeSummary};
 
     fn cell(rt: &str, test: &str, median: f64, relative: Option<f64>) -> CellSummary {
         CellSummary {
-            runtime: rt.into(),
-            test: test.into(),
-            source: "self".into(),
-            primary_phase: "execute".into(),
-            stats: Stats::describe(&[median, median, median]),
             relative,
-            relative_low: None,
-            relative_high: None,
-            startup_ns: None,
-            phases: Default::default(),
-            phase_stats: Default::default(),
-            metrics: Default::default(),
-            failure: None,
-            invocations: 2,
-            partial: false,
             halfwidth_pct: Some(2.0),
-            note: None,
+            ..CellSummary::fixture(rt, test, Some(median))
         }
     }
 
