@@ -26,12 +26,30 @@ apt_need() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >&2
 }
 
-# need_rust: cargo on PATH (rustup's default location included).
+# need_rust: cargo on PATH (rustup's default location included) and the toolchain that
+# rust-toolchain.toml pins: when rustup lacks it by name but its stable toolchain is that
+# very version (as on these machines), stable serves under the pinned name; else rustup
+# installs it.
 need_rust() {
   [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
   if ! command -v cargo >/dev/null; then
     echo "cargo not found: install Rust 1.95+ with rustup (https://rustup.rs)" >&2
     exit 1
+  fi
+  command -v rustup >/dev/null || return 0
+  local root want toolchains stable
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  want="$(sed -n 's/^channel = "\(.*\)"$/\1/p' "$root/rust-toolchain.toml")"
+  [ -n "$want" ] || return 0
+  rustup toolchain list | grep -q "^$want-" && return 0
+  toolchains="${RUSTUP_HOME:-$HOME/.rustup}/toolchains"
+  stable="$(ls -d "$toolchains"/stable-* 2>/dev/null | head -1)"
+  if [ -n "$stable" ] && [ -x "$stable/bin/rustc" ] && "$stable/bin/rustc" -V | grep -q "^rustc $want "; then
+    echo "using the stable toolchain (rustc $want) as the pinned $want" >&2
+    ln -s "$stable" "$toolchains/$want-${stable##*/stable-}"
+  else
+    echo "installing Rust $want (rust-toolchain.toml)" >&2
+    rustup toolchain install "$want" --profile minimal --component rustfmt,clippy >&2
   fi
 }
 

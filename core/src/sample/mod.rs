@@ -33,33 +33,37 @@ pub struct TreeSampler {
     /// The tree's CPU time at the previous reading, ns ([`cpu_of`]).
     cpu_ns: u64,
     at: Instant,
+    /// The most CPU the tree can use per unit of wall time.
+    cores: f64,
 }
 
 impl TreeSampler {
     /// Starts sampling the tree rooted at `root`.
     pub fn new(root: u32) -> TreeSampler {
-        let mut s = TreeSampler {
+        // The clocks first, then the time, as in every reading.
+        let cpu_ns = tree_cpu_ns(root);
+        TreeSampler {
             root,
             sys: System::new(),
-            cpu_ns: 0,
+            cpu_ns,
             at: Instant::now(),
-        };
-        let _ = s.sample();
-        s
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
+        }
     }
 
     /// Reads CPU and RSS of the tree now. CPU is the tree's CPU time since the previous
     /// reading over the wall time between them: both windows end at the same instant (the
-    /// clocks are read first, then the time), so a tree can never show more than the
-    /// machine's cores. A process born in between counts whole; one that left the tree
-    /// other than by being reaped inside it (reparented) takes its time along.
+    /// clocks are read first, then the time), and what a reading would show beyond the
+    /// machine's cores (tick rounding of reaped children) is carried into the next one, so
+    /// a tree never shows more than the cores and its readings still add up. A process
+    /// born in between counts whole; one that left the tree other than by being reaped
+    /// inside it (reparented) takes its time along.
     pub fn sample(&mut self) -> Reading {
         let tree = descendants(self.root);
         let cpu = cpu_of(&tree);
         let now = Instant::now();
         let wall_ns = now.duration_since(self.at).as_nanos() as f64;
-        let used = cpu.saturating_sub(self.cpu_ns);
-        self.cpu_ns = cpu;
+        let used = take(&mut self.cpu_ns, cpu, (wall_ns * self.cores) as u64);
         self.at = now;
 
         let pids: Vec<Pid> = tree.into_iter().map(Pid::from_u32).collect();
@@ -80,6 +84,21 @@ impl TreeSampler {
         };
         Reading { cpu_pct, rss_bytes }
     }
+}
+
+/// The CPU time to report for a window from the tree's count `cpu` and the count already
+/// reported, `reported`, which it advances. Reaped children's time comes in 10 ms ticks,
+/// so a short window can be handed a few ms that belong to the previous one: more than
+/// `cap` (the cores × the window) is carried into the next window, so the reports still
+/// add up. A count that went down (a process left the tree with its time) starts over.
+fn take(reported: &mut u64, cpu: u64, cap: u64) -> u64 {
+    if cpu < *reported {
+        *reported = cpu;
+        return 0;
+    }
+    let used = (cpu - *reported).min(cap);
+    *reported += used;
+    used
 }
 
 /// CPU time the tree rooted at `root` has used so far, ns: see the module's description.
@@ -181,6 +200,19 @@ pub fn descendants(root: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_never_shows_more_than_the_cores_and_the_excess_comes_next() {
+        let mut reported = 1_000;
+        // 30 ms beyond a cap of 200 ms: 200 now, the 30 with the next window.
+        assert_eq!(take(&mut reported, 1_230, 200), 200);
+        assert_eq!(take(&mut reported, 1_230, 200), 30);
+        assert_eq!(take(&mut reported, 1_300, 200), 70);
+        assert_eq!(reported, 1_300);
+        // A process left the tree with its time: nothing, and counting starts over.
+        assert_eq!(take(&mut reported, 900, 200), 0);
+        assert_eq!(take(&mut reported, 950, 200), 50);
+    }
 
     /// CPU seconds a process has used, from the kernel (clock ticks of 1/100 s).
     fn cpu_secs(pid: u32) -> f64 {

@@ -15,13 +15,19 @@ fn cores() -> f64 {
     std::thread::available_parallelism().map_or(1, |n| n.get()) as f64
 }
 
-/// Headroom over `100 × cores` for one sample. The sampler reads every process's CPU clock
-/// (exact to the nanosecond) and then the time, so its CPU and wall windows end within the
-/// few tens of microseconds the reads of one tree take; over a 100 ms sample that is well
-/// under 1 %. The rest allows for the children's time the kernel keeps in clock ticks
-/// (10 ms, truncated) once a process is reaped: at most two ticks per process that reaped
-/// children, i.e. 20 ms spread over a sample — 5 % of two cores over 200 ms.
+/// Headroom of the sum of the samples over the kernel's account. The sampler reads every
+/// process's CPU clock (exact to the nanosecond), but the children's time the kernel keeps
+/// in clock ticks (10 ms, truncated) once a process is reaped: at most two ticks per
+/// process that reaped children, i.e. 20 ms spread over a sample — 5 % of two cores over
+/// 200 ms.
 const TOLERANCE: f64 = 0.05;
+
+/// The most one sample may show, % of one core: every core busy, and no more. The sampler
+/// carries what tick rounding would put beyond that into its next reading, so a sample at
+/// 212 % on two cores (seen when this test shared the machine with others) is a bug.
+fn max_pct() -> f64 {
+    100.0 * cores() * (1.0 + 1e-6)
+}
 
 /// Waits for `child` and returns the CPU time the kernel charged to it and to every
 /// descendant it (transitively) reaped, s.
@@ -87,7 +93,7 @@ fn no_sample_of_a_busy_tree_exceeds_the_cores() {
     }
     let _ = sh.wait();
     assert_eq!(tree.len(), 4, "the shell and its three children: {tree:?}");
-    let max = 100.0 * cores() * (1.0 + TOLERANCE);
+    let max = max_pct();
     eprintln!("samples (% of one core): {samples:.1?}");
     for (i, pct) in samples.iter().enumerate() {
         assert!(
@@ -116,7 +122,7 @@ fn short_lived_children_are_counted_once() {
     let samples = sample_until_exit(root, Duration::from_millis(100), Duration::from_secs(60));
     let kernel = wait_cpu(sh);
     let sampled: f64 = samples.iter().map(|(pct, wall)| pct / 100.0 * wall).sum();
-    let max = 100.0 * cores() * (1.0 + TOLERANCE);
+    let max = max_pct();
     eprintln!("kernel {kernel:.3} s, samples add up to {sampled:.3} s: {samples:.1?}");
     for (pct, wall) in &samples {
         assert!(

@@ -2,9 +2,7 @@
 //! Each cell must end failed with its own reason, within the timeout and memory cap, and
 //! the run (and the well-behaved `control` after the faults) must go on unharmed.
 
-mod common;
-
-use common::{json, stderr, wasmeter};
+use crate::common::{json, stderr, wasmeter};
 
 /// What each test must end with, as the start of its failure message ("ok": passes).
 fn expected(runtime: &str, test: &str) -> &'static str {

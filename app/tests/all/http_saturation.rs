@@ -5,9 +5,7 @@
 //! so: `show`, the JSON, CSV, Markdown and HTML exports, and the diff, which leaves the
 //! saturated level out instead of comparing a bound as a rate.
 
-mod common;
-
-use common::{failures, json, stderr};
+use crate::common::{failures, json, stderr};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

@@ -3,9 +3,7 @@
 //! phase, with every view of the run; and servers that exit, hang, fail or find their port
 //! taken, each failing its own cell while the run goes on.
 
-mod common;
-
-use common::{failures, json, stderr, wasmeter};
+use crate::common::{failures, json, stderr, wasmeter};
 use serde_json::Value;
 use std::path::Path;
 
@@ -215,7 +213,7 @@ fn a_guest_the_gateway_cannot_serve_fails_its_cell_with_the_reason() {
     let suite = tmp.path().join("suites/badgw");
     std::fs::create_dir_all(suite.join("src")).unwrap();
     // A real WASI command that prints a line, not a CGI reply.
-    let root = common::suites_root();
+    let root = crate::common::suites_root();
     std::fs::copy(
         root.join("overhead/wasm/empty.wasm"),
         suite.join("bad.wasm"),

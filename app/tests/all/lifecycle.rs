@@ -1,9 +1,7 @@
 //! The lifecycle suite end to end: a real run on real engines, every measurement saved with
 //! sane values, the runtimes it does not apply to left out, and every view of the run.
 
-mod common;
-
-use common::{json, stderr, wasmeter};
+use crate::common::{json, stderr, wasmeter};
 use serde_json::Value;
 
 const PHASES: [&str; 7] = [

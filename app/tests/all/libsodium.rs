@@ -2,9 +2,7 @@
 //! cache), registered, checked and timed natively, embedded and through a CLI; and what a
 //! user sees when the toolchain is missing, the build fails or an answer is wrong.
 
-mod common;
-
-use common::{failures, json, stderr, suites_root};
+use crate::common::{failures, json, stderr, suites_root};
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -1,9 +1,7 @@
 //! Key-driven flows on the application state: pick runtimes and tests, start, feed runner
 //! events, see results, open a diff, export; cancel and delete with confirmation.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use crossbeam_channel::Sender;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -178,7 +176,7 @@ fn pick_run_watch_diff_export() {
                 );
                 send(
                     &fake,
-                    common::invocation_measurement(rt, "sha256", round, k, bases[i]),
+                    crate::common::invocation_measurement(rt, "sha256", round, k, bases[i]),
                 );
             }
             app.tick(Instant::now());

@@ -1,9 +1,7 @@
 //! External runtimes end to end: real CLIs on the compute suite, and custom runtimes from a
 //! config file that lie, crash, hang or cannot be executed.
 
-mod common;
-
-use common::{failures, json, stderr, suites_root};
+use crate::common::{failures, json, stderr, suites_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,8 +1,6 @@
 //! Snapshot tests of every screen, rendered with `TestBackend` from deterministic data.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -64,7 +62,7 @@ fn keys(app: &mut App, s: &str) {
 }
 
 fn m(rt: &str, test: &str, i: u32, v: f64) -> Event {
-    common::measurement_event(rt, test, i, v)
+    crate::common::measurement_event(rt, test, i, v)
 }
 
 /// A live run two cells in, the third failed, the fourth running.

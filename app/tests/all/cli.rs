@@ -1,8 +1,6 @@
 //! End-to-end tests of the `wasmeter` binary: real runtimes, real files, real processes.
 
-mod common;
-
-use common::{failures, json, stderr, suites_root};
+use crate::common::{failures, json, stderr, suites_root};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};

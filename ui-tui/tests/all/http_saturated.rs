@@ -2,8 +2,6 @@
 //! are drawn as before, and the saturated one is listed with its bound — never as a rate
 //! or a point of the chart.
 
-mod common;
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use wasmeter_core::runtime::{Metric, Phase};
@@ -12,7 +10,7 @@ use wasmeter_tui::panes::http::HttpView;
 /// The common HTTP run, with wasmer-cranelift × hello saturated at 100 connections in every
 /// iteration (no request in the 0.5 s each level lasts: below 2 requests per second).
 fn run() -> wasmeter_core::store::SavedRun {
-    let mut run = common::http_run();
+    let mut run = crate::common::http_run();
     let at = |r: &wasmeter_core::store::MeasurementRow| {
         r.runtime == "wasmer-cranelift" && r.test == "hello" && r.phase == Phase::Throughput(100)
     };

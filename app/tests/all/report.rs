@@ -1,8 +1,6 @@
 //! Exports of real runs: every format, and the HTML page checked in headless Chromium.
 
-mod common;
-
-use common::{json, stderr, wasmeter};
+use crate::common::{json, stderr, wasmeter};
 use std::path::Path;
 use std::process::Command;
 

@@ -4,9 +4,7 @@
 //! Every cell runs in `INVOCATIONS` worker processes, interleaved, so `cells.jsonl` holds one
 //! record per (cell, invocation) and a kill lands between invocations of the same cell.
 
-mod common;
-
-use common::{json, stderr, suites_root, wasmeter};
+use crate::common::{json, stderr, suites_root, wasmeter};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,8 +2,6 @@
 //! capture-pane), runs sha256 on wasmtime and native, sees the results table, the saved run
 //! in the list and its detail. Skipped (with a note) when tmux is not installed.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -121,7 +119,7 @@ fn tui_runs_sha256_on_wasmtime_and_native() {
     let cmd = format!(
         "cd {} && WASMETER_SUITES={} {} tui --results {}; echo EXITED $?; sleep 60",
         tmp.path().display(),
-        common::suites_root().display(),
+        crate::common::suites_root().display(),
         env!("CARGO_BIN_EXE_wasmeter"),
         results.display()
     );

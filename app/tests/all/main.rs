@@ -1,0 +1,16 @@
+//! End-to-end tests of the wasmeter binary, one test binary: each module runs real runtimes, real files and real processes.
+//!
+//! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
+//! `cargo test --test all MODULE::` runs one module.
+
+mod cli;
+mod cli_runtimes;
+mod common;
+mod faults;
+mod http;
+mod http_saturation;
+mod interrupt;
+mod libsodium;
+mod lifecycle;
+mod report;
+mod tui_tmux;

@@ -1,0 +1,13 @@
+//! Core's integration tests, one test binary (one link of wasmtime, wasmer and polars instead of one per file).
+//!
+//! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
+//! `cargo test --test all MODULE::` runs one module.
+
+mod compute_suite;
+mod cpu_accounting;
+mod http_kit;
+mod http_levels;
+mod lifecycle;
+mod scale;
+mod statistics;
+mod store_roundtrip;

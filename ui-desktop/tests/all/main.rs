@@ -1,0 +1,7 @@
+//! The desktop app's tests, one test binary: commands through Tauri's mock runtime, and the real app end to end.
+//!
+//! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
+//! `cargo test --test all MODULE::` runs one module.
+
+mod commands;
+mod e2e;

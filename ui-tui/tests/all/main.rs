@@ -1,0 +1,9 @@
+//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, saturated HTTP levels.
+//!
+//! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
+//! `cargo test --test all MODULE::` runs one module.
+
+mod common;
+mod flow;
+mod http_saturated;
+mod screens;
