@@ -3,19 +3,15 @@
 //! with the initial heap (Lucet's study, on today's engines).
 //!
 //! The host drives everything here (no guest timing): [`modules`] generates the modules,
-//! [`harness`] batches fast operations criterion-style, one file per engine implements
-//! [`Engine`], and [`Driver`] takes one cell (engine configuration × module) through its
+//! [`harness`] batches fast operations criterion-style, each engine's folder under
+//! `runtime/embedded/` implements [`Engine`], and [`Driver`] takes one cell (engine configuration × module) through its
 //! measurements, one sample of each per iteration.
 
 mod driver;
 pub mod harness;
 pub mod modules;
-#[cfg(feature = "engines")]
-mod wasmer;
-#[cfg(feature = "engines")]
-mod wasmtime;
 
-pub use driver::{Driver, first_in_process};
+pub use driver::{Driver, LIVE_MAX, first_in_process};
 pub use modules::{Fill, ModuleSpec};
 
 use crate::runtime::Failure;
@@ -64,14 +60,8 @@ pub trait Engine {
 /// The lifecycle engine of an embedded runtime id, or why that runtime has none.
 pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
     #[cfg(feature = "engines")]
-    {
-        use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
-        if let Some(v) = wasmtime_variant(runtime_id) {
-            return Ok(Box::new(wasmtime::WasmtimeEngine::new(v)?));
-        }
-        if let Some(c) = wasmer_compiler(runtime_id) {
-            return Ok(Box::new(wasmer::WasmerEngine::new(c)));
-        }
+    if let Some(engine) = crate::runtime::embedded::Embedded::parse(runtime_id) {
+        return engine.lifecycle();
     }
     Err(Failure::Unavailable(format!(
         "runtime '{runtime_id}' has no lifecycle engine (embedded runtimes only)"
@@ -79,13 +69,30 @@ pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
 }
 
 #[cfg(feature = "engines")]
-fn other(e: impl std::fmt::Display) -> Failure {
+pub(crate) fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(e.to_string())
+}
+
+/// Does `make` `n` times back to back and returns the time of the batch; what it made is
+/// dropped after the clock stops, so releasing it is never timed as part of making it.
+#[cfg(feature = "engines")]
+pub(crate) fn timed_batch<T>(
+    n: u64,
+    mut make: impl FnMut() -> Result<T, Failure>,
+) -> Result<Duration, Failure> {
+    let mut keep = Vec::with_capacity(n as usize);
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        keep.push(make()?);
+    }
+    let d = t.elapsed();
+    drop(keep);
+    Ok(d)
 }
 
 /// Checks the trivial export's answer.
 #[cfg(feature = "engines")]
-fn check_answer(got: i32) -> Result<(), Failure> {
+pub(crate) fn check_answer(got: i32) -> Result<(), Failure> {
     if got == modules::ANSWER {
         Ok(())
     } else {

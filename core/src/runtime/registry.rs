@@ -2,9 +2,9 @@
 //! and how to make one in the worker.
 
 use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
-use super::embedded::engine_version;
+use super::embedded::EMBEDDED;
 #[cfg(feature = "engines")]
-use super::embedded::{Wasmer, Wasmtime, wasmer_compiler, wasmtime_variant};
+use super::embedded::Embedded;
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
 use crate::config::Config;
 use crate::suite::SuiteKind;
@@ -37,24 +37,6 @@ impl RuntimeInfo {
         self.unavailable.is_none()
     }
 }
-
-const EMBEDDED: &[(&str, &str, &str)] = &[
-    ("wasmtime", "wasmtime", "Cranelift, default configuration"),
-    (
-        "wasmtime-pooling",
-        "wasmtime",
-        "Cranelift, pooling allocator, copy-on-write memory init",
-    ),
-    (
-        "wasmtime-pooling-nocow",
-        "wasmtime",
-        "Cranelift, pooling allocator, data segments copied at instantiation (lifecycle suite only)",
-    ),
-    ("wasmtime-winch", "wasmtime", "Winch baseline compiler"),
-    ("wasmtime-o0", "wasmtime", "Cranelift, opt-level none"),
-    ("wasmer-cranelift", "wasmer", "Cranelift compiler, WASIX"),
-    ("wasmer-singlepass", "wasmer", "Singlepass compiler, WASIX"),
-];
 
 /// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
 /// copy-on-write off changes nothing worth a column.
@@ -93,10 +75,10 @@ pub fn is_builtin(id: &str) -> bool {
 /// checked now.
 pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     let mut v = vec![native_info()];
-    v.extend(EMBEDDED.iter().map(|(id, krate, config)| RuntimeInfo {
+    v.extend(EMBEDDED.iter().map(|(id, engine, config)| RuntimeInfo {
         id: id.to_string(),
         kind: RuntimeKind::Embedded,
-        version: engine_version(krate).to_string(),
+        version: engine.version().to_string(),
         config: config.to_string(),
         unavailable: (!cfg!(feature = "engines")).then(|| {
             "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
@@ -179,12 +161,8 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
         return Ok(Box::new(NativeRuntime));
     }
     #[cfg(feature = "engines")]
-    if let Some(v) = wasmtime_variant(&info.id) {
-        return Ok(Box::new(Wasmtime::new(v)?));
-    }
-    #[cfg(feature = "engines")]
-    if let Some(c) = wasmer_compiler(&info.id) {
-        return Ok(Box::new(Wasmer::new(c)?));
+    if let Some(engine) = Embedded::parse(&info.id) {
+        return engine.runtime();
     }
     Err(Failure::Unavailable(format!(
         "unknown runtime '{}'",

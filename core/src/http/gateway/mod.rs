@@ -1,25 +1,22 @@
 //! The gateway: an HTTP server that answers each request by running the gateway guest once
 //! (a fresh instance per request, embedded or through a runtime CLI) or natively in Rust.
-//! One [`Backend`] per way of running the guest, one file each; [`Gateway`] does what is
-//! the same for all of them: routing, the host-kept counter and the upstream call.
+//! One [`Backend`] per way of running the guest: native and CLI here, an embedded engine's
+//! in its folder under `runtime/embedded/` (with [`GuestPool`] for engines that must not
+//! block the server's threads); [`Gateway`] does what is the same for all of them:
+//! routing, the host-kept counter and the upstream call.
 
 mod cli;
 mod native;
 #[cfg(feature = "engines")]
 mod pool;
+
 #[cfg(feature = "engines")]
-mod wasi;
-#[cfg(feature = "engines")]
-mod wasmer;
-#[cfg(feature = "engines")]
-mod wasmtime;
+pub(crate) use pool::GuestPool;
 
 use super::codec::{Request, Response};
 use super::guest::{GuestCall, GuestReply, query_param, route};
 use super::server::{Handler, ServerOptions};
 use super::upstream::Upstream;
-#[cfg(feature = "engines")]
-use crate::runtime::embedded::{wasmer_compiler, wasmtime_variant};
 use crate::runtime::{RuntimeInfo, RuntimeKind};
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -61,24 +58,8 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         RuntimeKind::Native => Ok(Box::new(native::NativeBackend)),
         RuntimeKind::Embedded => {
             #[cfg(feature = "engines")]
-            if let Some(v) = wasmtime_variant(id) {
-                // Guests run on the server threads: one instance per thread is alive at
-                // most; a few spare slots cost only address space.
-                let slots = (spec.threads * 4).max(16) as u32;
-                return Ok(Box::new(wasmtime::WasmtimeBackend::new(
-                    v,
-                    &spec.wasm,
-                    slots,
-                    spec.memory_limit,
-                )?));
-            }
-            #[cfg(feature = "engines")]
-            if let Some(c) = wasmer_compiler(id) {
-                return Ok(Box::new(wasmer::WasmerBackend::new(
-                    c,
-                    &spec.wasm,
-                    spec.threads,
-                )?));
+            if let Some(engine) = crate::runtime::embedded::Embedded::parse(id) {
+                return engine.gateway(spec);
             }
             Err(format!("no embedded gateway for runtime '{id}'"))
         }

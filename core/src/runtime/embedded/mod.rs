@@ -1,42 +1,134 @@
-//! Engines linked into wasmeter, run inside the worker process. Without the `engines`
+//! Engines linked into wasmeter, run inside the worker process: one folder per engine
+//! holding everything that engine does (command suites, lifecycle, gateway), and
+//! [`Embedded`], parsed once from a runtime id, to reach them. Without the `engines`
 //! feature (the fuzz targets build core that way) they are absent and listed unavailable.
+//!
+//! Adding a configuration of an engine: its variant in the engine's folder and a row in
+//! [`EMBEDDED`]. Adding an engine: a folder like `wasmtime/`, an [`Embedded`] variant and
+//! its rows.
 
-#[cfg(feature = "engines")]
 mod wasmer;
-#[cfg(feature = "engines")]
 mod wasmtime;
 
 #[cfg(feature = "engines")]
-pub(crate) use self::wasmer::unknown_import;
+pub use self::wasmer::Wasmer;
+pub use self::wasmer::WasmerCompiler;
 #[cfg(feature = "engines")]
-pub use self::wasmer::{Wasmer, WasmerCompiler};
-#[cfg(feature = "engines")]
-pub use self::wasmtime::{Wasmtime, WasmtimeVariant};
+pub use self::wasmtime::Wasmtime;
+pub use self::wasmtime::WasmtimeVariant;
 
 #[cfg(feature = "engines")]
-use super::{Failure, Job};
-
-/// The wasmtime configuration an embedded runtime id stands for.
+use super::{Failure, Job, Runtime};
 #[cfg(feature = "engines")]
-pub fn wasmtime_variant(id: &str) -> Option<WasmtimeVariant> {
-    Some(match id {
-        "wasmtime" => WasmtimeVariant::Default,
-        "wasmtime-pooling" => WasmtimeVariant::Pooling,
-        "wasmtime-pooling-nocow" => WasmtimeVariant::PoolingNoCow,
-        "wasmtime-winch" => WasmtimeVariant::Winch,
-        "wasmtime-o0" => WasmtimeVariant::O0,
-        _ => return None,
-    })
+use crate::http::gateway::{Backend, GatewaySpec};
+
+/// An embedded engine in one configuration: what an embedded runtime id stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Embedded {
+    /// wasmtime in one of its configurations.
+    Wasmtime(WasmtimeVariant),
+    /// wasmer with one of its compilers.
+    Wasmer(WasmerCompiler),
 }
 
-/// The wasmer compiler an embedded runtime id stands for.
-#[cfg(feature = "engines")]
-pub fn wasmer_compiler(id: &str) -> Option<WasmerCompiler> {
-    Some(match id {
-        "wasmer-cranelift" => WasmerCompiler::Cranelift,
-        "wasmer-singlepass" => WasmerCompiler::Singlepass,
-        _ => return None,
-    })
+/// Every embedded runtime: its id, the engine configuration it stands for, and that
+/// configuration in words. The one list of them; the registry and every suite read it.
+pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
+    (
+        "wasmtime",
+        Embedded::Wasmtime(WasmtimeVariant::Default),
+        "Cranelift, default configuration",
+    ),
+    (
+        "wasmtime-pooling",
+        Embedded::Wasmtime(WasmtimeVariant::Pooling),
+        "Cranelift, pooling allocator, copy-on-write memory init",
+    ),
+    (
+        "wasmtime-pooling-nocow",
+        Embedded::Wasmtime(WasmtimeVariant::PoolingNoCow),
+        "Cranelift, pooling allocator, data segments copied at instantiation (lifecycle suite only)",
+    ),
+    (
+        "wasmtime-winch",
+        Embedded::Wasmtime(WasmtimeVariant::Winch),
+        "Winch baseline compiler",
+    ),
+    (
+        "wasmtime-o0",
+        Embedded::Wasmtime(WasmtimeVariant::O0),
+        "Cranelift, opt-level none",
+    ),
+    (
+        "wasmer-cranelift",
+        Embedded::Wasmer(WasmerCompiler::Cranelift),
+        "Cranelift compiler, WASIX",
+    ),
+    (
+        "wasmer-singlepass",
+        Embedded::Wasmer(WasmerCompiler::Singlepass),
+        "Singlepass compiler, WASIX",
+    ),
+];
+
+impl Embedded {
+    /// The engine configuration an embedded runtime id stands for; `None` for any other id.
+    pub fn parse(id: &str) -> Option<Embedded> {
+        EMBEDDED
+            .iter()
+            .find(|(i, _, _)| *i == id)
+            .map(|(_, e, _)| *e)
+    }
+
+    /// The engine's version, read from Cargo.lock at build time.
+    pub fn version(self) -> &'static str {
+        match self {
+            Embedded::Wasmtime(_) => env!("WASMETER_WASMTIME_VERSION"),
+            Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
+        }
+    }
+
+    /// The engine running command-suite jobs (in the worker process).
+    #[cfg(feature = "engines")]
+    pub fn runtime(self) -> Result<Box<dyn Runtime>, Failure> {
+        Ok(match self {
+            Embedded::Wasmtime(v) => Box::new(Wasmtime::new(v)?),
+            Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
+        })
+    }
+
+    /// The engine taken through the lifecycle suite's operations.
+    #[cfg(feature = "engines")]
+    pub fn lifecycle(self) -> Result<Box<dyn crate::lifecycle::Engine>, Failure> {
+        Ok(match self {
+            Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
+            Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
+        })
+    }
+
+    /// The gateway's backend on this engine: the guest compiled now, at start-up, so that
+    /// it counts in the cold start and not in any request.
+    #[cfg(feature = "engines")]
+    pub fn gateway(self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
+        Ok(match self {
+            Embedded::Wasmtime(v) => {
+                // Guests run on the server threads: one instance per thread is alive at
+                // most; a few spare slots cost only address space.
+                let slots = (spec.threads * 4).max(16) as u32;
+                Box::new(wasmtime::gateway::WasmtimeBackend::new(
+                    v,
+                    &spec.wasm,
+                    slots,
+                    spec.memory_limit,
+                )?)
+            }
+            Embedded::Wasmer(c) => Box::new(wasmer::gateway::WasmerBackend::new(
+                c,
+                &spec.wasm,
+                spec.threads,
+            )?),
+        })
+    }
 }
 
 /// Runs and times an engine's execute phase. Never inlined and not generic, so it is one
@@ -61,15 +153,6 @@ fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
             Failure::Other(format!("{}: {e}", job.program.display()))
         }
     })
-}
-
-/// Versions of the embedded engines, read from Cargo.lock at build time.
-pub fn engine_version(crate_name: &str) -> &'static str {
-    match crate_name {
-        "wasmtime" => env!("WASMETER_WASMTIME_VERSION"),
-        "wasmer" => env!("WASMETER_WASMER_VERSION"),
-        _ => "unknown",
-    }
 }
 
 #[cfg(all(test, feature = "engines"))]

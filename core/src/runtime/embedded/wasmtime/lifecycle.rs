@@ -1,9 +1,9 @@
 //! wasmtime through the life cycle: one `Engine`, an `InstancePre` linked once, a fresh
 //! `Store` per instance (the way wasmtime recommends serving many short-lived instances).
 
-use super::{Engine, Source, check_answer, driver::LIVE_MAX, modules};
+use super::{WasmtimeVariant, other};
+use crate::lifecycle::{Engine, LIVE_MAX, Source, check_answer, modules, timed_batch};
 use crate::runtime::Failure;
-use crate::runtime::embedded::WasmtimeVariant;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -14,10 +14,6 @@ pub struct WasmtimeEngine {
     engine: wasmtime::Engine,
     pre: Option<InstancePre<()>>,
     live: Vec<(Store<()>, Instance)>,
-}
-
-fn other(e: impl std::fmt::Display) -> Failure {
-    Failure::Other(format!("{e:#}"))
 }
 
 impl WasmtimeEngine {
@@ -57,14 +53,7 @@ fn deserialize(engine: &wasmtime::Engine, path: &Path) -> Result<Module, Failure
 
 impl Engine for WasmtimeEngine {
     fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure> {
-        let mut keep = Vec::with_capacity(n as usize);
-        let t = Instant::now();
-        for _ in 0..n {
-            keep.push(Module::new(&self.engine, wasm).map_err(other)?);
-        }
-        let d = t.elapsed();
-        drop(keep);
-        Ok(d)
+        timed_batch(n, || Module::new(&self.engine, wasm).map_err(other))
     }
 
     fn precompile(&mut self, wasm: &[u8], path: &Path) -> Result<(), Failure> {
@@ -75,14 +64,7 @@ impl Engine for WasmtimeEngine {
     }
 
     fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure> {
-        let mut keep = Vec::with_capacity(n as usize);
-        let t = Instant::now();
-        for _ in 0..n {
-            keep.push(deserialize(&self.engine, path)?);
-        }
-        let d = t.elapsed();
-        drop(keep);
-        Ok(d)
+        timed_batch(n, || deserialize(&self.engine, path))
     }
 
     fn prepare(&mut self, source: Source) -> Result<(), Failure> {

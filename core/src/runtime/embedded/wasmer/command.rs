@@ -1,20 +1,12 @@
 //! wasmer in-process with wasmer-wasix: one `Engine` per worker, a fresh `Store` per iteration.
 
-use super::super::{Failure, Iteration, Job, Phase, Runtime};
-use super::read_module;
+use super::WasmerCompiler;
+use crate::runtime::embedded::read_module;
+use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::io::Read;
 use std::time::Instant;
 use wasmer::{Engine, Instance, Module, Store};
 use wasmer_wasix::{Pipe, WasiEnv, WasiError};
-
-/// The wasmer compilers wasmeter compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WasmerCompiler {
-    /// Cranelift, the default optimising compiler.
-    Cranelift,
-    /// Singlepass, a fast baseline compiler.
-    Singlepass,
-}
 
 /// An embedded wasmer engine with one compiler.
 pub struct Wasmer {
@@ -26,10 +18,7 @@ pub struct Wasmer {
 impl Wasmer {
     /// Builds the engine for a compiler.
     pub fn new(compiler: WasmerCompiler) -> Result<Wasmer, Failure> {
-        let engine: Engine = match compiler {
-            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
-            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
-        };
+        let engine = compiler.engine();
         let tokio = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -124,8 +113,9 @@ impl Runtime for Wasmer {
             .map_err(|e| Failure::Other(format!("no _start export: {e}")))?
             .clone();
         let mut result = None;
-        let took =
-            super::wasmeter_measured_region(&mut || result = Some(start.call(&mut store, &[])));
+        let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
+            result = Some(start.call(&mut store, &[]))
+        });
         let result = result.expect("the execute phase ran");
         it.wall(Phase::Execute, took);
 

@@ -2,9 +2,9 @@
 //! and `Instance::new` per instance (wasmer has no pre-linked instance; the modules import
 //! nothing, so the import object is empty).
 
-use super::{Engine, Source, check_answer, modules, other};
+use super::WasmerCompiler;
+use crate::lifecycle::{Engine, Source, check_answer, modules, other, timed_batch};
 use crate::runtime::Failure;
-use crate::runtime::embedded::WasmerCompiler;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -20,10 +20,7 @@ pub struct WasmerEngine {
 impl WasmerEngine {
     /// The engine of a compiler.
     pub fn new(compiler: WasmerCompiler) -> WasmerEngine {
-        let engine: wasmer::Engine = match compiler {
-            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
-            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
-        };
+        let engine = compiler.engine();
         WasmerEngine {
             engine,
             module: None,
@@ -60,14 +57,7 @@ fn deserialize(engine: &wasmer::Engine, path: &Path) -> Result<Module, Failure> 
 
 impl Engine for WasmerEngine {
     fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure> {
-        let mut keep = Vec::with_capacity(n as usize);
-        let t = Instant::now();
-        for _ in 0..n {
-            keep.push(Module::new(&self.engine, wasm).map_err(other)?);
-        }
-        let d = t.elapsed();
-        drop(keep);
-        Ok(d)
+        timed_batch(n, || Module::new(&self.engine, wasm).map_err(other))
     }
 
     fn precompile(&mut self, wasm: &[u8], path: &Path) -> Result<(), Failure> {
@@ -78,14 +68,7 @@ impl Engine for WasmerEngine {
     }
 
     fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure> {
-        let mut keep = Vec::with_capacity(n as usize);
-        let t = Instant::now();
-        for _ in 0..n {
-            keep.push(deserialize(&self.engine, path)?);
-        }
-        let d = t.elapsed();
-        drop(keep);
-        Ok(d)
+        timed_batch(n, || deserialize(&self.engine, path))
     }
 
     fn prepare(&mut self, source: Source) -> Result<(), Failure> {

@@ -1,82 +1,13 @@
 //! wasmtime in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
 
-use super::super::{Failure, Iteration, Job, Phase, Runtime};
-use super::read_module;
+use super::{WasmtimeVariant, other};
+use crate::runtime::embedded::read_module;
+use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
-use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, Linker, Module, OptLevel,
-    PoolingAllocationConfig, Store, StoreLimits, StoreLimitsBuilder, Strategy,
-};
+use wasmtime::{Engine, Linker, Module, Store, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
-
-/// The wasmtime configurations wasmeter compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WasmtimeVariant {
-    /// Cranelift with the default configuration.
-    Default,
-    /// Pooling instance allocator with copy-on-write memory initialisation.
-    Pooling,
-    /// Pooling instance allocator, data segments copied in at each instantiation (the
-    /// lifecycle suite's contrast to [`WasmtimeVariant::Pooling`]).
-    PoolingNoCow,
-    /// Winch, the baseline (single-pass) compiler.
-    Winch,
-    /// Cranelift with optimisations off: shows what the optimiser is worth.
-    O0,
-}
-
-impl WasmtimeVariant {
-    /// The engine configuration of this variant. `slots` sizes a pooling allocator: how
-    /// many instances (with their memory, table and stack) can be alive at once.
-    pub fn config(self, slots: u32) -> Config {
-        self.config_with(slots, false)
-    }
-
-    /// [`WasmtimeVariant::config`] for a server that instantiates a small module over and
-    /// over (the gateway): released pooling slots keep up to 1 MiB of memory resident
-    /// and are reset in place — only the pages the instance dirtied, found with
-    /// `PAGEMAP_SCAN` where the kernel has it — instead of being unmapped with `madvise`,
-    /// which costs every request page faults and a TLB shootdown.
-    pub fn server_config(self, slots: u32) -> Config {
-        self.config_with(slots, true)
-    }
-
-    fn config_with(self, slots: u32, keep_resident: bool) -> Config {
-        let mut cfg = Config::new();
-        let pooling = |cfg: &mut Config, cow: bool| {
-            let mut pool = PoolingAllocationConfig::default();
-            pool.total_memories(slots)
-                .total_tables(slots)
-                .total_core_instances(slots)
-                .total_stacks(slots)
-                // Every slot stays warm (its module's image mapped) when released, as the
-                // few a server reuses would; without this, the lifecycle harness's batches
-                // of live instances would cool slots a one-at-a-time server keeps warm.
-                .max_unused_warm_slots(slots);
-            if keep_resident {
-                pool.linear_memory_keep_resident(1 << 20)
-                    .table_keep_resident(64 << 10)
-                    .pagemap_scan(Enabled::Auto);
-            }
-            cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-            cfg.memory_init_cow(cow);
-        };
-        match self {
-            WasmtimeVariant::Default => {}
-            WasmtimeVariant::Pooling => pooling(&mut cfg, true),
-            WasmtimeVariant::PoolingNoCow => pooling(&mut cfg, false),
-            WasmtimeVariant::Winch => {
-                cfg.strategy(Strategy::Winch);
-            }
-            WasmtimeVariant::O0 => {
-                cfg.cranelift_opt_level(OptLevel::None);
-            }
-        }
-        cfg
-    }
-}
 
 struct Host {
     wasi: WasiP1Ctx,
@@ -87,10 +18,6 @@ struct Host {
 pub struct Wasmtime {
     engine: Engine,
     linker: Linker<Host>,
-}
-
-fn other(e: impl std::fmt::Display) -> Failure {
-    Failure::Other(format!("{e:#}"))
 }
 
 impl Wasmtime {
@@ -151,8 +78,9 @@ impl Runtime for Wasmtime {
             .get_typed_func::<(), ()>(&mut store, "_start")
             .map_err(|e| Failure::Other(format!("no _start export: {e:#}")))?;
         let mut result = None;
-        let took =
-            super::wasmeter_measured_region(&mut || result = Some(start.call(&mut store, ())));
+        let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
+            result = Some(start.call(&mut store, ()))
+        });
         let result = result.expect("the execute phase ran");
         it.wall(Phase::Execute, took);
 

@@ -3,10 +3,9 @@
 //! it, which it may not do on a server's async threads, so guests run on a pool of plain
 //! threads of their own, each inside a small runtime kept for the purpose.
 
-use super::Backend;
-use super::pool::GuestPool;
+use super::WasmerCompiler;
+use crate::http::gateway::{Backend, GuestPool};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
-use crate::runtime::embedded::WasmerCompiler;
 use std::io::Read;
 use std::path::Path;
 use wasmer::{Engine, Instance, Module, Store};
@@ -27,10 +26,7 @@ impl WasmerBackend {
         wasm: &Path,
         threads: usize,
     ) -> Result<WasmerBackend, String> {
-        let engine: Engine = match compiler {
-            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
-            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
-        };
+        let engine = compiler.engine();
         let bytes = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
         let store = Store::new(engine.clone());
         let module = Module::new(&store, &bytes)
@@ -72,7 +68,7 @@ fn run(engine: &Engine, module: &Module, call: &GuestCall) -> Result<GuestReply,
         .stdout(Box::new(out_tx))
         .finalize(&mut store)
         .map_err(|e| e.to_string())?;
-    if let Some(why) = crate::runtime::embedded::unknown_import(module) {
+    if let Some(why) = super::unknown_import(module) {
         return Err(why);
     }
     let imports = wasi

@@ -3,10 +3,10 @@
 //! pooling allocator and copy-on-write memory in the `wasmtime-pooling` variant and by the
 //! gateway's own non-blocking WASI subset ([`super::wasi`]).
 
-use super::Backend;
-use super::wasi::{self, Ctx, Exit};
+use super::WasmtimeVariant;
+use super::gateway_wasi::{self as wasi, Ctx, Exit};
+use crate::http::gateway::Backend;
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
-use crate::runtime::embedded::WasmtimeVariant;
 use std::path::Path;
 use wasmtime::{Engine, InstancePre, Linker, Module, Store, StoreLimitsBuilder};
 

@@ -1,0 +1,36 @@
+//! wasmer, embedded: its compilers, and the engine behind the command suites
+//! ([`command`]), the lifecycle suite ([`lifecycle`]) and the gateway ([`gateway`]). Adding
+//! a wasmer configuration is a [`WasmerCompiler`] variant here and its row in
+//! [`super::EMBEDDED`].
+
+#[cfg(feature = "engines")]
+mod command;
+#[cfg(feature = "engines")]
+pub(crate) mod gateway;
+#[cfg(feature = "engines")]
+pub(crate) mod lifecycle;
+
+#[cfg(feature = "engines")]
+pub use command::Wasmer;
+#[cfg(feature = "engines")]
+pub(crate) use command::unknown_import;
+
+/// The wasmer compilers wasmeter compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmerCompiler {
+    /// Cranelift, the default optimising compiler.
+    Cranelift,
+    /// Singlepass, a fast baseline compiler.
+    Singlepass,
+}
+
+#[cfg(feature = "engines")]
+impl WasmerCompiler {
+    /// A wasmer engine with this compiler: the same for every suite.
+    pub fn engine(self) -> wasmer::Engine {
+        match self {
+            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
+            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+        }
+    }
+}
