@@ -4,8 +4,8 @@
 //!
 //! The host drives everything here (no guest timing): [`modules`] generates the modules,
 //! [`harness`] batches fast operations criterion-style, each engine's folder under
-//! `runtime/embedded/` implements [`Engine`], and [`Driver`] takes one cell (engine configuration × module) through its
-//! measurements, one sample of each per iteration.
+//! `runtime/embedded/` implements [`Engine`], and [`Driver`] takes one cell (engine
+//! configuration × module) through its measurements, one sample of each per iteration.
 
 mod driver;
 pub mod harness;
@@ -66,11 +66,6 @@ pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
     Err(Failure::Unavailable(format!(
         "runtime '{runtime_id}' has no lifecycle engine (embedded runtimes only)"
     )))
-}
-
-#[cfg(feature = "engines")]
-pub(crate) fn other(e: impl std::fmt::Display) -> Failure {
-    Failure::Other(e.to_string())
 }
 
 /// Does `make` `n` times back to back and returns the time of the batch; what it made is

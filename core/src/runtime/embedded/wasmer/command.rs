@@ -1,6 +1,6 @@
 //! wasmer in-process with wasmer-wasix: one `Engine` per worker, a fresh `Store` per iteration.
 
-use super::WasmerCompiler;
+use super::{WasmerCompiler, other};
 use crate::runtime::embedded::read_module;
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::io::Read;
@@ -26,10 +26,6 @@ impl Wasmer {
             .map_err(|e| Failure::Other(format!("cannot start tokio: {e}")))?;
         Ok(Wasmer { engine, tokio })
     }
-}
-
-fn other(e: impl std::fmt::Display) -> Failure {
-    Failure::Other(e.to_string())
 }
 
 /// The import namespaces wasmer-wasix provides.

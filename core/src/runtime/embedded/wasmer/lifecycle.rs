@@ -3,7 +3,8 @@
 //! nothing, so the import object is empty).
 
 use super::WasmerCompiler;
-use crate::lifecycle::{Engine, Source, check_answer, modules, other, timed_batch};
+use super::other;
+use crate::lifecycle::{Engine, Source, check_answer, modules, timed_batch};
 use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;

@@ -34,3 +34,9 @@ impl WasmerCompiler {
         }
     }
 }
+
+/// A wasmer error as a failure.
+#[cfg(feature = "engines")]
+fn other(e: impl std::fmt::Display) -> crate::runtime::Failure {
+    crate::runtime::Failure::Other(e.to_string())
+}
