@@ -6,11 +6,13 @@
 //! Flag bits: 0 measurements as Parquet (else JSON lines), 1 samples as Parquet, 2 cells
 //! present, 3 measurements present, 4 samples present.
 //!
-//! Parquet reaches polars only when meta.json holds its digest and the bytes match it, which
-//! mutated bytes never do. Without a digest (runs saved before digests existed) the loader
-//! hands the file to polars unchecked, and polars' reader can abort the whole process on
-//! hostile bytes (an allocation sized by a corrupt page header): that path is left out
-//! here, as it would only fuzz polars (docs/reliability.md).
+//! The fuzz build leaves out core's `parquet` feature (polars, instrumented, was most of
+//! the fuzz build's time): a Parquet file is refused by name, as a build without polars
+//! must. In a full build Parquet reaches polars only when meta.json holds its digest and
+//! the bytes match it, which mutated bytes never do; without a digest (runs saved before
+//! digests existed) polars' reader can abort the whole process on hostile bytes (an
+//! allocation sized by a corrupt page header): that path would only fuzz polars
+//! (docs/reliability.md).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,7 +1,8 @@
 //! Loading saved runs: finished ones from Parquet, unfinished ones recovered from their
 //! JSON-lines files.
 
-use super::columnar::{read_jsonl, read_measurements, read_samples, verify};
+use super::columnar::{read_measurements, read_samples};
+use super::lines::{read_jsonl, verify};
 use super::{CellRecord, MeasurementRow, RunMeta, RunStatus, SampleRow, StoreError};
 use std::path::{Path, PathBuf};
 
