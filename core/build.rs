@@ -22,6 +22,7 @@ fn main() {
     for (krate, var) in [
         ("wasmtime", "WASMETER_WASMTIME_VERSION"),
         ("wasmer", "WASMETER_WASMER_VERSION"),
+        ("wasmi", "WASMETER_WASMI_VERSION"),
     ] {
         let v = locked_version(&lock, krate)
             .unwrap_or_else(|| panic!("{}: no locked version of {krate}", path.display()));

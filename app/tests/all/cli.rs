@@ -36,6 +36,7 @@ fn runtimes_lists_embedded_and_native() {
         "wasmtime-o0",
         "wasmer-cranelift",
         "wasmer-singlepass",
+        "wasmi",
     ] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }

@@ -31,7 +31,7 @@ fn expected(runtime: &str, test: &str) -> &'static str {
 #[test]
 fn every_fault_fails_its_own_cell_with_its_reason_and_the_run_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
-    let runtimes = "native,wasmtime,wasmer-singlepass,wasmtime-cli,wazero";
+    let runtimes = "native,wasmtime,wasmer-singlepass,wasmi,wasmtime-cli,wazero";
     let out = wasmeter(
         &[
             "run",
@@ -69,7 +69,7 @@ fn every_fault_fails_its_own_cell_with_its_reason_and_the_run_goes_on() {
         }
     }
     assert!(wrong.is_empty(), "{}\n{}", wrong.join("\n"), stderr(&out));
-    assert_eq!(v["cells"].as_array().unwrap().len(), 5 * 10);
+    assert_eq!(v["cells"].as_array().unwrap().len(), 6 * 10);
     // The run itself ended normally and is listed as complete.
     let runs = json(&wasmeter(&["runs", "--json"], tmp.path()));
     assert_eq!(runs[0]["status"], "complete", "{runs}");

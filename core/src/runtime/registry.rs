@@ -59,7 +59,10 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
         k if k != SuiteKind::Lifecycle && LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
             Err("a configuration for the lifecycle suite only".into())
         }
-        _ => Ok(()),
+        k => match super::embedded::Embedded::parse(&info.id).and_then(|e| e.not_for(k)) {
+            Some(why) => Err(why.into()),
+            None => Ok(()),
+        },
     }
 }
 

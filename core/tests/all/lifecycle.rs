@@ -214,8 +214,12 @@ fn plans_leave_out_what_a_suite_does_not_apply_to() {
         e.contains("no selected runtime can run the lifecycle suite"),
         "{e}"
     );
+    // Every embedded engine but wasmi, which has no precompiled format, and says so.
     let p = plan("lifecycle", &["embedded"]).unwrap();
-    assert!(p.not_applicable.is_empty() && p.runtimes.len() >= 7);
+    assert!(p.runtimes.len() >= 7);
+    assert_eq!(p.not_applicable.len(), 1, "{:?}", p.not_applicable);
+    assert_eq!(p.not_applicable[0].0, "wasmi");
+    assert!(p.not_applicable[0].1.contains("no precompiled module format"));
 
     // Compute: the lifecycle-only configuration is not offered by default or by a group,
     // and is noted when named.

@@ -8,11 +8,15 @@
 //! its rows.
 
 mod wasmer;
+#[cfg(feature = "engines")]
+mod wasmi;
 mod wasmtime;
 
 #[cfg(feature = "engines")]
 pub use self::wasmer::Wasmer;
 pub use self::wasmer::WasmerCompiler;
+#[cfg(feature = "engines")]
+pub use self::wasmi::Wasmi;
 #[cfg(feature = "engines")]
 pub use self::wasmtime::Wasmtime;
 pub use self::wasmtime::WasmtimeVariant;
@@ -21,6 +25,7 @@ pub use self::wasmtime::WasmtimeVariant;
 use super::{Failure, Job, Runtime};
 #[cfg(feature = "engines")]
 use crate::http::gateway::{Backend, GatewaySpec};
+use crate::suite::SuiteKind;
 
 /// An embedded engine in one configuration: what an embedded runtime id stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +34,8 @@ pub enum Embedded {
     Wasmtime(WasmtimeVariant),
     /// wasmer with one of its compilers.
     Wasmer(WasmerCompiler),
+    /// wasmi, an interpreter.
+    Wasmi,
 }
 
 /// Every embedded runtime: its id, the engine configuration it stands for, and that
@@ -69,6 +76,11 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
         Embedded::Wasmer(WasmerCompiler::Singlepass),
         "Singlepass compiler, WASIX",
     ),
+    (
+        "wasmi",
+        Embedded::Wasmi,
+        "interpreter, eager translation to its bytecode, WASI preview 1 (wasmi_wasi)",
+    ),
 ];
 
 impl Embedded {
@@ -85,6 +97,18 @@ impl Embedded {
         match self {
             Embedded::Wasmtime(_) => env!("WASMETER_WASMTIME_VERSION"),
             Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
+            Embedded::Wasmi => env!("WASMETER_WASMI_VERSION"),
+        }
+    }
+
+    /// Why this engine cannot take part in a kind of suite, if it cannot: the suites that
+    /// drive an engine through its API need what every engine does not offer.
+    pub fn not_for(self, kind: SuiteKind) -> Option<&'static str> {
+        match (self, kind) {
+            (Embedded::Wasmi, SuiteKind::Lifecycle) => {
+                Some("wasmi has no precompiled module format, which the lifecycle suite loads")
+            }
+            _ => None,
         }
     }
 
@@ -94,6 +118,7 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(Wasmtime::new(v)?),
             Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
+            Embedded::Wasmi => Box::new(Wasmi::new()?),
         })
     }
 
@@ -103,6 +128,11 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
             Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
+            e @ Embedded::Wasmi => {
+                return Err(Failure::Unavailable(
+                    e.not_for(SuiteKind::Lifecycle).unwrap_or_default().into(),
+                ));
+            }
         })
     }
 
@@ -126,6 +156,11 @@ impl Embedded {
                 c,
                 &spec.wasm,
                 spec.threads,
+            )?),
+            Embedded::Wasmi => Box::new(self::wasmi::gateway::WasmiBackend::new(
+                &spec.wasm,
+                spec.threads,
+                spec.memory_limit,
             )?),
         })
     }
@@ -188,6 +223,7 @@ mod tests {
                 "wasmer",
                 Box::new(Wasmer::new(WasmerCompiler::Cranelift).unwrap()),
             ),
+            ("wasmi", Box::new(Wasmi::new().unwrap())),
         ];
         for (name, engine) in engines {
             let err = engine.run(&job).unwrap_err().to_string();

@@ -1,0 +1,109 @@
+//! wasmi in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
+
+use super::{Host, capture, engine, limits, linker, other, take, unknown_import};
+use crate::runtime::embedded::read_module;
+use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
+use std::time::Instant;
+use wasmi::{Engine, Linker, Module, Store, TrapCode};
+use wasmi_wasi::{WasiCtxBuilder, ambient_authority};
+
+/// An embedded wasmi interpreter.
+pub struct Wasmi {
+    engine: Engine,
+    linker: Linker<Host>,
+}
+
+impl Wasmi {
+    /// Builds the engine: eager translation (see the module's doc).
+    pub fn new() -> Result<Wasmi, Failure> {
+        let engine = engine();
+        let linker = linker(&engine).map_err(other)?;
+        Ok(Wasmi { engine, linker })
+    }
+}
+
+impl Runtime for Wasmi {
+    fn run(&self, job: &Job) -> Result<Iteration, Failure> {
+        let bytes = read_module(job)?;
+        Module::validate(&self.engine, &bytes)
+            .map_err(|e| Failure::invalid_module(&job.program, e))?;
+        let mut it = Iteration::default();
+        let whole = Instant::now();
+
+        let t = Instant::now();
+        let module = Module::new(&self.engine, &bytes).map_err(other)?;
+        it.wall(Phase::Compile, t.elapsed());
+
+        let (stdout, stdout_pipe) = capture(job.stdout_limit);
+        let (stderr, stderr_pipe) = capture(1 << 20);
+        let mut b = WasiCtxBuilder::new();
+        let mut argv = vec![job.name.clone()];
+        argv.extend(job.args.iter().cloned());
+        b.args(&argv).map_err(other)?;
+        b.envs(&job.env).map_err(other)?;
+        b.stdout(stdout_pipe).stderr(stderr_pipe);
+        let scratch = wasmi_wasi::Dir::open_ambient_dir(&job.scratch, ambient_authority())
+            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+        b.preopened_dir(scratch, ".")
+            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+        let host = Host {
+            wasi: b.build(),
+            limits: limits(job.memory_limit),
+        };
+
+        let t = Instant::now();
+        if let Some(why) = unknown_import(&module) {
+            return Err(Failure::Other(why));
+        }
+        let mut store = Store::new(&self.engine, host);
+        store.limiter(|h| &mut h.limits);
+        let instance = self
+            .linker
+            .instantiate_and_start(&mut store, &module)
+            .map_err(classify)?;
+        it.wall(Phase::Instantiate, t.elapsed());
+
+        let start = instance
+            .get_typed_func::<(), ()>(&store, "_start")
+            .map_err(|e| Failure::Other(format!("no _start export: {e}")))?;
+        let mut result = None;
+        let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
+            result = Some(start.call(&mut store, ()))
+        });
+        let result = result.expect("the execute phase ran");
+        it.wall(Phase::Execute, took);
+
+        let t = Instant::now();
+        drop(store);
+        it.wall(Phase::Teardown, t.elapsed());
+        it.wall(Phase::Total, whole.elapsed());
+
+        it.stdout = take(&stdout);
+        it.stderr = take(&stderr);
+        if it.stdout.len() >= job.stdout_limit && job.stdout_limit > 0 {
+            return Err(Failure::stdout_over(job.stdout_limit));
+        }
+        match result {
+            Ok(()) => Ok(it),
+            Err(e) => match e.i32_exit_status() {
+                Some(0) => Ok(it),
+                Some(code) => Err(Failure::ExitCode(code)),
+                None => Err(classify(e)),
+            },
+        }
+    }
+}
+
+fn classify(e: wasmi::Error) -> Failure {
+    let msg = e.to_string();
+    match e.as_trap_code() {
+        Some(TrapCode::GrowthOperationLimited) => {
+            Failure::OutOfMemory(format!("linear memory over the cap ({msg})"))
+        }
+        Some(_) => Failure::Trap(msg),
+        None if msg.contains("resource limiter denied allocation") => {
+            Failure::OutOfMemory(format!("linear memory over the cap ({msg})"))
+        }
+        None => Failure::Other(msg),
+    }
+}
