@@ -219,7 +219,11 @@ fn plans_leave_out_what_a_suite_does_not_apply_to() {
     assert!(p.runtimes.len() >= 7);
     assert_eq!(p.not_applicable.len(), 1, "{:?}", p.not_applicable);
     assert_eq!(p.not_applicable[0].0, "wasmi");
-    assert!(p.not_applicable[0].1.contains("no precompiled module format"));
+    assert!(
+        p.not_applicable[0]
+            .1
+            .contains("no precompiled module format")
+    );
 
     // Compute: the lifecycle-only configuration is not offered by default or by a group,
     // and is noted when named.
