@@ -57,10 +57,10 @@ fn suite_has_the_required_breadth() {
 }
 
 #[test]
-fn every_test_gives_its_known_answer_on_wasmtime_and_wasmer() {
+fn every_test_gives_its_known_answer_on_wasmtime_wasmer_and_wasmi() {
     let s = suite();
     let scratch = tempfile::tempdir().unwrap();
-    for rt_id in ["wasmtime", "wasmer-cranelift"] {
+    for rt_id in ["wasmtime", "wasmer-cranelift", "wasmi"] {
         let info = known_runtimes(&Config::default())
             .into_iter()
             .find(|r| r.id == rt_id)

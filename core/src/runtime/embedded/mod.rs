@@ -178,6 +178,32 @@ pub fn wasmeter_measured_region(execute: &mut dyn FnMut()) -> std::time::Duratio
     t.elapsed()
 }
 
+/// The end of an engine's iteration: runs `execute` on the store inside
+/// [`wasmeter_measured_region`] (the execute phase), drops the store (teardown), and
+/// records the whole iteration since `whole`. Returns what `execute` returned.
+#[cfg(feature = "engines")]
+fn execute_then_teardown<S, R>(
+    it: &mut super::Iteration,
+    whole: std::time::Instant,
+    mut store: S,
+    execute: impl FnOnce(&mut S) -> R,
+) -> R {
+    use super::Phase;
+    let mut execute = Some(execute);
+    let mut result = None;
+    let took = wasmeter_measured_region(&mut || {
+        if let Some(run) = execute.take() {
+            result = Some(run(&mut store));
+        }
+    });
+    it.wall(Phase::Execute, took);
+    let t = std::time::Instant::now();
+    drop(store);
+    it.wall(Phase::Teardown, t.elapsed());
+    it.wall(Phase::Total, whole.elapsed());
+    result.expect("the execute phase ran")
+}
+
 /// Reads the module a job names; a missing file is its own failure kind.
 #[cfg(feature = "engines")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {

@@ -1,7 +1,7 @@
 //! wasmi in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
 
 use super::{Host, capture, engine, limits, linker, other, take, unknown_import};
-use crate::runtime::embedded::read_module;
+use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
 use wasmi::{Engine, Linker, Module, Store, TrapCode};
@@ -66,17 +66,7 @@ impl Runtime for Wasmi {
         let start = instance
             .get_typed_func::<(), ()>(&store, "_start")
             .map_err(|e| Failure::Other(format!("no _start export: {e}")))?;
-        let mut result = None;
-        let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
-            result = Some(start.call(&mut store, ()))
-        });
-        let result = result.expect("the execute phase ran");
-        it.wall(Phase::Execute, took);
-
-        let t = Instant::now();
-        drop(store);
-        it.wall(Phase::Teardown, t.elapsed());
-        it.wall(Phase::Total, whole.elapsed());
+        let result = execute_then_teardown(&mut it, whole, store, |store| start.call(store, ()));
 
         it.stdout = take(&stdout);
         it.stderr = take(&stderr);

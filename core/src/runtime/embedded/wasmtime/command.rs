@@ -1,7 +1,7 @@
 //! wasmtime in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
 
 use super::{WasmtimeVariant, other};
-use crate::runtime::embedded::read_module;
+use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
 use wasmtime::{Engine, Linker, Module, Store, StoreLimits, StoreLimitsBuilder};
@@ -77,17 +77,7 @@ impl Runtime for Wasmtime {
         let start = instance
             .get_typed_func::<(), ()>(&mut store, "_start")
             .map_err(|e| Failure::Other(format!("no _start export: {e:#}")))?;
-        let mut result = None;
-        let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
-            result = Some(start.call(&mut store, ()))
-        });
-        let result = result.expect("the execute phase ran");
-        it.wall(Phase::Execute, took);
-
-        let t = Instant::now();
-        drop(store);
-        it.wall(Phase::Teardown, t.elapsed());
-        it.wall(Phase::Total, whole.elapsed());
+        let result = execute_then_teardown(&mut it, whole, store, |store| start.call(store, ()));
 
         it.stdout = stdout.contents().to_vec();
         it.stderr = stderr.contents().to_vec();
