@@ -150,13 +150,19 @@ fn the_tree_total_is_conserved_when_children_are_reaped() {
     // root would lose it, one that also kept the busy child's last reading would count it
     // twice.
     let sh = Command::new("sh")
-        .env("BUSY", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done")
+        .env("BUSY", "i=0; while [ $i -lt 600000 ]; do i=$((i+1)); done")
         .args(["-c", "sh -c 'sh -c \"$BUSY\"; sleep 0.6; true'; true"])
         .spawn()
         .unwrap();
     let root = sh.id();
-    std::thread::sleep(Duration::from_millis(150));
-    let tree = wasmeter_core::sample::descendants(root);
+    // The first reading as soon as the busy child exists: a fixed wait let a fast machine
+    // finish most of its work first (0.133 of 0.145 s once).
+    let t0 = Instant::now();
+    let mut tree = wasmeter_core::sample::descendants(root);
+    while tree.len() < 3 && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(2));
+        tree = wasmeter_core::sample::descendants(root);
+    }
     assert_eq!(tree.len(), 3, "root, mid and busy: {tree:?}");
     let busy = tree[2];
     let before = tree_cpu_ns(root);
