@@ -70,6 +70,14 @@ impl Component for RuntimesPane {
         let n = self.included.iter().filter(|b| **b).count();
         let height = list.height.saturating_sub(1) as usize;
         let off = scroll_offset(self.cursor, height);
+        // The id column as wide as the longest id (ids such as `wasmer-cli-singlepass` were
+        // cut at a fixed 18 columns).
+        let id_width = items
+            .iter()
+            .map(|r| r.id.chars().count())
+            .max()
+            .unwrap_or(0)
+            .clamp(7, 32) as u16;
         let rows = items
             .iter()
             .enumerate()
@@ -79,8 +87,12 @@ impl Component for RuntimesPane {
                 let mark = if self.included[i] { "[x]" } else { "[ ]" };
                 let status = match &r.unavailable {
                     None => Span::styled("available", Style::default().fg(Color::Green)),
+                    // How to get it, on the row itself, not only when selected.
                     Some(why) => Span::styled(
-                        format!("unavailable: {why}"),
+                        match &r.hint {
+                            Some(h) => format!("unavailable: {why} (install: {h})"),
+                            None => format!("unavailable: {why}"),
+                        },
                         Style::default().fg(Color::DarkGray),
                     ),
                 };
@@ -103,7 +115,7 @@ impl Component for RuntimesPane {
             rows,
             [
                 Constraint::Length(3),
-                Constraint::Length(18),
+                Constraint::Length(id_width),
                 Constraint::Length(8),
                 Constraint::Length(18),
                 Constraint::Min(10),
