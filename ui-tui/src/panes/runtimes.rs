@@ -89,10 +89,7 @@ impl Component for RuntimesPane {
                     None => Span::styled("available", Style::default().fg(Color::Green)),
                     // How to get it, on the row itself, not only when selected.
                     Some(why) => Span::styled(
-                        match &r.hint {
-                            Some(h) => format!("unavailable: {why} (install: {h})"),
-                            None => format!("unavailable: {why}"),
-                        },
+                        unavailable(why, r.hint.as_deref()),
                         Style::default().fg(Color::DarkGray),
                     ),
                 };
@@ -136,9 +133,8 @@ impl Component for RuntimesPane {
                     Span::raw(r.config.clone()),
                 ])];
                 if let Some(why) = &r.unavailable {
-                    let hint = r.hint.as_ref().map(|h| format!(" (install: {h})"));
                     l.push(Line::styled(
-                        format!("unavailable: {why}{}", hint.unwrap_or_default()),
+                        unavailable(why, r.hint.as_deref()),
                         Style::default().fg(Color::Yellow),
                     ));
                 }
@@ -197,5 +193,13 @@ impl Component for RuntimesPane {
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
         vec![("space", "include"), ("a", "all/none"), ("r", "run")]
+    }
+}
+
+/// Why a runtime cannot run here, and how to get it when wasmeter knows.
+fn unavailable(why: &str, hint: Option<&str>) -> String {
+    match hint {
+        Some(h) => format!("unavailable: {why} (install: {h})"),
+        None => format!("unavailable: {why}"),
     }
 }

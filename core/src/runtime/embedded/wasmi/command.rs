@@ -4,6 +4,7 @@ use super::{Host, capture, engine, limits, linker, other, take, unknown_import};
 use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
+use wasmi::errors::{ErrorKind, MemoryError};
 use wasmi::{Engine, Linker, Module, Store, TrapCode};
 use wasmi_wasi::{WasiCtxBuilder, ambient_authority};
 
@@ -86,14 +87,17 @@ impl Runtime for Wasmi {
 
 fn classify(e: wasmi::Error) -> Failure {
     let msg = e.to_string();
+    // A refused `memory.grow` traps; a minimum over the cap is refused at instantiation.
+    let over_cap = matches!(e.as_trap_code(), Some(TrapCode::GrowthOperationLimited))
+        || matches!(
+            e.kind(),
+            ErrorKind::Memory(MemoryError::ResourceLimiterDeniedAllocation)
+        );
+    if over_cap {
+        return Failure::OutOfMemory(format!("linear memory over the cap ({msg})"));
+    }
     match e.as_trap_code() {
-        Some(TrapCode::GrowthOperationLimited) => {
-            Failure::OutOfMemory(format!("linear memory over the cap ({msg})"))
-        }
         Some(_) => Failure::Trap(msg),
-        None if msg.contains("resource limiter denied allocation") => {
-            Failure::OutOfMemory(format!("linear memory over the cap ({msg})"))
-        }
         None => Failure::Other(msg),
     }
 }

@@ -28,10 +28,9 @@ impl WasmiBackend {
         if let Some(why) = unknown_import(&module) {
             return Err(format!("{}: {why}", wasm.display()));
         }
-        linker(&engine)?;
+        let linker = linker(&engine)?;
         let pool = GuestPool::new(threads, move || {
-            let (engine, module) = (engine.clone(), module.clone());
-            let linker = linker(&engine).expect("the same linker was made at start-up");
+            let (engine, linker, module) = (engine.clone(), linker.clone(), module.clone());
             move |call: &GuestCall| run(&engine, &linker, &module, memory_limit, call)
         });
         Ok(WasmiBackend { pool })
