@@ -443,3 +443,113 @@ fn ctrl_c_mid_load_stops_the_server_and_saves_the_run() {
     let v = json(&runs);
     assert_eq!(v[0]["status"], "cancelled", "{v}");
 }
+
+/// Copies the repository's servers suite with a short load: 1 s at 8 connections.
+fn short_servers_suite(dir: &Path) {
+    let src = crate::common::suites_root().join("servers");
+    let dst = dir.join("suites/servers");
+    std::fs::create_dir_all(dst.join("src/hello-workerd")).unwrap();
+    for f in [
+        "src/hello.js",
+        "src/hello-workerd/worker.js",
+        "src/hello-workerd/config.capnp",
+    ] {
+        std::fs::copy(src.join(f), dst.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    let manifest = std::fs::read_to_string(src.join("suite.toml")).unwrap();
+    let short = manifest
+        .replace("connections = [50, 400]", "connections = 8")
+        .replace("duration_secs = 5", "duration_secs = 1");
+    assert_ne!(short, manifest, "the servers suite's load settings moved");
+    std::fs::write(dst.join("suite.toml"), short).unwrap();
+}
+
+#[test]
+fn the_servers_suite_serves_hello_on_every_js_runtime() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let rts = ["node", "bun", "deno", "workerd"];
+    let missing: Vec<&str> = rts
+        .iter()
+        .copied()
+        .filter(|r| !cli_available(&results, r))
+        .collect();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have these runtimes (scripts/install-runtimes): {missing:?}"
+        );
+        eprintln!("skipping: runtimes not installed: {missing:?}");
+        return;
+    }
+    short_servers_suite(tmp.path());
+    let out = with_own_suites(
+        tmp.path(),
+        &[
+            "run",
+            "--suite",
+            "servers",
+            "--runtimes",
+            &rts.join(","),
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--latency",
+            "0.3",
+            "--json",
+        ],
+    )
+    .output()
+    .unwrap();
+    let summary = json(&out);
+    assert!(
+        failures(&summary).iter().all(|f| f == "ok"),
+        "{:?}\n{}",
+        failures(&summary),
+        stderr(&out)
+    );
+    let export = tmp.path().join("r.json");
+    let ex = with_own_suites(
+        tmp.path(),
+        &[
+            "export",
+            "latest",
+            "--format",
+            "json",
+            "-o",
+            export.to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert!(ex.status.success(), "{}", stderr(&ex));
+    let report: Value = serde_json::from_slice(&std::fs::read(&export).unwrap()).unwrap();
+    for rt in rts {
+        let c = http_cell(&report, rt, "hello");
+        assert!(c["failure"].is_null(), "{rt}: {c}");
+        // Loaded at the suite's own level, and every request answered.
+        assert_eq!(num(&c["best"][0], rt), 8.0, "{rt}: {c}");
+        assert!(num(&c["best"][1], rt) > 200.0, "{rt}: {c}");
+        let cold = num(&c["cold_start"]["median"], rt);
+        assert!(cold > 0.0 && cold < 20e9, "{rt}: cold start {cold} ns");
+    }
+    // workerd serves, but runs no WASI command: every other suite leaves it out.
+    let plan = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--runtimes",
+            "workerd",
+            "--json",
+        ],
+        &results,
+    );
+    assert_eq!(plan.status.code(), Some(2), "{}", stderr(&plan));
+    assert!(
+        stderr(&plan).contains("servers suite only"),
+        "{}",
+        stderr(&plan)
+    );
+}

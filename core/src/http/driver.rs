@@ -296,8 +296,8 @@ impl Driver {
             lat.latency.p99 as f64,
         ));
 
-        let levels = match self.job.test.connections {
-            Some(c) if self.job.kind == SuiteKind::Servers => vec![c],
+        let levels = match &self.job.test.connections[..] {
+            own if self.job.kind == SuiteKind::Servers && !own.is_empty() => own.to_vec(),
             _ => s.levels.clone(),
         };
         let per_level = self

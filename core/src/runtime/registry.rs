@@ -1,7 +1,7 @@
 //! The runtimes wasmeter knows (native, embedded, the CLI adapter table, the config's own),
 //! and how to make one in the worker.
 
-use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter};
+use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter, is_server_only};
 use super::embedded::EMBEDDED;
 #[cfg(feature = "engines")]
 use super::embedded::Embedded;
@@ -55,6 +55,9 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
         SuiteKind::Servers if info.kind == RuntimeKind::Embedded => Err(
             "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
                 .into(),
+        ),
+        k if k != SuiteKind::Servers && is_server_only(&info.id) => Err(
+            "a JS runtime for the servers suite only: it runs no WASI command module".into(),
         ),
         k if k != SuiteKind::Lifecycle && LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
             Err("a configuration for the lifecycle suite only".into())

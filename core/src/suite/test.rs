@@ -5,6 +5,29 @@ use super::SuiteKind;
 use crate::lifecycle::ModuleSpec;
 use std::path::{Path, PathBuf};
 
+/// One number or a list of them (a manifest's `connections = 50` or `[50, 400]`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub(crate) enum OneOrMany {
+    One(u32),
+    Many(Vec<u32>),
+}
+
+impl OneOrMany {
+    /// The numbers, in order.
+    pub(crate) fn to_vec(&self) -> Vec<u32> {
+        match self {
+            OneOrMany::One(n) => vec![*n],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+    let v: Option<OneOrMany> = serde::Deserialize::deserialize(d)?;
+    Ok(v.map(|v| v.to_vec()).unwrap_or_default())
+}
+
 /// One test of a suite: its name and description, and what runs ([`TestKind`], the
 /// suite's kind).
 #[derive(Debug, Clone, PartialEq)]
@@ -117,8 +140,10 @@ pub struct HttpTest {
     pub method: String,
     /// Request body.
     pub body: Vec<u8>,
-    /// Connections for the servers suite's load (else the run's concurrency levels).
-    pub connections: Option<u32>,
+    /// The servers suite's load levels, connections each (empty: the run's concurrency
+    /// levels). Saved runs before lists hold one number or null.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub connections: Vec<u32>,
     /// Seconds of load per level, overriding the run's setting.
     pub duration_secs: Option<f64>,
     /// Servers suite: how each runtime serves this test.

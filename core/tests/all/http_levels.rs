@@ -80,7 +80,7 @@ fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driv
             path: "/".into(),
             method: "GET".into(),
             body: Vec::new(),
-            connections: None,
+            connections: Vec::new(),
             duration_secs: None,
             servers: vec![ServerDef {
                 runtime: "native".into(),

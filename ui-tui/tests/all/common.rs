@@ -125,7 +125,7 @@ pub fn suites() -> Vec<Suite> {
                         path: "/hello".into(),
                         method: "GET".into(),
                         body: vec![],
-                        connections: None,
+                        connections: Vec::new(),
                         duration_secs: None,
                         servers: vec![],
                     },

@@ -45,9 +45,17 @@ impl CliBackend {
             freed: Condvar::new(),
         };
         if let Some(pre) = &b.command.precompile {
-            let argv = expand(pre, &b.job(&[]), &b.aot);
-            let done = run_process(Path::new(&argv[0]), &argv[1..], scratch, Some(&[]), 1 << 20)
-                .map_err(|f| format!("precompile: {f}"))?;
+            let job = b.job(&[]);
+            let argv = expand(pre, &job, &b.aot);
+            let env = b.command.env_for(&job, &b.aot);
+            let done = run_process(
+                Path::new(&argv[0]),
+                &argv[1..],
+                scratch,
+                Some(&env),
+                1 << 20,
+            )
+            .map_err(|f| format!("precompile: {f}"))?;
             if !done.status.success() {
                 return Err(format!(
                     "precompile exited {}: {}",
@@ -73,11 +81,13 @@ impl CliBackend {
 
     fn spawn(&self, call: &GuestCall) -> Result<GuestReply, String> {
         let argv = call.argv();
-        let argv = expand(&self.command.run, &self.job(&argv[1..]), &self.aot);
+        let job = self.job(&argv[1..]);
+        let argv = expand(&self.command.run, &job, &self.aot);
         // No host environment, as for command cells (some runtimes pass theirs on).
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])
             .env_clear()
+            .envs(self.command.env_for(&job, &self.aot))
             .current_dir(&self.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

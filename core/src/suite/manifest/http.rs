@@ -76,10 +76,18 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
             ));
         }
     };
+    let connections = t
+        .connections
+        .as_ref()
+        .map(|c| c.get_ref().to_vec())
+        .unwrap_or_default();
     if let Some(c) = &t.connections
-        && *c.get_ref() == 0
+        && (connections.is_empty() || connections.contains(&0))
     {
-        return Err(m.err(c.span().start, "connections must be at least 1".into()));
+        return Err(m.err(
+            c.span().start,
+            "connections must be at least 1 (a number or a non-empty list)".into(),
+        ));
     }
     if let Some(d) = &t.duration_secs
         && !(d.get_ref().is_finite() && *d.get_ref() > 0.0 && *d.get_ref() <= 3600.0)
@@ -98,7 +106,7 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
         path,
         method: if body.is_empty() { "GET" } else { "POST" }.into(),
         body,
-        connections: t.connections.as_ref().map(|c| *c.get_ref()),
+        connections,
         duration_secs: t.duration_secs.as_ref().map(|d| *d.get_ref()),
         servers: Vec::new(),
     })
@@ -185,7 +193,24 @@ mod tests {
         .unwrap();
         let h = s.tests[0].http().unwrap();
         assert_eq!(s.tests[0].wasm(), None);
-        assert_eq!(h.connections, Some(20));
+        assert_eq!(h.connections, vec![20]);
+        let many = parse(
+            "[suite]\nname = \"s\"\nkind = \"servers\"\n[[test]]\nname = \"hello\"\npath = \"/\"\nconnections = [50, 400]\n[[test.server]]\nruntime = \"node\"\ncommand = [\"{runtime}\", \"x.js\"]\n",
+        )
+        .unwrap();
+        assert_eq!(many.tests[0].http().unwrap().connections, vec![50, 400]);
+        // Saved runs from before lists hold one number or null.
+        for (saved, want) in [
+            ("50", vec![50]),
+            ("null", vec![]),
+            ("[50,400]", vec![50, 400]),
+        ] {
+            let json = format!(
+                r#"{{"path":"/","method":"GET","body":[],"connections":{saved},"duration_secs":null,"servers":[]}}"#
+            );
+            let h: crate::suite::HttpTest = serde_json::from_str(&json).unwrap();
+            assert_eq!(h.connections, want, "{saved}");
+        }
         assert_eq!(h.method, "GET");
         assert_eq!(h.servers.len(), 2);
         assert_eq!(h.servers[0].env, vec![("PORT".into(), "{port}".into())]);
@@ -207,6 +232,8 @@ mod tests {
             (gw.to_string(), 5, "test 'a' has no 'path'"),
             (format!("{gw}path = \"hello\"\n"), 7, "must start with '/'"),
             (format!("{gw}path = \"/\"\nconnections = 0\n"), 8, "connections must be at least 1"),
+            (format!("{gw}path = \"/\"\nconnections = []\n"), 8, "connections must be at least 1"),
+            (format!("{gw}path = \"/\"\nconnections = [50, 0]\n"), 8, "connections must be at least 1"),
             (
                 format!("{gw}path = \"/\"\n[[test.server]]\nruntime = \"node\"\ncommand = [\"n\"]\n"),
                 5,

@@ -68,7 +68,7 @@ struct RawTest {
     native_cflags: Option<Spanned<Vec<String>>>,
     path: Option<Spanned<String>>,
     body: Option<Spanned<String>>,
-    connections: Option<Spanned<u32>>,
+    connections: Option<Spanned<crate::suite::test::OneOrMany>>,
     duration_secs: Option<Spanned<f64>>,
     #[serde(default)]
     server: Vec<RawServer>,
@@ -691,12 +691,17 @@ mod tests {
                 }
             };
             let request = |h: &crate::suite::HttpTest| {
+                // One level hashes as it did when `connections` was a single number.
+                let connections = match &h.connections[..] {
+                    [] => "None".to_string(),
+                    [one] => format!("Some({one})"),
+                    many => format!("{many:?}"),
+                };
                 format!(
-                    "request={} {} body={:?} connections={:?} duration={:?}",
+                    "request={} {} body={:?} connections={connections} duration={:?}",
                     h.method,
                     h.path,
                     String::from_utf8_lossy(&h.body),
-                    h.connections,
                     h.duration_secs
                 )
             };
