@@ -47,3 +47,24 @@ pub fn failures(v: &Value) -> Vec<String> {
         .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
         .collect()
 }
+
+/// Asserts that every cell of a run's JSON summary finished, showing the failures and
+/// wasmeter's stderr when not.
+pub fn assert_all_ok(summary: &Value, out: &Output) {
+    let f = failures(summary);
+    assert!(f.iter().all(|f| f == "ok"), "{f:?}\n{}", stderr(out));
+}
+
+/// True when a test must skip because these runtimes are not installed (it says which);
+/// under CI a missing runtime fails instead, so a failed install cannot pass silently.
+pub fn runtimes_missing(missing: &[&str]) -> bool {
+    if missing.is_empty() {
+        return false;
+    }
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must have these runtimes (scripts/install-runtimes): {missing:?}"
+    );
+    eprintln!("skipping: runtimes not installed: {missing:?}");
+    true
+}

@@ -3,7 +3,7 @@
 //! phase, with every view of the run; and servers that exit, hang, fail or find their port
 //! taken, each failing its own cell while the run goes on.
 
-use crate::common::{failures, json, stderr, wasmeter};
+use crate::common::{assert_all_ok, failures, json, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
 use std::path::Path;
 
@@ -14,6 +14,25 @@ fn http_cell<'a>(report: &'a Value, rt: &str, test: &str) -> &'a Value {
         .iter()
         .find(|c| c["runtime"] == rt && c["test"] == test)
         .unwrap_or_else(|| panic!("no http cell {rt} × {test}"))
+}
+
+/// The latest run in `results`, exported as JSON.
+fn exported(results: &Path) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
+    let ex = wasmeter(
+        &[
+            "export",
+            "latest",
+            "--format",
+            "json",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        results,
+    );
+    assert!(ex.status.success(), "{}", stderr(&ex));
+    serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap()
 }
 
 fn num(v: &Value, what: &str) -> f64 {
@@ -74,28 +93,10 @@ fn gateway_variants_answer_correctly_and_every_phase_is_measured() {
         tmp.path(),
     );
     let summary = json(&out);
-    assert!(
-        failures(&summary).iter().all(|f| f == "ok"),
-        "{:?}\n{}",
-        failures(&summary),
-        stderr(&out)
-    );
+    assert_all_ok(&summary, &out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
-    let export = tmp.path().join("r.json");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "json",
-            "-o",
-            export.to_str().unwrap(),
-        ],
-        tmp.path(),
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
-    let report: Value = serde_json::from_slice(&std::fs::read(&export).unwrap()).unwrap();
+    let report = exported(tmp.path());
     for test in ["hello", "compute", "state", "proxy"] {
         for rt in &rts {
             let c = http_cell(&report, rt, test);
@@ -474,12 +475,7 @@ fn the_servers_suite_serves_hello_on_every_js_runtime() {
         .copied()
         .filter(|r| !cli_available(&results, r))
         .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have these runtimes (scripts/install-runtimes): {missing:?}"
-        );
-        eprintln!("skipping: runtimes not installed: {missing:?}");
+    if runtimes_missing(&missing) {
         return;
     }
     short_servers_suite(tmp.path());
@@ -503,28 +499,8 @@ fn the_servers_suite_serves_hello_on_every_js_runtime() {
     .output()
     .unwrap();
     let summary = json(&out);
-    assert!(
-        failures(&summary).iter().all(|f| f == "ok"),
-        "{:?}\n{}",
-        failures(&summary),
-        stderr(&out)
-    );
-    let export = tmp.path().join("r.json");
-    let ex = with_own_suites(
-        tmp.path(),
-        &[
-            "export",
-            "latest",
-            "--format",
-            "json",
-            "-o",
-            export.to_str().unwrap(),
-        ],
-    )
-    .output()
-    .unwrap();
-    assert!(ex.status.success(), "{}", stderr(&ex));
-    let report: Value = serde_json::from_slice(&std::fs::read(&export).unwrap()).unwrap();
+    assert_all_ok(&summary, &out);
+    let report = exported(&results);
     for rt in rts {
         let c = http_cell(&report, rt, "hello");
         assert!(c["failure"].is_null(), "{rt}: {c}");
