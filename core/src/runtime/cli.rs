@@ -55,7 +55,7 @@ const WAMR_HINT: &str = "scripts/install-runtimes (PyPI wamr-bin + wamrc-bin)";
 const IWASM_HINT: &str =
     "scripts/install-runtimes (builds WAMR from crates.io wamrx-sys; needs cmake, ninja)";
 const DENO_HINT: &str = "scripts/install-runtimes (PyPI deno)";
-const WASMEDGE_HINT: &str = "install WasmEdge and put `wasmedge` on PATH";
+const WASMEDGE_HINT: &str = "on no registry reachable here (PyPI and npm `wasmedge` are empty placeholders): install WasmEdge yourself and put `wasmedge` on PATH";
 
 /// Every CLI runtime wasmeter knows. Adding one is adding a row. The command lines were
 /// checked against the versions in docs/runtimes.md; wasmtime's compile cache is off
@@ -357,7 +357,7 @@ const ADAPTERS: &[Adapter] = &[
         precompile: None,
         env: &[],
         config: "WAVM (LLVM JIT)",
-        hint: "install WAVM and put `wavm` on PATH",
+        hint: "on no registry reachable here (WAVM publishes no package): install WAVM yourself and put `wavm` on PATH",
     },
 ];
 
