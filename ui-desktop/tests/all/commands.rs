@@ -138,10 +138,13 @@ fn catalog_lists_a_broken_suite_with_its_error() {
     }
     let (_app, w) = app_in(tmp.path(), root.clone());
     let suites = invoke(&w, "list_suites", json!({})).unwrap();
+    // A suite generated on this machine (a built libsodium) comes from its cache, not
+    // from this test's folder.
     let listed: Vec<(&str, usize, Option<&str>)> = suites
         .as_array()
         .unwrap()
         .iter()
+        .filter(|s| s["name"] != "libsodium")
         .map(|s| {
             (
                 s["name"].as_str().unwrap(),
