@@ -37,6 +37,7 @@ fn runtimes_lists_embedded_and_native() {
         "wasmer-cranelift",
         "wasmer-singlepass",
         "wasmi",
+        "wasm3",
     ] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }

@@ -38,7 +38,7 @@ fn quick_compute_suite_on_real_cli_runtimes() {
         "node",
         "wasmtime-cli",
         "wazero",
-        "wasm3",
+        "wasm3-cli",
         "iwasm",
         "iwasm-fast-jit",
     ];
@@ -82,7 +82,7 @@ fn quick_compute_suite_on_real_cli_runtimes() {
             // Runtimes without SIMD may fail the SIMD variant, but only that, and saying so.
             let no_simd = match c["runtime"].as_str().unwrap() {
                 "wamr" => "UnsupportedOpcode",
-                "wasm3" => "unknown value_type",
+                "wasm3-cli" => "unknown value_type",
                 "iwasm-fast-jit" => "v128 value type requires simd feature",
                 _ => return true,
             };

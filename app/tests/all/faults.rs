@@ -24,7 +24,7 @@ fn expected(runtime: &str, test: &str) -> &'static str {
             "wrong output: line 1: expected 'escape: /etc/passwd refused', got 'escape: /etc/passwd READABLE'"
         }
         // wasm3's WASI has no fd_readdir: the guest's `opendir("..")` stops it.
-        "escape" if runtime == "wasm3" => {
+        "escape" if runtime == "wasm3-cli" => {
             "error: runtime exited 1: wasm3: error: run: missing imported function ('wasi_snapshot_preview1.fd_readdir')"
         }
         "escape" | "control" => "ok",
@@ -35,7 +35,8 @@ fn expected(runtime: &str, test: &str) -> &'static str {
 #[test]
 fn every_fault_fails_its_own_cell_with_its_reason_and_the_run_goes_on() {
     let tmp = tempfile::tempdir().unwrap();
-    let runtimes = "native,wasmtime,wasmer-singlepass,wasmi,wasmtime-cli,wazero,wasm3,iwasm";
+    let runtimes =
+        "native,wasmtime,wasmer-singlepass,wasmi,wasmtime-cli,wazero,wasm3-cli,iwasm,wasm3";
     let out = wasmeter(
         &[
             "run",
@@ -73,7 +74,7 @@ fn every_fault_fails_its_own_cell_with_its_reason_and_the_run_goes_on() {
         }
     }
     assert!(wrong.is_empty(), "{}\n{}", wrong.join("\n"), stderr(&out));
-    assert_eq!(v["cells"].as_array().unwrap().len(), 8 * 10);
+    assert_eq!(v["cells"].as_array().unwrap().len(), 9 * 10);
     // The run itself ended normally and is listed as complete.
     let runs = json(&wasmeter(&["runs", "--json"], tmp.path()));
     assert_eq!(runs[0]["status"], "complete", "{runs}");

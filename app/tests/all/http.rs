@@ -1,7 +1,7 @@
-//! The HTTP suites end to end: real gateways (native, embedded wasmtime and wasmer, a
-//! runtime CLI per request) and real server processes on loopback, measured through every
-//! phase, with every view of the run; and servers that exit, hang, fail or find their port
-//! taken, each failing its own cell while the run goes on.
+//! The HTTP suites end to end: real gateways (native, embedded wasmtime, wasmer, wasmi and
+//! wasm3, a runtime CLI per request) and real server processes on loopback, measured through
+//! every phase, with every view of the run; and servers that exit, hang, fail or find their
+//! port taken, each failing its own cell while the run goes on.
 
 use crate::common::{assert_all_ok, failures, json, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
@@ -63,7 +63,13 @@ fn cli_available(results: &Path, id: &str) -> bool {
 #[test]
 fn gateway_variants_answer_correctly_and_every_phase_is_measured() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut rts = vec!["native", "wasmtime-pooling", "wasmer-cranelift"];
+    let mut rts = vec![
+        "native",
+        "wasmtime-pooling",
+        "wasmer-cranelift",
+        "wasmi",
+        "wasm3",
+    ];
     if cli_available(tmp.path(), "wasmtime-cli") {
         rts.push("wasmtime-cli");
     } else {

@@ -340,14 +340,14 @@ const ADAPTERS: &[Adapter] = &[
         hint: WASMEDGE_HINT,
     },
     Adapter {
-        id: "wasm3",
+        id: "wasm3-cli",
         binary: "wasm3",
         version: &["--version"],
         run: &["{wasm}", "{args}"],
         precompile: None,
         env: &[],
-        config: "wasm3 interpreter, wasmeter's CLI on the wasm3-sys crate's C source",
-        hint: "scripts/install-runtimes (builds wasm3 from crates.io wasm3-sys)",
+        config: "wasm3 interpreter with its own WASI, wasmeter's CLI on the vendored C source",
+        hint: "scripts/install-runtimes (builds wasm3 from assets/runtimes/wasm3)",
     },
     Adapter {
         id: "wavm",

@@ -57,10 +57,10 @@ fn suite_has_the_required_breadth() {
 }
 
 #[test]
-fn every_test_gives_its_known_answer_on_wasmtime_wasmer_and_wasmi() {
+fn every_test_gives_its_known_answer_on_every_embedded_engine() {
     let s = suite();
     let scratch = tempfile::tempdir().unwrap();
-    for rt_id in ["wasmtime", "wasmer-cranelift", "wasmi"] {
+    for rt_id in ["wasmtime", "wasmer-cranelift", "wasmi", "wasm3"] {
         let info = known_runtimes(&Config::default())
             .into_iter()
             .find(|r| r.id == rt_id)
@@ -68,13 +68,18 @@ fn every_test_gives_its_known_answer_on_wasmtime_wasmer_and_wasmi() {
         let rt = instantiate(&info).unwrap();
         for t in &s.tests {
             let expected = std::fs::read_to_string(s.expected_path(t, Size::Quick)).unwrap();
-            let it = rt
-                .run(&job(
-                    t.wasm().unwrap().to_path_buf(),
-                    &t.name,
-                    scratch.path(),
-                ))
-                .unwrap_or_else(|f| panic!("{rt_id} × {}: {f}", t.name));
+            let ran = rt.run(&job(
+                t.wasm().unwrap().to_path_buf(),
+                &t.name,
+                scratch.path(),
+            ));
+            // wasm3 0.4.7 has no SIMD: its parser stops at the first v128.
+            if rt_id == "wasm3" && t.name == "matmul-simd" {
+                let e = ran.err().map(|f| f.to_string()).unwrap_or_default();
+                assert!(e.contains("unknown value_type"), "wasm3 × matmul-simd: {e}");
+                continue;
+            }
+            let it = ran.unwrap_or_else(|f| panic!("{rt_id} × {}: {f}", t.name));
             let out = parse_output(&String::from_utf8_lossy(&it.stdout)).unwrap();
             assert_eq!(
                 check_output(&out.answer, &expected),

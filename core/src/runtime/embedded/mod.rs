@@ -7,11 +7,17 @@
 //! [`EMBEDDED`]. Adding an engine: a folder like `wasmtime/`, an [`Embedded`] variant and
 //! its rows.
 
+#[cfg(feature = "engines")]
+mod wasi_ctx;
+#[cfg(feature = "engines")]
+mod wasm3;
 mod wasmer;
 #[cfg(feature = "engines")]
 mod wasmi;
 mod wasmtime;
 
+#[cfg(feature = "engines")]
+pub use self::wasm3::Wasm3;
 #[cfg(feature = "engines")]
 pub use self::wasmer::Wasmer;
 pub use self::wasmer::WasmerCompiler;
@@ -36,6 +42,8 @@ pub enum Embedded {
     Wasmer(WasmerCompiler),
     /// wasmi, an interpreter.
     Wasmi,
+    /// wasm3, an interpreter.
+    Wasm3,
 }
 
 /// Every embedded runtime: its id, the engine configuration it stands for, and that
@@ -81,6 +89,11 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
         Embedded::Wasmi,
         "interpreter, eager translation to its bytecode, WASI preview 1 (wasmi_wasi)",
     ),
+    (
+        "wasm3",
+        Embedded::Wasm3,
+        "interpreter, lazy per-function compilation, WASI preview 1 (wasi-common), no SIMD",
+    ),
 ];
 
 impl Embedded {
@@ -98,6 +111,7 @@ impl Embedded {
             Embedded::Wasmtime(_) => env!("WASMETER_WASMTIME_VERSION"),
             Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
             Embedded::Wasmi => env!("WASMETER_WASMI_VERSION"),
+            Embedded::Wasm3 => env!("WASMETER_WASM3_VERSION"),
         }
     }
 
@@ -108,6 +122,10 @@ impl Embedded {
             (Embedded::Wasmi, SuiteKind::Lifecycle) => {
                 Some("wasmi has no precompiled module format, which the lifecycle suite loads")
             }
+            (Embedded::Wasm3, SuiteKind::Lifecycle) => Some(
+                "wasm3 compiles each function on its first call and has no precompiled module \
+                 format, which the lifecycle suite loads",
+            ),
             _ => None,
         }
     }
@@ -119,6 +137,7 @@ impl Embedded {
             Embedded::Wasmtime(v) => Box::new(Wasmtime::new(v)?),
             Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
             Embedded::Wasmi => Box::new(Wasmi::new()?),
+            Embedded::Wasm3 => Box::new(Wasm3::new()?),
         })
     }
 
@@ -128,7 +147,7 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
             Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
-            e @ Embedded::Wasmi => {
+            e @ (Embedded::Wasmi | Embedded::Wasm3) => {
                 return Err(Failure::Unavailable(
                     e.not_for(SuiteKind::Lifecycle).unwrap_or_default().into(),
                 ));
@@ -158,6 +177,11 @@ impl Embedded {
                 spec.threads,
             )?),
             Embedded::Wasmi => Box::new(self::wasmi::gateway::WasmiBackend::new(
+                &spec.wasm,
+                spec.threads,
+                spec.memory_limit,
+            )?),
+            Embedded::Wasm3 => Box::new(self::wasm3::gateway::Wasm3Backend::new(
                 &spec.wasm,
                 spec.threads,
                 spec.memory_limit,
@@ -250,6 +274,7 @@ mod tests {
                 Box::new(Wasmer::new(WasmerCompiler::Cranelift).unwrap()),
             ),
             ("wasmi", Box::new(Wasmi::new().unwrap())),
+            ("wasm3", Box::new(Wasm3::new().unwrap())),
         ];
         for (name, engine) in engines {
             let err = engine.run(&job).unwrap_err().to_string();

@@ -1,12 +1,12 @@
 //! wasmi in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
 
-use super::{Host, capture, engine, limits, linker, other, take, unknown_import};
+use super::{Host, engine, limits, linker, other, unknown_import};
+use crate::runtime::embedded::wasi_ctx::{self, take};
 use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
 use wasmi::errors::{ErrorKind, MemoryError};
 use wasmi::{Engine, Linker, Module, Store, TrapCode};
-use wasmi_wasi::{WasiCtxBuilder, ambient_authority};
 
 /// An embedded wasmi interpreter.
 pub struct Wasmi {
@@ -35,20 +35,9 @@ impl Runtime for Wasmi {
         let module = Module::new(&self.engine, &bytes).map_err(other)?;
         it.wall(Phase::Compile, t.elapsed());
 
-        let (stdout, stdout_pipe) = capture(job.stdout_limit);
-        let (stderr, stderr_pipe) = capture(1 << 20);
-        let mut b = WasiCtxBuilder::new();
-        let mut argv = vec![job.name.clone()];
-        argv.extend(job.args.iter().cloned());
-        b.args(&argv).map_err(other)?;
-        b.envs(&job.env).map_err(other)?;
-        b.stdout(stdout_pipe).stderr(stderr_pipe);
-        let scratch = wasmi_wasi::Dir::open_ambient_dir(&job.scratch, ambient_authority())
-            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
-        b.preopened_dir(scratch, ".")
-            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+        let (wasi, stdout, stderr) = wasi_ctx::for_job(job)?;
         let host = Host {
-            wasi: b.build(),
+            wasi,
             limits: limits(job.memory_limit),
         };
 

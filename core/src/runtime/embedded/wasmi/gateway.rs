@@ -2,16 +2,12 @@
 //! context and instance, on a pool of guest threads (an interpreter blocks its thread for
 //! the whole request, as the other engines do).
 
-use super::{Host, capture, engine, limits, linker, take, unknown_import};
+use super::{Host, engine, limits, linker, unknown_import};
 use crate::http::gateway::{Backend, GuestPool};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
+use crate::runtime::embedded::wasi_ctx::{self, take};
 use std::path::Path;
 use wasmi::{Engine, Linker, Module, Store};
-use wasmi_wasi::WasiCtxBuilder;
-use wasmi_wasi::wasi_common::pipe::ReadPipe;
-
-/// Most bytes a guest may answer with.
-const REPLY_LIMIT: usize = 16 << 20;
 
 /// A pool of threads running the guest on one wasmi engine.
 pub struct WasmiBackend {
@@ -50,13 +46,9 @@ fn run(
     memory_limit: u64,
     call: &GuestCall,
 ) -> Result<GuestReply, String> {
-    let (stdout, stdout_pipe) = capture(REPLY_LIMIT);
-    let mut b = WasiCtxBuilder::new();
-    b.args(&call.argv()).map_err(|e| e.to_string())?;
-    b.stdin(Box::new(ReadPipe::from(call.stdin.clone())))
-        .stdout(stdout_pipe);
+    let (wasi, stdout) = wasi_ctx::for_call(call)?;
     let host = Host {
-        wasi: b.build(),
+        wasi,
         limits: limits(memory_limit),
     };
     let mut store = Store::new(engine, host);

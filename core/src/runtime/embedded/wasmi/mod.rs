@@ -10,11 +10,8 @@ pub(crate) mod gateway;
 
 pub use command::Wasmi;
 
-use std::io::Write;
-use std::sync::{Arc, RwLock};
 use wasmi::{CompilationMode, Config, Engine, Linker, Module, StoreLimits, StoreLimitsBuilder};
 use wasmi_wasi::WasiCtx;
-use wasmi_wasi::wasi_common::pipe::WritePipe;
 
 /// What a store holds: the guest's WASI context and its memory cap.
 pub(crate) struct Host {
@@ -44,47 +41,6 @@ fn limits(memory_limit: u64) -> StoreLimits {
         .memory_size(usize::try_from(memory_limit).unwrap_or(usize::MAX))
         .trap_on_grow_failure(true)
         .build()
-}
-
-/// Captured output that refuses to grow past its limit: the guest's write fails, and the
-/// cell fails as over the limit, as on the other engines.
-struct Capped {
-    bytes: Vec<u8>,
-    limit: usize,
-}
-
-impl Write for Capped {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let room = self.limit.saturating_sub(self.bytes.len());
-        if room == 0 && !buf.is_empty() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::StorageFull,
-                "output limit reached",
-            ));
-        }
-        let n = buf.len().min(room);
-        self.bytes.extend_from_slice(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Output captured in memory up to `limit` bytes: the shared buffer, and the pipe the
-/// guest writes to.
-fn capture(limit: usize) -> (Arc<RwLock<Capped>>, Box<WritePipe<Capped>>) {
-    let shared = Arc::new(RwLock::new(Capped {
-        bytes: Vec::new(),
-        limit,
-    }));
-    (shared.clone(), Box::new(WritePipe::from_shared(shared)))
-}
-
-/// What the guest wrote so far.
-fn take(c: &Arc<RwLock<Capped>>) -> Vec<u8> {
-    std::mem::take(&mut c.write().unwrap_or_else(|p| p.into_inner()).bytes)
 }
 
 /// The first import outside WASI preview 1, said as wasmtime says it (wasmi's own words
