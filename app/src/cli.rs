@@ -137,8 +137,21 @@ pub enum SuiteAction {
 /// Arguments of `wasmeter run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// Your own modules (`.wasm` files, or folders of them), each a test named after its
+    /// file, instead of a suite; copied into the run, so it shows, diffs and resumes like
+    /// any other. Native is left out (no native build); relative figures are against the
+    /// first runtime unless --baseline names another.
+    #[arg(value_name = "MODULE", conflicts_with_all = ["suite", "resume", "tests", "size"])]
+    pub modules: Vec<std::path::PathBuf>,
+    /// Arguments every module is run with (after `--`).
+    #[arg(last = true, value_name = "ARGS", requires = "modules")]
+    pub module_args: Vec<String>,
+    /// The output every module must print (stdout without `wasmeter:` lines); without it,
+    /// a runtime whose output differs from a majority's fails its cell.
+    #[arg(long, value_name = "FILE", requires = "modules")]
+    pub expect: Option<std::path::PathBuf>,
     /// Suite to run.
-    #[arg(long, required_unless_present = "resume")]
+    #[arg(long, required_unless_present_any = ["resume", "modules"])]
     pub suite: Option<String>,
     /// Finish an interrupted or cancelled run (id, prefix, `latest` or path): runs only its
     /// missing cells, with the run's own settings.
@@ -187,9 +200,10 @@ pub struct RunArgs {
     /// Label stored with the run.
     #[arg(long = "name")]
     pub name: Option<String>,
-    /// Baseline runtime for relative figures.
-    #[arg(long, default_value = wasmeter_core::runner::DEFAULT_BASELINE)]
-    pub baseline: String,
+    /// Baseline runtime for relative figures (default: native; for modules given by path,
+    /// which have no native build, the first runtime).
+    #[arg(long)]
+    pub baseline: Option<String>,
     /// Memory cap per cell in MiB.
     #[arg(long, default_value_t = wasmeter_core::runner::DEFAULT_MEMORY_CAP_MIB)]
     pub memory_mib: u64,

@@ -75,6 +75,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 .map(|n| TestRecord {
                     name: n.clone(),
                     source_hash: "x".into(),
+                    module_bytes: None,
                 })
                 .collect(),
             not_applicable: Vec::new(),

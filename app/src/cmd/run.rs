@@ -10,9 +10,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
-use wasmeter_core::runner::{Event, Plan, RunChoices, RunRequest, WorkerCommand, execute, resume};
+use wasmeter_core::runner::{
+    Event, Plan, RunChoices, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
+};
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
-use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
+use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind, find_modules, modules_suite};
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
@@ -20,11 +22,38 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         Some(spec) => Some(resolve_run(&ctx.results, spec).map_err(|e| InputError(e.to_string()))?),
         None => None,
     };
-    let req = match &resuming {
-        Some(dir) => request_from_run(ctx, &cat, dir)?,
-        None => request_from_args(ctx, &cat, &args)?,
+    // Modules given by path become a suite in a staging folder of the results directory,
+    // which the run copies into its own directory; the staging folder goes with this
+    // process.
+    let staging = Staging::new(&ctx.results, !args.modules.is_empty())?;
+    let req = match (&resuming, &staging) {
+        (Some(dir), _) => request_from_run(ctx, &cat, dir)?,
+        (None, Some(stage)) => {
+            let modules = find_modules(&args.modules).map_err(InputError)?;
+            let suite = modules_suite(
+                &modules,
+                &args.module_args,
+                args.expect.as_deref(),
+                &stage.0,
+            )
+            .map_err(InputError)?;
+            RunRequest::from_choices(
+                suite.clone(),
+                choices_from_args(&suite, &args)?,
+                ctx.config()?,
+            )
+        }
+        (None, None) => request_from_args(ctx, &cat, &args)?,
     };
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
+    if let (true, Some(_)) = (args.baseline.is_some(), &staging)
+        && plan.settings.baseline != args.baseline.clone().unwrap_or_default()
+    {
+        eprintln!(
+            "wasmeter: note: relative figures are against {}",
+            plan.settings.baseline
+        );
+    }
     for (id, why) in &plan.skipped {
         eprintln!("wasmeter: warning: skipping runtime '{id}': {why}");
     }
@@ -152,7 +181,7 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         label: args.name.clone(),
         memory_cap_mib: Some(args.memory_mib),
         sample_interval_ms: Some(args.sample_ms),
-        baseline: Some(args.baseline.clone()),
+        baseline: args.baseline.clone(),
         skip_missing: args.skip_missing,
         http,
     })
@@ -204,10 +233,15 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
         ))
         .into());
     }
-    let suite = cat
-        .get(&m.suite)
-        .map_err(|e| InputError(e.to_string()))?
-        .clone();
+    // A suite made from modules was kept with the run; any other comes from the suites.
+    let kept = dir.join(SUITE_COPY);
+    let suite = if kept.join("suite.toml").is_file() {
+        Suite::load(&kept).map_err(|e| InputError(e.to_string()))?
+    } else {
+        cat.get(&m.suite)
+            .map_err(|e| InputError(e.to_string()))?
+            .clone()
+    };
     let mut req = RunRequest::new(suite);
     req.tests = m.tests.iter().map(|t| t.name.clone()).collect();
     req.runtimes = m.runtimes.iter().map(|r| r.id.clone()).collect();
@@ -230,6 +264,38 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.sample_interval = Duration::from_millis(m.settings.sample_interval_ms);
     req.config = ctx.config()?;
     Ok(req)
+}
+
+/// The folder a suite made from modules is staged in: under the results directory (so the
+/// copy into the run stays on one file system), removed when the command ends.
+struct Staging(std::path::PathBuf);
+
+impl Staging {
+    fn new(results: &std::path::Path, wanted: bool) -> Result<Option<Staging>> {
+        if !wanted {
+            return Ok(None);
+        }
+        let dir = results
+            .join(".staging")
+            .join(format!("modules-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            InputError(format!(
+                "results directory not writable: {}: {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(Some(Staging(dir)))
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+        if let Some(parent) = self.0.parent() {
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
 }
 
 /// Draws a progress bar on a terminal, plain lines otherwise; returns when the run ends.

@@ -45,6 +45,14 @@ pub fn main(
             let busy = if l.busy { " (busy)" } else { "" };
             println!("load: {}{busy}", l.describe(&m.id));
         }
+        let sizes: Vec<String> = m
+            .tests
+            .iter()
+            .filter_map(|t| t.module_bytes.map(|b| format!("{} {b} bytes", t.name)))
+            .collect();
+        if !sizes.is_empty() {
+            println!("module sizes: {}", sizes.join(", "));
+        }
         if m.suite_kind == SuiteKind::Lifecycle {
             print!("{}", render_lifecycle(&summary, &m.not_applicable, phases));
         } else if m.suite_kind.is_http() {

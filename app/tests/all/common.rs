@@ -55,6 +55,21 @@ pub fn assert_all_ok(summary: &Value, out: &Output) {
     assert!(f.iter().all(|f| f == "ok"), "{f:?}\n{}", stderr(out));
 }
 
+/// The runtimes of `ids` that `wasmeter runtimes` does not list as available.
+pub fn not_installed<'a>(ids: &[&'a str], results: &Path) -> Vec<&'a str> {
+    let listed = json(&wasmeter(&["runtimes", "--json"], results));
+    ids.iter()
+        .copied()
+        .filter(|id| {
+            !listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["id"] == *id && r["unavailable"].is_null())
+        })
+        .collect()
+}
+
 /// True when a test must skip because these runtimes are not installed (it says which);
 /// under CI a missing runtime fails instead, so a failed install cannot pass silently.
 pub fn runtimes_missing(missing: &[&str]) -> bool {

@@ -3,7 +3,9 @@
 //! every phase, with every view of the run; and servers that exit, hang, fail or find their
 //! port taken, each failing its own cell while the run goes on.
 
-use crate::common::{assert_all_ok, failures, json, runtimes_missing, stderr, wasmeter};
+use crate::common::{
+    assert_all_ok, failures, json, not_installed, runtimes_missing, stderr, wasmeter,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -52,12 +54,7 @@ fn with_own_suites(dir: &Path, args: &[&str]) -> std::process::Command {
 }
 
 fn cli_available(results: &Path, id: &str) -> bool {
-    let out = wasmeter(&["runtimes", "--json"], results);
-    json(&out)
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|r| r["id"] == id && r["unavailable"].is_null())
+    not_installed(&[id], results).is_empty()
 }
 
 #[test]

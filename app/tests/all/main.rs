@@ -12,5 +12,6 @@ mod http_saturation;
 mod interrupt;
 mod libsodium;
 mod lifecycle;
+mod modules;
 mod report;
 mod tui_tmux;

@@ -675,7 +675,13 @@ fn comparability(a: &SavedRun, b: &SavedRun) -> Vec<String> {
         if let Some(tb) = mb.tests.iter().find(|t| t.name == ta.name)
             && ta.source_hash != tb.source_hash
         {
-            w.push(format!("test {} sources differ", ta.name));
+            w.push(match (ta.module_bytes, tb.module_bytes) {
+                (Some(x), Some(y)) => format!(
+                    "module {} differs: another build ({x} vs {y} bytes)",
+                    ta.name
+                ),
+                _ => format!("test {} sources differ", ta.name),
+            });
         }
     }
     if ma.settings.size != mb.settings.size {

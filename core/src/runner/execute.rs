@@ -1,7 +1,7 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
 use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg};
-use super::{Event, Plan, RunnerError};
+use super::{Event, NO_NATIVE, Plan, RunnerError, cross_check};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
 use crate::runtime::process::signal_name;
@@ -66,6 +66,12 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
                 .suite
                 .source_hash(t)
                 .unwrap_or_else(|_| "missing".into()),
+            module_bytes: match t.guest() {
+                Some(g) if matches!(g.build, Build::Module { .. }) => {
+                    std::fs::metadata(&g.wasm).ok().map(|m| m.len())
+                }
+                _ => None,
+            },
         })
         .collect();
     let meta = RunMeta {
@@ -93,7 +99,28 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
         pid: std::process::id(),
         files: Default::default(),
     };
-    Ok(RunWriter::create(results, meta)?)
+    let writer = RunWriter::create(results, meta)?;
+    if plan.suite.saved_with_run {
+        let into = writer.dir().join(SUITE_COPY);
+        copy_suite(&plan.suite.dir, &into)
+            .map_err(|source| RunnerError::KeepSuite { dir: into, source })?;
+    }
+    Ok(writer)
+}
+
+/// The folder of a run that keeps the suite it was made with, when the suite was made
+/// from modules given by path: a resumed run loads it from there.
+pub const SUITE_COPY: &str = "suite";
+
+/// Copies a suite made from modules (its manifest and `wasm/`) into a run.
+fn copy_suite(from: &Path, into: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(into.join("wasm"))?;
+    std::fs::copy(from.join("suite.toml"), into.join("suite.toml"))?;
+    for e in std::fs::read_dir(from.join("wasm"))? {
+        let e = e?;
+        std::fs::copy(e.path(), into.join("wasm").join(e.file_name()))?;
+    }
+    Ok(())
 }
 
 /// Runs a plan to the end (or until `cancel` is set), saving into `results` and sending
@@ -239,6 +266,9 @@ fn run_cells(
             break;
         }
     }
+    if status == RunStatus::Complete {
+        failed += cross_check_answers(plan, &cells, &state, &mut writer, events)?;
+    }
     let dir = writer.finish(status)?;
     let _ = events.send(Event::RunFinished { status, failed });
     Ok(RunOutcome {
@@ -248,6 +278,53 @@ fn run_cells(
         failed,
         cells: ran,
     })
+}
+
+/// Fails, after the fact, the cells of tests without a known answer whose answer is not
+/// the majority's ([`cross_check`]); returns how many.
+fn cross_check_answers(
+    plan: &Plan,
+    cells: &[(&RuntimeInfo, &TestCase)],
+    state: &[CellState],
+    writer: &mut RunWriter,
+    events: &Sender<Event>,
+) -> Result<usize, RunnerError> {
+    let mut failed = 0;
+    for test in &plan.tests {
+        let Some(g) = test.guest() else { continue };
+        if !matches!(g.build, Build::Module { expect: None, .. }) {
+            continue;
+        }
+        let ok: Vec<&str> = cells
+            .iter()
+            .zip(state)
+            .filter(|((_, t), st)| t.name == test.name && !st.failed)
+            .map(|((rt, _), _)| rt.id.as_str())
+            .collect();
+        for (runtime, why) in cross_check::disagreements(writer.dir(), &test.name, &ok) {
+            let failure = Failure::WrongOutput(why);
+            writer.cell(&CellRecord {
+                runtime: runtime.clone(),
+                test: test.name.clone(),
+                invocation: 0,
+                failure: Some(failure.clone()),
+                wall_ms: 0.0,
+                other_cores: None,
+            })?;
+            failed += 1;
+            if let Some(index) = cells
+                .iter()
+                .position(|(rt, t)| rt.id == runtime && t.name == test.name)
+            {
+                let _ = events.send(Event::CellFinished {
+                    index,
+                    failure: Some(failure),
+                    wall_ms: state[index].wall_ms,
+                });
+            }
+        }
+    }
+    Ok(failed)
 }
 
 /// Creates a cell's scratch directory.
@@ -341,9 +418,20 @@ impl CellCtx<'_> {
         let on_native = self.runtime.kind == RuntimeKind::Native;
         let guest = &cmd.guest;
         // A prebuilt test (from a suite's build script) has no answer file or size
-        // argument: its check step, if any, checks it.
+        // argument: its check step, if any, checks it. A module as given has its own
+        // arguments and no known answer.
         let (expected, args) = match &guest.build {
             Build::Prebuilt { .. } => (None, Vec::new()),
+            Build::Module { args, expect } => {
+                let expected = match expect {
+                    Some(path) => Some(
+                        std::fs::read_to_string(path)
+                            .map_err(|_| Failure::MissingFile(path.display().to_string()))?,
+                    ),
+                    None => None,
+                };
+                (expected, args.clone())
+            }
             Build::Source(_) => {
                 let path = self.plan.suite.expected_path(self.test, size);
                 let expected = std::fs::read_to_string(&path)
@@ -356,6 +444,9 @@ impl CellCtx<'_> {
             (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
                 .build(&self.plan.suite, &self.test.name, src)?,
+            (Build::Module { .. }, true) => {
+                return Err(Failure::Unavailable(NO_NATIVE.into()));
+            }
             (_, false) => guest.wasm.clone(),
         };
         let check = cmd.check.as_ref().map(|c| CheckJob {
@@ -369,6 +460,13 @@ impl CellCtx<'_> {
         });
         let untimed = cmd.check.as_ref().is_some_and(|c| c.untimed.is_some());
         make_scratch(&scratch)?;
+        // No known answer: the runtimes' answers are compared when the run ends.
+        let answer_file = matches!(guest.build, Build::Module { expect: None, .. }).then(|| {
+            cross_check::answer_file(self.writer.dir(), &self.test.name, &self.runtime.id)
+        });
+        if let Some(dir) = answer_file.as_ref().and_then(|f| f.parent()) {
+            make_scratch(dir)?;
+        }
         let instructions_dir = (self.plan.settings.measure == crate::store::Measure::Instructions
             && self.runtime.kind == RuntimeKind::Embedded)
             .then(|| scratch.join("callgrind"));
@@ -394,6 +492,7 @@ impl CellCtx<'_> {
                 expected,
                 check,
                 self_timed_iterations: self.plan.suite.self_timed_iterations,
+                answer_file,
             }),
             instructions_dir,
         })

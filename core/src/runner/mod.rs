@@ -1,6 +1,7 @@
 //! Plans runs (runtimes × tests × iterations), runs each cell in a worker process with a
 //! timeout and a memory cap, samples it live, saves as it goes and streams typed events.
 
+mod cross_check;
 mod entry;
 mod execute;
 pub mod instructions;
@@ -14,8 +15,8 @@ mod worker;
 
 pub use crate::store::{Measure, RunOrder};
 pub use entry::{HOST_COMMANDS, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
-pub use execute::{RunOutcome, WorkerCommand, execute, resume};
-pub use plan::{Plan, PlanError, Repetition, RunRequest};
+pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
+pub use plan::{NO_NATIVE, Plan, PlanError, Repetition, RunRequest};
 #[cfg(feature = "testing")]
 pub use plan_cases::{TimeoutCase, planned, timeout_cases};
 pub use policy::{
@@ -93,6 +94,14 @@ pub enum RunnerError {
     Spawn {
         /// Worker program.
         program: String,
+        /// Underlying error.
+        source: std::io::Error,
+    },
+    /// The modules of a suite made from modules could not be copied into the run.
+    #[error("cannot keep the modules with the run in {}: {source}", dir.display())]
+    KeepSuite {
+        /// The run's copy of the suite.
+        dir: std::path::PathBuf,
         /// Underlying error.
         source: std::io::Error,
     },

@@ -1,6 +1,6 @@
 //! What a run will do, checked before anything runs.
 
-use super::policy::{RunChoices, applicability};
+use super::policy::{DEFAULT_BASELINE, RunChoices, applicability};
 use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
@@ -243,6 +243,16 @@ impl Plan {
             }
             return Err(PlanError::Invalid("no available runtime to run on".into()));
         }
+        // Modules given as they are have no native build: relative figures are then
+        // against the first runtime unless the user named another one that runs.
+        let baseline = if req.baseline == DEFAULT_BASELINE
+            && !runtimes.iter().any(|r| r.id == DEFAULT_BASELINE)
+            && !req.suite.has_native()
+        {
+            runtimes[0].id.clone()
+        } else {
+            req.baseline.clone()
+        };
         if !all.iter().any(|r| r.id == req.baseline) {
             return Err(PlanError::UnknownRuntime {
                 id: req.baseline.clone(),
@@ -290,7 +300,7 @@ impl Plan {
                 memory_cap_bytes: req.memory_cap,
                 sample_interval_ms: req.sample_interval.as_millis().max(1) as u64,
                 size: req.size,
-                baseline: req.baseline,
+                baseline,
                 http,
             },
             suite: req.suite,
@@ -344,7 +354,13 @@ fn fresh_seed() -> u64 {
 }
 
 /// For a servers suite, whether any test has a server for the runtime.
+/// Why native has no cell in a suite of modules given as they are.
+pub const NO_NATIVE: &str = "no native build of a module given as it is";
+
 pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
+    if id == "native" && suite.kind == SuiteKind::Command && !suite.has_native() {
+        return Err(NO_NATIVE.into());
+    }
     if suite.kind != SuiteKind::Servers
         || suite.tests.iter().any(|t| {
             t.http()

@@ -54,7 +54,15 @@ pub struct CommandJob {
     /// The suite's [`crate::suite::Suite::self_timed_iterations`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_timed_iterations: Option<u32>,
+    /// Where to keep the answer of the first successful iteration (its first
+    /// [`ANSWER_LIMIT`] bytes), for a test with no known answer: the runner compares the
+    /// runtimes' answers when the run ends ([`super::cross_check`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_file: Option<PathBuf>,
 }
+
+/// Most bytes of an answer kept for the cross-check.
+pub const ANSWER_LIMIT: usize = 1 << 20;
 
 /// The check step of a cell, for its runtime: the program to run and the answer it must
 /// write (libsodium's checking mode).
@@ -131,6 +139,16 @@ fn iterate(
         && let OutputCheck::Mismatch(why) = check_output(&parsed.answer, expected)
     {
         return Err(Failure::WrongOutput(why));
+    }
+    if let Some(file) = &cmd.answer_file
+        && !file.exists()
+    {
+        let mut end = parsed.answer.len().min(ANSWER_LIMIT);
+        while !parsed.answer.is_char_boundary(end) {
+            end -= 1;
+        }
+        std::fs::write(file, &parsed.answer[..end])
+            .map_err(|e| Failure::Other(format!("{}: {e}", file.display())))?;
     }
     let mut values = it.values;
     let self_ns = match cmd.self_timed_iterations {

@@ -222,6 +222,10 @@ pub struct TestRecord {
     pub name: String,
     /// Hash of its sources and flags (see `Suite::source_hash`).
     pub source_hash: String,
+    /// Size of its module in bytes, for modules given by path (what size comparisons
+    /// read); `None` for the suites' own tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_bytes: Option<u64>,
 }
 
 /// Everything about a run except its measurements.

@@ -30,6 +30,9 @@ pub struct Suite {
     pub timeout_secs: Option<u64>,
     /// Tests in manifest order.
     pub tests: Vec<TestCase>,
+    /// Made from modules given by path ([`super::modules_suite`]): a run copies the suite
+    /// into its own directory, since the files it was made from may change or vanish.
+    pub saved_with_run: bool,
 }
 
 impl Suite {
@@ -57,12 +60,21 @@ impl Suite {
             .join(format!("{}.{}.txt", test.name, size.as_str()))
     }
 
+    /// Whether any test has a native build (modules given as they are have none).
+    pub fn has_native(&self) -> bool {
+        self.tests.iter().any(|t| {
+            t.guest()
+                .is_none_or(|g| !matches!(g.build, Build::Module { .. }))
+        })
+    }
+
     /// Hash of what a test measures, recorded with runs (a diff warns when it changed).
     ///
     /// Built from a source: the source, the includes, then the wasm flags — the same
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
-    /// without a compiler. Prebuilt: the module and its checking build. Lifecycle: the
-    /// generated module. Servers: the servers' command lines.
+    /// without a compiler. Prebuilt: the module and its checking build. A module as given:
+    /// its bytes, then its arguments. Lifecycle: the generated module. Servers: the
+    /// servers' command lines.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
         match &test.kind {
@@ -75,10 +87,19 @@ impl Suite {
                         h.update(std::fs::read(&check.wasm)?);
                     }
                 }
+                Build::Module { args, expect } => {
+                    h.update(std::fs::read(&c.guest.wasm)?);
+                    h.update(args.join("\0").as_bytes());
+                    if let Some(e) = expect {
+                        h.update(std::fs::read(e)?);
+                    }
+                }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
             TestKind::Gateway(g) => match &g.guest.build {
-                Build::Prebuilt { .. } => h.update(std::fs::read(&g.guest.wasm)?),
+                Build::Prebuilt { .. } | Build::Module { .. } => {
+                    h.update(std::fs::read(&g.guest.wasm)?)
+                }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
         }

@@ -7,6 +7,7 @@ mod discovery;
 mod error;
 mod kind;
 mod manifest;
+mod modules;
 mod output;
 mod test;
 
@@ -16,6 +17,7 @@ pub use discovery::{
 };
 pub use error::SuiteError;
 pub use kind::{Size, SuiteKind};
+pub use modules::{MODULES_SUITE, WasmHeader, find_modules, modules_suite, wasm_header};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};
 pub use test::{
     Build, CheckStep, CommandTest, GatewayTest, Guest, HttpTest, ServerDef, SourceBuild, TestCase,

@@ -99,6 +99,15 @@ pub enum Build {
         /// The native executable.
         native: PathBuf,
     },
+    /// A module as given (`wasmeter run FILE.wasm`, or a test with only `wasm`): no
+    /// source, no native build and no known answer; run with these arguments.
+    Module {
+        /// Arguments after the program name.
+        args: Vec<String>,
+        /// The answer every runtime must give, if the user has one; without it the
+        /// runtimes' answers are compared with each other.
+        expect: Option<PathBuf>,
+    },
 }
 
 /// A test built from one C source.

@@ -72,6 +72,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 .map(|t| TestRecord {
                     name: t.clone(),
                     source_hash: "x".into(),
+                    module_bytes: None,
                 })
                 .collect(),
             not_applicable: Vec::new(),

@@ -186,9 +186,17 @@ impl LivePane {
                 if self.current == Some(index) {
                     self.current = None;
                 }
-                // Count the iterations a failed or cut-short cell will never report.
-                self.iterations_done +=
-                    (self.iterations_per_cell as u64).saturating_sub(done_before);
+                // Count the iterations a failed or cut-short cell will never report; a cell
+                // already ended (failed after the fact by the runtimes' cross-check of
+                // answers) counted them then.
+                let ended = matches!(
+                    self.status.get(index),
+                    Some(CellStatus::Done(_) | CellStatus::Failed(_))
+                );
+                if !ended {
+                    self.iterations_done +=
+                        (self.iterations_per_cell as u64).saturating_sub(done_before);
+                }
                 if let Some(s) = self.status.get_mut(index) {
                     *s = match failure {
                         None => CellStatus::Done(wall_ms),

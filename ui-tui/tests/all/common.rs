@@ -171,6 +171,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             .map(|t| TestRecord {
                 name: t.to_string(),
                 source_hash: format!("hash-{t}"),
+                module_bytes: None,
             })
             .collect(),
         not_applicable: Vec::new(),
@@ -382,6 +383,7 @@ pub fn lifecycle_run() -> SavedRun {
         .map(|t| TestRecord {
             name: t.to_string(),
             source_hash: format!("hash-{t}"),
+            module_bytes: None,
         })
         .collect();
     m.runtimes = vec![
@@ -502,6 +504,7 @@ pub fn http_run() -> SavedRun {
         .map(|t| TestRecord {
             name: t.to_string(),
             source_hash: format!("hash-{t}"),
+            module_bytes: None,
         })
         .collect();
     m.runtimes = vec![

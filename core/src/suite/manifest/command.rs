@@ -6,7 +6,7 @@ use crate::suite::{Build, CheckStep, CommandTest, Guest, SourceBuild, SuiteError
 use toml::Spanned;
 
 /// The fields a command test may set.
-const FIELDS: [&str; 7] = [
+const FIELDS: [&str; 9] = [
     "source",
     "wasm",
     "native",
@@ -14,6 +14,8 @@ const FIELDS: [&str; 7] = [
     "untimed",
     "wasm_cflags",
     "native_cflags",
+    "args",
+    "expect",
 ];
 
 /// A command test.
@@ -80,17 +82,58 @@ pub(super) fn guest(
                 format!("test '{name}' has both 'source' and a prebuilt 'native': give one"),
             ));
         }
+        // A module as given: no native build, no known answer.
+        (None, None) if t.wasm.is_some() => {
+            if let Some(f) = [&t.wasm_cflags, &t.native_cflags]
+                .into_iter()
+                .flatten()
+                .next()
+            {
+                return Err(m.err(
+                    f.span().start,
+                    format!(
+                        "compiler flags do not apply to test '{name}': its module is given as it is"
+                    ),
+                ));
+            }
+            Build::Module {
+                args: t
+                    .args
+                    .as_ref()
+                    .map(|a| a.get_ref().clone())
+                    .unwrap_or_default(),
+                expect: t
+                    .expect
+                    .as_ref()
+                    .map(|e| m.existing("expect", e, "file"))
+                    .transpose()?,
+            }
+        }
         (None, None) => {
             return Err(m.err(
                 t.name.span().start,
                 format!(
-                    "test '{name}' has no 'source' (the C file its wasm is built from) nor a prebuilt 'native'"
+                    "test '{name}' has no 'source' (the C file its wasm is built from), no prebuilt 'native' and no 'wasm'"
                 ),
             ));
         }
     };
+    if !matches!(build, Build::Module { .. }) {
+        let given = [
+            ("args", t.args.as_ref().map(|a| a.span().start)),
+            ("expect", t.expect.as_ref().map(|e| e.span().start)),
+        ];
+        if let Some((field, Some(at))) = given.into_iter().find(|(_, at)| at.is_some()) {
+            return Err(m.err(
+                at,
+                format!("'{field}' applies only to a test that is a module as given (only 'wasm'); test '{name}' is built"),
+            ));
+        }
+    }
     let wasm = match (&t.wasm, &build) {
-        (Some(w), Build::Prebuilt { .. }) => m.existing("wasm", w, "file")?,
+        (Some(w), Build::Prebuilt { .. } | Build::Module { .. }) => {
+            m.existing("wasm", w, "file")?
+        }
         // Built from its source by the suite's build script: need not exist yet.
         (Some(w), Build::Source(_)) => m.inside("wasm", w)?,
         (None, _) => m.dir.join("wasm").join(format!("{name}.wasm")),

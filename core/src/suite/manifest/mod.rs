@@ -70,6 +70,8 @@ struct RawTest {
     body: Option<Spanned<String>>,
     connections: Option<Spanned<crate::suite::test::OneOrMany>>,
     duration_secs: Option<Spanned<f64>>,
+    args: Option<Spanned<Vec<String>>>,
+    expect: Option<Spanned<String>>,
     #[serde(default)]
     server: Vec<RawServer>,
 }
@@ -93,6 +95,8 @@ impl RawTest {
             ("body", at(&self.body)),
             ("connections", at(&self.connections)),
             ("duration_secs", at(&self.duration_secs)),
+            ("args", at(&self.args)),
+            ("expect", at(&self.expect)),
             (
                 "server",
                 (!self.server.is_empty()).then(|| self.name.span().start),
@@ -267,6 +271,7 @@ fn suite_section(m: &Manifest, raw: &RawSuite) -> Result<Suite, SuiteError> {
         self_timed_iterations: raw.self_timed_iterations.as_ref().map(|n| *n.get_ref()),
         timeout_secs: raw.timeout_secs.as_ref().map(|n| *n.get_ref()),
         tests: Vec::new(),
+        saved_with_run: false,
     })
 }
 
@@ -689,6 +694,11 @@ mod tests {
                 Build::Prebuilt { native } => {
                     format!("wasm={} native={}", rel(&g.wasm), rel(native))
                 }
+                Build::Module { args, expect } => format!(
+                    "wasm={} args={args:?} expect={:?}",
+                    rel(&g.wasm),
+                    expect.as_deref().map(rel)
+                ),
             };
             let request = |h: &crate::suite::HttpTest| {
                 // One level hashes as it did when `connections` was a single number.

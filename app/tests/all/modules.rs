@@ -1,0 +1,259 @@
+//! `wasmeter run FILE.wasm …`: modules given by path run as a suite of their own, kept with
+//! the run (so it shows, diffs and resumes like any run), and bad paths are refused before
+//! anything runs.
+
+use crate::common::{
+    assert_all_ok, failures, json, not_installed, runtimes_missing, stderr, suites_root, wasmeter,
+};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// `wasmeter run MODULES… FLAGS… -- ARGS…` with `--results` before the `--`.
+fn run_modules(modules: &[&Path], flags: &[&str], args: &[&str], results: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .arg("run")
+        .args(modules)
+        .args(flags)
+        .arg("--results")
+        .arg(results)
+        .arg("--")
+        .args(args)
+        .env("WASMETER_SUITES", suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .expect("run wasmeter")
+}
+
+const FLAGS: &[&str] = &[
+    "--runtimes",
+    "wasmtime,wasmi,wasm3",
+    "--warmup",
+    "0",
+    "--runs",
+    "1",
+    "--invocations",
+    "2",
+    "--json",
+];
+
+#[test]
+fn modules_by_path_run_show_and_diff_by_file_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let mods = tmp.path().join("mods");
+    std::fs::create_dir(&mods).unwrap();
+    let compute = suites_root().join("compute/wasm");
+    for m in ["sha256", "crc32"] {
+        std::fs::copy(
+            compute.join(format!("{m}.wasm")),
+            mods.join(format!("{m}.wasm")),
+        )
+        .unwrap();
+    }
+
+    // A folder of modules, each run with the arguments after `--`.
+    let out = run_modules(&[&mods], FLAGS, &["quick"], &results);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_all_ok(&v, &out);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 2 * 3, "{v}");
+    assert!(cells.iter().all(|c| c["runtime"] != "native"), "{v}");
+    // No native build: figures are relative to the first runtime.
+    assert_eq!(v["baseline"], "wasmtime", "{v}");
+    let wt = cells
+        .iter()
+        .find(|c| c["runtime"] == "wasmtime" && c["test"] == "sha256")
+        .unwrap();
+    assert_eq!(wt["relative"].as_f64(), Some(1.0), "{wt}");
+    // The self-timing protocol is read from any module that speaks it.
+    assert_eq!(wt["source"], "self", "{wt}");
+
+    // The modules went into the run, byte for byte; nothing staged is left behind.
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    assert_eq!(runs[0]["suite"], "modules", "{runs}");
+    let dir = Path::new(runs[0]["dir"].as_str().unwrap()).to_path_buf();
+    assert_eq!(
+        std::fs::read(dir.join("suite/wasm/sha256.wasm")).unwrap(),
+        std::fs::read(mods.join("sha256.wasm")).unwrap()
+    );
+    assert!(!results.join(".staging").exists());
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+    let size = std::fs::metadata(mods.join("crc32.wasm")).unwrap().len();
+    let crc = meta["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "crc32")
+        .unwrap();
+    assert_eq!(crc["module_bytes"].as_u64(), Some(size), "{meta}");
+    let show = wasmeter(&["show", "latest"], &results);
+    assert!(show.status.success(), "{}", stderr(&show));
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(
+        shown.contains(&format!("crc32 {size} bytes")),
+        "module sizes are shown: {shown}"
+    );
+
+    // Another build of one module, given as a file: the runs diff by file name, and the
+    // diff says the module changed.
+    std::fs::copy(mods.join("crc32.wasm"), tmp.path().join("sha256.wasm")).unwrap();
+    std::fs::copy(mods.join("crc32.wasm"), tmp.path().join("crc32.wasm")).unwrap();
+    let again = run_modules(
+        &[
+            &tmp.path().join("sha256.wasm"),
+            &tmp.path().join("crc32.wasm"),
+        ],
+        FLAGS,
+        &["quick"],
+        &results,
+    );
+    // sha256.wasm is crc32's code now: it runs, and prints crc32's answer.
+    assert!(again.status.code().is_some(), "{}", stderr(&again));
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    let (a, b) = (
+        runs[0]["id"].as_str().unwrap(),
+        runs[1]["id"].as_str().unwrap(),
+    );
+    let diff = wasmeter(&["diff", a, b], &results);
+    let text = format!("{}{}", String::from_utf8_lossy(&diff.stdout), stderr(&diff));
+    assert!(diff.status.code().is_some_and(|c| c < 2), "{text}");
+    assert!(text.contains("sha256"), "{text}");
+    assert!(text.contains("crc32"), "{text}");
+    assert!(
+        text.contains("module sha256 differs: another build"),
+        "{text}"
+    );
+    assert!(!text.contains("module crc32 differs"), "{text}");
+}
+
+#[test]
+fn bad_module_paths_exit_2_naming_the_file_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let text = tmp.path().join("notes.wasm");
+    std::fs::write(&text, "not a module").unwrap();
+    let component = tmp.path().join("app.wasm");
+    std::fs::write(&component, b"\0asm\x0d\0\x01\0").unwrap();
+    for (path, words) in [
+        (
+            tmp.path().join("missing.wasm"),
+            "missing.wasm: No such file",
+        ),
+        (empty.clone(), "empty: no .wasm modules in this folder"),
+        (text.clone(), "notes.wasm: not a WebAssembly module"),
+        (component.clone(), "app.wasm: a WebAssembly component"),
+    ] {
+        let out = run_modules(&[&path], FLAGS, &[], &results);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    // Nothing was saved, and no staging folder is left.
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    assert_eq!(runs.as_array().map(Vec::len), Some(0), "{runs}");
+    assert!(!results.join(".staging").exists());
+    // A suite and modules at once is a usage error.
+    let out = run_modules(&[&text], &["--suite", "compute"], &[], &results);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// A module that prints its argv[0], which runtimes fill differently: the embedded engines
+/// with the test's name, the wasmtime CLI with the module's path.
+const ARGV0: &str = r#"(module
+  (import "wasi_snapshot_preview1" "args_sizes_get" (func $sizes (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "args_get" (func $get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (func (export "_start") (local $n i32)
+    (drop (call $sizes (i32.const 0) (i32.const 4)))
+    (drop (call $get (i32.const 16) (i32.const 1024)))
+    (block $end (loop $next
+      (br_if $end (i32.eqz (i32.load8_u (i32.add (i32.const 1024) (local.get $n)))))
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (br $next)))
+    (i32.store8 (i32.add (i32.const 1024) (local.get $n)) (i32.const 10))
+    (i32.store (i32.const 256) (i32.const 1024))
+    (i32.store (i32.const 260) (i32.add (local.get $n) (i32.const 1)))
+    (drop (call $write (i32.const 1) (i32.const 256) (i32.const 1) (i32.const 300)))))"#;
+
+#[test]
+fn without_a_known_answer_the_runtimes_answers_are_cross_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    if runtimes_missing(&not_installed(&["wasmtime-cli"], tmp.path())) {
+        return;
+    }
+    let results = tmp.path().join("results");
+    let module = tmp.path().join("argv0.wasm");
+    std::fs::write(&module, wat::parse_str(ARGV0).unwrap()).unwrap();
+    let flags = [
+        "--runtimes",
+        "wasmtime,wasmi,wasmtime-cli",
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--invocations",
+        "1",
+        "--json",
+    ];
+    let out = run_modules(&[&module], &flags, &[], &results);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v = json(&out);
+    let f = failures(&v);
+    let by_rt: Vec<(&str, &str)> = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&f)
+        .map(|(c, f)| (c["runtime"].as_str().unwrap(), f.as_str()))
+        .collect();
+    assert_eq!(by_rt[0], ("wasmtime", "ok"), "{by_rt:?}");
+    assert_eq!(by_rt[1], ("wasmi", "ok"), "{by_rt:?}");
+    assert_eq!(by_rt[2].0, "wasmtime-cli");
+    assert!(
+        by_rt[2].1.starts_with(
+            "wrong output: not the answer of the majority (2 of 3 runtimes: wasmtime, wasmi): line 1: expected 'argv0', got '"
+        ),
+        "{by_rt:?}"
+    );
+    // The answers stay with the run.
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    let dir = Path::new(runs[0]["dir"].as_str().unwrap()).to_path_buf();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("answers/argv0/wasmi.txt")).unwrap(),
+        "argv0\n"
+    );
+
+    // With the answer given, every runtime is held to it instead.
+    let expect = tmp.path().join("expect.txt");
+    std::fs::write(&expect, "argv0\n").unwrap();
+    let flags = [
+        "--runtimes",
+        "wasmtime,wasmi,wasm3",
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--invocations",
+        "1",
+        "--expect",
+        expect.to_str().unwrap(),
+        "--json",
+    ];
+    let out = run_modules(&[&module], &flags, &[], &results);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(&expect, "argv1\n").unwrap();
+    let out = run_modules(&[&module], &flags, &[], &results);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let f = failures(&json(&out));
+    assert!(
+        f.iter()
+            .all(|f| f == "wrong output: line 1: expected 'argv1', got 'argv0'"),
+        "{f:?}"
+    );
+}
