@@ -257,3 +257,102 @@ fn without_a_known_answer_the_runtimes_answers_are_cross_checked() {
         "{f:?}"
     );
 }
+
+/// What a cell of the example modules must end with on runtimes that cannot run them (the
+/// start of the failure), or `None` where it must pass.
+fn example_exception(runtime: &str, test: &str) -> Option<&'static str> {
+    match (runtime, test) {
+        // wasm3 0.4.7's parser predates what these toolchains emit: AssemblyScript's
+        // section order, Go's and Zig's value types.
+        ("wasm3", "fannkuch-as") => Some("error: out of order Wasm section"),
+        ("wasm3-cli", "fannkuch-as") => {
+            Some("error: runtime exited 1: wasm3: error: parse: out of order Wasm section")
+        }
+        ("wasm3", _) => Some("error: "),
+        ("wasm3-cli", _) => Some("error: runtime exited 1: wasm3: error: "),
+        // The PyPI WAMR's AOT build stops Go's runtime with a Go panic.
+        ("wamr", "fannkuch-go") => Some("error: runtime exited 2: "),
+        _ => None,
+    }
+}
+
+#[test]
+fn example_modules_from_go_zig_and_assemblyscript_run_on_every_available_runtime() {
+    let tmp = tempfile::tempdir().unwrap();
+    let modules = dirs_modules();
+    let build = Command::new(suites_root().join("../assets/modules/build.sh"))
+        .arg(&modules)
+        .output()
+        .expect("run assets/modules/build.sh");
+    if !build.status.success() {
+        let why = String::from_utf8_lossy(&build.stderr).to_string();
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must build the example modules: {why}"
+        );
+        eprintln!("skipping: the example modules did not build here: {why}");
+        return;
+    }
+    let expect = tmp.path().join("fannkuch-8.txt");
+    std::fs::write(&expect, "1616\nPfannkuchen(8) = 22\n").unwrap();
+    let results = tmp.path().join("results");
+    let out = run_modules(
+        &[&modules],
+        &[
+            "--runtimes",
+            "all",
+            "--skip-missing",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--expect",
+            expect.to_str().unwrap(),
+            "--json",
+        ],
+        &["8"],
+        &results,
+    );
+    let v = json(&out);
+    let mut wrong = Vec::new();
+    let mut ran = std::collections::BTreeSet::new();
+    for c in v["cells"].as_array().unwrap() {
+        let (rt, test) = (c["runtime"].as_str().unwrap(), c["test"].as_str().unwrap());
+        let got = c["failure"].as_str().unwrap_or("ok");
+        ran.insert(rt.to_string());
+        match example_exception(rt, test) {
+            None if got != "ok" => wrong.push(format!("{rt} × {test}: {got}")),
+            Some(want) if !got.starts_with(want) => {
+                wrong.push(format!("{rt} × {test}: want '{want}…', got '{got}'"))
+            }
+            _ => {}
+        }
+        if got == "ok" {
+            assert_eq!(c["source"], "self", "{rt} × {test} self-times: {c}");
+        }
+    }
+    assert!(wrong.is_empty(), "{}\n{}", wrong.join("\n"), stderr(&out));
+    // Every embedded engine took part, and the CLI runtimes CI installs.
+    for rt in [
+        "wasmtime",
+        "wasmer-cranelift",
+        "wasmi",
+        "wasm3",
+        "wasmtime-cli",
+        "node",
+    ] {
+        assert!(ran.contains(rt), "{rt} did not run: {ran:?}");
+    }
+    assert_eq!(v["tests"].as_array().map(Vec::len), Some(3), "{v}");
+}
+
+/// Where the example modules are built: the shared cache, so runs after the first are
+/// up to date.
+fn dirs_modules() -> std::path::PathBuf {
+    std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir)
+        .join(".cache/wasmeter/modules")
+}
