@@ -150,6 +150,13 @@ pub struct RunArgs {
     /// a runtime whose output differs from a majority's fails its cell.
     #[arg(long, value_name = "FILE", requires = "modules")]
     pub expect: Option<std::path::PathBuf>,
+    /// An environment variable every module gets (repeat for more); a CLI runtime with no
+    /// way to pass one is left out as not applicable.
+    #[arg(long = "env", value_name = "KEY=VALUE", requires = "modules")]
+    pub module_env: Vec<String>,
+    /// A file every module reads as its stdin (copied into the run).
+    #[arg(long, value_name = "FILE", requires = "modules")]
+    pub stdin: Option<std::path::PathBuf>,
     /// Suite to run.
     #[arg(long, required_unless_present_any = ["resume", "modules"])]
     pub suite: Option<String>,

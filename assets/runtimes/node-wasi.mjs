@@ -1,11 +1,12 @@
 // wasmeter's WASI preview1 runner for JavaScript runtimes (node 20+, bun).
 //
-//   node --no-warnings node-wasi.mjs <module.wasm> [args...]
-//   bun node-wasi.mjs <module.wasm> [args...]
+//   node --no-warnings node-wasi.mjs [--env=KEY=VALUE]... <module.wasm> [args...]
+//   bun node-wasi.mjs [--env=KEY=VALUE]... <module.wasm> [args...]
 //
 // The guest sees argv = [argv0, ...args] (argv0: $WASMETER_ARGV0, else the module's file
-// name), an empty environment, and the working directory preopened as ".". Arguments after
-// the module are passed through verbatim (no "--" needed or stripped).
+// name), an environment of the --env variables only, and the working directory preopened
+// as ".". Arguments after the module are passed through verbatim (no "--" needed or
+// stripped).
 //
 // Exit status: the guest's exit code (proc_exit or 0 when _start returns); 134 when the
 // guest traps; 2 for a usage error; 1 when the module cannot be read, compiled or
@@ -26,8 +27,16 @@ function fail(code, message) {
 }
 
 function main() {
-  const [file, ...args] = process.argv.slice(2);
-  if (!file) fail(2, 'usage: node-wasi.mjs <module.wasm> [args...]');
+  const rest = process.argv.slice(2);
+  const env = {};
+  while (rest.length > 0 && rest[0].startsWith('--env=')) {
+    const kv = rest.shift().slice('--env='.length);
+    const eq = kv.indexOf('=');
+    if (eq <= 0) fail(2, `--env needs KEY=VALUE, not '${kv}'`);
+    env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const [file, ...args] = rest;
+  if (!file) fail(2, 'usage: node-wasi.mjs [--env=KEY=VALUE]... <module.wasm> [args...]');
 
   let bytes;
   try {
@@ -49,7 +58,7 @@ function main() {
     wasi = new WASI({
       version: 'preview1',
       args: [argv0, ...args],
-      env: {},
+      env,
       preopens: { '.': process.cwd() },
       returnOnExit: true,
     });

@@ -14,7 +14,9 @@ use wasmeter_core::runner::{
     Event, Plan, RunChoices, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
 };
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
-use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind, find_modules, modules_suite};
+use wasmeter_core::suite::{
+    ModuleRun, Suite, SuiteCatalog, SuiteKind, find_modules, modules_suite,
+};
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
@@ -30,13 +32,20 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         (Some(dir), _) => request_from_run(ctx, &cat, dir)?,
         (None, Some(stage)) => {
             let modules = find_modules(&args.modules).map_err(InputError)?;
-            let suite = modules_suite(
-                &modules,
-                &args.module_args,
-                args.expect.as_deref(),
-                &stage.0,
-            )
-            .map_err(InputError)?;
+            let run = ModuleRun {
+                args: args.module_args.clone(),
+                env: args
+                    .module_env
+                    .iter()
+                    .map(|kv| match kv.split_once('=') {
+                        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+                        _ => Err(InputError(format!("--env takes KEY=VALUE, not '{kv}'"))),
+                    })
+                    .collect::<Result<_, _>>()?,
+                stdin: args.stdin.clone(),
+                expect: args.expect.clone(),
+            };
+            let suite = modules_suite(&modules, &run, &stage.0).map_err(InputError)?;
             RunRequest::from_choices(
                 suite.clone(),
                 choices_from_args(&suite, &args)?,

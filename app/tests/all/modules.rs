@@ -356,3 +356,134 @@ fn dirs_modules() -> std::path::PathBuf {
         .unwrap_or_else(std::env::temp_dir)
         .join(".cache/wasmeter/modules")
 }
+
+/// A module that prints its environment, one variable a line, then copies stdin to stdout.
+const ENV_AND_STDIN: &str = r#"(module
+  (import "wasi_snapshot_preview1" "environ_sizes_get" (func $sizes (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "environ_get" (func $get (param i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_write" (func $write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (func $out (param $at i32) (param $len i32)
+    (i32.store (i32.const 256) (local.get $at))
+    (i32.store (i32.const 260) (local.get $len))
+    (drop (call $write (i32.const 1) (i32.const 256) (i32.const 1) (i32.const 300))))
+  (func (export "_start") (local $i i32) (local $n i32)
+    (drop (call $sizes (i32.const 0) (i32.const 4)))
+    (drop (call $get (i32.const 64) (i32.const 1024)))
+    (local.set $n (i32.load (i32.const 4)))
+    (block $end (loop $next
+      (br_if $end (i32.ge_u (local.get $i) (local.get $n)))
+      (if (i32.eqz (i32.load8_u (i32.add (i32.const 1024) (local.get $i))))
+        (then (i32.store8 (i32.add (i32.const 1024) (local.get $i)) (i32.const 10))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $next)))
+    (call $out (i32.const 1024) (local.get $n))
+    (block $eof (loop $more
+      (i32.store (i32.const 256) (i32.const 8192))
+      (i32.store (i32.const 260) (i32.const 4096))
+      (br_if $eof (call $read (i32.const 0) (i32.const 256) (i32.const 1) (i32.const 300)))
+      (local.set $n (i32.load (i32.const 300)))
+      (br_if $eof (i32.eqz (local.get $n)))
+      (call $out (i32.const 8192) (local.get $n))
+      (br $more)))))"#;
+
+#[test]
+fn env_and_stdin_reach_the_guest_on_every_runtime_that_can_pass_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wanted = [
+        "wasmtime",
+        "wasmer-cranelift",
+        "wasmi",
+        "wasm3",
+        "wasmtime-cli",
+        "node",
+        "wazero",
+        "iwasm",
+    ];
+    if runtimes_missing(&not_installed(
+        &[&wanted[..], &["wamr"]].concat(),
+        tmp.path(),
+    )) {
+        return;
+    }
+    let module = tmp.path().join("env.wasm");
+    std::fs::write(&module, wat::parse_str(ENV_AND_STDIN).unwrap()).unwrap();
+    let input = tmp.path().join("input.txt");
+    std::fs::write(&input, "line one\nline two\n").unwrap();
+    let expect = tmp.path().join("expect.txt");
+    std::fs::write(&expect, "GREETING=hi there\nline one\nline two\n").unwrap();
+    let runtimes = format!("{},wasm3-cli", wanted.join(","));
+    let out = run_modules(
+        &[&module],
+        &[
+            "--runtimes",
+            &runtimes,
+            "--skip-missing",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--env",
+            "GREETING=hi there",
+            "--stdin",
+            input.to_str().unwrap(),
+            "--expect",
+            expect.to_str().unwrap(),
+            "--json",
+        ],
+        &[],
+        &tmp.path().join("results"),
+    );
+    let v = json(&out);
+    assert_all_ok(&v, &out);
+    let ran: Vec<&str> = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["runtime"].as_str().unwrap())
+        .collect();
+    assert_eq!(ran, wanted, "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("wasm3-cli — wasm3's own WASI gives the guest no environment variables"),
+        "{}",
+        stderr(&out)
+    );
+    // The PyPI wamr gets the variables through its own environment. (Not its stdin: its
+    // fd_read of a file never reaches the end, it reads the start again; docs/runtimes.md.)
+    let env_only = tmp.path().join("env-only.txt");
+    std::fs::write(&env_only, "GREETING=hi there\n").unwrap();
+    let out = run_modules(
+        &[&module],
+        &[
+            "--runtimes",
+            "wamr",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--env",
+            "GREETING=hi there",
+            "--expect",
+            env_only.to_str().unwrap(),
+            "--json",
+        ],
+        &[],
+        &tmp.path().join("results"),
+    );
+    assert_all_ok(&json(&out), &out);
+    // A bad variable is refused before anything runs.
+    let out = run_modules(
+        &[&module],
+        &["--runtimes", "wasmtime", "--env", "NOEQUALS"],
+        &[],
+        &tmp.path().join("results"),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--env takes KEY=VALUE, not 'NOEQUALS'"));
+}

@@ -422,7 +422,7 @@ impl CellCtx<'_> {
         // arguments and no known answer.
         let (expected, args) = match &guest.build {
             Build::Prebuilt { .. } => (None, Vec::new()),
-            Build::Module { args, expect } => {
+            Build::Module { args, expect, .. } => {
                 let expected = match expect {
                     Some(path) => Some(
                         std::fs::read_to_string(path)
@@ -476,10 +476,17 @@ impl CellCtx<'_> {
                 program,
                 name: self.test.name.clone(),
                 args,
-                env: Vec::new(),
+                env: match &guest.build {
+                    Build::Module { env, .. } => env.clone(),
+                    _ => Vec::new(),
+                },
                 scratch,
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 16 << 20,
+                stdin: match &guest.build {
+                    Build::Module { stdin, .. } => stdin.clone(),
+                    _ => None,
+                },
             },
             // An untimed test is only checked.
             warmup: if untimed {
@@ -529,6 +536,7 @@ impl CellCtx<'_> {
                 scratch,
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 0,
+                stdin: None,
             },
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,

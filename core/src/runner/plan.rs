@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::{Measure, RunOrder, RunSettings};
-use crate::suite::{Size, Suite, SuiteError, SuiteKind, TestCase};
+use crate::suite::{Build, Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
 /// What the user asked for.
@@ -360,6 +360,13 @@ pub const NO_NATIVE: &str = "no native build of a module given as it is";
 pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
     if id == "native" && suite.kind == SuiteKind::Command && !suite.has_native() {
         return Err(NO_NATIVE.into());
+    }
+    let wants_env = suite.tests.iter().any(|t| {
+        t.guest()
+            .is_some_and(|g| matches!(&g.build, Build::Module { env, .. } if !env.is_empty()))
+    });
+    if wants_env {
+        crate::runtime::guest_env_support(id)?;
     }
     if suite.kind != SuiteKind::Servers
         || suite.tests.iter().any(|t| {

@@ -424,6 +424,7 @@ mod tests {
             scratch,
             memory_limit: 1 << 30,
             stdout_limit: 1 << 20,
+            stdin: None,
         }
     }
 

@@ -3,8 +3,9 @@
 //! A template is the runtime's argv with placeholders: `{wasm}` (the module), `{aot}` (the
 //! artifact of the precompile step), `{scratch}` (the guest's private directory, also the
 //! working directory), `{wrapper}` (wasmeter's WASI runner script for JS runtimes),
-//! `{memory}` (the cell's memory cap in bytes, for runtimes that can cap linear memory) and
-//! `{args}` (the guest's arguments, spliced as separate words).
+//! `{memory}` (the cell's memory cap in bytes, for runtimes that can cap linear memory),
+//! `{args}` (the guest's arguments, spliced as separate words) and `{env:PREFIX}` (one
+//! `PREFIXKEY=VALUE` word per environment variable the guest gets, none without).
 
 use super::process::{Finished, exit_failure, run_process};
 use super::{Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
@@ -28,13 +29,43 @@ pub struct CliCommand {
 }
 
 impl CliCommand {
-    /// The environment of one run: the job's, then the runtime's own.
+    /// The environment of one run: the job's (unless the command line gives it to the
+    /// guest, `{env:…}`), then the runtime's own.
     pub(crate) fn env_for(&self, job: &Job, aot: &Path) -> Vec<(String, String)> {
-        let mut env = job.env.clone();
+        let mut env = if self.run.iter().any(|w| env_prefix(w).is_some()) {
+            Vec::new()
+        } else {
+            job.env.clone()
+        };
         env.extend(self.env.iter().map(|(k, v)| (k.clone(), fill(v, job, aot))));
         env
     }
 }
+
+/// The prefix of an `{env:PREFIX}` word: one `PREFIXKEY=VALUE` argument per variable the
+/// guest gets.
+fn env_prefix(word: &str) -> Option<&str> {
+    word.strip_prefix("{env:")?.strip_suffix('}')
+}
+
+/// Whether a CLI runtime can give its guest environment variables: its command line says
+/// how (`{env:…}`), or it hands the guest its own environment (the PyPI wamr; a custom
+/// runtime is taken at its word). `Err` says why not.
+pub fn guest_env_support(id: &str) -> Result<(), String> {
+    let Some(a) = ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) else {
+        return Ok(());
+    };
+    if a.run.iter().any(|w| env_prefix(w).is_some()) || PROCESS_ENV.contains(&id) {
+        return Ok(());
+    }
+    Err(match id {
+        "wasm3-cli" => "wasm3's own WASI gives the guest no environment variables".into(),
+        _ => format!("{id}'s command line has no way to give the guest environment variables"),
+    })
+}
+
+/// CLI runtimes that hand the guest their own environment.
+const PROCESS_ENV: &[&str] = &["wamr"];
 
 /// One row of the adapter table.
 struct Adapter {
@@ -76,6 +107,7 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{env:--env=}",
             "--",
             "{wasm}",
             "{args}",
@@ -101,6 +133,7 @@ const ADAPTERS: &[Adapter] = &[
             "opt-level=0",
             "--dir",
             "{scratch}::.",
+            "{env:--env=}",
             "--",
             "{wasm}",
             "{args}",
@@ -126,6 +159,7 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{env:--env=}",
             "--",
             "{wasm}",
             "{args}",
@@ -148,6 +182,7 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{env:--env=}",
             "--",
             "{aot}",
             "{args}",
@@ -170,6 +205,7 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{env:--env=}",
             "{wasm}",
             "--",
             "{args}",
@@ -189,6 +225,7 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{env:--env=}",
             "{wasm}",
             "--",
             "{args}",
@@ -208,6 +245,7 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{env:--env=}",
             "{wasm}",
             "--",
             "{args}",
@@ -221,7 +259,13 @@ const ADAPTERS: &[Adapter] = &[
         id: "node",
         binary: "node",
         version: &["--version"],
-        run: &["--no-warnings", "{wrapper}", "{wasm}", "{args}"],
+        run: &[
+            "--no-warnings",
+            "{wrapper}",
+            "{env:--env=}",
+            "{wasm}",
+            "{args}",
+        ],
         precompile: None,
         env: &[],
         config: "node:wasi preview1 via wasmeter's wrapper (V8: Liftoff + TurboFan)",
@@ -231,7 +275,7 @@ const ADAPTERS: &[Adapter] = &[
         id: "bun",
         binary: "bun",
         version: &["--version"],
-        run: &["{wrapper}", "{wasm}", "{args}"],
+        run: &["{wrapper}", "{env:--env=}", "{wasm}", "{args}"],
         precompile: None,
         env: &[],
         config: "bun's node:wasi via wasmeter's wrapper (JavaScriptCore)",
@@ -251,6 +295,7 @@ const ADAPTERS: &[Adapter] = &[
             "--allow-write=.",
             "--allow-env=WASMETER_ARGV0",
             "{wrapper}",
+            "{env:--env=}",
             "{wasm}",
             "{args}",
         ],
@@ -266,7 +311,14 @@ const ADAPTERS: &[Adapter] = &[
         id: "wazero",
         binary: "wazero",
         version: &["version"],
-        run: &["run", "-mount={scratch}:.", "{wasm}", "--", "{args}"],
+        run: &[
+            "run",
+            "-mount={scratch}:.",
+            "{env:-env=}",
+            "{wasm}",
+            "--",
+            "{args}",
+        ],
         precompile: None,
         env: &[],
         config: "wazero CLI, optimising compiler",
@@ -280,6 +332,7 @@ const ADAPTERS: &[Adapter] = &[
             "run",
             "-interpreter",
             "-mount={scratch}:.",
+            "{env:-env=}",
             "{wasm}",
             "--",
             "{args}",
@@ -303,7 +356,7 @@ const ADAPTERS: &[Adapter] = &[
         id: "iwasm",
         binary: "iwasm",
         version: &["--version"],
-        run: &["--dir=.", "{wasm}", "{args}"],
+        run: &["--dir=.", "{env:--env=}", "{wasm}", "{args}"],
         precompile: None,
         env: &[],
         config: "upstream WAMR, fast interpreter (SIMD), wasmeter's CLI on its embedding API",
@@ -313,7 +366,7 @@ const ADAPTERS: &[Adapter] = &[
         id: "iwasm-fast-jit",
         binary: "iwasm-fast-jit",
         version: &["--version"],
-        run: &["--dir=.", "{wasm}", "{args}"],
+        run: &["--dir=.", "{env:--env=}", "{wasm}", "{args}"],
         precompile: None,
         env: &[],
         config: "upstream WAMR, Fast JIT (asmjit; no SIMD)",
@@ -323,7 +376,7 @@ const ADAPTERS: &[Adapter] = &[
         id: "wasmedge",
         binary: "wasmedge",
         version: &["--version"],
-        run: &["--dir", ".:{scratch}", "{wasm}", "{args}"],
+        run: &["--dir", ".:{scratch}", "{env:--env=}", "{wasm}", "{args}"],
         precompile: None,
         env: &[],
         config: "WasmEdge interpreter",
@@ -333,7 +386,7 @@ const ADAPTERS: &[Adapter] = &[
         id: "wasmedge-aot",
         binary: "wasmedge",
         version: &["--version"],
-        run: &["--dir", ".:{scratch}", "{aot}", "{args}"],
+        run: &["--dir", ".:{scratch}", "{env:--env=}", "{aot}", "{args}"],
         precompile: Some(("wasmedge", &["compile", "{wasm}", "{aot}"])),
         env: &[],
         config: "WasmEdge ahead-of-time (wasmedge compile)",
@@ -626,6 +679,10 @@ pub(crate) fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> 
             out.extend(job.args.iter().cloned());
             continue;
         }
+        if let Some(prefix) = env_prefix(t) {
+            out.extend(job.env.iter().map(|(k, v)| format!("{prefix}{k}={v}")));
+            continue;
+        }
         out.push(fill(t, job, aot));
     }
     out
@@ -712,6 +769,7 @@ impl Runtime for CliRuntime {
                 &argv[1..],
                 &job.scratch,
                 Some(&self.command.env_for(job, &aot)),
+                None,
                 1 << 20,
             )?;
             if let Some(f) = failed_run(&done, "precompile") {
@@ -727,6 +785,7 @@ impl Runtime for CliRuntime {
             &argv[1..],
             &job.scratch,
             Some(&self.command.env_for(job, &aot)),
+            job.stdin.as_deref(),
             job.stdout_limit,
         )?;
         // A flood of output first: the runtime may then die of the closed pipe.
@@ -774,6 +833,7 @@ mod tests {
             scratch: "/s".into(),
             memory_limit: 0,
             stdout_limit: 0,
+            stdin: None,
         };
         let t: Vec<String> = [
             "rt",

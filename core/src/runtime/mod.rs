@@ -12,7 +12,7 @@ pub mod process;
 mod registry;
 
 pub(crate) use cli::expand;
-pub use cli::{CliCommand, CliRuntime, parse_version, runtimes_dir};
+pub use cli::{CliCommand, CliRuntime, guest_env_support, parse_version, runtimes_dir};
 pub use failure::Failure;
 #[cfg(feature = "testing")]
 pub use mock::MockRuntime;
@@ -308,6 +308,8 @@ pub struct Job {
     pub memory_limit: u64,
     /// Upper bound of captured stdout, bytes.
     pub stdout_limit: usize,
+    /// A file the guest reads as its stdin; `None`: an empty stdin.
+    pub stdin: Option<PathBuf>,
 }
 
 /// Outcome of one successful run of a guest.

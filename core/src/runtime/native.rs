@@ -17,6 +17,7 @@ impl Runtime for NativeRuntime {
             &job.args,
             &job.scratch,
             Some(&job.env),
+            job.stdin.as_deref(),
             job.stdout_limit,
         )?;
         if done.stdout_over {

@@ -125,18 +125,26 @@ fn drain(
 }
 
 /// Runs `program args` in `cwd` to completion, capturing output and kernel accounting.
-/// `env`: `None` inherits wasmeter's environment, `Some` replaces it.
+/// `env`: `None` inherits wasmeter's environment, `Some` replaces it. `stdin`: a file to
+/// read from, else none.
 pub fn run_process(
     program: &Path,
     args: &[String],
     cwd: &Path,
     env: Option<&[(String, String)]>,
+    stdin: Option<&Path>,
     stdout_limit: usize,
 ) -> Result<Finished, Failure> {
+    let input = match stdin {
+        Some(p) => Stdio::from(
+            std::fs::File::open(p).map_err(|_| Failure::MissingFile(p.display().to_string()))?,
+        ),
+        None => Stdio::null(),
+    };
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(cwd)
-        .stdin(Stdio::null())
+        .stdin(input)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(env) = env {

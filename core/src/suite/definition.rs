@@ -87,11 +87,19 @@ impl Suite {
                         h.update(std::fs::read(&check.wasm)?);
                     }
                 }
-                Build::Module { args, expect } => {
+                Build::Module {
+                    args,
+                    expect,
+                    env,
+                    stdin,
+                } => {
                     h.update(std::fs::read(&c.guest.wasm)?);
                     h.update(args.join("\0").as_bytes());
-                    if let Some(e) = expect {
-                        h.update(std::fs::read(e)?);
+                    for (k, v) in env {
+                        h.update(format!("\0{k}={v}").as_bytes());
+                    }
+                    for f in [expect, stdin].into_iter().flatten() {
+                        h.update(std::fs::read(f)?);
                     }
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,

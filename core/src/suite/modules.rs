@@ -102,25 +102,39 @@ fn test_name(path: &Path) -> String {
         .unwrap_or_else(|| "module".into())
 }
 
-/// Makes the suite of `modules` (from [`find_modules`]), each run with `args` and, when
-/// given, expected to print `expect`, in `dir` (created; the modules are copied into
-/// `dir/wasm/`, the answer to `dir/expected.txt`), and loads it.
-pub fn modules_suite(
-    modules: &[PathBuf],
-    args: &[String],
-    expect: Option<&Path>,
-    dir: &Path,
-) -> Result<Suite, String> {
+/// How every module of a suite of modules runs: what `wasmeter run FILE.wasm` was told.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModuleRun {
+    /// Arguments after the program name.
+    pub args: Vec<String>,
+    /// Environment variables the guest gets (`--env K=V`).
+    pub env: Vec<(String, String)>,
+    /// A file the guest reads as stdin (`--stdin FILE`).
+    pub stdin: Option<PathBuf>,
+    /// The output every runtime must print (`--expect FILE`).
+    pub expect: Option<PathBuf>,
+}
+
+/// Makes the suite of `modules` (from [`find_modules`]), each run as `run` says, in `dir`
+/// (created; the modules are copied into `dir/wasm/`, the answer and the stdin file beside
+/// the manifest, so the suite holds everything a resumed run needs), and loads it.
+pub fn modules_suite(modules: &[PathBuf], run: &ModuleRun, dir: &Path) -> Result<Suite, String> {
     let wasm_dir = dir.join("wasm");
     std::fs::create_dir_all(&wasm_dir).map_err(|e| format!("{}: {e}", wasm_dir.display()))?;
-    if let Some(e) = expect {
-        let copy = dir.join("expected.txt");
-        std::fs::copy(e, &copy).map_err(|err| format!("{}: {err}", e.display()))?;
+    for (file, copy) in [(&run.expect, "expected.txt"), (&run.stdin, "stdin")] {
+        if let Some(f) = file {
+            std::fs::copy(f, dir.join(copy)).map_err(|e| format!("{}: {e}", f.display()))?;
+        }
     }
     let mut manifest = format!(
         "# Made by `wasmeter run` from modules given by path; kept with the run.\n[suite]\nname = \"{MODULES_SUITE}\"\ndescription = \"modules given to wasmeter run\"\n"
     );
-    let quoted = |s: &str| toml::Value::String(s.to_string()).to_string();
+    fn quoted(s: &str) -> String {
+        toml::Value::String(s.to_string()).to_string()
+    }
+    fn list(items: impl Iterator<Item = String>) -> String {
+        items.map(|s| quoted(&s)).collect::<Vec<_>>().join(", ")
+    }
     for m in modules {
         let name = test_name(m);
         let copy = wasm_dir.join(format!("{name}.wasm"));
@@ -132,13 +146,17 @@ pub fn modules_suite(
             quoted(&name),
             quoted(&format!("{} ({bytes} bytes)", from.display())),
             quoted(&format!("wasm/{name}.wasm")),
-            args.iter()
-                .map(|a| quoted(a))
-                .collect::<Vec<_>>()
-                .join(", ")
+            list(run.args.iter().cloned())
         ));
-        if expect.is_some() {
+        if !run.env.is_empty() {
+            let vars = run.env.iter().map(|(k, v)| format!("{k}={v}"));
+            manifest.push_str(&format!("env = [{}]\n", list(vars)));
+        }
+        if run.expect.is_some() {
             manifest.push_str("expect = \"expected.txt\"\n");
+        }
+        if run.stdin.is_some() {
+            manifest.push_str("stdin = \"stdin\"\n");
         }
     }
     let path = dir.join("suite.toml");
@@ -176,7 +194,12 @@ mod tests {
 
         let out = tmp.path().join("suite");
         let args = vec!["-n".to_string(), "say \"hi\"".to_string()];
-        let s = modules_suite(&found, &args, None, &out).unwrap();
+        let run = ModuleRun {
+            args: args.clone(),
+            env: vec![("GREETING".into(), "hi there".into())],
+            ..ModuleRun::default()
+        };
+        let s = modules_suite(&found, &run, &out).unwrap();
         assert_eq!(s.name, MODULES_SUITE);
         assert!(s.saved_with_run);
         assert_eq!(s.test_names(), ["a", "b", "c"]);
@@ -185,7 +208,9 @@ mod tests {
             t.guest().unwrap().build,
             Build::Module {
                 args: args.clone(),
-                expect: None
+                expect: None,
+                env: run.env.clone(),
+                stdin: None,
             }
         );
         assert_eq!(

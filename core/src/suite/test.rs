@@ -107,6 +107,10 @@ pub enum Build {
         /// The answer every runtime must give, if the user has one; without it the
         /// runtimes' answers are compared with each other.
         expect: Option<PathBuf>,
+        /// Environment variables the guest gets.
+        env: Vec<(String, String)>,
+        /// A file the guest reads as its stdin.
+        stdin: Option<PathBuf>,
     },
 }
 

@@ -21,6 +21,7 @@ fn job(program: PathBuf, name: &str, scratch: &Path) -> Job {
         scratch: scratch.to_path_buf(),
         memory_limit: 1 << 30,
         stdout_limit: 1 << 20,
+        stdin: None,
     }
 }
 

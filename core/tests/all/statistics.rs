@@ -30,6 +30,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
             scratch: "/tmp".into(),
             memory_limit: 0,
             stdout_limit: 1 << 10,
+            stdin: None,
         };
         for inv in 0..INVOCATIONS {
             let factor = 1.0 + between * level.normal();

@@ -53,6 +53,7 @@ impl CliBackend {
                 &argv[1..],
                 scratch,
                 Some(&env),
+                None,
                 1 << 20,
             )
             .map_err(|f| format!("precompile: {f}"))?;
@@ -76,6 +77,7 @@ impl CliBackend {
             scratch: self.scratch.clone(),
             memory_limit: self.memory_limit,
             stdout_limit: 1 << 20,
+            stdin: None,
         }
     }
 

@@ -263,6 +263,7 @@ mod tests {
             scratch: tmp.path().to_path_buf(),
             memory_limit: 1 << 30,
             stdout_limit: 1 << 20,
+            stdin: None,
         };
         let engines: Vec<(&str, Box<dyn Runtime>)> = vec![
             (

@@ -69,6 +69,10 @@ pub(crate) fn for_job(job: &Job) -> Result<(WasiCtx, Output, Output), Failure> {
     b.envs(&job.env)
         .map_err(|e| Failure::Other(e.to_string()))?;
     b.stdout(stdout_pipe).stderr(stderr_pipe);
+    if let Some(p) = &job.stdin {
+        let bytes = std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))?;
+        b.stdin(Box::new(ReadPipe::from(bytes)));
+    }
     let scratch = wasmi_wasi::Dir::open_ambient_dir(&job.scratch, ambient_authority())
         .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
     b.preopened_dir(scratch, ".")

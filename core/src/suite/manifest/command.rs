@@ -6,7 +6,7 @@ use crate::suite::{Build, CheckStep, CommandTest, Guest, SourceBuild, SuiteError
 use toml::Spanned;
 
 /// The fields a command test may set.
-const FIELDS: [&str; 9] = [
+const FIELDS: [&str; 11] = [
     "source",
     "wasm",
     "native",
@@ -16,6 +16,8 @@ const FIELDS: [&str; 9] = [
     "native_cflags",
     "args",
     "expect",
+    "env",
+    "stdin",
 ];
 
 /// A command test.
@@ -107,6 +109,25 @@ pub(super) fn guest(
                     .as_ref()
                     .map(|e| m.existing("expect", e, "file"))
                     .transpose()?,
+                env: match &t.env {
+                    Some(vars) => vars
+                        .get_ref()
+                        .iter()
+                        .map(|kv| match kv.split_once('=') {
+                            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+                            _ => Err(m.err(
+                                vars.span().start,
+                                format!("'env' takes KEY=VALUE, not '{kv}'"),
+                            )),
+                        })
+                        .collect::<Result<_, _>>()?,
+                    None => Vec::new(),
+                },
+                stdin: t
+                    .stdin
+                    .as_ref()
+                    .map(|f| m.existing("stdin", f, "file"))
+                    .transpose()?,
             }
         }
         (None, None) => {
@@ -122,6 +143,8 @@ pub(super) fn guest(
         let given = [
             ("args", t.args.as_ref().map(|a| a.span().start)),
             ("expect", t.expect.as_ref().map(|e| e.span().start)),
+            ("env", t.env.as_ref().map(|e| e.span().start)),
+            ("stdin", t.stdin.as_ref().map(|e| e.span().start)),
         ];
         if let Some((field, Some(at))) = given.into_iter().find(|(_, at)| at.is_some()) {
             return Err(m.err(

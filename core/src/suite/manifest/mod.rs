@@ -72,6 +72,8 @@ struct RawTest {
     duration_secs: Option<Spanned<f64>>,
     args: Option<Spanned<Vec<String>>>,
     expect: Option<Spanned<String>>,
+    env: Option<Spanned<Vec<String>>>,
+    stdin: Option<Spanned<String>>,
     #[serde(default)]
     server: Vec<RawServer>,
 }
@@ -97,6 +99,8 @@ impl RawTest {
             ("duration_secs", at(&self.duration_secs)),
             ("args", at(&self.args)),
             ("expect", at(&self.expect)),
+            ("env", at(&self.env)),
+            ("stdin", at(&self.stdin)),
             (
                 "server",
                 (!self.server.is_empty()).then(|| self.name.span().start),
@@ -694,10 +698,16 @@ mod tests {
                 Build::Prebuilt { native } => {
                     format!("wasm={} native={}", rel(&g.wasm), rel(native))
                 }
-                Build::Module { args, expect } => format!(
-                    "wasm={} args={args:?} expect={:?}",
+                Build::Module {
+                    args,
+                    expect,
+                    env,
+                    stdin,
+                } => format!(
+                    "wasm={} args={args:?} expect={:?} env={env:?} stdin={:?}",
                     rel(&g.wasm),
-                    expect.as_deref().map(rel)
+                    expect.as_deref().map(rel),
+                    stdin.as_deref().map(rel)
                 ),
             };
             let request = |h: &crate::suite::HttpTest| {

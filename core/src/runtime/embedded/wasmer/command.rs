@@ -75,6 +75,11 @@ impl Runtime for Wasmer {
         for (k, v) in &job.env {
             builder.add_env(k, v);
         }
+        if let Some(p) = &job.stdin {
+            let bytes =
+                std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))?;
+            builder = builder.stdin(Box::new(wasmer_wasix::virtual_fs::StaticFile::new(bytes)));
+        }
         // The guest's whole file system is the scratch dir: a host FS rooted there.
         let host_fs = wasmer_wasix::virtual_fs::host_fs::FileSystem::new(
             tokio::runtime::Handle::current(),

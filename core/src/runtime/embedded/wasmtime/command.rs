@@ -6,7 +6,7 @@ use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
 use wasmtime::{Engine, Linker, Module, Store, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
-use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
 
 struct Host {
@@ -55,6 +55,11 @@ impl Runtime for Wasmtime {
         b.args(&argv).stdout(stdout.clone()).stderr(stderr.clone());
         for (k, v) in &job.env {
             b.env(k, v);
+        }
+        if let Some(p) = &job.stdin {
+            let bytes =
+                std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))?;
+            b.stdin(MemoryInputPipe::new(bytes));
         }
         b.preopened_dir(&job.scratch, ".", FsPerms::ReadWrite)
             .map_err(|e| Failure::Other(format!("{}: {e:#}", job.scratch.display())))?;
