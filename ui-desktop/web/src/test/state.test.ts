@@ -50,6 +50,20 @@ function runCell(s: ReturnType<typeof planned>, index: number, values: number[],
 }
 
 describe('live state reducer', () => {
+  it('fails a finished cell again only to fail it (the cross-check of answers at the end)', () => {
+    let s = runCell(planned(), 1, [10, 11, 12], 1000);
+    expect(s.cells[1]!.status).toBe('done');
+    const again = reduce(s, { type: 'cellFinished', index: 1, failure: null, wallMs: 5 }, 1100);
+    expect(again).toBe(s);
+    s = reduce(s, { type: 'cellFinished', index: 1, failure: 'wrong output: not the answer of the majority', wallMs: 5 }, 1200);
+    expect(s.cells[1]!.status).toBe('failed');
+    expect(s.cells[1]!.failure).toBe('wrong output: not the answer of the majority');
+    expect(s.cells[1]!.median).toBeNull();
+    expect(s.failedCells).toBe(1);
+    expect(s.finishedCells).toBe(1);
+    expect(progress(s).done).toBe(4);
+  });
+
   it('starts idle and is running after begin and planned', () => {
     expect(initialState().state).toBe('idle');
     const s = planned();
