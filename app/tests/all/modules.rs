@@ -487,3 +487,74 @@ fn env_and_stdin_reach_the_guest_on_every_runtime_that_can_pass_them() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--env takes KEY=VALUE, not 'NOEQUALS'"));
 }
+
+#[test]
+fn a_killed_run_of_modules_resumes_from_its_own_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let module = tmp.path().join("mods/argv0.wasm");
+    std::fs::create_dir_all(module.parent().unwrap()).unwrap();
+    std::fs::write(&module, wat::parse_str(ARGV0).unwrap()).unwrap();
+    let sha = tmp.path().join("mods/sha256.wasm");
+    std::fs::copy(suites_root().join("compute/wasm/sha256.wasm"), &sha).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--runtimes",
+            "wasmtime,wasm3",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+        ])
+        .args(["--invocations", "3", "--results"])
+        .arg(&results)
+        .arg(tmp.path().join("mods"))
+        .args(["--", "quick"])
+        .env("WASMETER_SUITES", suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some invocations have ended.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let dir = loop {
+        let run = std::fs::read_dir(&results).ok().and_then(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .find(|p| p.join("cells.jsonl").is_file())
+        });
+        if let Some(d) = run
+            && std::fs::read_to_string(d.join("cells.jsonl"))
+                .unwrap_or_default()
+                .lines()
+                .count()
+                >= 2
+        {
+            break d;
+        }
+        assert!(std::time::Instant::now() < deadline, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The modules given and the staging folder are gone: the run has its own copy.
+    std::fs::remove_dir_all(tmp.path().join("mods")).unwrap();
+    let _ = std::fs::remove_dir_all(results.join(".staging"));
+    let id = dir.file_name().unwrap().to_str().unwrap().to_string();
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    assert_eq!(runs[0]["status"], "interrupted", "{runs}");
+    let out = wasmeter(&["run", "--resume", &id, "--json"], &results);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_all_ok(&v, &out);
+    assert_eq!(v["cells"].as_array().unwrap().len(), 4, "{v}");
+    assert!(
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["invocations"] == 3),
+        "{v}"
+    );
+}

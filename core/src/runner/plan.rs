@@ -247,7 +247,7 @@ impl Plan {
         // against the first runtime unless the user named another one that runs.
         let baseline = if req.baseline == DEFAULT_BASELINE
             && !runtimes.iter().any(|r| r.id == DEFAULT_BASELINE)
-            && !req.suite.has_native()
+            && req.suite.modules_only()
         {
             runtimes[0].id.clone()
         } else {
@@ -358,7 +358,7 @@ fn fresh_seed() -> u64 {
 pub const NO_NATIVE: &str = "no native build of a module given as it is";
 
 pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
-    if id == "native" && suite.kind == SuiteKind::Command && !suite.has_native() {
+    if id == "native" && suite.kind == SuiteKind::Command && suite.modules_only() {
         return Err(NO_NATIVE.into());
     }
     let wants_env = suite.tests.iter().any(|t| {

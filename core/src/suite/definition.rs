@@ -60,12 +60,14 @@ impl Suite {
             .join(format!("{}.{}.txt", test.name, size.as_str()))
     }
 
-    /// Whether any test has a native build (modules given as they are have none).
-    pub fn has_native(&self) -> bool {
-        self.tests.iter().any(|t| {
-            t.guest()
-                .is_none_or(|g| !matches!(g.build, Build::Module { .. }))
-        })
+    /// Whether every test is a module as given (no native build, no known answer): a
+    /// suite of `wasmeter run FILE.wasm`.
+    pub fn modules_only(&self) -> bool {
+        !self.tests.is_empty()
+            && self.tests.iter().all(|t| {
+                t.guest()
+                    .is_some_and(|g| matches!(g.build, Build::Module { .. }))
+            })
     }
 
     /// Hash of what a test measures, recorded with runs (a diff warns when it changed).
