@@ -1,6 +1,6 @@
 //! End-to-end tests of the `wasmeter` binary: real runtimes, real files, real processes.
 
-use crate::common::{failures, json, stderr, suites_root};
+use crate::common::{failures, json, once, stderr, suites_root};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -403,21 +403,8 @@ fn custom_suite_with_source(root: &Path, wasm: &[u8], expected: &str, c_source: 
 }
 
 fn run_custom(root: &Path, results: &Path, runtimes: &str, extra: &[&str]) -> (Output, Value) {
-    let mut args = vec![
-        "run",
-        "--suite",
-        "custom",
-        "--runtimes",
-        runtimes,
-        "--warmup",
-        "0",
-        "--runs",
-        "1",
-        "--invocations",
-        "1",
-        "--json",
-    ];
-    args.extend_from_slice(extra);
+    let mut args = vec!["run", "--suite", "custom"];
+    args.extend(once(runtimes, extra));
     let out = Command::new(env!("CARGO_BIN_EXE_wasmeter"))
         .args(&args)
         .arg("--results")

@@ -1,7 +1,7 @@
 //! External runtimes end to end: real CLIs on the compute suite, and custom runtimes from a
 //! config file that lie, crash, hang or cannot be executed.
 
-use crate::common::{failures, json, runtimes_missing, stderr, suites_root};
+use crate::common::{failures, json, once, runtimes_missing, stderr, suites_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -54,24 +54,9 @@ fn quick_compute_suite_on_real_cli_runtimes() {
         return;
     }
     let list = format!("native,{}", wanted.join(","));
-    let out = wasmeter(
-        &[
-            "run",
-            "--suite",
-            "compute",
-            "--runtimes",
-            &list,
-            "--warmup",
-            "0",
-            "--runs",
-            "1",
-            "--invocations",
-            "1",
-            "--json",
-        ],
-        tmp.path(),
-        None,
-    );
+    let mut args = vec!["run", "--suite", "compute"];
+    args.extend(once(&list, &[]));
+    let out = wasmeter(&args, tmp.path(), None);
     let v = json(&out);
     let bad: Vec<String> = v["cells"]
         .as_array()

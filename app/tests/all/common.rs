@@ -55,6 +55,24 @@ pub fn assert_all_ok(summary: &Value, out: &Output) {
     assert!(f.iter().all(|f| f == "ok"), "{f:?}\n{}", stderr(out));
 }
 
+/// Flags of a short run (one invocation of one run, no warm-up, JSON) on `runtimes`, then
+/// `extra`.
+pub fn once<'a>(runtimes: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "--runtimes",
+        runtimes,
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--invocations",
+        "1",
+    ];
+    v.extend_from_slice(extra);
+    v.push("--json");
+    v
+}
+
 /// The runtimes of `ids` that `wasmeter runtimes` does not list as available.
 pub fn not_installed<'a>(ids: &[&'a str], results: &Path) -> Vec<&'a str> {
     let listed = json(&wasmeter(&["runtimes", "--json"], results));

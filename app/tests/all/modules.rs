@@ -3,7 +3,8 @@
 //! anything runs.
 
 use crate::common::{
-    assert_all_ok, failures, json, not_installed, runtimes_missing, stderr, suites_root, wasmeter,
+    assert_all_ok, failures, json, not_installed, once, runtimes_missing, stderr, suites_root,
+    wasmeter,
 };
 use std::path::Path;
 use std::process::{Command, Output};
@@ -190,17 +191,7 @@ fn without_a_known_answer_the_runtimes_answers_are_cross_checked() {
     let results = tmp.path().join("results");
     let module = tmp.path().join("argv0.wasm");
     std::fs::write(&module, wat::parse_str(ARGV0).unwrap()).unwrap();
-    let flags = [
-        "--runtimes",
-        "wasmtime,wasmi,wasmtime-cli",
-        "--warmup",
-        "0",
-        "--runs",
-        "1",
-        "--invocations",
-        "1",
-        "--json",
-    ];
+    let flags = once("wasmtime,wasmi,wasmtime-cli", &[]);
     let out = run_modules(&[&module], &flags, &[], &results);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let v = json(&out);
@@ -232,19 +223,10 @@ fn without_a_known_answer_the_runtimes_answers_are_cross_checked() {
     // With the answer given, every runtime is held to it instead.
     let expect = tmp.path().join("expect.txt");
     std::fs::write(&expect, "argv0\n").unwrap();
-    let flags = [
-        "--runtimes",
+    let flags = once(
         "wasmtime,wasmi,wasm3",
-        "--warmup",
-        "0",
-        "--runs",
-        "1",
-        "--invocations",
-        "1",
-        "--expect",
-        expect.to_str().unwrap(),
-        "--json",
-    ];
+        &["--expect", expect.to_str().unwrap()],
+    );
     let out = run_modules(&[&module], &flags, &[], &results);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     std::fs::write(&expect, "argv1\n").unwrap();
@@ -298,20 +280,10 @@ fn example_modules_from_go_zig_and_assemblyscript_run_on_every_available_runtime
     let results = tmp.path().join("results");
     let out = run_modules(
         &[&modules],
-        &[
-            "--runtimes",
+        &once(
             "all",
-            "--skip-missing",
-            "--warmup",
-            "0",
-            "--runs",
-            "1",
-            "--invocations",
-            "1",
-            "--expect",
-            expect.to_str().unwrap(),
-            "--json",
-        ],
+            &["--skip-missing", "--expect", expect.to_str().unwrap()],
+        ),
         &["8"],
         &results,
     );
@@ -416,24 +388,18 @@ fn env_and_stdin_reach_the_guest_on_every_runtime_that_can_pass_them() {
     let runtimes = format!("{},wasm3-cli", wanted.join(","));
     let out = run_modules(
         &[&module],
-        &[
-            "--runtimes",
+        &once(
             &runtimes,
-            "--skip-missing",
-            "--warmup",
-            "0",
-            "--runs",
-            "1",
-            "--invocations",
-            "1",
-            "--env",
-            "GREETING=hi there",
-            "--stdin",
-            input.to_str().unwrap(),
-            "--expect",
-            expect.to_str().unwrap(),
-            "--json",
-        ],
+            &[
+                "--skip-missing",
+                "--env",
+                "GREETING=hi there",
+                "--stdin",
+                input.to_str().unwrap(),
+                "--expect",
+                expect.to_str().unwrap(),
+            ],
+        ),
         &[],
         &tmp.path().join("results"),
     );
@@ -458,21 +424,15 @@ fn env_and_stdin_reach_the_guest_on_every_runtime_that_can_pass_them() {
     std::fs::write(&env_only, "GREETING=hi there\n").unwrap();
     let out = run_modules(
         &[&module],
-        &[
-            "--runtimes",
+        &once(
             "wamr",
-            "--warmup",
-            "0",
-            "--runs",
-            "1",
-            "--invocations",
-            "1",
-            "--env",
-            "GREETING=hi there",
-            "--expect",
-            env_only.to_str().unwrap(),
-            "--json",
-        ],
+            &[
+                "--env",
+                "GREETING=hi there",
+                "--expect",
+                env_only.to_str().unwrap(),
+            ],
+        ),
         &[],
         &tmp.path().join("results"),
     );
