@@ -147,6 +147,17 @@ impl DetailPane {
         );
         let height = inner.height.saturating_sub(2) as usize;
         let row_off = self.row.saturating_sub(height.saturating_sub(1));
+        if s.tests.len() > height {
+            let shown = height.min(s.tests.len() - row_off);
+            let what = format!(
+                " tests {}–{} of {} (↑↓) ",
+                row_off + 1,
+                row_off + shown,
+                s.tests.len()
+            );
+            let x = area.right().saturating_sub(what.chars().count() as u16 + 1);
+            buf.set_string(x, area.y, what, Style::default().fg(Color::Yellow));
+        }
         let mut rows: Vec<Row> = s
             .tests
             .iter()
@@ -534,6 +545,9 @@ fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
     (text, style)
 }
 
+/// Rows the views under the matrix (distribution, resources, phases) keep at the least.
+const LOWER_MIN: u16 = 10;
+
 /// A runtime's geomean under the matrix, naming the tests it covers when not all
 /// ([`format_geomean`], shortened to `1.23× 2/3` when narrow).
 fn geomean_line(r: &RuntimeSummary, width: usize) -> Line<'static> {
@@ -556,7 +570,13 @@ fn geomean_line(r: &RuntimeSummary, width: usize) -> Line<'static> {
 impl Component for DetailPane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let m = &self.run.meta;
-        let matrix_h = (self.summary.tests.len() as u16 + 5).clamp(6, area.height / 2);
+        // The matrix gets the rows it needs (borders, header, geomean and the selected
+        // cell's line around the tests): half the screen, or more while the views below
+        // keep `LOWER_MIN`; past that it scrolls, and its title says which tests it shows.
+        let most = (area.height / 2)
+            .max(area.height.saturating_sub(2 + LOWER_MIN))
+            .max(6);
+        let matrix_h = (self.summary.tests.len() as u16 + 5).clamp(6, most);
         let [head, matrix, lower] = Layout::vertical([
             Constraint::Length(2),
             Constraint::Length(matrix_h),

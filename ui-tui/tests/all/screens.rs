@@ -354,6 +354,37 @@ fn detail_lifecycle_heap() {
     insta::assert_snapshot!(format!("{heap}\n{}", render(&a, 110, 30)));
 }
 
+/// Issue 20: at 160×45 the matrix showed 17 of 19 tests while the pane under it was
+/// mostly empty. It now gets the rows it needs, and says which tests it shows when it must
+/// scroll.
+#[test]
+fn the_detail_matrix_gets_the_rows_it_needs_and_says_when_it_scrolls() {
+    let mut run = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
+    for i in 0..16 {
+        run.meta.tests.push(wasmeter_core::store::TestRecord {
+            name: format!("extra{i:02}"),
+            source_hash: "x".into(),
+            module_bytes: None,
+        });
+    }
+    let mut a = app();
+    a.detail = Some(DetailPane::new(run));
+    a.focus = Pane::Detail;
+    let big = render(&a, 160, 45);
+    for t in TESTS
+        .iter()
+        .map(|t| t.to_string())
+        .chain((0..16).map(|i| format!("extra{i:02}")))
+    {
+        assert!(big.contains(&t), "{t} not shown at 160×45:\n{big}");
+    }
+    assert!(big.contains("geomean"), "{big}");
+    assert!(!big.contains("of 19 (↑↓)"), "{big}");
+    let small = render(&a, 80, 24);
+    assert!(small.contains("tests 1–"), "{small}");
+    assert!(small.contains("of 19 (↑↓)"), "{small}");
+}
+
 #[test]
 fn detail_80x24() {
     insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));
