@@ -30,7 +30,7 @@ pub fn main(
                 .map(|l| format!(" \"{l}\""))
                 .unwrap_or_default(),
             m.suite,
-            m.settings.size,
+            m.size_label(),
             m.status,
             m.settings.invocations,
             m.settings.warmup,

@@ -93,6 +93,10 @@ fn modules_by_path_run_show_and_diff_by_file_name() {
     assert!(show.status.success(), "{}", stderr(&show));
     let shown = String::from_utf8_lossy(&show.stdout);
     assert!(
+        shown.contains("suite modules (modules as given)"),
+        "{shown}"
+    );
+    assert!(
         shown.contains(&format!("crc32 {size} bytes")),
         "module sizes are shown: {shown}"
     );

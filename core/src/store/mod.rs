@@ -270,6 +270,18 @@ pub struct RunMeta {
     pub files: BTreeMap<String, FileDigest>,
 }
 
+impl RunMeta {
+    /// The problem size as a run's header says it: modules given by path take no size
+    /// argument, so for them it says that instead.
+    pub fn size_label(&self) -> String {
+        if !self.tests.is_empty() && self.tests.iter().all(|t| t.module_bytes.is_some()) {
+            "modules as given".into()
+        } else {
+            self.settings.size.to_string()
+        }
+    }
+}
+
 /// What a columnar file was when wasmeter wrote it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileDigest {

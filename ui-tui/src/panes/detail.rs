@@ -608,7 +608,7 @@ impl Component for DetailPane {
                             h.duration_ms as f64 / 1000.0,
                             h.latency_ms as f64 / 1000.0
                         ),
-                        None => m.settings.size.to_string(),
+                        None => m.size_label(),
                     },
                     m.status,
                 )),
