@@ -15,7 +15,7 @@ use wasmeter_core::runner::{
 };
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
-    ModuleRun, Suite, SuiteCatalog, SuiteKind, find_modules, modules_suite,
+    ModuleRun, Suite, SuiteCatalog, SuiteKind, env_var, find_modules, modules_suite,
 };
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
@@ -37,9 +37,9 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
                 env: args
                     .module_env
                     .iter()
-                    .map(|kv| match kv.split_once('=') {
-                        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
-                        _ => Err(InputError(format!("--env takes KEY=VALUE, not '{kv}'"))),
+                    .map(|kv| {
+                        env_var(kv)
+                            .ok_or_else(|| InputError(format!("--env takes KEY=VALUE, not '{kv}'")))
                     })
                     .collect::<Result<_, _>>()?,
                 stdin: args.stdin.clone(),
@@ -55,8 +55,11 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         (None, None) => request_from_args(ctx, &cat, &args)?,
     };
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
-    if let (true, Some(_)) = (args.baseline.is_some(), &staging)
-        && plan.settings.baseline != args.baseline.clone().unwrap_or_default()
+    if staging.is_some()
+        && args
+            .baseline
+            .as_ref()
+            .is_some_and(|b| *b != plan.settings.baseline)
     {
         eprintln!(
             "wasmeter: note: relative figures are against {}",

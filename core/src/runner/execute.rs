@@ -290,11 +290,7 @@ fn cross_check_answers(
     events: &Sender<Event>,
 ) -> Result<usize, RunnerError> {
     let mut failed = 0;
-    for test in &plan.tests {
-        let Some(g) = test.guest() else { continue };
-        if !matches!(g.build, Build::Module { expect: None, .. }) {
-            continue;
-        }
+    for test in plan.tests.iter().filter(|t| t.cross_checked()) {
         let ok: Vec<&str> = cells
             .iter()
             .zip(state)
@@ -417,27 +413,32 @@ impl CellCtx<'_> {
         let size = self.plan.settings.size;
         let on_native = self.runtime.kind == RuntimeKind::Native;
         let guest = &cmd.guest;
+        let read = |path: &Path| {
+            std::fs::read_to_string(path)
+                .map_err(|_| Failure::MissingFile(path.display().to_string()))
+        };
         // A prebuilt test (from a suite's build script) has no answer file or size
         // argument: its check step, if any, checks it. A module as given has its own
-        // arguments and no known answer.
-        let (expected, args) = match &guest.build {
-            Build::Prebuilt { .. } => (None, Vec::new()),
-            Build::Module { args, expect, .. } => {
-                let expected = match expect {
-                    Some(path) => Some(
-                        std::fs::read_to_string(path)
-                            .map_err(|_| Failure::MissingFile(path.display().to_string()))?,
-                    ),
-                    None => None,
-                };
-                (expected, args.clone())
-            }
-            Build::Source(_) => {
-                let path = self.plan.suite.expected_path(self.test, size);
-                let expected = std::fs::read_to_string(&path)
-                    .map_err(|_| Failure::MissingFile(path.display().to_string()))?;
-                (Some(expected), vec![size.as_str().to_string()])
-            }
+        // arguments, environment and stdin, and an answer only when the user gave one.
+        let (expected, args, env, stdin) = match &guest.build {
+            Build::Prebuilt { .. } => (None, Vec::new(), Vec::new(), None),
+            Build::Module {
+                args,
+                expect,
+                env,
+                stdin,
+            } => (
+                expect.as_deref().map(read).transpose()?,
+                args.clone(),
+                env.clone(),
+                stdin.clone(),
+            ),
+            Build::Source(_) => (
+                Some(read(&self.plan.suite.expected_path(self.test, size))?),
+                vec![size.as_str().to_string()],
+                Vec::new(),
+                None,
+            ),
         };
         let program = match (&guest.build, on_native) {
             (Build::Prebuilt { native }, true) => native.clone(),
@@ -461,7 +462,7 @@ impl CellCtx<'_> {
         let untimed = cmd.check.as_ref().is_some_and(|c| c.untimed.is_some());
         make_scratch(&scratch)?;
         // No known answer: the runtimes' answers are compared when the run ends.
-        let answer_file = matches!(guest.build, Build::Module { expect: None, .. }).then(|| {
+        let answer_file = self.test.cross_checked().then(|| {
             cross_check::answer_file(self.writer.dir(), &self.test.name, &self.runtime.id)
         });
         if let Some(dir) = answer_file.as_ref().and_then(|f| f.parent()) {
@@ -476,17 +477,11 @@ impl CellCtx<'_> {
                 program,
                 name: self.test.name.clone(),
                 args,
-                env: match &guest.build {
-                    Build::Module { env, .. } => env.clone(),
-                    _ => Vec::new(),
-                },
+                env,
                 scratch,
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 16 << 20,
-                stdin: match &guest.build {
-                    Build::Module { stdin, .. } => stdin.clone(),
-                    _ => None,
-                },
+                stdin,
             },
             // An untimed test is only checked.
             warmup: if untimed {

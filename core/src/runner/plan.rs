@@ -353,10 +353,12 @@ fn fresh_seed() -> u64 {
     crate::analysis::seed_for(&[&t.as_nanos().to_string(), &std::process::id().to_string()])
 }
 
-/// For a servers suite, whether any test has a server for the runtime.
 /// Why native has no cell in a suite of modules given as they are.
 pub const NO_NATIVE: &str = "no native build of a module given as it is";
 
+/// Whether the suite's tests give the runtime something to run: native needs a native
+/// build, environment variables need a runtime that can pass them, and a servers suite
+/// needs a server for the runtime.
 pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
     if id == "native" && suite.kind == SuiteKind::Command && suite.modules_only() {
         return Err(NO_NATIVE.into());

@@ -17,7 +17,9 @@ pub use discovery::{
 };
 pub use error::SuiteError;
 pub use kind::{Size, SuiteKind};
-pub use modules::{MODULES_SUITE, ModuleRun, WasmHeader, find_modules, modules_suite, wasm_header};
+pub use modules::{
+    MODULES_SUITE, ModuleRun, WasmHeader, env_var, find_modules, modules_suite, wasm_header,
+};
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};
 pub use test::{
     Build, CheckStep, CommandTest, GatewayTest, Guest, HttpTest, ServerDef, SourceBuild, TestCase,

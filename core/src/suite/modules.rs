@@ -95,6 +95,15 @@ pub fn find_modules(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
+/// An environment variable as `--env` and a manifest's `env` give it: `KEY=VALUE` with a
+/// key; `None` for anything else.
+pub fn env_var(kv: &str) -> Option<(String, String)> {
+    match kv.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Some((k.to_string(), v.to_string())),
+        _ => None,
+    }
+}
+
 /// A module's test name: its file name without `.wasm`.
 fn test_name(path: &Path) -> String {
     path.file_stem()

@@ -233,6 +233,13 @@ impl TestCase {
         }
     }
 
+    /// Whether the runtimes' answers to this test are compared with each other (a module
+    /// as given without an answer to hold it to).
+    pub fn cross_checked(&self) -> bool {
+        self.guest()
+            .is_some_and(|g| matches!(g.build, Build::Module { expect: None, .. }))
+    }
+
     /// The checking build of a command test.
     pub fn check(&self) -> Option<&CheckStep> {
         match &self.kind {

@@ -113,12 +113,13 @@ pub(super) fn guest(
                     Some(vars) => vars
                         .get_ref()
                         .iter()
-                        .map(|kv| match kv.split_once('=') {
-                            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
-                            _ => Err(m.err(
-                                vars.span().start,
-                                format!("'env' takes KEY=VALUE, not '{kv}'"),
-                            )),
+                        .map(|kv| {
+                            crate::suite::env_var(kv).ok_or_else(|| {
+                                m.err(
+                                    vars.span().start,
+                                    format!("'env' takes KEY=VALUE, not '{kv}'"),
+                                )
+                            })
                         })
                         .collect::<Result<_, _>>()?,
                     None => Vec::new(),

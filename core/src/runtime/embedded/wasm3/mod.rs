@@ -32,8 +32,8 @@ pub(crate) struct Parsed {
 }
 
 impl Parsed {
-    /// Parses `bytes` (validated first: wasm3 does not validate, and an invalid module can
-    /// crash it).
+    /// Parses `bytes`, which the caller has validated ([`validate`]): wasm3 does not
+    /// validate, and an invalid module can crash it.
     pub(crate) fn new(bytes: Arc<[u8]>) -> Result<Parsed, String> {
         let len = u32::try_from(bytes.len()).map_err(|_| "module over 4 GiB".to_string())?;
         // SAFETY: plain constructors; NULL is checked.
