@@ -128,6 +128,38 @@ export interface RunSettings {
   http?: HttpRunSettings;
 }
 
+/**
+ * Modules given by path and how they run, as `wasmeter run FILE.wasm|DIR…` takes them
+ * (`check_modules`, `start_modules_run`; a run of them sends `suite: 'modules'`).
+ */
+export interface ModulesRequest {
+  /** `.wasm` files and folders of them. */
+  paths: string[];
+  /** Arguments after the program name. */
+  args: string[];
+  /** KEY=VALUE. */
+  env: string[];
+  /** A file every module reads as its stdin. */
+  stdin?: string;
+  /** The output every runtime must print. */
+  expect?: string;
+  /** Host folders the guests see, HOST[::GUEST]. */
+  dirs: string[];
+  /** An exported function called instead of `_start`. */
+  invoke?: string;
+  /** Native builds: PROGRAM, or TEST=PROGRAM. */
+  native: string[];
+}
+
+/** The suite modules given by path make: its tests and defaults, and who cannot run it. */
+export interface ModulesSuite extends Omit<SuiteInfo, 'error'> {
+  /** Runtime id → why it cannot run these modules with these options. */
+  not_applicable: Record<string, string>;
+}
+
+/** What the open-file dialog picks: `.wasm` modules, a folder, or one file. */
+export type PickKind = 'modules' | 'folder' | 'file';
+
 /** The load of an HTTP run as `start_run` takes it (keys as the backend spells them). */
 export interface HttpRunSettings {
   /** Concurrent connections of the throughput phases, ascending. */
@@ -607,11 +639,29 @@ export function runPolicy(): Promise<RunPolicy> {
  * Starts a run. Resolves once it started; its events then arrive on `onEvents` in
  * batches (one IPC message per burst). Returns the channel so a caller can keep it alive.
  */
-export async function startRun(settings: RunSettings, onEvents: (batch: RunEvent[]) => void): Promise<Channel<RunEvent[]>> {
+export async function startRun(
+  settings: RunSettings,
+  onEvents: (batch: RunEvent[]) => void,
+  modules?: ModulesRequest,
+): Promise<Channel<RunEvent[]>> {
   const onEvent = new Channel<RunEvent[]>();
   onEvent.onmessage = onEvents;
-  await invoke<null>('start_run', { settings, onEvent });
+  if (modules) await invoke<null>('start_modules_run', { modules, settings, onEvent });
+  else await invoke<null>('start_run', { settings, onEvent });
   return onEvent;
+}
+
+/**
+ * What modules given by path become with these options (their tests, and the runtimes
+ * that cannot run them, with why); rejects with one line naming the path or value at fault.
+ */
+export function checkModules(modules: ModulesRequest): Promise<ModulesSuite> {
+  return invoke<ModulesSuite>('check_modules', { modules });
+}
+
+/** Opens the open-file dialog; resolves to the paths picked, none when cancelled. */
+export function pickPaths(what: PickKind): Promise<string[]> {
+  return invoke<string[]>('pick_paths', { what });
 }
 
 /** Cancels the run in flight; false when nothing was running. */

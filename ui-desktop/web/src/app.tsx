@@ -73,9 +73,9 @@ export function App({ session: given }: { session?: LiveSession }) {
     refreshRuns();
   }, []);
 
-  const start = (settings: api.RunSettings) => {
+  const start = (settings: api.RunSettings, modules?: api.ModulesRequest) => {
     setScreen('live');
-    void session.start(settings);
+    void session.start(settings, modules);
   };
 
   const openDetail = (id: string) => {

@@ -100,6 +100,41 @@ export function installMockBackend(): void {
       case 'start_run':
         simulate(p.settings as RunSettings, p.onEvent as Channel<RunEvent[]>);
         return null;
+      case 'pick_paths':
+        return p.what === 'modules'
+          ? ['/home/me/wasm/crc32.wasm', '/home/me/wasm/fib.wasm']
+          : p.what === 'folder'
+            ? ['/home/me/data']
+            : ['/home/me/in.txt'];
+      case 'check_modules': {
+        const m = p.modules as { paths: string[] };
+        return {
+          name: 'modules',
+          description: 'modules given to wasmeter run',
+          kind: 'command',
+          defaults: allSuites()[0]!.defaults,
+          tests: m.paths.map((path) => ({
+            name: path
+              .split('/')
+              .pop()!
+              .replace(/\.wasm$/, ''),
+            description: path,
+            tags: [],
+          })),
+          not_applicable: { native: 'no native build of these modules (give one with --native)' },
+        };
+      }
+      case 'start_modules_run': {
+        const m = p.modules as { paths: string[] };
+        const tests = m.paths.map((path) =>
+          path
+            .split('/')
+            .pop()!
+            .replace(/\.wasm$/, ''),
+        );
+        simulate({ ...(p.settings as RunSettings), suite: 'compute', tests }, p.onEvent as Channel<RunEvent[]>);
+        return null;
+      }
       case 'cancel_run':
         return true;
       case 'delete_run':
@@ -113,13 +148,14 @@ export function installMockBackend(): void {
 }
 
 /**
- * `?mock&demo=live|runs|detail|lifecycle|http|diff|export`: drives the page to a screen by clicking what a
+ * `?mock&demo=live|runs|detail|lifecycle|http|diff|export|modules`: drives the page to a screen by clicking what a
  * person would, for screenshots of each screen in a headless browser.
  */
 export function runDemo(demo: string): void {
   const click = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`)?.click();
   const later = (ms: number, fn: () => void) => setTimeout(fn, ms);
   later(300, () => {
+    if (demo === 'modules') return click('add-modules');
     if (demo === 'live') click('start-run');
     if (demo !== 'live') click('nav-runs');
     later(300, () => {

@@ -5,7 +5,7 @@
  * and one chart update per frame, and nothing at all while idle.
  */
 import type { Channel } from '@tauri-apps/api/core';
-import type { RunEvent, RunSettings } from '../api';
+import type { ModulesRequest, RunEvent, RunSettings } from '../api';
 import * as api from '../api';
 import { Ring } from '../charts/ring';
 import { inFlight, initialState, type LiveAction, type LiveState, reduce } from './state';
@@ -77,15 +77,20 @@ export class LiveSession {
     this.notify();
   };
 
-  /** Starts a run with `settings`; resolves false if the backend refused it. */
-  async start(settings: RunSettings): Promise<boolean> {
+  /**
+   * Starts a run with `settings` (of the modules given by path, when `modules` is given);
+   * resolves false if the backend refused it.
+   */
+  async start(settings: RunSettings, modules?: ModulesRequest): Promise<boolean> {
     if (inFlight(this.state)) return false;
     this.samples.clear();
     this.sampleVersion++;
     this.apply({ type: 'begin', baseline: settings.baseline ?? 'native', suite: settings.suite });
     this.notify();
     try {
-      this.channel = await this.deps.startRun(settings, this.handleBatch);
+      this.channel = await (modules
+        ? this.deps.startRun(settings, this.handleBatch, modules)
+        : this.deps.startRun(settings, this.handleBatch));
       return true;
     } catch (e) {
       this.apply({ type: 'startFailed', message: api.errorMessage(e) });

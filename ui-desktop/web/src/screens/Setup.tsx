@@ -11,12 +11,18 @@
  * changed is sent: core decides the rest. Changing to a suite of another kind drops the
  * repetition typed for the last one; a timeout typed holds for every suite until emptied.
  * HTTP suites (gateway, servers) add the load: concurrency levels, seconds per level and
- * of the latency measurement.
+ * of the latency measurement. The user's own modules ("Add modules…", the open-file dialog)
+ * are listed next to the suites as the suite `modules`, with the options `wasmeter run
+ * FILE.wasm` takes; the backend checks them (`check_modules`) into tests, and says which
+ * runtimes cannot run them and why, as for any suite.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RunOrder, RunPolicy, RunSettings, RuntimeView, Size, SuiteInfo, SuiteKind } from '../api';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { ModulesRequest, ModulesSuite, RunOrder, RunPolicy, RunSettings, RuntimeView, Size, SuiteInfo, SuiteKind } from '../api';
+import * as api from '../api';
+import { showError } from '../errors';
 import { parseIntField } from '../fields';
 import { isHttpKind, parseLevels, parseSecondsMs } from '../http';
+import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
 
 interface SetupProps {
   runtimes: RuntimeView[] | null;
@@ -25,7 +31,10 @@ interface SetupProps {
   policy: RunPolicy | null;
   /** A run is in flight. */
   busy: boolean;
-  onStart: (settings: RunSettings) => void;
+  /** Starts a run; of the modules given by path when `modules` is given. */
+  onStart: (settings: RunSettings, modules?: ModulesRequest) => void;
+  /** How long the options rest before they are checked again, ms. */
+  checkDelayMs?: number;
 }
 
 /** Kinds in the order they are listed. */
@@ -96,8 +105,67 @@ function validField(f: NumField): boolean {
   return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, f.min, f.max) !== null;
 }
 
-export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
-  const [suite, setSuite] = useState('');
+/** A suite of modules given by path as the setup lists it (its runtimes' reasons apart). */
+function modulesInfo(m: ModulesSuite): SuiteInfo {
+  const { not_applicable: _, ...info } = m;
+  return info;
+}
+
+export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, busy, onStart, checkDelayMs = 250 }: SetupProps) {
+  /** Modules given by path, their options as typed, and the backend's answer for them. */
+  const [modulePaths, setModulePaths] = useState<string[]>([]);
+  const [moduleOptions, setModuleOptions] = useState<ModuleOptionsText>(NO_OPTIONS);
+  const [checked, setChecked] = useState<{ key: string; suite: ModulesSuite | null; error: string | null } | null>(null);
+  const parsedModules = useMemo(() => modulesRequest(modulePaths, moduleOptions), [modulePaths, moduleOptions]);
+  const modulesKey = 'request' in parsedModules ? JSON.stringify(parsedModules.request) : null;
+  // The backend checks what only the machine knows (files, folders, programs), once the
+  // options rest; an answer for options since changed is dropped.
+  useEffect(() => {
+    if (modulePaths.length === 0 || !('request' in parsedModules) || modulesKey === null) return;
+    let live = true;
+    const request = parsedModules.request;
+    const timer = setTimeout(() => {
+      api
+        .checkModules(request)
+        .then((suite) => live && setChecked({ key: modulesKey, suite, error: null }))
+        .catch((e) => live && setChecked({ key: modulesKey, suite: null, error: api.errorMessage(e) }));
+    }, checkDelayMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [modulesKey]);
+  /** The last answer that listed the modules (kept while options are rechecked). */
+  const [modulesSuite, setModulesSuite] = useState<ModulesSuite | null>(null);
+  useEffect(() => {
+    if (checked?.suite) setModulesSuite(checked.suite);
+  }, [checked]);
+  const modulesError =
+    modulePaths.length === 0 ? null : 'error' in parsedModules ? parsedModules.error : checked?.key === modulesKey ? checked.error : null;
+  const modulesReady = modulePaths.length > 0 && checked !== null && checked.key === modulesKey && checked.suite !== null;
+
+  const suites = useMemo(
+    () => (listedSuites && modulePaths.length > 0 && modulesSuite ? [...listedSuites, modulesInfo(modulesSuite)] : listedSuites),
+    [listedSuites, modulesSuite, modulePaths.length > 0],
+  );
+  const runtimes = useMemo(
+    () =>
+      listedRuntimes && modulesSuite
+        ? listedRuntimes.map((r) => {
+            const why = modulesSuite.not_applicable[r.id];
+            return why ? { ...r, not_applicable: { ...r.not_applicable, [MODULES_SUITE]: why } } : r;
+          })
+        : listedRuntimes,
+    [listedRuntimes, modulesSuite],
+  );
+
+  const [suite, setSuiteState] = useState('');
+  /** The suite as last chosen, for effects that run before the render that shows it. */
+  const suiteRef = useRef('');
+  const setSuite = (name: string) => {
+    suiteRef.current = name;
+    setSuiteState(name);
+  };
   const [tests, setTests] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState('');
   const [chosen, setChosen] = useState<Set<string> | null>(null);
@@ -166,6 +234,51 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
     setFilter('');
   };
 
+  // Modules added or removed: every module is a selected test.
+  const moduleTests = modulesSuite?.tests.map((t) => t.name).join('\n') ?? '';
+  useEffect(() => {
+    if (suiteRef.current === MODULES_SUITE && modulesSuite) setTests(new Set(modulesSuite.tests.map((t) => t.name)));
+  }, [moduleTests]);
+
+  const addModules = (what: 'modules' | 'folder') => {
+    api
+      .pickPaths(what)
+      .then((picked) => {
+        if (picked.length === 0) return;
+        setModulePaths((there) => addPaths(there, picked));
+        setSuite(MODULES_SUITE);
+        setFilter('');
+        if (modulesSuite) setTests(new Set(modulesSuite.tests.map((t) => t.name)));
+      })
+      .catch(showError);
+  };
+
+  const removeModule = (path: string) => {
+    const rest = modulePaths.filter((p) => p !== path);
+    setModulePaths(rest);
+    if (rest.length > 0) return;
+    setModulesSuite(null);
+    setChecked(null);
+    const first = listedSuites?.find((x) => !x.error && x.name === 'compute') ?? listedSuites?.find((x) => !x.error);
+    if (suite === MODULES_SUITE) {
+      setSuite(first?.name ?? '');
+      setTests(new Set(first?.tests.map((t) => t.name) ?? []));
+    }
+  };
+
+  const setOption = (key: keyof ModuleOptionsText, value: string) => setModuleOptions((o) => ({ ...o, [key]: value }));
+  const browse = (key: 'stdin' | 'expect' | 'native' | 'dirs') => {
+    api
+      .pickPaths(key === 'dirs' ? 'folder' : 'file')
+      .then((picked) => {
+        const p = picked[0];
+        if (p === undefined) return;
+        setModuleOptions((o) => ({ ...o, [key]: key === 'dirs' && o.dirs.trim() ? `${o.dirs.trimEnd()}\n${p}` : p }));
+      })
+      .catch(showError);
+  };
+  const modules = suite === MODULES_SUITE;
+
   const visibleTests = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const all = current?.tests ?? [];
@@ -217,6 +330,9 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
   };
 
   const selectedRuntimes = available.filter((r) => chosen?.has(r.id)).map((r) => r.id);
+  // Modules have no native build unless given one: then, as core does, the first runtime
+  // selected is the baseline unless another one that runs them is picked.
+  const shownBaseline = modules && !available.some((r) => r.id === baseline) ? (selectedRuntimes[0] ?? baseline) : baseline;
   const selectedTests = (current?.tests ?? []).filter((t) => tests.has(t.name)).map((t) => t.name);
 
   /** What a setting shows: as typed, else core's default for the suite (empty until known). */
@@ -292,15 +408,19 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
       ? 'Loading suites…'
       : !runtimes
         ? 'Loading runtimes…'
-        : !current
-          ? 'Pick a suite.'
-          : selectedTests.length === 0
-            ? 'Select at least one test.'
-            : selectedRuntimes.length === 0
-              ? 'Select at least one available runtime.'
-              : invalid
-                ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
-                : httpInvalid;
+        : modules && modulesError
+          ? modulesError
+          : modules && !modulesReady
+            ? 'Checking the modules…'
+            : !current
+              ? 'Pick a suite.'
+              : selectedTests.length === 0
+                ? 'Select at least one test.'
+                : selectedRuntimes.length === 0
+                  ? 'Select at least one available runtime.'
+                  : invalid
+                    ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
+                    : httpInvalid;
 
   const start = () => {
     if (reason || !current) return;
@@ -310,7 +430,7 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
       // Every test selected is sent as "all", as the CLI does without --tests.
       tests: selectedTests.length === current.tests.length ? [] : selectedTests,
       runtimes: selectedRuntimes,
-      baseline,
+      baseline: shownBaseline,
       skipMissing,
     };
     // What was left alone is left out: core decides it as for any front end.
@@ -327,7 +447,8 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
     if (http && loadTyped && httpLevels && httpDurationMs !== null && httpLatencyMs !== null) {
       settings.http = { levels: httpLevels, duration_ms: httpDurationMs, latency_ms: httpLatencyMs };
     }
-    onStart(settings);
+    if (modules && 'request' in parsedModules) onStart(settings, parsedModules.request);
+    else onStart(settings);
   };
 
   return (
@@ -362,11 +483,57 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
               {!suites && <option value="">Loading…</option>}
               {suites?.map((s) => (
                 <option key={s.name} value={s.name} title={s.error ?? s.description} disabled={!!s.error}>
-                  {s.error ? `${s.name} (broken)` : s.name}
+                  {s.error ? `${s.name} (broken)` : s.name === MODULES_SUITE ? 'modules (yours)' : s.name}
                 </option>
               ))}
+              {modulePaths.length > 0 && !suites?.some((s) => s.name === MODULES_SUITE) && (
+                <option value={MODULES_SUITE}>modules (yours)</option>
+              )}
             </select>
           </label>
+          <div class="row wrap">
+            <button
+              type="button"
+              onClick={() => addModules('modules')}
+              title="Your own .wasm modules (WASI commands), run like a suite with the options below"
+              data-testid="add-modules"
+            >
+              Add modules…
+            </button>
+            <button
+              type="button"
+              onClick={() => addModules('folder')}
+              title="Every .wasm module in a folder"
+              data-testid="add-module-folder"
+            >
+              Add folder…
+            </button>
+          </div>
+          {modulePaths.length > 0 && (
+            <ul class="module-list" data-testid="module-list">
+              {modulePaths.map((p) => (
+                <li key={p} title={p}>
+                  <span class="name">{baseName(p)}</span>
+                  <span class="muted small path">{p}</span>
+                  <button
+                    type="button"
+                    class="remove"
+                    onClick={() => removeModule(p)}
+                    aria-label={`Remove ${baseName(p)}`}
+                    data-testid={`remove-module-${baseName(p)}`}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {modules && <ModuleOptions options={moduleOptions} set={setOption} browse={browse} />}
+          {modules && modulesError && (
+            <p class="bad small" data-testid="modules-error">
+              {modulesError}
+            </p>
+          )}
           {current && <p class="muted small">{current.description}</p>}
           {suites
             ?.filter((s) => s.error)
@@ -598,16 +765,16 @@ export function Setup({ runtimes, suites, policy, busy, onStart }: SetupProps) {
           )}
           <label class="field">
             <span>Baseline</span>
-            <select value={baseline} onChange={(e) => setBaseline(e.currentTarget.value)} data-testid="setting-baseline">
+            <select value={shownBaseline} onChange={(e) => setBaseline(e.currentTarget.value)} data-testid="setting-baseline">
               {available.map((r) => (
                 <option key={r.id} value={r.id}>
                   {r.id}
                 </option>
               ))}
-              {!available.some((r) => r.id === baseline) && <option value={baseline}>{baseline}</option>}
+              {!available.some((r) => r.id === shownBaseline) && <option value={shownBaseline}>{shownBaseline}</option>}
             </select>
           </label>
-          {kind !== 'lifecycle' && chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(baseline) && (
+          {kind !== 'lifecycle' && chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(shownBaseline) && (
             <p class="note small">The baseline is not in this run: live ratios will be missing.</p>
           )}
           <label class="field">
@@ -657,5 +824,72 @@ function RepetitionNote({
       Each cell: {k} fresh worker process{k === 1 ? '' : 'es'} × ({w} warm-up + {n} runs) = {k * n} values.
       {few && policy && ` A diff needs ${policy.min_invocations} invocations and ${policy.min_values} values a cell for a verdict.`}
     </p>
+  );
+}
+
+/** Where a module option's value is typed, with what the CLI calls it. */
+const OPTION_FIELDS: {
+  key: keyof ModuleOptionsText;
+  label: string;
+  title: string;
+  lines?: boolean;
+  pick?: 'stdin' | 'expect' | 'native' | 'dirs';
+}[] = [
+  { key: 'args', label: 'Arguments', title: 'After the program name, as a shell splits them (-- ARGS)' },
+  { key: 'env', label: 'Environment', title: 'KEY=VALUE, one a line (--env)', lines: true },
+  { key: 'stdin', label: 'Stdin file', title: 'A file every module reads as its stdin (--stdin)', pick: 'stdin' },
+  { key: 'expect', label: 'Expected output', title: 'The output every runtime must print (--expect)', pick: 'expect' },
+  { key: 'dirs', label: 'Folders', title: 'HOST[::GUEST], one a line: host folders the modules see (--dir)', lines: true, pick: 'dirs' },
+  { key: 'invoke', label: 'Invoke', title: 'An exported function called instead of _start, the arguments its own (--invoke)' },
+  {
+    key: 'native',
+    label: 'Native build',
+    title: 'PROGRAM, or TEST=PROGRAM one a line: the baseline run with the same arguments (--native)',
+    pick: 'native',
+  },
+];
+
+/** The options of `wasmeter run FILE.wasm`, as text fields. */
+function ModuleOptions({
+  options,
+  set,
+  browse,
+}: {
+  options: ModuleOptionsText;
+  set: (key: keyof ModuleOptionsText, value: string) => void;
+  browse: (key: 'stdin' | 'expect' | 'native' | 'dirs') => void;
+}) {
+  return (
+    <div class="module-options" data-testid="module-options">
+      {OPTION_FIELDS.map((f) => (
+        <div class="field" key={f.key} title={f.title}>
+          <label for={`module-${f.key}`}>{f.label}</label>
+          <span class="row">
+            {f.lines ? (
+              <textarea
+                rows={2}
+                value={options[f.key]}
+                onInput={(e) => set(f.key, e.currentTarget.value)}
+                id={`module-${f.key}`}
+                data-testid={`module-${f.key}`}
+              />
+            ) : (
+              <input
+                type="text"
+                value={options[f.key]}
+                onInput={(e) => set(f.key, e.currentTarget.value)}
+                id={`module-${f.key}`}
+                data-testid={`module-${f.key}`}
+              />
+            )}
+            {f.pick && (
+              <button type="button" onClick={() => browse(f.pick!)} aria-label={`Browse for ${f.label}`} data-testid={`browse-${f.key}`}>
+                …
+              </button>
+            )}
+          </span>
+        </div>
+      ))}
+    </div>
   );
 }
