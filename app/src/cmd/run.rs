@@ -15,7 +15,8 @@ use wasmeter_core::runner::{
 };
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
-    ModuleRun, Suite, SuiteCatalog, SuiteKind, env_var, find_modules, modules_suite,
+    ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, SuiteKind, env_var, find_modules,
+    with_natives,
 };
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
@@ -27,32 +28,22 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     // Modules given by path become a suite in a staging folder of the results directory,
     // which the run copies into its own directory; the staging folder goes with this
     // process.
-    let staging = Staging::new(&ctx.results, !args.modules.is_empty())?;
-    let req = match (&resuming, &staging) {
-        (Some(dir), _) => request_from_run(ctx, &cat, dir)?,
-        (None, Some(stage)) => {
+    let mut staging = None;
+    let req = match &resuming {
+        Some(dir) => request_from_run(ctx, &cat, dir)?,
+        None if !args.modules.is_empty() => {
             let modules = find_modules(&args.modules).map_err(InputError)?;
-            let run = ModuleRun {
-                args: args.module_args.clone(),
-                env: args
-                    .module_env
-                    .iter()
-                    .map(|kv| {
-                        env_var(kv)
-                            .ok_or_else(|| InputError(format!("--env takes KEY=VALUE, not '{kv}'")))
-                    })
-                    .collect::<Result<_, _>>()?,
-                stdin: args.stdin.clone(),
-                expect: args.expect.clone(),
-            };
-            let suite = modules_suite(&modules, &run, &stage.0).map_err(InputError)?;
+            let run = module_run(&args)?;
+            let each = with_natives(&modules, &run, &args.native).map_err(InputError)?;
+            let (stage, suite) = ModuleStaging::stage(&ctx.results, &each).map_err(InputError)?;
+            staging = Some(stage);
             RunRequest::from_choices(
                 suite.clone(),
                 choices_from_args(&suite, &args)?,
                 ctx.config()?,
             )
         }
-        (None, None) => request_from_args(ctx, &cat, &args)?,
+        None => request_from_args(ctx, &cat, &args)?,
     };
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
     if staging.is_some()
@@ -278,36 +269,30 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     Ok(req)
 }
 
-/// The folder a suite made from modules is staged in: under the results directory (so the
-/// copy into the run stays on one file system), removed when the command ends.
-struct Staging(std::path::PathBuf);
-
-impl Staging {
-    fn new(results: &std::path::Path, wanted: bool) -> Result<Option<Staging>> {
-        if !wanted {
-            return Ok(None);
-        }
-        let dir = results
-            .join(".staging")
-            .join(format!("modules-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).map_err(|e| {
-            InputError(format!(
-                "results directory not writable: {}: {e}",
-                dir.display()
-            ))
-        })?;
-        Ok(Some(Staging(dir)))
-    }
-}
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-        if let Some(parent) = self.0.parent() {
-            let _ = std::fs::remove_dir(parent);
-        }
-    }
+/// How every module given by path runs, as the flags say; bad values are input errors.
+fn module_run(args: &RunArgs) -> Result<ModuleRun> {
+    Ok(ModuleRun {
+        args: args.module_args.clone(),
+        env: args
+            .module_env
+            .iter()
+            .map(|kv| {
+                env_var(kv).ok_or_else(|| InputError(format!("--env takes KEY=VALUE, not '{kv}'")))
+            })
+            .collect::<Result<_, _>>()?,
+        stdin: args.stdin.clone(),
+        expect: args.expect.clone(),
+        dirs: args
+            .dirs
+            .iter()
+            .map(|d| Preopen::parse(d).map_err(InputError))
+            .collect::<Result<_, _>>()?,
+        invoke: match args.invoke.as_deref() {
+            Some("") => return Err(InputError("--invoke names an exported function".into()).into()),
+            f => f.map(str::to_string),
+        },
+        native: None,
+    })
 }
 
 /// Draws a progress bar on a terminal, plain lines otherwise; returns when the run ends.

@@ -7,7 +7,9 @@ use wasmeter_core::analysis::{RunSummary, heap_series, http_cells, summarize};
 use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
-use wasmeter_core::table::{Table, http_tables, lifecycle_tables, phases_table, summary_table};
+use wasmeter_core::table::{
+    Table, http_tables, lifecycle_tables, phases_table, startup_corrected_table, summary_table,
+};
 
 pub fn main(
     ctx: &Ctx,
@@ -48,7 +50,14 @@ pub fn main(
         let sizes: Vec<String> = m
             .tests
             .iter()
-            .filter_map(|t| t.module_bytes.map(|b| format!("{} {b} bytes", t.name)))
+            .filter_map(|t| {
+                let native = t
+                    .native_bytes
+                    .map(|n| format!(" (native {n} bytes)"))
+                    .unwrap_or_default();
+                t.module_bytes
+                    .map(|b| format!("{} {b} bytes{native}", t.name))
+            })
             .collect();
         if !sizes.is_empty() {
             println!("module sizes: {}", sizes.join(", "));
@@ -104,6 +113,10 @@ pub fn render_phases(s: &RunSummary) -> String {
 /// then the geometric mean per runtime and the failures.
 pub fn render_summary(s: &RunSummary) -> String {
     let mut out = summary_table(s).to_text();
+    if let Some(t) = startup_corrected_table(s) {
+        out.push('\n');
+        out.push_str(&t.to_text());
+    }
     out.push_str(&render_failures(s));
     out
 }

@@ -141,8 +141,6 @@ fn bad_module_paths_exit_2_naming_the_file_before_anything_runs() {
     std::fs::create_dir(&empty).unwrap();
     let text = tmp.path().join("notes.wasm");
     std::fs::write(&text, "not a module").unwrap();
-    let component = tmp.path().join("app.wasm");
-    std::fs::write(&component, b"\0asm\x0d\0\x01\0").unwrap();
     for (path, words) in [
         (
             tmp.path().join("missing.wasm"),
@@ -150,7 +148,6 @@ fn bad_module_paths_exit_2_naming_the_file_before_anything_runs() {
         ),
         (empty.clone(), "empty: no .wasm modules in this folder"),
         (text.clone(), "notes.wasm: not a WebAssembly module"),
-        (component.clone(), "app.wasm: a WebAssembly component"),
     ] {
         let out = run_modules(&[&path], FLAGS, &[], &results);
         let err = stderr(&out);
@@ -248,6 +245,8 @@ fn without_a_known_answer_the_runtimes_answers_are_cross_checked() {
 /// start of the failure), or `None` where it must pass.
 fn example_exception(runtime: &str, test: &str) -> Option<&'static str> {
     match (runtime, test) {
+        // The empty module of start-up runs everywhere.
+        (_, "_startup") => None,
         // wasm3 0.4.7's parser predates what these toolchains emit: AssemblyScript's
         // section order, Go's and Zig's value types.
         ("wasm3", "fannkuch-as") => Some("error: out of order Wasm section"),
@@ -305,7 +304,7 @@ fn example_modules_from_go_zig_and_assemblyscript_run_on_every_available_runtime
             }
             _ => {}
         }
-        if got == "ok" {
+        if got == "ok" && test != "_startup" {
             assert_eq!(c["source"], "self", "{rt} × {test} self-times: {c}");
         }
     }
@@ -321,7 +320,9 @@ fn example_modules_from_go_zig_and_assemblyscript_run_on_every_available_runtime
     ] {
         assert!(ran.contains(rt), "{rt} did not run: {ran:?}");
     }
-    assert_eq!(v["tests"].as_array().map(Vec::len), Some(3), "{v}");
+    // The three, and the empty module CLI runtimes' start-up is measured on.
+    assert_eq!(v["tests"].as_array().map(Vec::len), Some(4), "{v}");
+    assert_eq!(v["tests"][3], "_startup", "{v}");
 }
 
 /// Where the example modules are built: the shared cache, so runs after the first are
@@ -413,6 +414,7 @@ fn env_and_stdin_reach_the_guest_on_every_runtime_that_can_pass_them() {
         .as_array()
         .unwrap()
         .iter()
+        .filter(|c| c["test"] == "env")
         .map(|c| c["runtime"].as_str().unwrap())
         .collect();
     assert_eq!(ran, wanted, "{}", stderr(&out));
@@ -521,4 +523,270 @@ fn a_killed_run_of_modules_resumes_from_its_own_copy() {
             .all(|c| c["invocations"] == 3),
         "{v}"
     );
+}
+
+/// The C probe of assets/modules (its wasm and its native build), built by build.sh into
+/// the shared cache; `None` (a skip, refused under CI) when it cannot be built here.
+fn probe() -> Option<(std::path::PathBuf, std::path::PathBuf, std::path::PathBuf)> {
+    let modules = dirs_modules();
+    let build = Command::new(suites_root().join("../assets/modules/build.sh"))
+        .arg(&modules)
+        .output()
+        .expect("run assets/modules/build.sh");
+    let (wasm, native, component) = (
+        modules.join("probe/probe.wasm"),
+        modules.join("probe/probe-native"),
+        modules.join("probe/probe-component.wasm"),
+    );
+    if build.status.success() {
+        return Some((wasm, native, component));
+    }
+    let why = String::from_utf8_lossy(&build.stderr).to_string();
+    assert!(
+        std::env::var("CI").is_err(),
+        "CI must build the probe: {why}"
+    );
+    eprintln!("skipping: the probe module did not build here: {why}");
+    None
+}
+
+/// The cells of one test in a run's JSON summary: (runtime, failure or "ok").
+fn cells_of<'a>(v: &'a serde_json::Value, test: &str) -> Vec<(&'a str, &'a str)> {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["test"] == test)
+        .map(|c| {
+            (
+                c["runtime"].as_str().unwrap(),
+                c["failure"].as_str().unwrap_or("ok"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_host_folder_an_export_and_a_native_build_reach_every_runtime_that_can_take_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some((wasm, native, _)) = probe() else {
+        return;
+    };
+    let cli = ["wasmtime-cli", "node", "wazero", "wamr", "bun", "deno"];
+    if runtimes_missing(&not_installed(&cli, tmp.path())) {
+        return;
+    }
+    let results = tmp.path().join("results");
+    let data = tmp.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("hello.txt"), "hi there\n").unwrap();
+    let expect = tmp.path().join("expect.txt");
+    std::fs::write(&expect, "hi there\n9 bytes\n").unwrap();
+    let dir = format!("{}::input", data.display());
+    let embedded = ["wasmtime", "wasmer-cranelift", "wasmi", "wasm3"];
+    let runtimes = format!(
+        "native,{},{},wasm3-cli,iwasm",
+        embedded.join(","),
+        cli.join(",")
+    );
+    let out = run_modules(
+        &[&wasm],
+        &once(
+            &runtimes,
+            &[
+                "--skip-missing",
+                "--dir",
+                &dir,
+                "--native",
+                native.to_str().unwrap(),
+                "--expect",
+                expect.to_str().unwrap(),
+            ],
+        ),
+        &["input/hello.txt"],
+        &results,
+    );
+    let v = json(&out);
+    let err = stderr(&out);
+    assert_all_ok(&v, &out);
+    let ran: Vec<&str> = cells_of(&v, "probe").iter().map(|c| c.0).collect();
+    let want: Vec<&str> = std::iter::once("native")
+        .chain(embedded)
+        .chain(cli)
+        .collect();
+    assert_eq!(ran, want, "{err}");
+    assert!(
+        err.contains("wasm3-cli — wasm3's own WASI preopens only its working folder"),
+        "{err}"
+    );
+    assert!(err.contains("iwasm — wasmeter's iwasm driver"), "{err}");
+    // The native build is the baseline; sizes of both are shown; CLI runtimes' times are
+    // also shown less their start-up, labelled so.
+    assert_eq!(v["baseline"], "native", "{v}");
+    let show = wasmeter(&["show", "latest"], &results);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    let (wasm_bytes, native_bytes) = (
+        std::fs::metadata(&wasm).unwrap().len(),
+        std::fs::metadata(&native).unwrap().len(),
+    );
+    assert!(
+        shown.contains(&format!(
+            "probe {wasm_bytes} bytes (native {native_bytes} bytes)"
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("start-up corrected: a CLI runtime's"),
+        "{shown}"
+    );
+    let corrected: Vec<&serde_json::Value> = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["test"] == "probe" && !c["startup_corrected"].is_null())
+        .collect();
+    assert_eq!(corrected.len(), cli.len(), "{v}");
+    for c in corrected {
+        let (ns, median) = (
+            c["startup_corrected"]["ns"].as_f64().unwrap(),
+            c["stats"]["median"].as_f64().unwrap(),
+        );
+        assert!(ns < median, "{c}");
+    }
+
+    // An export instead of _start: its arguments typed by its parameters, its result
+    // printed; runtimes that cannot call one are not applicable.
+    let mixed = tmp.path().join("mix.txt");
+    std::fs::write(&mixed, "7000026\n").unwrap();
+    let runtimes = format!("wasmtime,wasmer-cranelift,wasmi,wasm3,{}", cli.join(","));
+    let out = run_modules(
+        &[&wasm],
+        &once(
+            &runtimes,
+            &["--invoke", "mix", "--expect", mixed.to_str().unwrap()],
+        ),
+        &["7", "5"],
+        &results,
+    );
+    let v = json(&out);
+    let err = stderr(&out);
+    assert_all_ok(&v, &out);
+    let ran: Vec<&str> = cells_of(&v, "probe").iter().map(|c| c.0).collect();
+    assert_eq!(
+        ran,
+        [
+            "wasmtime",
+            "wasmer-cranelift",
+            "wasmi",
+            "wasmtime-cli",
+            "node",
+            "bun",
+            "deno"
+        ],
+        "{err}"
+    );
+    for why in [
+        "wasm3 — wasm3 0.4.7's API",
+        "wazero — wazero's command line has no way to call an exported function",
+        "wamr — wamr's command line has no way",
+    ] {
+        assert!(err.contains(why), "{why}: {err}");
+    }
+    // A wrong argument fails the cell, naming it.
+    let out = run_modules(
+        &[&wasm],
+        &once("wasmtime,wasmi", &["--invoke", "mix"]),
+        &["7", "x"],
+        &results,
+    );
+    let f = failures(&json(&out));
+    assert!(
+        f.iter().any(|f| f.contains("argument 'x' of 'mix'")),
+        "{f:?}"
+    );
+
+    // Bad input, before anything runs: a host folder that is not there, a native build
+    // that is not a program, an export without a name.
+    let runs_before = json(&wasmeter(&["runs", "--json"], &results))
+        .as_array()
+        .map(Vec::len);
+    for (flags, words) in [
+        (
+            vec!["--dir", "/no/such/folder::x"],
+            "/no/such/folder: No such file",
+        ),
+        (
+            vec!["--native", expect.to_str().unwrap()],
+            "expect.txt: not an executable file (--native)",
+        ),
+        (vec!["--invoke", ""], "--invoke names an exported function"),
+    ] {
+        let mut all = vec!["--runtimes", "wasmtime"];
+        all.extend(flags);
+        let out = run_modules(&[&wasm], &all, &[], &results);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "{words}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    let runs_after = json(&wasmeter(&["runs", "--json"], &results))
+        .as_array()
+        .map(Vec::len);
+    assert_eq!(runs_before, runs_after);
+}
+
+#[test]
+fn a_component_runs_on_the_runtimes_that_take_components_and_the_rest_say_why_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some((_, _, component)) = probe() else {
+        return;
+    };
+    if runtimes_missing(&not_installed(&["wasmtime-cli", "node"], tmp.path())) {
+        return;
+    }
+    let results = tmp.path().join("results");
+    let data = tmp.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::fs::write(data.join("hello.txt"), "a component\n").unwrap();
+    let expect = tmp.path().join("expect.txt");
+    std::fs::write(&expect, "a component\n12 bytes\n").unwrap();
+    let dir = format!("{}::input", data.display());
+    let out = run_modules(
+        &[&component],
+        &once(
+            "wasmtime,wasmtime-pooling,wasmi,wasm3,wasmtime-cli,wasmtime-cli-aot,node",
+            &["--dir", &dir, "--expect", expect.to_str().unwrap()],
+        ),
+        &["input/hello.txt"],
+        &results,
+    );
+    let v = json(&out);
+    let err = stderr(&out);
+    assert_all_ok(&v, &out);
+    let ran: Vec<&str> = cells_of(&v, "probe-component")
+        .iter()
+        .map(|c| c.0)
+        .collect();
+    assert_eq!(
+        ran,
+        [
+            "wasmtime",
+            "wasmtime-pooling",
+            "wasmtime-cli",
+            "wasmtime-cli-aot"
+        ],
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "wasmi, wasm3, node — core modules only: it cannot run a WebAssembly component"
+        ),
+        "{err}"
+    );
+    // Only core-module runtimes: nothing can run it, said before anything runs.
+    let out = run_modules(&[&component], &once("wasmi", &[]), &[], &results);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("core modules only"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

@@ -18,4 +18,6 @@ pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
     normal_cdf, ratio_estimate, seed_for, t_cdf, t_quantile,
 };
-pub use summary::{CellSummary, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize};
+pub use summary::{
+    CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,
+};

@@ -5,7 +5,7 @@
 use super::stats::{Groups, Stats, geomean, median_ratio, ratio_estimate};
 use crate::runtime::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
-use crate::suite::SuiteKind;
+use crate::suite::{STARTUP_TEST, SuiteKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -34,6 +34,11 @@ pub struct CellSummary {
     /// self-timed time (process start-up for CLIs and native; compile, instantiate and WASI
     /// start-up for embedded runtimes).
     pub startup_ns: Option<f64>,
+    /// A CLI runtime's whole-process time less its start-up (its median time for the
+    /// empty module of a run of modules, [`crate::suite::STARTUP_TEST`]): never the
+    /// primary time, always labelled start-up corrected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_corrected: Option<Corrected>,
     /// Median wall time per phase (ns).
     pub phases: BTreeMap<String, f64>,
     /// Statistics of each phase's wall time (ns).
@@ -59,6 +64,31 @@ pub struct CellSummary {
     /// sources differ, the cell is partial).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// A time with another subtracted, and a 95 % interval that holds both intervals' noise:
+/// from this one's low end less the other's high end, to this one's high end less the
+/// other's low end (conservative: the two are measured apart).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Corrected {
+    /// Median less the other median, ns (may be below zero: then the two cannot be told
+    /// apart).
+    pub ns: f64,
+    /// Low end, ns.
+    pub low: Option<f64>,
+    /// High end, ns.
+    pub high: Option<f64>,
+}
+
+impl Corrected {
+    /// `a` less `b`, from their statistics.
+    pub fn of(a: &Stats, b: &Stats) -> Corrected {
+        Corrected {
+            ns: a.median - b.median,
+            low: a.ci_low.zip(b.ci_high).map(|(l, h)| l - h),
+            high: a.ci_high.zip(b.ci_low).map(|(h, l)| h - l),
+        }
+    }
 }
 
 fn execute_phase() -> String {
@@ -128,6 +158,7 @@ impl CellSummary {
             relative_low: None,
             relative_high: None,
             startup_ns: None,
+            startup_corrected: None,
             phases: Default::default(),
             phase_stats: Default::default(),
             metrics: Default::default(),
@@ -302,6 +333,18 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         .collect();
     let planned = run.meta.settings.invocations;
     let ended = ended_invocations(run);
+    // Each CLI runtime's start-up: its whole-process time for the empty module.
+    let startup: HashMap<&str, Stats> = run
+        .meta
+        .runtimes
+        .iter()
+        .filter(|r| r.kind == crate::runtime::RuntimeKind::Cli)
+        .filter(|r| !failures.contains_key(&(r.id.as_str(), STARTUP_TEST)))
+        .filter_map(|r| match index.primary(&r.id, STARTUP_TEST)? {
+            (v, "wall", _) => Some((r.id.as_str(), Stats::of(&v)?)),
+            _ => None,
+        })
+        .collect();
     let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
         let base_failed = failures.contains_key(&(baseline.as_str(), test.as_str()));
@@ -390,6 +433,12 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
                 _ => None,
             };
+            let startup_corrected = match (&stats, primary, startup.get(rt.as_str())) {
+                (Some(s), Some((_, "wall", _)), Some(empty)) if test != STARTUP_TEST => {
+                    Some(Corrected::of(s, empty))
+                }
+                _ => None,
+            };
             cells.push(CellSummary {
                 runtime: rt.clone(),
                 test: test.clone(),
@@ -405,6 +454,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 relative_low: relative.and_then(|r| r.1),
                 relative_high: relative.and_then(|r| r.2),
                 startup_ns,
+                startup_corrected,
                 phases,
                 phase_stats,
                 metrics,
@@ -419,12 +469,17 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         .iter()
         .map(|rt| {
             let mine = cells.iter().filter(|c| &c.runtime == rt);
-            let rel: Vec<f64> = mine.clone().filter_map(|c| c.relative).collect();
+            // The empty module measures start-up, not a program: no part of the mean.
+            let rel: Vec<f64> = mine
+                .clone()
+                .filter(|c| c.test != STARTUP_TEST)
+                .filter_map(|c| c.relative)
+                .collect();
             RuntimeSummary {
                 runtime: rt.clone(),
                 geomean_relative: geomean(&rel),
                 tests_compared: rel.len(),
-                tests_total: tests.len(),
+                tests_total: tests.iter().filter(|t| *t != STARTUP_TEST).count(),
                 failed: mine.filter(|c| c.failure.is_some()).count(),
             }
         })

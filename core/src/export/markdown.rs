@@ -5,7 +5,8 @@ use super::{Exporter, Report};
 use crate::analysis::RunSummary;
 use crate::suite::SuiteKind;
 use crate::table::{
-    diff_table, escape_markdown as cell, http_tables, lifecycle_tables, phases_table, summary_table,
+    diff_table, escape_markdown as cell, http_tables, lifecycle_tables, phases_table,
+    startup_corrected_table, summary_table,
 };
 use std::io::Write;
 
@@ -67,7 +68,9 @@ impl Exporter for MarkdownExporter {
             } else if m.suite_kind.is_http() {
                 http_tables(&run.http, &s.baseline)
             } else {
-                vec![summary_table(s), phases_table(s, None)]
+                let mut t = vec![summary_table(s), phases_table(s, None)];
+                t.extend(startup_corrected_table(s));
+                t
             };
             for t in tables {
                 write!(out, "{}", t.to_markdown())?;

@@ -67,9 +67,17 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
                 .source_hash(t)
                 .unwrap_or_else(|_| "missing".into()),
             module_bytes: match t.guest() {
-                Some(g) if matches!(g.build, Build::Module { .. }) => {
+                Some(g) if matches!(g.build, Build::Module(_)) => {
                     std::fs::metadata(&g.wasm).ok().map(|m| m.len())
                 }
+                _ => None,
+            },
+            native_bytes: match t.guest().map(|g| &g.build) {
+                Some(Build::Module(run)) => run
+                    .native
+                    .as_ref()
+                    .and_then(|n| std::fs::metadata(n).ok())
+                    .map(|m| m.len()),
                 _ => None,
             },
         })
@@ -420,24 +428,18 @@ impl CellCtx<'_> {
         // A prebuilt test (from a suite's build script) has no answer file or size
         // argument: its check step, if any, checks it. A module as given has its own
         // arguments, environment and stdin, and an answer only when the user gave one.
-        let (expected, args, env, stdin) = match &guest.build {
-            Build::Prebuilt { .. } => (None, Vec::new(), Vec::new(), None),
-            Build::Module {
-                args,
-                expect,
-                env,
-                stdin,
-            } => (
-                expect.as_deref().map(read).transpose()?,
-                args.clone(),
-                env.clone(),
-                stdin.clone(),
+        let none = crate::suite::ModuleRun::default();
+        let (expected, args, run) = match &guest.build {
+            Build::Prebuilt { .. } => (None, Vec::new(), &none),
+            Build::Module(run) => (
+                run.expect.as_deref().map(read).transpose()?,
+                run.args.clone(),
+                run,
             ),
             Build::Source(_) => (
                 Some(read(&self.plan.suite.expected_path(self.test, size))?),
                 vec![size.as_str().to_string()],
-                Vec::new(),
-                None,
+                &none,
             ),
         };
         let program = match (&guest.build, on_native) {
@@ -445,9 +447,10 @@ impl CellCtx<'_> {
             (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
                 .build(&self.plan.suite, &self.test.name, src)?,
-            (Build::Module { .. }, true) => {
-                return Err(Failure::Unavailable(NO_NATIVE.into()));
-            }
+            (Build::Module(run), true) => run
+                .native
+                .clone()
+                .ok_or_else(|| Failure::Unavailable(NO_NATIVE.into()))?,
             (_, false) => guest.wasm.clone(),
         };
         let check = cmd.check.as_ref().map(|c| CheckJob {
@@ -477,11 +480,14 @@ impl CellCtx<'_> {
                 program,
                 name: self.test.name.clone(),
                 args,
-                env,
+                env: run.env.clone(),
                 scratch,
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 16 << 20,
-                stdin,
+                stdin: run.stdin.clone(),
+                dirs: run.dirs.clone(),
+                // A native build has no exports: it runs as a program.
+                invoke: run.invoke.clone().filter(|_| !on_native),
             },
             // An untimed test is only checked.
             warmup: if untimed {
@@ -532,6 +538,8 @@ impl CellCtx<'_> {
                 memory_limit: self.plan.settings.memory_cap_bytes,
                 stdout_limit: 0,
                 stdin: None,
+                dirs: Vec::new(),
+                invoke: None,
             },
             warmup: self.plan.settings.warmup,
             runs: self.plan.settings.runs,

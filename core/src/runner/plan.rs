@@ -5,7 +5,7 @@ use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::{Measure, RunOrder, RunSettings};
-use crate::suite::{Build, Size, Suite, SuiteError, SuiteKind, TestCase};
+use crate::suite::{Build, STARTUP_TEST, Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
 /// What the user asked for.
@@ -264,7 +264,15 @@ impl Plan {
             });
         }
         let tests = if req.tests.is_empty() {
-            req.suite.tests.clone()
+            // The empty module of a run of modules is there for CLI runtimes' start-up:
+            // without a CLI runtime it is left out.
+            let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli);
+            req.suite
+                .tests
+                .iter()
+                .filter(|t| cli || !req.suite.modules_only() || t.name != STARTUP_TEST)
+                .cloned()
+                .collect()
         } else {
             req.tests
                 .iter()
@@ -360,15 +368,52 @@ pub const NO_NATIVE: &str = "no native build of a module given as it is";
 /// build, environment variables need a runtime that can pass them, and a servers suite
 /// needs a server for the runtime.
 pub(super) fn serves(suite: &Suite, id: &str) -> Result<(), String> {
-    if id == "native" && suite.kind == SuiteKind::Command && suite.modules_only() {
+    let runs: Vec<&crate::suite::ModuleRun> = suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.guest()?.build {
+            Build::Module(run) => Some(run),
+            _ => None,
+        })
+        .collect();
+    if id == "native"
+        && suite.kind == SuiteKind::Command
+        && suite.modules_only()
+        && runs.iter().all(|r| r.native.is_none())
+    {
         return Err(NO_NATIVE.into());
     }
-    let wants_env = suite.tests.iter().any(|t| {
-        t.guest()
-            .is_some_and(|g| matches!(&g.build, Build::Module { env, .. } if !env.is_empty()))
-    });
-    if wants_env {
-        crate::runtime::guest_env_support(id)?;
+    // A native build is a program: it takes environment, folders and arguments as any
+    // program does.
+    if id != "native" {
+        if runs.iter().any(|r| !r.env.is_empty()) {
+            crate::runtime::guest_env_support(id)?;
+        }
+        if runs.iter().any(|r| !r.dirs.is_empty()) {
+            crate::runtime::guest_dir_support(id)?;
+        }
+        let component = suite.tests.iter().any(|t| {
+            t.guest().is_some_and(|g| {
+                matches!(g.build, Build::Module(_))
+                    && crate::suite::wasm_header(&g.wasm) == Ok(crate::suite::WasmHeader::Component)
+            })
+        });
+        if component {
+            match crate::runtime::embedded::Embedded::parse(id) {
+                Some(e) => e
+                    .cannot_run_components()
+                    .map_or(Ok(()), |why| Err(why.to_string()))?,
+                None => crate::runtime::component_support(id)?,
+            }
+        }
+        if runs.iter().any(|r| r.invoke.is_some()) {
+            match crate::runtime::embedded::Embedded::parse(id) {
+                Some(e) => e
+                    .cannot_invoke()
+                    .map_or(Ok(()), |why| Err(why.to_string()))?,
+                None => crate::runtime::invoke_support(id)?,
+            }
+        }
     }
     if suite.kind != SuiteKind::Servers
         || suite.tests.iter().any(|t| {

@@ -425,6 +425,8 @@ mod tests {
             memory_limit: 1 << 30,
             stdout_limit: 1 << 20,
             stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
         }
     }
 

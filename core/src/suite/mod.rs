@@ -18,7 +18,8 @@ pub use discovery::{
 pub use error::SuiteError;
 pub use kind::{Size, SuiteKind};
 pub use modules::{
-    MODULES_SUITE, ModuleRun, WasmHeader, env_var, find_modules, modules_suite, wasm_header,
+    MODULES_SUITE, ModuleRun, ModuleStaging, Preopen, STARTUP_TEST, WasmHeader, empty_command,
+    env_var, find_modules, modules_suite, wasm_header, with_natives,
 };
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};
 pub use test::{

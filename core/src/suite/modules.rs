@@ -4,11 +4,61 @@
 //! suite afterwards.
 
 use super::{Suite, SuiteError};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The name of every suite of modules given by path: runs of them diff test by test, by
 /// file name (a diff warns when a module's bytes differ).
 pub const MODULES_SUITE: &str = "modules";
+
+/// The test every suite of modules ends with: an empty command, so that each runtime's
+/// start-up can be taken out of CLI runtimes' whole-process times (labelled so).
+pub const STARTUP_TEST: &str = "_startup";
+
+/// The empty WASI command of [`STARTUP_TEST`]: `_start` returns at once. It exports its
+/// memory, which some WASI hosts (node's) require, and imports `proc_exit` without calling
+/// it, by which others (wasmer's) tell a WASI module.
+pub fn empty_command() -> Vec<u8> {
+    use wasm_encoder::{
+        CodeSection, EntityType, ExportKind, ExportSection, Function, FunctionSection,
+        ImportSection, Instruction, MemorySection, MemoryType, Module, TypeSection, ValType,
+    };
+    let mut m = Module::new();
+    let mut types = TypeSection::new();
+    types.ty().function([], []);
+    types.ty().function([ValType::I32], []);
+    m.section(&types);
+    let mut imports = ImportSection::new();
+    imports.import(
+        "wasi_snapshot_preview1",
+        "proc_exit",
+        EntityType::Function(1),
+    );
+    m.section(&imports);
+    let mut funcs = FunctionSection::new();
+    funcs.function(0);
+    m.section(&funcs);
+    let mut mem = MemorySection::new();
+    mem.memory(MemoryType {
+        minimum: 1,
+        maximum: None,
+        memory64: false,
+        shared: false,
+        page_size_log2: None,
+    });
+    m.section(&mem);
+    let mut exports = ExportSection::new();
+    // Function 0 is the import; 1 is `_start`.
+    exports.export("_start", ExportKind::Func, 1);
+    exports.export("memory", ExportKind::Memory, 0);
+    m.section(&exports);
+    let mut code = CodeSection::new();
+    let mut f = Function::new([]);
+    f.instruction(&Instruction::End);
+    code.function(&f);
+    m.section(&code);
+    m.finish()
+}
 
 /// What the first eight bytes of a file say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +103,8 @@ pub fn wasm_header(path: &Path) -> Result<WasmHeader, String> {
 }
 
 /// The modules the paths name: a file as it is, a folder as its `.wasm` files (not its
-/// subfolders) in name order. Errors name the path: missing, a folder without modules,
-/// not wasm, a component, two modules of one name.
+/// subfolders) in name order; core modules and components. Errors name the path: missing,
+/// a folder without modules, not wasm, two modules of one name.
 pub fn find_modules(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     for p in paths {
@@ -76,13 +126,14 @@ pub fn find_modules(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     let mut names: Vec<(String, &PathBuf)> = Vec::new();
     for f in &found {
-        if wasm_header(f)? == WasmHeader::Component {
+        wasm_header(f)?;
+        let name = test_name(f);
+        if name == STARTUP_TEST {
             return Err(format!(
-                "{}: a WebAssembly component; `wasmeter run` takes core modules (wasm32-wasip1 commands) so far",
+                "{}: '{STARTUP_TEST}' is the name of wasmeter's own empty module; rename the file",
                 f.display()
             ));
         }
-        let name = test_name(f);
         if let Some((_, other)) = names.iter().find(|(n, _)| *n == name) {
             return Err(format!(
                 "{}: a second module named '{name}' (the first is {}); rename one, tests are named after files",
@@ -111,30 +162,143 @@ fn test_name(path: &Path) -> String {
         .unwrap_or_else(|| "module".into())
 }
 
-/// How every module of a suite of modules runs: what `wasmeter run FILE.wasm` was told.
+/// How a module given as it is runs: what `wasmeter run FILE.wasm` was told, or a
+/// manifest's module test says.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModuleRun {
-    /// Arguments after the program name.
+    /// Arguments after the program name (after the function's name with `invoke`).
     pub args: Vec<String>,
     /// Environment variables the guest gets (`--env K=V`).
     pub env: Vec<(String, String)>,
-    /// A file the guest reads as stdin (`--stdin FILE`).
+    /// A file the guest reads as its stdin (`--stdin FILE`).
     pub stdin: Option<PathBuf>,
     /// The output every runtime must print (`--expect FILE`).
     pub expect: Option<PathBuf>,
+    /// Host folders the guest sees besides its scratch folder (`--dir HOST[::GUEST]`).
+    pub dirs: Vec<Preopen>,
+    /// An exported function called instead of `_start` (`--invoke NAME`), its arguments
+    /// the [`ModuleRun::args`] and its results printed one a line.
+    pub invoke: Option<String>,
+    /// A native build of the same program, run with the same arguments, environment and
+    /// stdin as the baseline (`--native PROGRAM`).
+    pub native: Option<PathBuf>,
 }
 
-/// Makes the suite of `modules` (from [`find_modules`]), each run as `run` says, in `dir`
-/// (created; the modules are copied into `dir/wasm/`, the answer and the stdin file beside
-/// the manifest, so the suite holds everything a resumed run needs), and loads it.
-pub fn modules_suite(modules: &[PathBuf], run: &ModuleRun, dir: &Path) -> Result<Suite, String> {
+/// A host folder a guest sees under a name of its own: a WASI preopen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preopen {
+    /// The folder on the host (absolute).
+    pub host: PathBuf,
+    /// The name the guest opens it by.
+    pub guest: String,
+}
+
+impl Preopen {
+    /// Parses `HOST[::GUEST]` (the guest name is HOST as written when not given); the host
+    /// folder must exist. The error names the folder.
+    pub fn parse(spec: &str) -> Result<Preopen, String> {
+        let (host, guest) = match spec.split_once("::") {
+            Some((h, g)) => (h, g.to_string()),
+            None => (spec, spec.to_string()),
+        };
+        if host.is_empty() || guest.is_empty() {
+            return Err(format!("--dir takes HOST[::GUEST], not '{spec}'"));
+        }
+        let meta = std::fs::metadata(host).map_err(|e| format!("{host}: {e}"))?;
+        if !meta.is_dir() {
+            return Err(format!("{host}: not a folder (--dir preopens folders)"));
+        }
+        let host = std::fs::canonicalize(host).map_err(|e| format!("{host}: {e}"))?;
+        Ok(Preopen { host, guest })
+    }
+
+    /// `HOST::GUEST`, as a manifest's `dirs` and `--dir` write it.
+    pub fn spec(&self) -> String {
+        format!("{}::{}", self.host.display(), self.guest)
+    }
+}
+
+/// Gives each module its run: `run` as it is, and the native build that `--native` names
+/// for it: `PROGRAM` beside a single module, `TEST=PROGRAM` for the module of that test
+/// name. Errors name the program or the test.
+pub fn with_natives(
+    modules: &[PathBuf],
+    run: &ModuleRun,
+    natives: &[String],
+) -> Result<Vec<(PathBuf, ModuleRun)>, String> {
+    let mut out: Vec<(PathBuf, ModuleRun)> = modules
+        .iter()
+        .map(|m| {
+            (
+                m.clone(),
+                ModuleRun {
+                    native: None,
+                    ..run.clone()
+                },
+            )
+        })
+        .collect();
+    for spec in natives {
+        let (test, program) = match spec.split_once('=') {
+            Some((t, p)) if !t.is_empty() && !t.contains('/') => (Some(t), p),
+            _ => (None, spec.as_str()),
+        };
+        let index = match test {
+            Some(t) => out
+                .iter()
+                .position(|(m, _)| test_name(m) == t)
+                .ok_or_else(|| format!("--native {spec}: no module named '{t}'"))?,
+            None if out.len() == 1 => 0,
+            None => {
+                return Err(format!(
+                    "--native {spec}: {} modules are given; say which one with TEST=PROGRAM",
+                    out.len()
+                ));
+            }
+        };
+        let path = native_program(program)?;
+        let slot = &mut out[index].1.native;
+        if slot.is_some() {
+            return Err(format!(
+                "--native {spec}: module '{}' has a native build already",
+                test_name(&out[index].0)
+            ));
+        }
+        *slot = Some(path);
+    }
+    Ok(out)
+}
+
+/// An executable file given as a path, or a program found on PATH.
+fn native_program(program: &str) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        p.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let candidates: Vec<PathBuf> = if program.contains('/') {
+        vec![PathBuf::from(program)]
+    } else {
+        std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).map(|d| d.join(program)).collect())
+            .unwrap_or_default()
+    };
+    match candidates.iter().find(|p| executable(p)) {
+        Some(p) => std::fs::canonicalize(p).map_err(|e| format!("{program}: {e}")),
+        None if program.contains('/') && Path::new(program).exists() => {
+            Err(format!("{program}: not an executable file (--native)"))
+        }
+        None => Err(format!("{program}: no such executable (--native)")),
+    }
+}
+
+/// Makes the suite of `modules` (from [`find_modules`], each with its run), in `dir`
+/// (created; the modules are copied into `dir/wasm/`, native builds into `dir/native/`,
+/// answers and stdin files beside the manifest, so the suite holds everything a resumed
+/// run needs), and loads it. Host folders (`dirs`) stay where they are.
+pub fn modules_suite(modules: &[(PathBuf, ModuleRun)], dir: &Path) -> Result<Suite, String> {
     let wasm_dir = dir.join("wasm");
     std::fs::create_dir_all(&wasm_dir).map_err(|e| format!("{}: {e}", wasm_dir.display()))?;
-    for (file, copy) in [(&run.expect, "expected.txt"), (&run.stdin, "stdin")] {
-        if let Some(f) = file {
-            std::fs::copy(f, dir.join(copy)).map_err(|e| format!("{}: {e}", f.display()))?;
-        }
-    }
     let mut manifest = format!(
         "# Made by `wasmeter run` from modules given by path; kept with the run.\n[suite]\nname = \"{MODULES_SUITE}\"\ndescription = \"modules given to wasmeter run\"\n"
     );
@@ -144,7 +308,17 @@ pub fn modules_suite(modules: &[PathBuf], run: &ModuleRun, dir: &Path) -> Result
     fn list(items: impl Iterator<Item = String>) -> String {
         items.map(|s| quoted(&s)).collect::<Vec<_>>().join(", ")
     }
-    for m in modules {
+    // A file given for the test (answer, stdin, native build), copied beside the manifest.
+    let keep = |file: &Path, rel: String| -> Result<String, String> {
+        let to = dir.join(&rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::copy(file, &to)
+            .map_err(|e| format!("{}: cannot copy to {}: {e}", file.display(), to.display()))?;
+        Ok(rel)
+    };
+    for (m, run) in modules {
         let name = test_name(m);
         let copy = wasm_dir.join(format!("{name}.wasm"));
         let bytes = std::fs::copy(m, &copy)
@@ -161,18 +335,90 @@ pub fn modules_suite(modules: &[PathBuf], run: &ModuleRun, dir: &Path) -> Result
             let vars = run.env.iter().map(|(k, v)| format!("{k}={v}"));
             manifest.push_str(&format!("env = [{}]\n", list(vars)));
         }
-        if run.expect.is_some() {
-            manifest.push_str("expect = \"expected.txt\"\n");
+        if !run.dirs.is_empty() {
+            manifest.push_str(&format!(
+                "dirs = [{}]\n",
+                list(run.dirs.iter().map(Preopen::spec))
+            ));
         }
-        if run.stdin.is_some() {
-            manifest.push_str("stdin = \"stdin\"\n");
+        if let Some(f) = &run.invoke {
+            manifest.push_str(&format!("invoke = {}\n", quoted(f)));
         }
+        let files = [
+            ("expect", &run.expect, format!("expected/{name}.txt")),
+            ("stdin", &run.stdin, format!("stdin/{name}")),
+            ("native_program", &run.native, format!("native/{name}")),
+        ];
+        for (key, file, rel) in files {
+            if let Some(f) = file {
+                manifest.push_str(&format!("{key} = {}\n", quoted(&keep(f, rel)?)));
+            }
+        }
+    }
+    // The empty module, for start-up; natively the smallest program there is, when the
+    // modules have native builds (else native has no cell to fail).
+    let empty = wasm_dir.join(format!("{STARTUP_TEST}.wasm"));
+    std::fs::write(&empty, empty_command()).map_err(|e| format!("{}: {e}", empty.display()))?;
+    manifest.push_str(&format!(
+        "\n[[test]]\nname = \"{STARTUP_TEST}\"\ndescription = \"an empty command: each runtime's start-up, taken out of CLI runtimes' whole-process times\"\nwasm = \"wasm/{STARTUP_TEST}.wasm\"\n"
+    ));
+    if modules.iter().any(|(_, r)| r.native.is_some()) {
+        let t = native_program("true")?;
+        manifest.push_str(&format!(
+            "native_program = {}\n",
+            quoted(&keep(&t, format!("native/{STARTUP_TEST}"))?)
+        ));
     }
     let path = dir.join("suite.toml");
     std::fs::write(&path, manifest).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut suite = Suite::load(dir).map_err(|e: SuiteError| e.to_string())?;
     suite.saved_with_run = true;
     Ok(suite)
+}
+
+/// A folder under the results directory where a suite of modules is made before its run
+/// copies it (on one file system); removed when dropped, so keep it until the run has
+/// started. Every front end stages modules through it.
+#[derive(Debug)]
+pub struct ModuleStaging {
+    dir: PathBuf,
+}
+
+impl ModuleStaging {
+    /// Makes the suite of `modules` (each with its run, from [`with_natives`]) in a new
+    /// staging folder of `results`. Errors name the file or folder.
+    pub fn stage(
+        results: &Path,
+        modules: &[(PathBuf, ModuleRun)],
+    ) -> Result<(ModuleStaging, Suite), String> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = results.join(".staging").join(format!(
+            "modules-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("results directory not writable: {}: {e}", dir.display()))?;
+        let staging = ModuleStaging { dir };
+        let suite = modules_suite(modules, &staging.dir)?;
+        Ok((staging, suite))
+    }
+
+    /// The staging folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for ModuleStaging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(parent) = self.dir.parent() {
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,20 +454,14 @@ mod tests {
             env: vec![("GREETING".into(), "hi there".into())],
             ..ModuleRun::default()
         };
-        let s = modules_suite(&found, &run, &out).unwrap();
+        let each: Vec<(PathBuf, ModuleRun)> =
+            found.iter().map(|m| (m.clone(), run.clone())).collect();
+        let s = modules_suite(&each, &out).unwrap();
         assert_eq!(s.name, MODULES_SUITE);
         assert!(s.saved_with_run);
-        assert_eq!(s.test_names(), ["a", "b", "c"]);
+        assert_eq!(s.test_names(), ["a", "b", "c", STARTUP_TEST]);
         let t = s.test("b").unwrap();
-        assert_eq!(
-            t.guest().unwrap().build,
-            Build::Module {
-                args: args.clone(),
-                expect: None,
-                env: run.env.clone(),
-                stdin: None,
-            }
-        );
+        assert_eq!(t.guest().unwrap().build, Build::Module(run.clone()));
         assert_eq!(
             std::fs::read(t.wasm().unwrap()).unwrap(),
             CORE,
@@ -261,7 +501,6 @@ mod tests {
                 "empty: no .wasm modules in this folder",
             ),
             (vec![text], "t.wasm: not a WebAssembly module"),
-            (vec![comp], "c.wasm: a WebAssembly component"),
             (vec![first, twin_x], "a second module named 'x'"),
         ] {
             let e = find_modules(&paths).unwrap_err();
@@ -269,5 +508,11 @@ mod tests {
             assert_eq!(e.lines().count(), 1, "{e}");
         }
         assert_eq!(wasm_header(&twin).unwrap(), WasmHeader::Module);
+        assert_eq!(wasm_header(&comp).unwrap(), WasmHeader::Component);
+        assert_eq!(
+            find_modules(&[comp]).unwrap().len(),
+            1,
+            "components are taken"
+        );
     }
 }

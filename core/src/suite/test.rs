@@ -1,7 +1,7 @@
 //! One test of a suite, by kind: each kind holds only the fields it uses, so a lifecycle
 //! test has no source, a servers test no guest, and `untimed` cannot lack a check step.
 
-use super::SuiteKind;
+use super::{ModuleRun, SuiteKind};
 use crate::lifecycle::ModuleSpec;
 use std::path::{Path, PathBuf};
 
@@ -100,18 +100,9 @@ pub enum Build {
         native: PathBuf,
     },
     /// A module as given (`wasmeter run FILE.wasm`, or a test with only `wasm`): no
-    /// source, no native build and no known answer; run with these arguments.
-    Module {
-        /// Arguments after the program name.
-        args: Vec<String>,
-        /// The answer every runtime must give, if the user has one; without it the
-        /// runtimes' answers are compared with each other.
-        expect: Option<PathBuf>,
-        /// Environment variables the guest gets.
-        env: Vec<(String, String)>,
-        /// A file the guest reads as its stdin.
-        stdin: Option<PathBuf>,
-    },
+    /// source and no known answer unless the user gave them; run as it says. Without an
+    /// answer the runtimes' answers are compared with each other.
+    Module(ModuleRun),
 }
 
 /// A test built from one C source.
@@ -237,7 +228,7 @@ impl TestCase {
     /// as given without an answer to hold it to).
     pub fn cross_checked(&self) -> bool {
         self.guest()
-            .is_some_and(|g| matches!(g.build, Build::Module { expect: None, .. }))
+            .is_some_and(|g| matches!(&g.build, Build::Module(run) if run.expect.is_none()))
     }
 
     /// The checking build of a command test.

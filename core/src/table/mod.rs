@@ -18,7 +18,7 @@ pub use http::http_tables;
 pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
 pub use markdown::escape_markdown;
 pub use phases::phases_table;
-pub use summary::summary_table;
+pub use summary::{startup_corrected_table, summary_table};
 
 /// How a column's cells line up: text to the left, numbers to the right (so that digits
 /// of the same weight stand one above the other).

@@ -2,8 +2,9 @@
 //! time relative to the baseline, then each runtime's geometric mean.
 
 use super::Table;
-use crate::analysis::RunSummary;
-use crate::format::{MISSING, format_cell, format_geomean};
+use crate::analysis::{Corrected, RunSummary};
+use crate::format::{MISSING, format_cell, format_geomean, format_time};
+use crate::suite::STARTUP_TEST;
 
 /// Tests down, runtimes across; a footer row of geometric means; a note for each cell
 /// that says why it has no relative value.
@@ -46,6 +47,55 @@ pub fn summary_table(s: &RunSummary) -> Table {
         ));
     }
     t
+}
+
+/// CLI runtimes' whole-process times less their start-up (the empty module's time), tests
+/// down; `None` when no cell has one (no empty module, or no CLI runtime timed by its
+/// process). Never mixed into the summary's figures: labelled as what it is.
+pub fn startup_corrected_table(s: &RunSummary) -> Option<Table> {
+    let runtimes: Vec<&String> = s
+        .runtimes
+        .iter()
+        .filter(|rt| {
+            s.cells
+                .iter()
+                .any(|c| &c.runtime == *rt && c.startup_corrected.is_some())
+        })
+        .collect();
+    if runtimes.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(
+        std::iter::once("test").chain(runtimes.iter().map(|r| r.as_str())),
+        1,
+    )
+    .titled(format!(
+        "start-up corrected: a CLI runtime's median whole-process time less its median for the empty module ({STARTUP_TEST}), with a 95 % interval that holds both; not comparable with embedded runtimes' execute times"
+    ));
+    for test in s.tests.iter().filter(|t| *t != STARTUP_TEST) {
+        let mut row = vec![test.clone()];
+        for rt in &runtimes {
+            row.push(
+                s.cell(rt, test)
+                    .and_then(|c| c.startup_corrected)
+                    .map_or_else(|| MISSING.into(), |c| format_corrected(&c)),
+            );
+        }
+        t.rows.push(row);
+    }
+    Some(t)
+}
+
+/// `12.3 ms (11.0 ms–13.9 ms)`; below zero the start-up hides the program: said so.
+fn format_corrected(c: &Corrected) -> String {
+    let time = |ns: f64| format_time(ns / 1e9);
+    if c.high.is_some_and(|h| h <= 0.0) || c.ns <= 0.0 {
+        return "within start-up".into();
+    }
+    match (c.low, c.high) {
+        (Some(lo), Some(hi)) => format!("{} ({}–{})", time(c.ns), time(lo.max(0.0)), time(hi)),
+        _ => time(c.ns),
+    }
 }
 
 #[cfg(test)]

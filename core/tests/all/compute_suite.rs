@@ -22,6 +22,8 @@ fn job(program: PathBuf, name: &str, scratch: &Path) -> Job {
         memory_limit: 1 << 30,
         stdout_limit: 1 << 20,
         stdin: None,
+        dirs: Vec::new(),
+        invoke: None,
     }
 }
 
@@ -52,7 +54,7 @@ fn suite_has_the_required_breadth() {
     }
     let simd = |t: &TestCase| match &t.guest().unwrap().build {
         Build::Source(b) => b.wasm_cflags.iter().any(|f| f == "-msimd128"),
-        Build::Prebuilt { .. } | Build::Module { .. } => false,
+        Build::Prebuilt { .. } | Build::Module(_) => false,
     };
     assert!(s.tests.iter().any(simd));
 }

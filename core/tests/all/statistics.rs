@@ -31,6 +31,8 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
             memory_limit: 0,
             stdout_limit: 1 << 10,
             stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
         };
         for inv in 0..INVOCATIONS {
             let factor = 1.0 + between * level.normal();
@@ -74,6 +76,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                     name: t.clone(),
                     source_hash: "x".into(),
                     module_bytes: None,
+                    native_bytes: None,
                 })
                 .collect(),
             not_applicable: Vec::new(),

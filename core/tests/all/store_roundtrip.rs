@@ -16,6 +16,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             name: "sha256".into(),
             source_hash: "ab".repeat(32),
             module_bytes: None,
+            native_bytes: None,
         }],
         not_applicable: Vec::new(),
         runtimes: known_runtimes(&wasmeter_core::config::Config::default())

@@ -172,6 +172,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
                 name: t.to_string(),
                 source_hash: format!("hash-{t}"),
                 module_bytes: None,
+                native_bytes: None,
             })
             .collect(),
         not_applicable: Vec::new(),
@@ -384,6 +385,7 @@ pub fn lifecycle_run() -> SavedRun {
             name: t.to_string(),
             source_hash: format!("hash-{t}"),
             module_bytes: None,
+            native_bytes: None,
         })
         .collect();
     m.runtimes = vec![
@@ -505,6 +507,7 @@ pub fn http_run() -> SavedRun {
             name: t.to_string(),
             source_hash: format!("hash-{t}"),
             module_bytes: None,
+            native_bytes: None,
         })
         .collect();
     m.runtimes = vec![

@@ -365,6 +365,7 @@ fn the_detail_matrix_gets_the_rows_it_needs_and_says_when_it_scrolls() {
             name: format!("extra{i:02}"),
             source_hash: "x".into(),
             module_bytes: None,
+            native_bytes: None,
         });
     }
     let mut a = app();

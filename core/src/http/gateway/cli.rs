@@ -78,6 +78,8 @@ impl CliBackend {
             memory_limit: self.memory_limit,
             stdout_limit: 1 << 20,
             stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
         }
     }
 

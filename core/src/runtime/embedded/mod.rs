@@ -8,6 +8,8 @@
 //! its rows.
 
 #[cfg(feature = "engines")]
+mod invoke;
+#[cfg(feature = "engines")]
 mod wasi_ctx;
 #[cfg(feature = "engines")]
 mod wasm3;
@@ -32,6 +34,9 @@ use super::{Failure, Job, Runtime};
 #[cfg(feature = "engines")]
 use crate::http::gateway::{Backend, GatewaySpec};
 use crate::suite::SuiteKind;
+
+/// Why a runtime without the component model cannot run a component.
+pub const CORE_MODULES_ONLY: &str = "core modules only: it cannot run a WebAssembly component";
 
 /// An embedded engine in one configuration: what an embedded runtime id stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +132,25 @@ impl Embedded {
                  format, which the lifecycle suite loads",
             ),
             _ => None,
+        }
+    }
+
+    /// Why this engine cannot call an exported function other than `_start` with
+    /// arguments and print its results (`--invoke`), if it cannot.
+    pub fn cannot_invoke(self) -> Option<&'static str> {
+        match self {
+            Embedded::Wasm3 => Some(
+                "wasm3 0.4.7's API takes arguments as raw bits in text and hands back no results",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Why this engine cannot run a WASI preview 2 command component, if it cannot.
+    pub fn cannot_run_components(self) -> Option<&'static str> {
+        match self {
+            Embedded::Wasmtime(_) => None,
+            _ => Some(CORE_MODULES_ONLY),
         }
     }
 
@@ -264,6 +288,8 @@ mod tests {
             memory_limit: 1 << 30,
             stdout_limit: 1 << 20,
             stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
         };
         let engines: Vec<(&str, Box<dyn Runtime>)> = vec![
             (

@@ -57,7 +57,7 @@ pub(crate) fn take(c: &Output) -> Vec<u8> {
 }
 
 /// A command job's context: its arguments (the test's name first) and environment, its
-/// scratch directory preopened as `.`, stdout captured up to the job's limit and stderr up
+/// scratch directory preopened as `.` and its host folders under their guest names, stdout captured up to the job's limit and stderr up
 /// to 1 MiB. Returns the context and the two outputs.
 pub(crate) fn for_job(job: &Job) -> Result<(WasiCtx, Output, Output), Failure> {
     let (stdout, stdout_pipe) = capture(job.stdout_limit);
@@ -77,6 +77,12 @@ pub(crate) fn for_job(job: &Job) -> Result<(WasiCtx, Output, Output), Failure> {
         .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
     b.preopened_dir(scratch, ".")
         .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+    for d in &job.dirs {
+        let dir = wasmi_wasi::Dir::open_ambient_dir(&d.host, ambient_authority())
+            .map_err(|e| Failure::Other(format!("{}: {e}", d.host.display())))?;
+        b.preopened_dir(dir, &d.guest)
+            .map_err(|e| Failure::Other(format!("{}: {e}", d.host.display())))?;
+    }
     Ok((b.build(), stdout, stderr))
 }
 

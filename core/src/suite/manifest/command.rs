@@ -2,11 +2,13 @@
 //! script (then with an optional check step). A gateway's guest is read the same way.
 
 use super::{Manifest, RawSuite, RawTest, valid_name};
-use crate::suite::{Build, CheckStep, CommandTest, Guest, SourceBuild, SuiteError, TestKind};
+use crate::suite::{
+    Build, CheckStep, CommandTest, Guest, ModuleRun, Preopen, SourceBuild, SuiteError, TestKind,
+};
 use toml::Spanned;
 
 /// The fields a command test may set.
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 14] = [
     "source",
     "wasm",
     "native",
@@ -18,6 +20,9 @@ const FIELDS: [&str; 11] = [
     "expect",
     "env",
     "stdin",
+    "dirs",
+    "invoke",
+    "native_program",
 ];
 
 /// A command test.
@@ -98,38 +103,7 @@ pub(super) fn guest(
                     ),
                 ));
             }
-            Build::Module {
-                args: t
-                    .args
-                    .as_ref()
-                    .map(|a| a.get_ref().clone())
-                    .unwrap_or_default(),
-                expect: t
-                    .expect
-                    .as_ref()
-                    .map(|e| m.existing("expect", e, "file"))
-                    .transpose()?,
-                env: match &t.env {
-                    Some(vars) => vars
-                        .get_ref()
-                        .iter()
-                        .map(|kv| {
-                            crate::suite::env_var(kv).ok_or_else(|| {
-                                m.err(
-                                    vars.span().start,
-                                    format!("'env' takes KEY=VALUE, not '{kv}'"),
-                                )
-                            })
-                        })
-                        .collect::<Result<_, _>>()?,
-                    None => Vec::new(),
-                },
-                stdin: t
-                    .stdin
-                    .as_ref()
-                    .map(|f| m.existing("stdin", f, "file"))
-                    .transpose()?,
-            }
+            Build::Module(module_run(m, t)?)
         }
         (None, None) => {
             return Err(m.err(
@@ -140,12 +114,18 @@ pub(super) fn guest(
             ));
         }
     };
-    if !matches!(build, Build::Module { .. }) {
+    if !matches!(build, Build::Module(_)) {
         let given = [
             ("args", t.args.as_ref().map(|a| a.span().start)),
             ("expect", t.expect.as_ref().map(|e| e.span().start)),
             ("env", t.env.as_ref().map(|e| e.span().start)),
             ("stdin", t.stdin.as_ref().map(|e| e.span().start)),
+            ("dirs", t.dirs.as_ref().map(|e| e.span().start)),
+            ("invoke", t.invoke.as_ref().map(|e| e.span().start)),
+            (
+                "native_program",
+                t.native_program.as_ref().map(|e| e.span().start),
+            ),
         ];
         if let Some((field, Some(at))) = given.into_iter().find(|(_, at)| at.is_some()) {
             return Err(m.err(
@@ -155,14 +135,57 @@ pub(super) fn guest(
         }
     }
     let wasm = match (&t.wasm, &build) {
-        (Some(w), Build::Prebuilt { .. } | Build::Module { .. }) => {
-            m.existing("wasm", w, "file")?
-        }
+        (Some(w), Build::Prebuilt { .. } | Build::Module(_)) => m.existing("wasm", w, "file")?,
         // Built from its source by the suite's build script: need not exist yet.
         (Some(w), Build::Source(_)) => m.inside("wasm", w)?,
         (None, _) => m.dir.join("wasm").join(format!("{name}.wasm")),
     };
     Ok(Guest { wasm, build })
+}
+
+/// How a module as given runs: its arguments, environment, stdin, answer, host folders,
+/// exported function and native build, as the test says.
+fn module_run(m: &Manifest, t: &RawTest) -> Result<ModuleRun, SuiteError> {
+    let file = |key: &str, f: &Option<Spanned<String>>| {
+        f.as_ref().map(|f| m.existing(key, f, "file")).transpose()
+    };
+    /// Each item of a list field parsed, or an error at the field naming the item.
+    fn each<T>(
+        m: &Manifest,
+        key: &str,
+        items: &Option<Spanned<Vec<String>>>,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Vec<T>, SuiteError> {
+        let Some(items) = items else {
+            return Ok(Vec::new());
+        };
+        items
+            .get_ref()
+            .iter()
+            .map(|item| parse(item).map_err(|e| m.err(items.span().start, format!("'{key}': {e}"))))
+            .collect()
+    }
+    let invoke = match &t.invoke {
+        Some(f) if f.get_ref().is_empty() => {
+            return Err(m.err(f.span().start, "'invoke' names an exported function".into()));
+        }
+        f => f.as_ref().map(|f| f.get_ref().clone()),
+    };
+    Ok(ModuleRun {
+        args: t
+            .args
+            .as_ref()
+            .map(|a| a.get_ref().clone())
+            .unwrap_or_default(),
+        expect: file("expect", &t.expect)?,
+        env: each(m, "env", &t.env, |kv| {
+            crate::suite::env_var(kv).ok_or_else(|| format!("takes KEY=VALUE, not '{kv}'"))
+        })?,
+        stdin: file("stdin", &t.stdin)?,
+        dirs: each(m, "dirs", &t.dirs, Preopen::parse)?,
+        invoke,
+        native: file("native_program", &t.native_program)?,
+    })
 }
 
 /// The check step, and `untimed`, which needs one.

@@ -74,6 +74,9 @@ struct RawTest {
     expect: Option<Spanned<String>>,
     env: Option<Spanned<Vec<String>>>,
     stdin: Option<Spanned<String>>,
+    dirs: Option<Spanned<Vec<String>>>,
+    invoke: Option<Spanned<String>>,
+    native_program: Option<Spanned<String>>,
     #[serde(default)]
     server: Vec<RawServer>,
 }
@@ -101,6 +104,9 @@ impl RawTest {
             ("expect", at(&self.expect)),
             ("env", at(&self.env)),
             ("stdin", at(&self.stdin)),
+            ("dirs", at(&self.dirs)),
+            ("invoke", at(&self.invoke)),
+            ("native_program", at(&self.native_program)),
             (
                 "server",
                 (!self.server.is_empty()).then(|| self.name.span().start),
@@ -333,6 +339,58 @@ mod tests {
         std::fs::write(dir.path().join("suite.toml"), manifest).unwrap();
         let r = Suite::load(dir.path());
         (dir, r)
+    }
+
+    #[test]
+    fn a_module_test_takes_folders_an_export_and_a_native_build() {
+        let data = tempfile::tempdir().unwrap();
+        let host = std::fs::canonicalize(data.path()).unwrap();
+        let head = "[suite]\nname = \"s\"\n\n[[test]]\nname = \"m\"\nwasm = \"src/a.c\"\n";
+        let (_dir, s) = write_suite(&format!(
+            "{head}dirs = [\"{}::data\"]\ninvoke = \"run\"\nnative_program = \"src/common.h\"\n",
+            host.display()
+        ));
+        let s = s.unwrap();
+        let Build::Module(run) = &s.tests[0].guest().unwrap().build else {
+            panic!("a module as given: {:?}", s.tests[0]);
+        };
+        assert_eq!(
+            run.dirs,
+            [crate::suite::Preopen {
+                host: host.clone(),
+                guest: "data".into()
+            }]
+        );
+        assert_eq!(run.invoke.as_deref(), Some("run"));
+        assert!(run.native.as_ref().unwrap().ends_with("src/common.h"));
+        for (extra, words) in [
+            (
+                "dirs = [\"/no/such/dir\"]\n",
+                "suite.toml:7: 'dirs': /no/such/dir: No such file",
+            ),
+            (
+                "invoke = \"\"\n",
+                "suite.toml:7: 'invoke' names an exported function",
+            ),
+            (
+                "native_program = \"src/none\"\n",
+                "suite.toml:7: file 'src/none' does not exist",
+            ),
+        ] {
+            let e = write_suite(&format!("{head}{extra}"))
+                .1
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(words), "{words}: {e}");
+        }
+        let e = write_suite("[suite]\nname = \"s\"\n\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\ninvoke = \"f\"\n")
+            .1
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("'invoke' applies only to a test that is a module as given"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -698,16 +756,16 @@ mod tests {
                 Build::Prebuilt { native } => {
                     format!("wasm={} native={}", rel(&g.wasm), rel(native))
                 }
-                Build::Module {
-                    args,
-                    expect,
-                    env,
-                    stdin,
-                } => format!(
-                    "wasm={} args={args:?} expect={:?} env={env:?} stdin={:?}",
+                Build::Module(r) => format!(
+                    "wasm={} args={:?} expect={:?} env={:?} stdin={:?} dirs={:?} invoke={:?} native={:?}",
                     rel(&g.wasm),
-                    expect.as_deref().map(rel),
-                    stdin.as_deref().map(rel)
+                    r.args,
+                    r.expect.as_deref().map(rel),
+                    r.env,
+                    r.stdin.as_deref().map(rel),
+                    r.dirs.iter().map(|d| d.spec()).collect::<Vec<_>>(),
+                    r.invoke,
+                    r.native.as_deref().map(rel)
                 ),
             };
             let request = |h: &crate::suite::HttpTest| {

@@ -20,6 +20,10 @@ impl Wasm3 {
 
 impl Runtime for Wasm3 {
     fn run(&self, job: &Job) -> Result<Iteration, Failure> {
+        if job.invoke.is_some() {
+            let why = crate::runtime::embedded::Embedded::Wasm3.cannot_invoke();
+            return Err(Failure::Unavailable(why.unwrap_or_default().into()));
+        }
         let bytes: Arc<[u8]> = read_module(job)?.into();
         validate(&bytes).map_err(|e| Failure::invalid_module(&job.program, e))?;
         if let Some(why) = unknown_import(&bytes) {

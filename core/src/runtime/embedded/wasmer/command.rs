@@ -1,6 +1,7 @@
 //! wasmer in-process with wasmer-wasix: one `Engine` per worker, a fresh `Store` per iteration.
 
 use super::{WasmerCompiler, other};
+use crate::runtime::embedded::invoke::{self, Scalar, Value};
 use crate::runtime::embedded::read_module;
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::io::Read;
@@ -80,19 +81,42 @@ impl Runtime for Wasmer {
                 std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()))?;
             builder = builder.stdin(Box::new(wasmer_wasix::virtual_fs::StaticFile::new(bytes)));
         }
-        // The guest's whole file system is the scratch dir: a host FS rooted there.
-        let host_fs = wasmer_wasix::virtual_fs::host_fs::FileSystem::new(
-            tokio::runtime::Handle::current(),
-            &job.scratch,
-        )
+        // The guest's whole file system is the scratch dir: a host FS rooted there, with
+        // the job's host folders mounted where the guest names them.
+        let host_fs = |dir: &std::path::Path| {
+            wasmer_wasix::virtual_fs::host_fs::FileSystem::new(
+                tokio::runtime::Handle::current(),
+                dir,
+            )
+            .map_err(|e| Failure::Other(format!("{}: {e}", dir.display())))
+        };
+        type DynFs = std::sync::Arc<dyn wasmer_wasix::virtual_fs::FileSystem + Send + Sync>;
+        let scratch: DynFs = std::sync::Arc::new(host_fs(&job.scratch)?);
+        let mut builder = if job.dirs.is_empty() {
+            builder.fs(scratch)
+        } else {
+            let mounts = wasmer_wasix::virtual_fs::MountFileSystem::new();
+            let mount = |at: &std::path::Path, fs: DynFs| {
+                mounts
+                    .mount(at, fs)
+                    .map_err(|e| Failure::Other(format!("cannot mount {}: {e}", at.display())))
+            };
+            mount(std::path::Path::new("/"), scratch)?;
+            for d in &job.dirs {
+                mount(
+                    &std::path::Path::new("/").join(&d.guest),
+                    std::sync::Arc::new(host_fs(&d.host)?),
+                )?;
+            }
+            builder.mount_fs(mounts)
+        }
+        .map_dir(".", "/")
         .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
-        let builder = builder
-            .fs(std::sync::Arc::new(host_fs)
-                as std::sync::Arc<
-                    dyn wasmer_wasix::virtual_fs::FileSystem + Send + Sync,
-                >)
-            .map_dir(".", "/")
-            .map_err(|e| Failure::Other(format!("{}: {e}", job.scratch.display())))?;
+        for d in &job.dirs {
+            builder = builder
+                .map_dir(&d.guest, std::path::Path::new("/").join(&d.guest))
+                .map_err(|e| Failure::Other(format!("{}: {e}", d.host.display())))?;
+        }
         let mut wasi = builder.finalize(&mut store).map_err(other)?;
 
         let t = Instant::now();
@@ -108,17 +132,64 @@ impl Runtime for Wasmer {
             .map_err(other)?;
         it.wall(Phase::Instantiate, t.elapsed());
 
-        let start = instance
-            .exports
-            .get_function("_start")
-            .map_err(|e| Failure::Other(format!("no _start export: {e}")))?
-            .clone();
+        let (entry, args) = match &job.invoke {
+            None => (
+                instance
+                    .exports
+                    .get_function("_start")
+                    .map_err(|e| Failure::Other(format!("no _start export: {e}")))?
+                    .clone(),
+                Vec::new(),
+            ),
+            Some(name) => {
+                let func = instance
+                    .exports
+                    .get_function(name)
+                    .map_err(|_| invoke::no_export(name))?
+                    .clone();
+                let params: Vec<_> = func.ty(&store).params().iter().map(scalar).collect();
+                let args = invoke::parse_args(name, &params, &job.args)?
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::I32(v) => wasmer::Value::I32(v),
+                        Value::I64(v) => wasmer::Value::I64(v),
+                        Value::F32(v) => wasmer::Value::F32(v),
+                        Value::F64(v) => wasmer::Value::F64(v),
+                    })
+                    .collect();
+                (func, args)
+            }
+        };
+        // A reactor sets itself up in `_initialize` before an export is called.
+        let init = job
+            .invoke
+            .as_ref()
+            .and_then(|_| instance.exports.get_function("_initialize").ok().cloned());
         let mut result = None;
         let took = crate::runtime::embedded::wasmeter_measured_region(&mut || {
-            result = Some(start.call(&mut store, &[]))
+            let ran = match &init {
+                Some(init) => init.call(&mut store, &[]).map(drop),
+                None => Ok(()),
+            };
+            result = Some(ran.and_then(|()| entry.call(&mut store, &args)))
         });
         let result = result.expect("the execute phase ran");
         it.wall(Phase::Execute, took);
+        let printed = match &result {
+            Ok(values) if job.invoke.is_some() => invoke::print_results(
+                &values
+                    .iter()
+                    .filter_map(|v| match v {
+                        wasmer::Value::I32(v) => Some(Value::I32(*v)),
+                        wasmer::Value::I64(v) => Some(Value::I64(*v)),
+                        wasmer::Value::F32(v) => Some(Value::F32(*v)),
+                        wasmer::Value::F64(v) => Some(Value::F64(*v)),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            _ => Vec::new(),
+        };
 
         let t = Instant::now();
         wasi.on_exit(&mut store, None);
@@ -130,6 +201,7 @@ impl Runtime for Wasmer {
         // Every writer end is gone with the store, so these reads end.
         let _ = out_rx.read_to_end(&mut it.stdout);
         let _ = err_rx.read_to_end(&mut it.stderr);
+        it.stdout.extend(printed);
         if it.stdout.len() > job.stdout_limit {
             return Err(Failure::stdout_over(job.stdout_limit));
         }
@@ -138,6 +210,17 @@ impl Runtime for Wasmer {
             Ok(_) | Err(Failure::ExitCode(0)) => Ok(it),
             Err(f) => Err(f),
         }
+    }
+}
+
+/// A parameter type as `--invoke` takes it, or its name.
+fn scalar(t: &wasmer::Type) -> Result<Scalar, String> {
+    match t {
+        wasmer::Type::I32 => Ok(Scalar::I32),
+        wasmer::Type::I64 => Ok(Scalar::I64),
+        wasmer::Type::F32 => Ok(Scalar::F32),
+        wasmer::Type::F64 => Ok(Scalar::F64),
+        other => Err(other.to_string()),
     }
 }
 

@@ -6,6 +6,8 @@
 #[cfg(feature = "engines")]
 mod command;
 #[cfg(feature = "engines")]
+mod component;
+#[cfg(feature = "engines")]
 pub(crate) mod gateway;
 #[cfg(feature = "engines")]
 mod gateway_wasi;
