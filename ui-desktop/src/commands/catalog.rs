@@ -124,22 +124,27 @@ pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<Su
     Ok(catalog
         .suites
         .into_iter()
-        .map(|s| SuiteView {
-            defaults: RunDefaults::for_suite(&s),
-            name: s.name,
-            description: s.description,
-            kind: s.kind,
-            tests: s
-                .tests
-                .into_iter()
-                .map(|t| TestView {
-                    name: t.name,
-                    description: t.description,
-                    tags: t.tags,
-                })
-                .collect(),
-            error: None,
-        })
+        .map(suite_view)
         .chain(broken)
         .collect())
+}
+
+/// A suite that loads, as the page lists it.
+pub fn suite_view(s: Suite) -> SuiteView {
+    SuiteView {
+        defaults: RunDefaults::for_suite(&s),
+        name: s.name,
+        description: s.description,
+        kind: s.kind,
+        tests: s
+            .tests
+            .into_iter()
+            .map(|t| TestView {
+                name: t.name,
+                description: t.description,
+                tags: t.tags,
+            })
+            .collect(),
+        error: None,
+    }
 }

@@ -2,5 +2,6 @@
 
 pub mod catalog;
 pub mod export;
+pub mod modules;
 pub mod run;
 pub mod runs;

@@ -224,11 +224,22 @@ pub async fn start_run(
     settings: RunSettingsView,
     on_event: Channel<Vec<RunEventView>>,
 ) -> CmdResult<()> {
+    launch(&state, |s| Ok(((s.planner)(s, settings)?, ())), on_event)
+}
+
+/// Plans with `make` and runs the plan on the runner thread, which holds what `make`
+/// returns besides the plan (a suite's staging folder) until the run has ended. Refused
+/// with `busy` while another run is in flight.
+pub(crate) fn launch<K: Send + 'static>(
+    state: &Workbench,
+    make: impl FnOnce(&Workbench) -> CmdResult<(Plan, K)>,
+    on_event: Channel<Vec<RunEventView>>,
+) -> CmdResult<()> {
     let mut active = state.active.lock().map_err(|_| busy())?;
     if active.as_ref().is_some_and(|r| !r.thread.is_finished()) {
         return Err(busy());
     }
-    let plan = (state.planner)(&state, settings)?;
+    let (plan, keep) = make(state)?;
     let (tx, rx) = crossbeam_channel::unbounded::<Event>();
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
@@ -238,6 +249,7 @@ pub async fn start_run(
         .spawn(move || {
             let forward = std::thread::spawn(move || forward(&rx, &on_event));
             let outcome = execute(&plan, &results, &worker, &tx, &flag);
+            drop(keep);
             drop(tx);
             let on_event = forward.join().ok();
             if let (Err(e), Some(ch)) = (outcome, on_event) {

@@ -14,11 +14,11 @@ use wasmeter_core::runner::WorkerCommand;
 use wasmeter_desktop::Workbench;
 use wasmeter_desktop::commands::run::{RunSettingsView, start_run};
 
-fn suites() -> PathBuf {
+pub(crate) fn suites() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
 }
 
-fn app(results: &Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+pub(crate) fn app(results: &Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     app_in(results, suites())
 }
 
@@ -42,7 +42,11 @@ fn app_in(
 }
 
 /// Invokes `cmd` with a JSON body; Ok is the returned JSON, Err the `{code, message}`.
-fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Value, Value> {
+pub(crate) fn invoke(
+    w: &WebviewWindow<MockRuntime>,
+    cmd: &str,
+    body: Value,
+) -> Result<Value, Value> {
     get_ipc_response(
         w,
         InvokeRequest {
@@ -58,7 +62,7 @@ fn invoke(w: &WebviewWindow<MockRuntime>, cmd: &str, body: Value) -> Result<Valu
     .map(|b| b.deserialize::<Value>().unwrap())
 }
 
-fn wait_idle(wb: &Workbench) {
+pub(crate) fn wait_idle(wb: &Workbench) {
     let start = Instant::now();
     while wb.busy() {
         assert!(

@@ -5,3 +5,4 @@
 
 mod commands;
 mod e2e;
+mod modules;
