@@ -23,7 +23,7 @@ use wasmeter_core::config::Config;
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::store::{list_runs, load_run};
-use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
+use wasmeter_core::suite::{ModuleStaging, Suite, SuiteCatalog, SuiteKind, with_natives};
 
 /// A pane that can have focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +129,9 @@ pub struct App {
     run_started: Option<Instant>,
     launcher: Box<dyn Launcher>,
     runtimes_rx: Option<Receiver<Vec<RuntimeInfo>>>,
+    /// The folder the suite of modules added by path was made in, while their run is in
+    /// flight (it goes when dropped).
+    staging: Option<ModuleStaging>,
 }
 
 impl App {
@@ -187,6 +190,7 @@ impl App {
             run_started: None,
             launcher,
             runtimes_rx: None,
+            staging: None,
         }
     }
 
@@ -207,6 +211,7 @@ impl App {
     /// Tells the settings which suite is ticked (its kind's warm-up, runs and invocations,
     /// its own timeout; for HTTP suites the load fields).
     fn sync_settings(&mut self) {
+        self.settings.modules = self.tests.ticked_modules().is_some();
         self.settings.set_suite(self.tests.ticked_suite());
     }
 
@@ -287,6 +292,7 @@ impl App {
         };
         self.run_started = None;
         let outcome = run.thread.take().map(|t| t.join());
+        self.staging = None;
         match outcome {
             Some(Ok(Ok(o))) => {
                 let msg = format!(
@@ -317,7 +323,9 @@ impl App {
         self.dirty = true;
     }
 
-    /// Builds the plan from the selection and starts it.
+    /// Builds the plan from the selection and starts it. Modules added by path are staged
+    /// first into a suite of their own (as `wasmeter run FILE.wasm` stages them), kept until
+    /// the run ends.
     pub fn start_run(&mut self) {
         if self.is_running() {
             return self.say("a run is already in flight (c cancels it)", true);
@@ -325,15 +333,23 @@ impl App {
         if self.runtimes.items.is_none() {
             return self.say("still detecting runtimes…", true);
         }
-        let req = match self.run_request() {
-            Ok(r) => r,
-            Err(e) => return self.say(e, true),
+        let (req, staging) = match self.tests.ticked_modules() {
+            Some(modules) => match self.module_request(&modules) {
+                Ok((staging, req)) => (req, Some(staging)),
+                Err(e) => return self.say(e, true),
+            },
+            None => match self.run_request() {
+                Ok(r) => (r, None),
+                Err(e) => return self.say(e, true),
+            },
         };
         let ids = req.runtimes.clone();
         let plan = match Plan::new(req) {
             Ok(p) => p,
             Err(e) => return self.say(format!("cannot start: {e}"), true),
         };
+        // Core may pick another baseline (modules have no native build unless given one).
+        let baseline = plan.settings.baseline.clone();
         // Runtimes the suite does not apply to (native and CLIs for lifecycle) are left out.
         let left_out: Vec<String> = plan
             .not_applicable
@@ -344,8 +360,9 @@ impl App {
         match self.launcher.launch(plan, &self.results) {
             Ok(h) => {
                 self.run = Some(h);
+                self.staging = staging;
                 self.run_started = Some(Instant::now());
-                self.live = LivePane::new(&self.settings.baseline);
+                self.live = LivePane::new(&baseline);
                 self.focus = Pane::Live;
                 if !left_out.is_empty() {
                     self.say(
@@ -355,14 +372,11 @@ impl App {
                         ),
                         false,
                     );
-                } else if lifecycle || ids.contains(&self.settings.baseline) {
+                } else if lifecycle || ids.contains(&baseline) {
                     self.message = None;
                 } else {
                     self.say(
-                        format!(
-                            "baseline {} is not in this run: no relative figures",
-                            self.settings.baseline
-                        ),
+                        format!("baseline {baseline} is not in this run: no relative figures"),
                         false,
                     );
                 }
@@ -375,6 +389,9 @@ impl App {
     /// The request the ticked tests, the included runtimes and the settings describe, what
     /// was left alone decided by core ([`RunRequest::from_choices`]).
     pub fn run_request(&self) -> Result<RunRequest, String> {
+        if self.tests.ticked_modules().is_some() {
+            return Err("modules added by path are staged when their run starts".into());
+        }
         let ids = self.runtimes.selected_ids();
         if ids.is_empty() {
             return Err("no runtime included: tick runtimes in Runtimes (space)".into());
@@ -385,6 +402,35 @@ impl App {
             suite,
             choices,
             self.config.clone(),
+        ))
+    }
+
+    /// The request for a run of `modules` (added by path and ticked), run as the settings
+    /// say, and the staging folder their suite was made in (keep it until the run ends).
+    /// Errors are one line: a bad setting, a native build that is missing or matches no
+    /// module, a results directory that is not writable.
+    pub fn module_request(
+        &self,
+        modules: &[PathBuf],
+    ) -> Result<(ModuleStaging, RunRequest), String> {
+        let ids = self.runtimes.selected_ids();
+        if ids.is_empty() {
+            return Err("no runtime included: tick runtimes in Runtimes (space)".into());
+        }
+        if modules.is_empty() {
+            return Err("no test ticked: tick tests in Suites & tests (space)".into());
+        }
+        let fields = &self.settings.module;
+        let run = fields.run()?;
+        let each = with_natives(modules, &run, &fields.natives()?)?;
+        let (staging, suite) = ModuleStaging::stage(&self.results, &each)?;
+        // The staged suite holds the ticked modules only (and what core adds to every suite
+        // of modules): all of its tests run, as `wasmeter run` runs them.
+        let tests = suite.test_names();
+        let choices = self.settings.choices(suite.kind, tests, ids);
+        Ok((
+            staging,
+            RunRequest::from_choices(suite, choices, self.config.clone()),
         ))
     }
 
@@ -554,6 +600,7 @@ impl App {
             Action::Export(runs) => self.export = Some(ExportDialog::new(runs, &self.export_dir)),
             Action::Reload => self.reload_runs(),
             Action::Message(m) => self.say(m, true),
+            Action::Info(m) => self.say(m, false),
         }
     }
 
@@ -597,5 +644,6 @@ impl App {
                 let _ = t.join();
             }
         }
+        self.staging = None;
     }
 }

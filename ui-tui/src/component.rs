@@ -28,6 +28,8 @@ pub enum Action {
     Reload,
     /// Show a message in the status line.
     Message(String),
+    /// Show a message in the status line that reports success, not a problem.
+    Info(String),
     /// Close the dialog that returned it.
     Close,
 }

@@ -32,6 +32,19 @@ impl Launcher for ThreadLauncher {
     fn launch(&mut self, plan: Plan, results: &Path) -> anyhow::Result<RunHandle> {
         use anyhow::Context;
         let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;
+        WorkerLauncher(worker).launch(plan, results)
+    }
+}
+
+/// Runs plans on a thread with workers started by a given command: what
+/// [`ThreadLauncher`] does with this executable, for a program whose executable is not
+/// the worker (the UI's tests run real cells through their own test binary).
+pub struct WorkerLauncher(pub WorkerCommand);
+
+impl Launcher for WorkerLauncher {
+    fn launch(&mut self, plan: Plan, results: &Path) -> anyhow::Result<RunHandle> {
+        use anyhow::Context;
+        let worker = self.0.clone();
         let (tx, rx) = crossbeam_channel::unbounded();
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = cancel.clone();

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod component;
+pub mod input;
 pub mod launch;
 pub mod panes;
 pub mod terminal;

@@ -5,10 +5,14 @@
 //! ([`Repetition::default_for`]) and are kept per kind once changed. The timeout is the
 //! ticked suite's own (or core's default) until the user sets one, which then wins for
 //! every suite; typing an empty one goes back ([`wasmeter_core::runner::resolve_timeout`]).
-//! ←/→ steps a value, Enter types one.
+//! For modules added by path, how they run, as `wasmeter run FILE.wasm` takes it: their
+//! arguments, `--env`, `--stdin`, `--expect`, `--dir`, `--invoke` and `--native`, typed as
+//! on a command line (words quoted as a shell quotes them). ←/→ steps a value, Enter types
+//! one, Tab completes a path.
 
 use super::{pane_block, selected};
 use crate::component::{Action, Component, movement, step};
+use crate::input::{Offer, complete_path, expand_home, split_words};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -16,16 +20,18 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use std::collections::HashMap;
+use std::path::PathBuf;
 use wasmeter_core::analysis::{MIN_INVOCATIONS, MIN_VALUES};
 use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
     RunOrder, TimeoutSource,
 };
-use wasmeter_core::suite::{Size, Suite, SuiteKind};
+use wasmeter_core::suite::{ModuleRun, Preopen, Size, Suite, SuiteKind, env_var};
 
-/// The settings, in display order (the last three for HTTP suites only).
-pub const FIELDS: [&str; 11] = [
+/// The settings, in display order (connections to latency for HTTP suites only, arguments
+/// to native for modules added by path only).
+pub const FIELDS: [&str; 18] = [
     "size",
     "warm-up",
     "runs",
@@ -37,6 +43,13 @@ pub const FIELDS: [&str; 11] = [
     "connections",
     "s per level",
     "latency (s)",
+    "arguments",
+    "env",
+    "stdin",
+    "expect",
+    "dir",
+    "invoke",
+    "native",
 ];
 
 /// Index of the warm-up iterations in [`FIELDS`].
@@ -59,6 +72,20 @@ const LEVELS: usize = 8;
 const DURATION: usize = 9;
 /// Index of the seconds of latency measurement.
 const LATENCY: usize = 10;
+/// Index of the modules' arguments.
+const ARGS: usize = 11;
+/// Index of the modules' environment variables.
+const ENV: usize = 12;
+/// Index of the file the modules read as stdin.
+const STDIN: usize = 13;
+/// Index of the file of the output the modules must print.
+const EXPECT: usize = 14;
+/// Index of the host folders the modules see.
+const DIRS: usize = 15;
+/// Index of the exported function called instead of `_start`.
+const INVOKE: usize = 16;
+/// Index of the native builds of the modules.
+const NATIVE: usize = 17;
 
 /// State of the settings pane.
 #[derive(Debug)]
@@ -92,6 +119,101 @@ pub struct SettingsPane {
     pub runtime_ids: Vec<String>,
     /// Load of an HTTP suite (levels, seconds per level, latency).
     pub http: HttpSettings,
+    /// True when the ticked suite is the modules added by path (their fields show).
+    pub modules: bool,
+    /// How modules added by path run, as typed (checked when set and again when a run
+    /// starts, so a bad value shows and blocks the run).
+    pub module: ModuleFields,
+}
+
+/// How modules added by path run, each field as typed: the `wasmeter run` options of the
+/// same names. Kept as text so that a value refused stays on screen to be fixed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModuleFields {
+    /// Arguments after the program name, words as a shell splits them.
+    pub args: String,
+    /// `KEY=VALUE` words (`--env`).
+    pub env: String,
+    /// A file the guest reads as stdin (`--stdin`).
+    pub stdin: String,
+    /// A file holding the output every runtime must print (`--expect`).
+    pub expect: String,
+    /// `HOST[::GUEST]` words (`--dir`).
+    pub dirs: String,
+    /// An exported function called instead of `_start` (`--invoke`).
+    pub invoke: String,
+    /// `PROGRAM` or `TEST=PROGRAM` words: native builds run as the baseline (`--native`).
+    pub native: String,
+}
+
+impl ModuleFields {
+    /// The run these fields describe, as `wasmeter run` checks its flags; the error is one
+    /// line naming the field. Native builds are checked against the modules when a run
+    /// starts ([`ModuleFields::natives`]).
+    pub fn run(&self) -> Result<ModuleRun, String> {
+        let words =
+            |field: &str, text: &str| split_words(text).map_err(|e| format!("{field}: {e}"));
+        let file = |field: &str, text: &str| -> Result<Option<PathBuf>, String> {
+            let t = text.trim();
+            if t.is_empty() {
+                return Ok(None);
+            }
+            let p = expand_home(t);
+            match std::fs::metadata(&p) {
+                Ok(m) if m.is_file() => Ok(Some(p)),
+                Ok(_) => Err(format!("{field}: {t}: not a file")),
+                Err(e) => Err(format!("{field}: {t}: {e}")),
+            }
+        };
+        Ok(ModuleRun {
+            args: words("arguments", &self.args)?,
+            env: words("env", &self.env)?
+                .iter()
+                .map(|kv| env_var(kv).ok_or_else(|| format!("env takes KEY=VALUE, not '{kv}'")))
+                .collect::<Result<_, _>>()?,
+            stdin: file("stdin", &self.stdin)?,
+            expect: file("expect", &self.expect)?,
+            dirs: words("dir", &self.dirs)?
+                .iter()
+                .map(|d| Preopen::parse(&expand_home(d).to_string_lossy()))
+                .collect::<Result<_, _>>()?,
+            invoke: Some(self.invoke.trim())
+                .filter(|f| !f.is_empty())
+                .map(str::to_string),
+            native: None,
+        })
+    }
+
+    /// The `--native` specs typed (`PROGRAM` or `TEST=PROGRAM`), for
+    /// [`wasmeter_core::suite::with_natives`].
+    pub fn natives(&self) -> Result<Vec<String>, String> {
+        split_words(&self.native).map_err(|e| format!("native: {e}"))
+    }
+
+    /// The text of field `i` of [`FIELDS`] (one from arguments to native).
+    fn text(&self, i: usize) -> &str {
+        match i {
+            ARGS => &self.args,
+            ENV => &self.env,
+            STDIN => &self.stdin,
+            EXPECT => &self.expect,
+            DIRS => &self.dirs,
+            INVOKE => &self.invoke,
+            _ => &self.native,
+        }
+    }
+
+    fn text_mut(&mut self, i: usize) -> &mut String {
+        match i {
+            ARGS => &mut self.args,
+            ENV => &mut self.env,
+            STDIN => &mut self.stdin,
+            EXPECT => &mut self.expect,
+            DIRS => &mut self.dirs,
+            INVOKE => &mut self.invoke,
+            _ => &mut self.native,
+        }
+    }
 }
 
 impl Default for SettingsPane {
@@ -112,8 +234,17 @@ impl Default for SettingsPane {
             error: None,
             runtime_ids: Vec::new(),
             http: HttpSettings::default(),
+            modules: false,
+            module: ModuleFields::default(),
         }
     }
+}
+
+/// Completes the last word of `text` (after its last blank) as a path, the rest kept.
+fn complete_last_word(text: &mut String, offer: Offer) {
+    let start = text.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let done = complete_path(&text[start..], offer).text;
+    text.replace_range(start.., &done);
 }
 
 /// Milliseconds as seconds, without trailing zeros (`2`, `0.5`).
@@ -147,13 +278,27 @@ impl SettingsPane {
         self.kind.is_http()
     }
 
-    /// Fields shown: the load ones only for an HTTP suite.
-    pub fn field_count(&self) -> usize {
+    /// Fields shown (indices in [`FIELDS`]): the load ones only for an HTTP suite, how
+    /// modules run only for modules added by path.
+    pub fn shown(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..LEVELS).collect();
         if self.http_suite() {
-            FIELDS.len()
-        } else {
-            LEVELS
+            v.extend(LEVELS..=LATENCY);
         }
+        if self.modules {
+            v.extend(ARGS..=NATIVE);
+        }
+        v
+    }
+
+    /// How many fields show.
+    pub fn field_count(&self) -> usize {
+        self.shown().len()
+    }
+
+    /// The selected field (index in [`FIELDS`]).
+    pub fn field(&self) -> usize {
+        self.shown().get(self.cursor).copied().unwrap_or(0)
     }
 
     /// Says which suite is ticked, if one is (fields shown and values used: its kind's
@@ -233,7 +378,8 @@ impl SettingsPane {
                 .collect::<Vec<_>>()
                 .join(","),
             DURATION => secs(self.http.duration_ms),
-            _ => secs(self.http.latency_ms),
+            LATENCY => secs(self.http.latency_ms),
+            _ => self.module.text(i).to_string(),
         }
     }
 
@@ -291,7 +437,16 @@ impl SettingsPane {
                 }
             }
             DURATION => self.http.duration_ms = seconds()?,
-            _ => self.http.latency_ms = seconds()?,
+            LATENCY => self.http.latency_ms = seconds()?,
+            // Kept as typed, even when refused: the error shows until it is fixed, and a
+            // run does not start before.
+            _ => {
+                *self.module.text_mut(i) = t.to_string();
+                self.module.run()?;
+                if i == NATIVE {
+                    self.module.natives()?;
+                }
+            }
         }
         Ok(())
     }
@@ -304,7 +459,7 @@ impl SettingsPane {
                 v.saturating_sub(1).max(min)
             }
         };
-        match self.cursor {
+        match self.field() {
             0 => {
                 self.size = if self.size == Size::Quick {
                     Size::Full
@@ -341,7 +496,7 @@ impl SettingsPane {
             }
             // Half a second at a time, at least half a second.
             DURATION | LATENCY => {
-                let ms = if self.cursor == DURATION {
+                let ms = if self.field() == DURATION {
                     &mut self.http.duration_ms
                 } else {
                     &mut self.http.latency_ms
@@ -359,7 +514,17 @@ impl SettingsPane {
 
     /// True for fields ←/→ change.
     fn steps(i: usize) -> bool {
-        !matches!(i, LABEL | LEVELS)
+        !matches!(i, LABEL | LEVELS) && i < ARGS
+    }
+
+    /// What Tab completes in field `i`: the last word of the text, as a path of the kind
+    /// the field takes; `None` for fields that take no path.
+    fn offer(i: usize) -> Option<Offer> {
+        match i {
+            STDIN | EXPECT | NATIVE => Some(Offer::Files),
+            DIRS => Some(Offer::Folders),
+            _ => None,
+        }
     }
 }
 
@@ -368,14 +533,16 @@ impl Component for SettingsPane {
         let block = pane_block("Run settings", focused);
         let inner = block.inner(area);
         block.render(area, buf);
-        let n = self.field_count();
+        let shown = self.shown();
         let [fields, note] =
-            Layout::vertical([Constraint::Length(n as u16), Constraint::Min(1)]).areas(inner);
-        let lines: Vec<Line> = FIELDS[..n]
+            Layout::vertical([Constraint::Length(shown.len() as u16), Constraint::Min(1)])
+                .areas(inner);
+        let lines: Vec<Line> = shown
             .iter()
             .enumerate()
-            .map(|(i, name)| {
-                let value = match (&self.editing, i == self.cursor) {
+            .map(|(row, &i)| {
+                let name = FIELDS[i];
+                let value = match (&self.editing, row == self.cursor) {
                     (Some(t), true) => format!("{t}▏"),
                     _ => {
                         let v = self.value(i);
@@ -383,13 +550,13 @@ impl Component for SettingsPane {
                     }
                 };
                 let arrows =
-                    if focused && Self::steps(i) && i == self.cursor && self.editing.is_none() {
+                    if focused && Self::steps(i) && row == self.cursor && self.editing.is_none() {
                         format!("◂ {value} ▸")
                     } else {
                         format!("  {value}")
                     };
                 let line = Line::from(vec![Span::raw(format!("{name:<12}")), Span::raw(arrows)]);
-                if i == self.cursor && focused {
+                if row == self.cursor && focused {
                     line.style(selected())
                 } else {
                     line
@@ -429,6 +596,13 @@ impl Component for SettingsPane {
                 Style::default().fg(Color::Yellow),
             ));
         }
+        if self.modules {
+            msg.push(Line::styled(
+                "modules: arguments, env, stdin, expect, dir, invoke and native apply to each \
+                 ticked module, as `wasmeter run FILE.wasm` takes them",
+                dim,
+            ));
+        }
         msg.push(if self.http_suite() {
             Line::styled(
                 format!(
@@ -454,6 +628,7 @@ impl Component for SettingsPane {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
+        let field = self.field();
         if let Some(text) = &mut self.editing {
             match key.code {
                 KeyCode::Esc => self.editing = None,
@@ -461,10 +636,22 @@ impl Component for SettingsPane {
                     text.pop();
                 }
                 KeyCode::Char(c) => text.push(c),
+                KeyCode::Tab => {
+                    if let Some(offer) = Self::offer(field) {
+                        complete_last_word(text, offer);
+                    }
+                }
                 KeyCode::Enter => {
                     let t = text.clone();
                     self.editing = None;
-                    self.error = self.set(self.cursor, &t).err();
+                    self.error = self.set(field, &t).err();
+                    // A module's option names files and folders: its error goes on the
+                    // status line too, in full.
+                    if let Some(e) = &self.error
+                        && field >= ARGS
+                    {
+                        return Action::Message(e.clone());
+                    }
                 }
                 _ => {}
             }
@@ -481,7 +668,7 @@ impl Component for SettingsPane {
             }
             KeyCode::Enter => {
                 self.error = None;
-                self.editing = Some(self.edit_text(self.cursor));
+                self.editing = Some(self.edit_text(field));
             }
             _ => return Action::Ignored,
         }

@@ -1,16 +1,23 @@
 //! Suites & tests pane: a tree of suites and their tests with checkboxes, filtered by
 //! typing after `/`. A run covers one suite. Suites whose manifest does not load are listed
-//! last with their error, and cannot be ticked.
+//! last with their error, and cannot be ticked. Modules the user adds by path (`a`, with
+//! Tab completing the path) are listed as the pseudo-suite `modules`, one test a module,
+//! as `wasmeter run FILE.wasm|DIR` takes them; `x` removes them again.
 
 use super::{clip, pane_block, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
+use crate::input::{Offer, complete_path};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use wasmeter_core::suite::{BrokenSuite, Suite};
+use std::path::PathBuf;
+use wasmeter_core::suite::{
+    BrokenSuite, Build, CommandTest, Guest, MODULES_SUITE, ModuleRun, Suite, TestCase, TestKind,
+    find_modules,
+};
 
 /// A visible row of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,10 +49,19 @@ pub struct TestsPane {
     pub editing: bool,
     /// Selected visible row.
     pub cursor: usize,
+    /// Modules added by path (absolute, in the order added), shown as the last suite of
+    /// `suites`, the pseudo-suite [`MODULES_SUITE`], while there are any.
+    pub modules: Vec<PathBuf>,
+    /// The module path being typed, while adding one.
+    pub adding: Option<String>,
+    /// The names Tab left to choose from, listed under the path being typed.
+    pub add_matches: Vec<String>,
+    /// Why the last path typed was not added (one line).
+    pub add_error: Option<String>,
 }
 
 impl TestsPane {
-    /// Sets the suites: every test of the first suite ticked.
+    /// Sets the suites: every test of the first suite ticked, no modules added.
     pub fn set(&mut self, suites: Vec<Suite>) {
         self.checked = suites
             .iter()
@@ -54,7 +70,101 @@ impl TestsPane {
             .collect();
         self.collapsed = vec![false; suites.len()];
         self.suites = suites;
+        self.modules.clear();
         self.cursor = 0;
+    }
+
+    /// Index in `suites` of the pseudo-suite of modules added by path, while there is one.
+    pub fn modules_index(&self) -> Option<usize> {
+        (!self.modules.is_empty()).then(|| self.suites.len() - 1)
+    }
+
+    /// The modules added by path whose tests are ticked, when the ticked suite is theirs:
+    /// what a run of modules stages.
+    pub fn ticked_modules(&self) -> Option<Vec<PathBuf>> {
+        let m = self.modules_index()?;
+        (self.ticked_index()? == m).then(|| {
+            self.modules
+                .iter()
+                .zip(&self.checked[m])
+                .filter(|(_, c)| **c)
+                .map(|(p, _)| p.clone())
+                .collect()
+        })
+    }
+
+    /// Adds the modules a path names (a `.wasm` file, or a folder's `.wasm` files) as
+    /// [`find_modules`] finds them, ticked, and ticks nothing else (a run covers one
+    /// suite). The error is find_modules' one line (missing, not wasm, a component, no
+    /// modules in a folder, a second module of one name); nothing is added then.
+    pub fn add_modules(&mut self, path: &str) -> Result<usize, String> {
+        let path = path.trim();
+        if path.is_empty() {
+            return Err("type the path of a .wasm module or of a folder of them".into());
+        }
+        let found = find_modules(&[crate::input::expand_home(path)])?;
+        let found: Vec<PathBuf> = found
+            .into_iter()
+            .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+            .filter(|p| !self.modules.contains(p))
+            .collect();
+        if found.is_empty() {
+            return Err(format!("{path}: added already"));
+        }
+        let mut all = self.modules.clone();
+        all.extend(found.iter().cloned());
+        // Tests are named after files: two modules of one name cannot run together.
+        find_modules(&all)?;
+        let kept: Vec<bool> = match self.modules_index() {
+            Some(m) => self.checked[m].clone(),
+            None => Vec::new(),
+        };
+        let ticked: Vec<bool> = kept.into_iter().chain(found.iter().map(|_| true)).collect();
+        for c in self.checked.iter_mut() {
+            c.iter_mut().for_each(|t| *t = false);
+        }
+        self.set_modules(all, ticked);
+        Ok(found.len())
+    }
+
+    /// Removes module `i` of those added by path.
+    pub fn remove_module(&mut self, i: usize) {
+        let Some(m) = self.modules_index() else {
+            return;
+        };
+        if i >= self.modules.len() {
+            return;
+        }
+        let mut modules = self.modules.clone();
+        let mut ticked = self.checked[m].clone();
+        modules.remove(i);
+        ticked.remove(i);
+        self.set_modules(modules, ticked);
+    }
+
+    /// Removes every module added by path.
+    pub fn remove_modules(&mut self) {
+        self.set_modules(Vec::new(), Vec::new());
+    }
+
+    /// Replaces the pseudo-suite of modules (the last of `suites`) with one of `modules`,
+    /// ticked as `ticked` says.
+    fn set_modules(&mut self, modules: Vec<PathBuf>, ticked: Vec<bool>) {
+        let collapsed = match self.modules_index() {
+            Some(_) => {
+                self.suites.pop();
+                self.checked.pop();
+                self.collapsed.pop().unwrap_or(false)
+            }
+            None => false,
+        };
+        self.modules = modules;
+        if !self.modules.is_empty() {
+            self.suites.push(modules_pseudo_suite(&self.modules));
+            self.checked.push(ticked);
+            self.collapsed.push(collapsed);
+        }
+        self.cursor = step(self.cursor, self.visible().len(), false, 0);
     }
 
     fn matches(&self, s: usize, t: usize) -> bool {
@@ -116,9 +226,14 @@ impl TestsPane {
 
     /// The suite with ticked tests, when exactly one has some.
     pub fn ticked_suite(&self) -> Option<&Suite> {
+        self.ticked_index().map(|s| &self.suites[s])
+    }
+
+    /// Index of the suite with ticked tests, when exactly one has some.
+    fn ticked_index(&self) -> Option<usize> {
         let mut with = (0..self.suites.len()).filter(|&s| self.checked[s].iter().any(|c| *c));
         match (with.next(), with.next()) {
-            (Some(s), None) => Some(&self.suites[s]),
+            (Some(s), None) => Some(s),
             _ => None,
         }
     }
@@ -149,6 +264,35 @@ impl TestsPane {
     }
 }
 
+/// The pseudo-suite that lists modules added by path: one command test a module, named
+/// after its file as the staged suite names it ([`wasmeter_core::suite::ModuleStaging`]),
+/// its path as its description. Only listed and ticked: a run stages the ticked modules.
+fn modules_pseudo_suite(modules: &[PathBuf]) -> Suite {
+    let tests = modules
+        .iter()
+        .map(|p| {
+            let name = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let guest = Guest {
+                wasm: p.clone(),
+                build: Build::Module(ModuleRun::default()),
+            };
+            TestCase {
+                description: p.display().to_string(),
+                ..TestCase::new(name, TestKind::Command(CommandTest { guest, check: None }))
+            }
+        })
+        .collect();
+    Suite {
+        name: MODULES_SUITE.into(),
+        description: "modules added by path".into(),
+        tests,
+        ..Suite::default()
+    }
+}
+
 impl Component for TestsPane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let block = pane_block("Suites & tests", focused);
@@ -160,8 +304,37 @@ impl Component for TestsPane {
                 .render(inner, buf);
             return;
         }
-        let [filter, tree] =
-            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(inner);
+        // The module path being typed, and under it why it was refused or what Tab left.
+        let add_rows = match (&self.adding, &self.add_error, self.add_matches.is_empty()) {
+            (None, _, _) => 0,
+            (Some(_), None, true) => 1,
+            _ => 2,
+        };
+        let [filter, tree, add] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(1),
+            Constraint::Length(add_rows),
+        ])
+        .areas(inner);
+        if let Some(text) = &self.adding {
+            let mut lines = vec![Line::from(vec![
+                Span::styled("add module: ", Style::default().fg(Color::Cyan)),
+                Span::raw(text.clone()),
+                Span::styled("▏", Style::default().fg(Color::Cyan)),
+            ])];
+            if let Some(e) = &self.add_error {
+                lines.push(Line::styled(
+                    clip(e, add.width as usize),
+                    Style::default().fg(Color::Red),
+                ));
+            } else if !self.add_matches.is_empty() {
+                lines.push(Line::styled(
+                    clip(&self.add_matches.join("  "), add.width as usize),
+                    Style::default().fg(Color::DarkGray),
+                ));
+            }
+            Paragraph::new(lines).render(add, buf);
+        }
         let ftext = if self.editing {
             Line::from(vec![
                 Span::styled("filter: ", Style::default().fg(Color::Cyan)),
@@ -169,7 +342,10 @@ impl Component for TestsPane {
                 Span::styled("▏", Style::default().fg(Color::Cyan)),
             ])
         } else if self.filter.is_empty() {
-            Line::styled("/ to filter", Style::default().fg(Color::DarkGray))
+            Line::styled(
+                "/ to filter · a to add .wasm modules by path",
+                Style::default().fg(Color::DarkGray),
+            )
         } else {
             Line::from(vec![
                 Span::styled("filter: ", Style::default().fg(Color::DarkGray)),
@@ -199,12 +375,14 @@ impl Component for TestsPane {
                             "[-]"
                         };
                         let arrow = if self.collapsed[s] { "▸" } else { "▾" };
+                        let name = if Some(s) == self.modules_index() {
+                            format!("{} ({})", su.name, self.modules.len())
+                        } else {
+                            su.name.clone()
+                        };
                         Line::from(vec![
                             Span::raw(format!("{arrow} {mark} ")),
-                            Span::styled(
-                                su.name.clone(),
-                                Style::default().add_modifier(Modifier::BOLD),
-                            ),
+                            Span::styled(name, Style::default().add_modifier(Modifier::BOLD)),
                             Span::styled(
                                 format!("  {n}/{} tests", su.tests.len()),
                                 Style::default().fg(Color::DarkGray),
@@ -248,6 +426,61 @@ impl Component for TestsPane {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
+        if let Some(text) = &mut self.adding {
+            match key.code {
+                KeyCode::Esc => {
+                    self.adding = None;
+                    self.add_error = None;
+                    self.add_matches.clear();
+                }
+                KeyCode::Tab => {
+                    let c = complete_path(text, Offer::Modules);
+                    *text = c.text;
+                    self.add_matches = c.matches;
+                    self.add_error = None;
+                }
+                KeyCode::Enter => {
+                    let path = text.clone();
+                    self.add_matches.clear();
+                    match self.add_modules(&path) {
+                        Ok(n) => {
+                            self.adding = None;
+                            self.add_error = None;
+                            // The cursor on the modules' suite, its tests below it.
+                            let m = self.modules_index();
+                            if let Some(i) = self
+                                .visible()
+                                .iter()
+                                .position(|n| matches!(n, Node::Suite(s) if Some(*s) == m))
+                            {
+                                self.cursor = i;
+                            }
+                            return Action::Info(format!(
+                                "added {n} module{} from {path}; the modules suite is ticked",
+                                if n == 1 { "" } else { "s" }
+                            ));
+                        }
+                        Err(e) => {
+                            // In full on the status line too: the pane may be too narrow.
+                            self.add_error = Some(e.clone());
+                            return Action::Message(e);
+                        }
+                    }
+                }
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.add_error = None;
+                    self.add_matches.clear();
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.add_error = None;
+                    self.add_matches.clear();
+                }
+                _ => {}
+            }
+            return Action::None;
+        }
         if self.editing {
             match key.code {
                 KeyCode::Esc => {
@@ -272,6 +505,21 @@ impl Component for TestsPane {
         match key.code {
             KeyCode::Char('/') => {
                 self.editing = true;
+                Action::None
+            }
+            KeyCode::Char('a') => {
+                self.adding = Some(String::new());
+                self.add_error = None;
+                self.add_matches.clear();
+                Action::None
+            }
+            KeyCode::Char('x') | KeyCode::Delete => {
+                let m = self.modules_index();
+                match rows.get(self.cursor) {
+                    Some(Node::Test(s, t)) if Some(*s) == m => self.remove_module(*t),
+                    Some(Node::Suite(s)) if Some(*s) == m => self.remove_modules(),
+                    _ => return Action::Ignored,
+                }
                 Action::None
             }
             KeyCode::Esc if !self.filter.is_empty() => {
@@ -305,20 +553,32 @@ impl Component for TestsPane {
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
-        if self.editing {
+        if self.adding.is_some() {
+            vec![
+                ("type", "path"),
+                ("tab", "complete"),
+                ("enter", "add"),
+                ("esc", "cancel"),
+            ]
+        } else if self.editing {
             vec![("type", "filter"), ("enter", "keep"), ("esc", "clear")]
         } else {
-            vec![
+            let mut h = vec![
                 ("space", "tick"),
                 ("/", "filter"),
                 ("←/→", "fold"),
-                ("r", "run"),
-            ]
+                ("a", "add .wasm"),
+            ];
+            if self.modules_index().is_some() {
+                h.push(("x", "remove module"));
+            }
+            h.push(("r", "run"));
+            h
         }
     }
 
     fn captures_input(&self) -> bool {
-        self.editing
+        self.editing || self.adding.is_some()
     }
 }
 

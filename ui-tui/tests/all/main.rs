@@ -1,4 +1,4 @@
-//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, saturated HTTP levels.
+//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, saturated HTTP levels, modules added by path.
 //!
 //! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
 //! `cargo test --test all MODULE::` runs one module.
@@ -6,4 +6,5 @@
 mod common;
 mod flow;
 mod http_saturated;
+mod modules;
 mod screens;
