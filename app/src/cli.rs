@@ -50,6 +50,9 @@ pub enum Command {
     /// Run a suite on runtimes and save the run. Exits 0 when every cell finished, 1 when a
     /// cell failed or the run did not complete (it is saved either way), 2 on bad input.
     Run(Box<RunArgs>),
+    /// Write a plan file: the suite, tests, runtimes and settings a run takes (the flags of
+    /// `run`), to run the same plan on every machine with `wasmeter run --plan FILE`.
+    Plan(Box<PlanArgs>),
     /// List saved runs.
     Runs {
         /// Print JSON.
@@ -134,6 +137,17 @@ pub enum SuiteAction {
     },
 }
 
+/// Arguments of `wasmeter plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// Where to write the plan.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// What the plan runs: the flags of `wasmeter run`.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
 /// Arguments of `wasmeter run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -171,8 +185,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "[TEST=]PROGRAM", requires = "modules")]
     pub native: Vec<String>,
     /// Suite to run.
-    #[arg(long, required_unless_present_any = ["resume", "modules"])]
+    #[arg(long, required_unless_present_any = ["resume", "modules", "plan"])]
     pub suite: Option<String>,
+    /// Run a plan file (`wasmeter plan … -o FILE`) as it is: its suite, tests, runtimes and
+    /// settings; runtimes this machine lacks are listed as not run here. Its hash is saved
+    /// with the run.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "suite", "resume", "modules", "tests", "runtimes", "warmup", "runs", "invocations",
+        "order", "seed", "measure", "timeout", "size", "baseline", "memory_mib", "sample_ms",
+        "concurrency", "duration", "latency", "ready_timeout", "threads", "cli_inflight",
+    ])]
+    pub plan: Option<PathBuf>,
     /// Finish an interrupted or cancelled run (id, prefix, `latest` or path): runs only its
     /// missing cells, with the run's own settings.
     #[arg(long, conflicts_with = "suite", value_name = "RUN")]

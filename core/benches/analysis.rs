@@ -94,6 +94,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 size: Size::Quick,
                 baseline: "native".into(),
                 http: None,
+                plan_hash: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "bench".into(),

@@ -56,6 +56,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             action: SuiteAction::Build { name, force },
         } => suite_build::main(&ctx, &name, force),
         Command::Run(args) => run::main(&ctx, *args),
+        Command::Plan(args) => run::write_plan(&ctx, *args),
         Command::Runs { json } => runs::main(&ctx, json),
         Command::Show {
             run,

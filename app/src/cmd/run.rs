@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::cli::RunArgs;
+use crate::cli::{PlanArgs, RunArgs};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -11,7 +11,8 @@ use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{
-    Event, Plan, RunChoices, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
+    DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Event, Plan, PlanFile, RunChoices,
+    RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
 };
 use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
@@ -43,6 +44,7 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
                 ctx.config()?,
             )
         }
+        None if args.plan.is_some() => request_from_plan(ctx, &cat, &args)?,
         None => request_from_args(ctx, &cat, &args)?,
     };
     let plan = Plan::new(req).map_err(|e| InputError(e.to_string()))?;
@@ -119,6 +121,66 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             ExitCode::SUCCESS
         },
     )
+}
+
+/// `wasmeter plan`: the choices the flags make, written as a plan file.
+pub fn write_plan(ctx: &Ctx, args: PlanArgs) -> Result<ExitCode> {
+    let run = &args.run;
+    if !run.modules.is_empty() || run.resume.is_some() || run.plan.is_some() {
+        return Err(InputError(
+            "a plan names a suite (--suite); modules by path, --resume and --plan are not plans"
+                .into(),
+        )
+        .into());
+    }
+    let cat = ctx.catalog()?;
+    let name = run.suite.as_deref().unwrap_or_default();
+    let suite = cat.get(name).map_err(|e| InputError(e.to_string()))?;
+    let mut choices = choices_from_args(suite, run)?;
+    // Defaults the flags always carry stay out of the file: the machine's policy decides.
+    if run.memory_mib == DEFAULT_MEMORY_CAP_MIB {
+        choices.memory_cap_mib = None;
+    }
+    if run.sample_ms == DEFAULT_SAMPLE_INTERVAL_MS {
+        choices.sample_interval_ms = None;
+    }
+    // Checked as a run would be here, so a plan with a typo is not sent to a fleet.
+    let mut check = choices.clone();
+    check.skip_missing = true;
+    Plan::new(RunRequest::from_choices(
+        suite.clone(),
+        check,
+        ctx.config()?,
+    ))
+    .map_err(|e| InputError(e.to_string()))?;
+    let plan = PlanFile::new(&suite.name, choices);
+    plan.write(&args.output)
+        .map_err(|e| InputError(e.to_string()))?;
+    println!(
+        "plan {} written to {}: run it with `wasmeter run --plan {}`",
+        plan.hash(),
+        args.output.display(),
+        args.output.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The request a plan file describes, with its hash; runtimes this machine lacks are left
+/// out and listed as not run here.
+fn request_from_plan(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<RunRequest> {
+    let path = args.plan.as_deref().unwrap_or(std::path::Path::new(""));
+    let plan = PlanFile::read(path).map_err(|e| InputError(e.to_string()))?;
+    let suite = cat
+        .get(&plan.plan.suite)
+        .map_err(|e| InputError(format!("{}: {e}", path.display())))?;
+    let mut choices = plan.run.clone();
+    choices.skip_missing = true;
+    if args.name.is_some() {
+        choices.label = args.name.clone();
+    }
+    let mut req = RunRequest::from_choices(suite.clone(), choices, ctx.config()?);
+    req.plan_hash = Some(plan.hash());
+    Ok(req)
 }
 
 /// The request the command line describes: the flags given, the rest left to core's
@@ -266,6 +328,7 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.memory_cap = m.settings.memory_cap_bytes;
     req.sample_interval = Duration::from_millis(m.settings.sample_interval_ms);
     req.config = ctx.config()?;
+    req.plan_hash = m.settings.plan_hash;
     Ok(req)
 }
 

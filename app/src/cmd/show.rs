@@ -43,6 +43,9 @@ pub fn main(
             "machine: {} ({} cores), {}, kernel {}",
             m.machine.cpu_model, m.machine.cores, m.machine.os, m.machine.kernel
         );
+        if let Some(h) = &m.settings.plan_hash {
+            println!("plan: {h} (runs of this plan on any machine are comparable)");
+        }
         if let Some(l) = summary.load {
             let busy = if l.busy { " (busy)" } else { "" };
             println!("load: {}{busy}", l.describe(&m.id));
@@ -70,6 +73,9 @@ pub fn main(
             print!("{}", render_summary(&summary));
             if phases {
                 print!("{}", render_phases(&summary));
+            }
+            if !m.not_applicable.is_empty() {
+                print!("{}", render_not_applicable(&m.not_applicable));
             }
         }
     }

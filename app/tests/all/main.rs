@@ -13,5 +13,6 @@ mod interrupt;
 mod libsodium;
 mod lifecycle;
 mod modules;
+mod plans;
 mod report;
 mod tui_tmux;

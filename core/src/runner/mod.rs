@@ -8,6 +8,7 @@ pub mod instructions;
 mod plan;
 #[cfg(feature = "testing")]
 mod plan_cases;
+mod plan_file;
 mod policy;
 #[cfg(feature = "testing")]
 mod stand_in;
@@ -19,6 +20,7 @@ pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
 pub use plan::{NO_NATIVE, Plan, PlanError, Repetition, RunRequest};
 #[cfg(feature = "testing")]
 pub use plan_cases::{TimeoutCase, planned, timeout_cases};
+pub use plan_file::{PLAN_VERSION, PlanFile, PlanFileError, PlanHeader};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
     MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,

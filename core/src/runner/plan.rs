@@ -48,6 +48,8 @@ pub struct RunRequest {
     pub skip_missing: bool,
     /// HTTP suites: load settings (defaults when `None`).
     pub http: Option<HttpSettings>,
+    /// The hash of the plan file this request came from, saved with the run.
+    pub plan_hash: Option<String>,
 }
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
@@ -263,22 +265,35 @@ impl Plan {
                     .join(", "),
             });
         }
-        let tests = if req.tests.is_empty() {
-            // The empty module of a run of modules is there for CLI runtimes' start-up:
-            // without a CLI runtime it is left out.
-            let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli);
-            req.suite
-                .tests
-                .iter()
-                .filter(|t| cli || !req.suite.modules_only() || t.name != STARTUP_TEST)
-                .cloned()
-                .collect()
+        // The empty module of a run of modules is there for CLI runtimes' start-up: with a
+        // CLI runtime it is run whichever tests were chosen, without one it is left out.
+        let startup = (req.suite.modules_only())
+            .then(|| req.suite.tests.iter().find(|t| t.name == STARTUP_TEST))
+            .flatten();
+        let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli);
+        let mut tests = if req.tests.is_empty() {
+            req.suite.tests.clone()
         } else {
             req.tests
                 .iter()
                 .map(|t| req.suite.test(t).cloned())
                 .collect::<Result<Vec<_>, _>>()?
         };
+        if let Some(s) = startup {
+            tests.retain(|t| t.name != STARTUP_TEST);
+            if cli {
+                tests.push(s.clone());
+            }
+        }
+        // A plan run on a machine that lacks a runtime: its cells are listed as not run
+        // here, with why, and the run goes on.
+        if req.plan_hash.is_some() {
+            not_applicable.extend(
+                skipped
+                    .drain(..)
+                    .map(|(id, why)| (id, format!("not available on this machine: {why}"))),
+            );
+        }
         let http = kind.is_http().then(|| req.http.clone().unwrap_or_default());
         if let Some(h) = &http {
             if h.levels.is_empty() || h.levels.contains(&0) {
@@ -310,6 +325,7 @@ impl Plan {
                 size: req.size,
                 baseline,
                 http,
+                plan_hash: req.plan_hash,
             },
             suite: req.suite,
             tests,

@@ -99,40 +99,59 @@ impl RunDefaults {
 }
 
 /// What a user chose in a front end. `None` (and an empty list) means "not set": core's
-/// policy decides, so no front end carries a default of its own.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// policy decides, so no front end carries a default of its own. A plan file's `[run]`
+/// table is this, as TOML (what is not set is left out).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct RunChoices {
     /// Test names; empty means all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<String>,
     /// Runtime ids or groups (`all`, `embedded`, `cli`); empty means every available one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<String>,
     /// Warm-up iterations per invocation.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub warmup: Option<u32>,
     /// Measured iterations per invocation.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub runs: Option<u32>,
     /// Fresh worker processes per cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub invocations: Option<u32>,
     /// Order of the cells' invocations.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub order: Option<RunOrder>,
     /// Seed of the interleaved order.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Time, or also instructions.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub measure: Option<Measure>,
     /// Per-iteration timeout, seconds ([`resolve_timeout`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_secs: Option<u64>,
     /// Problem size.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,
     /// Label of the saved run; blank means none.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Memory cap per cell, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_cap_mib: Option<u64>,
     /// Live sampling interval, ms (at least [`MIN_SAMPLE_INTERVAL_MS`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sample_interval_ms: Option<u64>,
     /// Baseline runtime.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
-    /// Leave out named runtimes that are unavailable instead of refusing.
+    /// Leave out named runtimes that are unavailable instead of refusing (not part of a
+    /// plan file: a plan run always does).
+    #[serde(skip)]
     pub skip_missing: bool,
     /// HTTP suites: the load (ignored for other kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpSettings>,
 }
 
@@ -167,6 +186,7 @@ impl RunRequest {
             config,
             skip_missing: c.skip_missing,
             http: if suite.kind.is_http() { c.http } else { None },
+            plan_hash: None,
             suite,
         }
     }

@@ -79,6 +79,7 @@ pub fn stand_in_run(
             size: Size::Quick,
             baseline: "native".into(),
             http: None,
+            plan_hash: None,
         },
         label: None,
         skipped: Vec::new(),

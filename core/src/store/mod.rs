@@ -141,6 +141,10 @@ pub struct RunSettings {
     /// HTTP suites: concurrency levels, durations, threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<crate::http::HttpSettings>,
+    /// The hash of the plan file the run was made from (`wasmeter run --plan`): runs of one
+    /// plan, on any machine, are comparable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan_hash: Option<String>,
 }
 
 fn one() -> u32 {

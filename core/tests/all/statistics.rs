@@ -94,6 +94,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 size: Size::Quick,
                 baseline: "mock".into(),
                 http: None,
+                plan_hash: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "test".into(),

@@ -36,6 +36,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             size: Size::Quick,
             baseline: "native".into(),
             http: None,
+            plan_hash: None,
         },
         machine: Machine::detect(),
         wasmeter_version: "test".into(),

@@ -193,6 +193,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             size: Size::Quick,
             baseline: "native".into(),
             http: None,
+            plan_hash: None,
         },
         machine: machine("fp-1"),
         wasmeter_version: "0.1.0".into(),

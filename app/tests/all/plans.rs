@@ -1,0 +1,138 @@
+//! Plans as files: `wasmeter plan` writes what a run takes, `wasmeter run --plan` runs it
+//! as it is on whatever machine, saving the plan's hash, and bad plan files are refused
+//! with the file and line.
+
+use crate::common::{json, stderr, wasmeter};
+
+#[test]
+fn a_plan_file_runs_as_written_and_its_runs_carry_its_hash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let plan = tmp.path().join("plan.toml");
+    let plan_arg = plan.to_str().unwrap();
+    // wasmedge is a runtime wasmeter knows and this machine lacks (no registry has it).
+    let out = wasmeter(
+        &[
+            "plan",
+            "--suite",
+            "compute",
+            "--tests",
+            "crc32,sha256",
+            "--runtimes",
+            "wasmtime,wasmi,wasmedge",
+            "--invocations",
+            "2",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "-o",
+            plan_arg,
+        ],
+        &results,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    let hash = said.split_whitespace().nth(1).unwrap().to_string();
+    assert_eq!(hash.len(), 16, "{said}");
+    let text = std::fs::read_to_string(&plan).unwrap();
+    assert!(text.contains("suite = \"compute\""), "{text}");
+    assert!(text.contains("invocations = 2"), "{text}");
+    assert!(
+        !text.contains("memory_cap_mib"),
+        "defaults stay out: {text}"
+    );
+
+    for _ in 0..2 {
+        let out = wasmeter(&["run", "--plan", plan_arg, "--json"], &results);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v = json(&out);
+        assert_eq!(
+            v["runtimes"],
+            serde_json::json!(["wasmtime", "wasmi"]),
+            "{v}"
+        );
+        assert_eq!(v["tests"], serde_json::json!(["crc32", "sha256"]), "{v}");
+    }
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in runs {
+        let dir = std::path::Path::new(r["dir"].as_str().unwrap());
+        let meta: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        assert_eq!(meta["settings"]["plan_hash"], hash.as_str(), "{meta}");
+        assert_eq!(meta["settings"]["invocations"], 2, "{meta}");
+        assert!(
+            meta["not_applicable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n["runtime"] == "wasmedge"
+                    && n["why"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("not available on this machine: ")),
+            "{meta}"
+        );
+    }
+    let show = wasmeter(&["show", "latest"], &results);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(shown.contains(&format!("plan: {hash}")), "{shown}");
+    assert!(
+        shown.contains("n/a (not run): wasmedge — not available on this machine"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn bad_plan_files_and_flags_exit_2_naming_the_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let plan = tmp.path().join("plan.toml");
+    let plan_arg = plan.to_str().unwrap();
+    for (text, words) in [
+        (
+            "[plan]\nversion = 1\nsuite = \"compute\"\n\n[run]\nrutimes = [\"wasmtime\"]\n",
+            "plan.toml:6: unknown field 'run.rutimes'",
+        ),
+        (
+            "[plan]\nversion = 9\nsuite = \"compute\"\n",
+            "plan.toml:2: plan version 9 is not one this wasmeter reads (1)",
+        ),
+        ("[plan]\nversion = 1\nsuite = \"nosuch\"\n", "plan.toml: "),
+    ] {
+        std::fs::write(&plan, text).unwrap();
+        let out = wasmeter(&["run", "--plan", plan_arg], &results);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(words), "{words}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    // A plan runs as written: other settings beside it are refused.
+    std::fs::write(&plan, "[plan]\nversion = 1\nsuite = \"compute\"\n").unwrap();
+    let out = wasmeter(&["run", "--plan", plan_arg, "--runs", "3"], &results);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A plan of a runtime wasmeter does not know is refused when written.
+    let out = wasmeter(
+        &[
+            "plan",
+            "--suite",
+            "compute",
+            "--runtimes",
+            "nosuch",
+            "-o",
+            plan_arg,
+        ],
+        &results,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown runtime 'nosuch'"),
+        "{}",
+        stderr(&out)
+    );
+    // Nothing ran.
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    assert_eq!(runs.as_array().map(Vec::len), Some(0), "{runs}");
+}
