@@ -403,3 +403,60 @@ fn a_module_added_by_path_runs_on_embedded_runtimes_and_is_saved() {
     let s = screen(&app);
     assert!(s.contains(MODULES_SUITE) && s.contains("crc32"), "{s}");
 }
+
+#[test]
+fn tab_completes_the_paths_of_module_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    let module = crc32_in(tmp.path());
+    std::fs::write(tmp.path().join("input.txt"), "data").unwrap();
+    std::fs::create_dir(tmp.path().join("shared")).unwrap();
+    let mut app = app(tmp.path().join("results"), &["wasmtime"]);
+    key(&mut app, KeyCode::Char('a'));
+    keys(&mut app, &module.display().to_string());
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Settings);
+    let base = tmp.path().display().to_string();
+    let field = |app: &App, name: &str| {
+        app.settings
+            .shown()
+            .iter()
+            .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
+            .unwrap()
+    };
+    // Any file for stdin; the Tab stays in the field.
+    app.settings.cursor = field(&app, "stdin");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, &format!("{base}/inp"));
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Settings);
+    assert_eq!(
+        app.settings.editing.as_deref(),
+        Some(format!("{base}/input.txt").as_str())
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.settings.error, None);
+    assert_eq!(
+        app.settings.module.run().unwrap().stdin,
+        Some(tmp.path().join("input.txt"))
+    );
+    // Folders for --dir, the last word completed and the others kept.
+    app.settings.cursor = field(&app, "dir");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, &format!("{base}::a {base}/sh"));
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(
+        app.settings.editing.as_deref(),
+        Some(format!("{base}::a {base}/shared/").as_str())
+    );
+    keys(&mut app, "::data");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.settings.error, None);
+    let dirs = app.settings.module.run().unwrap().dirs;
+    let guests: Vec<&str> = dirs.iter().map(|d| d.guest.as_str()).collect();
+    assert_eq!(guests, ["a", "data"]);
+    assert_eq!(
+        dirs[1].host,
+        tmp.path().join("shared").canonicalize().unwrap()
+    );
+}
