@@ -15,7 +15,7 @@
 // Exit status: the guest's exit code (proc_exit or 0 when _start returns); 134 when the
 // guest traps; 2 for a usage error; 1 when the module cannot be read, compiled or
 // instantiated. Every failure prints one line to stderr, prefixed "node-wasi:".
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import process from 'node:process';
 import { WASI } from 'node:wasi';
@@ -79,6 +79,7 @@ function main() {
       args: invoke === null ? [argv0, ...args] : [argv0],
       env,
       preopens,
+      stdout: blockingStdout(),
       returnOnExit: true,
     });
   } catch (e) {
@@ -109,6 +110,19 @@ function main() {
   }
   // Guest output went straight to fds 1 and 2; nothing of ours is buffered.
   process.exit(typeof code === 'number' ? code : 0);
+}
+
+// A blocking descriptor of stdout for the guest. node makes its own stdout pipe
+// non-blocking, so a guest writing faster than the reader gets EAGAIN, which WASI hands on
+// as an error and wasi-libc drops the rest of the buffer: output is lost (seen with 5 MB
+// through a pipe). Opening the pipe anew gives a descriptor of its own, blocking; append,
+// so that a file is never truncated.
+function blockingStdout() {
+  try {
+    return openSync('/dev/stdout', 'a');
+  } catch {
+    return 1;
+  }
 }
 
 // Calls an export with the arguments as numbers, or as BigInts where the function takes

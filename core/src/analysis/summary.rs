@@ -16,7 +16,9 @@ pub struct CellSummary {
     pub runtime: String,
     /// Test name.
     pub test: String,
-    /// Which measurement the primary time is: `self` (the guest's own timing) or `wall`.
+    /// Which measurement the primary time is: `self` (the guest's own timing), `wall` (the
+    /// harness's time of the execute phase), `process` (of a whole process or iteration,
+    /// start-up included) or `instructions`.
     pub source: String,
     /// The phase the primary time is of: `execute` for commands (left out of files then),
     /// `instantiate` for the lifecycle suite.
@@ -295,7 +297,9 @@ impl<'a> Index<'a> {
             ),
             (Phase::Execute, Metric::SelfNs, "self", Phase::Execute),
             (Phase::Execute, Metric::WallNs, "wall", Phase::Execute),
-            (Phase::Total, Metric::WallNs, "wall", Phase::Execute),
+            // A whole process (native, CLI runtimes) or iteration: start-up included, so
+            // never divided by an execute phase's wall time without saying so.
+            (Phase::Total, Metric::WallNs, "process", Phase::Execute),
             (
                 Phase::Instantiate,
                 Metric::WallNs,
@@ -341,7 +345,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         .filter(|r| r.kind == crate::runtime::RuntimeKind::Cli)
         .filter(|r| !failures.contains_key(&(r.id.as_str(), STARTUP_TEST)))
         .filter_map(|r| match index.primary(&r.id, STARTUP_TEST)? {
-            (v, "wall", _) => Some((r.id.as_str(), Stats::of(&v)?)),
+            (v, "process", _) => Some((r.id.as_str(), Stats::of(&v)?)),
             _ => None,
         })
         .collect();
@@ -434,7 +438,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 _ => None,
             };
             let startup_corrected = match (&stats, primary, startup.get(rt.as_str())) {
-                (Some(s), Some((_, "wall", _)), Some(empty)) if test != STARTUP_TEST => {
+                (Some(s), Some((_, "process", _)), Some(empty)) if test != STARTUP_TEST => {
                     Some(Corrected::of(s, empty))
                 }
                 _ => None,

@@ -155,8 +155,8 @@ pub fn env_var(kv: &str) -> Option<(String, String)> {
     }
 }
 
-/// A module's test name: its file name without `.wasm`.
-fn test_name(path: &Path) -> String {
+/// A module's test name: its file name without `.wasm`; every front end names modules so.
+pub fn test_name(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "module".into())

@@ -3,7 +3,7 @@
 
 use super::Table;
 use crate::analysis::{Corrected, RunSummary};
-use crate::format::{MISSING, format_cell, format_geomean, format_time};
+use crate::format::{MISSING, format_cell, format_geomean, format_ns};
 use crate::suite::STARTUP_TEST;
 
 /// Tests down, runtimes across; a footer row of geometric means; a note for each cell
@@ -88,7 +88,7 @@ pub fn startup_corrected_table(s: &RunSummary) -> Option<Table> {
 
 /// `12.3 ms (11.0 ms–13.9 ms)`; below zero the start-up hides the program: said so.
 fn format_corrected(c: &Corrected) -> String {
-    let time = |ns: f64| format_time(ns / 1e9);
+    let time = format_ns;
     if c.high.is_some_and(|h| h <= 0.0) || c.ns <= 0.0 {
         return "within start-up".into();
     }

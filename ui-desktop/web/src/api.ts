@@ -370,7 +370,7 @@ export interface Stats {
 export interface CellSummary {
   runtime: string;
   test: string;
-  /** Which value is primary: "self" (guest-timed), "wall" or "total". */
+  /** Which value is primary: "self" (guest-timed), "wall" (execute phase), "process" (whole process or iteration) or "instructions". */
   source: string;
   /** The phase the primary time is of; absent means "execute" (lifecycle: "instantiate"). */
   primary_phase?: string;

@@ -271,10 +271,7 @@ fn modules_pseudo_suite(modules: &[PathBuf]) -> Suite {
     let tests = modules
         .iter()
         .map(|p| {
-            let name = p
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = wasmeter_core::suite::test_name(p);
             let guest = Guest {
                 wasm: p.clone(),
                 build: Build::Module(ModuleRun::default()),
