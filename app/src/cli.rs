@@ -97,6 +97,27 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Put many runs side by side (a CI matrix, runs over time): runtime × test × run, each
+    /// relative to its own run's native with its 95 % interval. Runs of different suites
+    /// are refused; different plans, machines or runtime versions are said.
+    Compare {
+        /// Two or more runs (id, unique prefix, `latest`, or path).
+        #[arg(required = true, num_args = 2..)]
+        runs: Vec<String>,
+        /// Name the columns by run or by machine.
+        #[arg(long, default_value = "run", value_name = "run|machine")]
+        by: String,
+        /// Each run relative to this runtime of its own run, or `none` for times as
+        /// measured (one machine only).
+        #[arg(long, default_value = "native", value_name = "RUNTIME|none")]
+        normalize: String,
+        /// text, md or json.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Write to this file instead of stdout.
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
     /// Export a run (or the diff of two) as CSV, JSON, Markdown or HTML.
     Export {
         /// Run (id, unique prefix, `latest`, or path).

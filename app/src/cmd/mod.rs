@@ -1,5 +1,6 @@
 //! One file per subcommand; each returns the process exit code.
 
+mod compare;
 mod desktop;
 mod diff;
 mod export;
@@ -98,6 +99,13 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             (threshold, &normalize),
         ),
         Command::Load(args) => load::main(&args),
+        Command::Compare {
+            runs,
+            by,
+            normalize,
+            format,
+            output,
+        } => compare::main(&ctx, &runs, &by, &normalize, &format, output.as_deref()),
     }
 }
 

@@ -6,6 +6,7 @@
 mod cli;
 mod cli_runtimes;
 mod common;
+mod compare;
 mod faults;
 mod http;
 mod http_saturation;

@@ -1,5 +1,6 @@
 //! Summaries of saved runs, diffs between runs (or runtimes) with confidence intervals.
 
+mod compare;
 mod diff;
 mod heap;
 mod http;
@@ -7,6 +8,9 @@ mod load;
 mod stats;
 mod summary;
 
+pub use compare::{
+    CompareCell, CompareColumn, CompareError, CompareOptions, Comparison, compare_runs,
+};
 pub use diff::{
     ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, Diff, DiffError, DiffKey, DiffOptions,
     DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes, diff_runs,

@@ -5,6 +5,7 @@
 //! text (`wasmeter show`, `wasmeter diff`), as Markdown (the export) or as ratatui tables
 //! (the terminal UI), so that every front end shows the same cells.
 
+mod compare;
 mod diff;
 mod http;
 mod lifecycle;
@@ -13,6 +14,7 @@ mod phases;
 mod summary;
 mod text;
 
+pub use compare::compare_table;
 pub use diff::{diff_columns, diff_row, diff_table};
 pub use http::http_tables;
 pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
