@@ -136,3 +136,60 @@ fn bad_plan_files_and_flags_exit_2_naming_the_file_and_line() {
     let runs = json(&wasmeter(&["runs", "--json"], &results));
     assert_eq!(runs.as_array().map(Vec::len), Some(0), "{runs}");
 }
+
+/// scripts/fleet, the steps of .github/workflows/fleet.yml: each machine runs the plan,
+/// then every run is put side by side in one report.
+#[test]
+fn the_fleet_steps_run_a_plan_per_machine_and_report_them_side_by_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plan = tmp.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        "[plan]\nversion = 1\nsuite = \"compute\"\n\n[run]\ntests = [\"crc32\"]\nruntimes = [\"native\", \"wasmtime\", \"wasmedge\"]\nwarmup = 0\nruns = 1\ninvocations = 2\n",
+    )
+    .unwrap();
+    let fleet = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(crate::common::suites_root().join("../scripts/fleet"))
+            .args(args)
+            .env("WASMETER", env!("CARGO_BIN_EXE_wasmeter"))
+            .env("WASMETER_SUITES", crate::common::suites_root())
+            .env("WASMETER_CONFIG", "/dev/null")
+            .output()
+            .expect("run scripts/fleet")
+    };
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for out in [&a, &b] {
+        let o = fleet(&["job".as_ref(), plan.as_os_str(), out.as_os_str()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let report = tmp.path().join("report");
+    let o = fleet(&[
+        "gather".as_ref(),
+        report.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains("suite compute: relative to native of the same run"),
+        "{md}"
+    );
+    let ids: Vec<String> = std::fs::read_dir(report.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    for id in &ids {
+        assert!(md.contains(id.as_str()), "{id}: {md}");
+    }
+    assert!(md.contains("| crc32 | wasmtime |"), "{md}");
+    // A gather of one run has nothing to compare.
+    let o = fleet(&[
+        "gather".as_ref(),
+        tmp.path().join("r1").as_os_str(),
+        a.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("found 1 run(s)"), "{}", stderr(&o));
+}

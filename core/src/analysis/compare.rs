@@ -121,6 +121,13 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
             plan_hash: r.meta.settings.plan_hash.clone(),
         });
     }
+    // Two runs of one machine keep apart by their run ids.
+    let titles: Vec<String> = columns.iter().map(|c| c.title.clone()).collect();
+    for c in &mut columns {
+        if titles.iter().filter(|t| **t == c.title).count() > 1 && c.title != c.run {
+            c.title = format!("{} {}", c.title, c.run);
+        }
+    }
     let mut runtimes: Vec<String> = Vec::new();
     let mut tests: Vec<String> = Vec::new();
     for s in &summaries {
