@@ -111,7 +111,7 @@ pub enum Command {
         /// measured (one machine only).
         #[arg(long, default_value = "native", value_name = "RUNTIME|none")]
         normalize: String,
-        /// text, md or json.
+        /// text, md, html or json.
         #[arg(long, default_value = "text")]
         format: String,
         /// Write to this file instead of stdout.

@@ -34,11 +34,17 @@ pub fn main(
     let text = match format {
         "text" => compare_table(&c).to_text(),
         "md" => compare_table(&c).to_markdown(),
+        "html" => compare_table(&c).to_html(&format!(
+            "wasmeter: {} runs of {}",
+            c.columns.len(),
+            c.suite
+        )),
         "json" => serde_json::to_string_pretty(&c)? + "\n",
         other => {
-            return Err(
-                InputError(format!("--format takes text, md or json, not '{other}'")).into(),
-            );
+            return Err(InputError(format!(
+                "--format takes text, md, html or json, not '{other}'"
+            ))
+            .into());
         }
     };
     match output {

@@ -184,6 +184,12 @@ fn the_fleet_steps_run_a_plan_per_machine_and_report_them_side_by_side() {
         assert!(md.contains(id.as_str()), "{id}: {md}");
     }
     assert!(md.contains("| crc32 | wasmtime |"), "{md}");
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>"), "{html}");
+    assert!(html.contains("<td>crc32</td><td>wasmtime</td>"), "{html}");
+    for id in &ids {
+        assert!(html.contains(id.as_str()), "{id}: {html}");
+    }
     // A gather of one run has nothing to compare.
     let o = fleet(&[
         "gather".as_ref(),

@@ -16,7 +16,7 @@ pub fn compare_table(c: &Comparison) -> Table {
         2,
     )
     .titled(format!(
-        "suite {}: {} per run, with its 95 % interval",
+        "suite {}: {}, each with its 95 % interval",
         c.suite, c.unit
     ));
     let show = |v: f64| {

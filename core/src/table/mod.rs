@@ -7,6 +7,7 @@
 
 mod compare;
 mod diff;
+mod html;
 mod http;
 mod lifecycle;
 mod markdown;
