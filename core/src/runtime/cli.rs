@@ -111,13 +111,10 @@ fn support(id: &str, what: &str, why: impl Fn(&str) -> String) -> Result<(), Str
 /// how (`{env:…}`), or it hands the guest its own environment (the PyPI wamr; a custom
 /// runtime is taken at its word). `Err` says why not.
 pub fn guest_env_support(id: &str) -> Result<(), String> {
-    let Some(a) = ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) else {
-        return Ok(());
-    };
-    if a.run.iter().any(|w| env_prefix(w).is_some()) || PROCESS_ENV.contains(&id) {
+    if PROCESS_ENV.contains(&id) {
         return Ok(());
     }
-    Err(match id {
+    support(id, "env", |id| match id {
         "wasm3-cli" => "wasm3's own WASI gives the guest no environment variables".into(),
         _ => format!("{id}'s command line has no way to give the guest environment variables"),
     })

@@ -26,14 +26,16 @@ pub fn compare_table(c: &Comparison) -> Table {
             format_ns(v)
         }
     };
+    // Cells are test-major, then runtime, then column: found by position, not searched
+    // (a comparison of many runs has many cells).
+    let mut cells = c.cells.iter();
     for test in &c.tests {
         for rt in &c.runtimes {
             let mut row = vec![test.clone(), rt.clone()];
             for (i, col) in c.columns.iter().enumerate() {
-                let cell = c
-                    .cells
-                    .iter()
-                    .find(|x| x.column == i && &x.runtime == rt && &x.test == test);
+                let cell = cells
+                    .next()
+                    .filter(|x| x.column == i && &x.runtime == rt && &x.test == test);
                 row.push(match cell {
                     Some(x) => match (x.value, x.low, x.high) {
                         (Some(v), Some(lo), Some(hi)) => {
