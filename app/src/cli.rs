@@ -118,12 +118,13 @@ pub enum Command {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
-    /// Export a run (or the diff of two) as CSV, JSON, Markdown or HTML.
+    /// Export a run, the diff of two, or many runs compared (three or more, or two with
+    /// `--compare`) as CSV, JSON, Markdown or HTML.
     Export {
-        /// Run (id, unique prefix, `latest`, or path).
-        run: String,
-        /// Second run: export their diff too.
-        run2: Option<String>,
+        /// Runs (id, unique prefix, `latest`, or path): one, two (their diff), or more
+        /// (compared side by side, as `wasmeter compare`).
+        #[arg(required = true, num_args = 1..)]
+        runs: Vec<String>,
         /// csv, json, md or html.
         #[arg(long)]
         format: String,
@@ -136,13 +137,49 @@ pub enum Command {
         /// Noise threshold of the diff, percent (0–100).
         #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
         threshold: f64,
-        /// Normalise the diff by this runtime of each run, or `none` (see `diff`).
-        #[arg(long, value_name = "RUNTIME|none", default_value = wasmeter_core::analysis::DEFAULT_NORMALIZE)]
-        normalize: String,
+        /// Normalise by this runtime of each run, or `none` (a diff: none by default, see
+        /// `diff`; a comparison: native by default, see `compare`).
+        #[arg(long, value_name = "RUNTIME|none")]
+        normalize: Option<String>,
+        /// Two runs compared as `wasmeter compare` does instead of diffed.
+        #[arg(long)]
+        compare: bool,
+        /// A comparison's columns: by run or by machine.
+        #[arg(long, default_value = "run")]
+        by: String,
     },
+    /// One cell's figure run after run over every saved run (`--results` may be an
+    /// s3://bucket/prefix URL), with the points where it changed level (E-Divisive means).
+    History(HistoryArgs),
     /// Load an HTTP server on loopback (keep-alive connections, latency percentiles,
     /// requests per second), like wrk.
     Load(LoadArgs),
+}
+
+/// Arguments of `wasmeter history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only runs of this suite.
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// Only this test.
+    #[arg(long)]
+    pub test: Option<String>,
+    /// Only this runtime.
+    #[arg(long)]
+    pub runtime: Option<String>,
+    /// Only this machine: a fingerprint prefix, or words of its CPU, architecture or OS.
+    #[arg(long)]
+    pub machine: Option<String>,
+    /// Rows of each series shown as text: the last N runs (0: every run).
+    #[arg(long, default_value_t = 20)]
+    pub last: usize,
+    /// text, csv (one row per run and cell) or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
 }
 
 /// Subcommands of `wasmeter suite`.

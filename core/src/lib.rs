@@ -9,6 +9,8 @@ pub mod analysis;
 pub mod config;
 pub mod export;
 pub mod format;
+#[cfg(feature = "parquet")]
+pub mod history;
 pub mod http;
 pub mod lifecycle;
 pub mod machine;

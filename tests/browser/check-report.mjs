@@ -64,6 +64,8 @@ const run0 = Array.isArray(data.runs) && data.runs.length ? data.runs[0] : null;
 const hasSamples = Boolean(run0 && Array.isArray(run0.samples) && run0.samples.length);
 const hasDists = Boolean(run0 && Array.isArray(run0.distributions) && run0.distributions.some((d) => d.values && d.values.length));
 const hasDiff = data.diff !== null && data.diff !== undefined;
+// Many runs compared: core's table, drawn cell for cell.
+const cmpTable = data.comparison && data.comparison.table && typeof data.comparison.table === 'object' ? data.comparison.table : null;
 // Lifecycle runs: the heap chart must draw one line per runtime and fill of a measurement.
 const heapSeries = run0 && Array.isArray(run0.heap_series) ? run0.heap_series : [];
 const lifecycle = Boolean(run0 && (run0.suite_kind === 'lifecycle' || heapSeries.length));
@@ -144,6 +146,11 @@ try {
       // Elements the template never makes: any is markup from the data.
       foreign: Array.from(document.querySelectorAll('img, iframe, object, embed, form, i, b, u, marquee, image, foreignObject')).map((e) => e.tagName.toLowerCase()).slice(0, 5),
       pwned: typeof window.__pwned !== 'undefined',
+      comparisonVisible: Boolean(q('#comparison') && !q('#comparison').hidden && q('#comparison').getClientRects().length),
+      comparisonHead: Array.from(document.querySelectorAll('#comparison-table thead th')).map((th) => th.textContent),
+      comparisonBody: Array.from(document.querySelectorAll('#comparison-table tbody tr')).map((tr) => Array.from(tr.cells).map((c) => c.textContent)),
+      comparisonFoot: Array.from(document.querySelectorAll('#comparison-table tfoot tr')).map((tr) => Array.from(tr.cells).map((c) => c.textContent)),
+      comparisonWarnings: document.querySelectorAll('#comparison-warnings li').length,
       diffExists: Boolean(diff),
       diffVisible,
       diffTables: diff ? diff.querySelectorAll('table').length : 0,
@@ -206,6 +213,16 @@ try {
   }, { ids: TEMPLATE_SCRIPT_IDS, texts: mustShowAsText });
 
   check(dom.matrixIsTable, '#matrix is missing or not a table');
+  if (cmpTable) {
+    const dash = (x) => (x === '' || x === null || x === undefined ? '—' : String(x));
+    check(dom.comparisonVisible, 'a comparison in the data but #comparison is hidden');
+    check(JSON.stringify(dom.comparisonHead) === JSON.stringify(cmpTable.columns.map((c) => c.title)),
+      `#comparison-table headers ${JSON.stringify(dom.comparisonHead)} differ from the data's columns`);
+    check(JSON.stringify(dom.comparisonBody) === JSON.stringify(cmpTable.rows.map((r) => r.map(dash))), '#comparison-table rows differ from the data');
+    check(JSON.stringify(dom.comparisonFoot) === JSON.stringify(cmpTable.footer.map((r) => r.map(dash))), '#comparison-table footer (geomeans) differs from the data');
+    const warnings = cmpTable.notes.filter((n) => n.startsWith('warning: ')).length;
+    check(dom.comparisonWarnings === warnings, `#comparison shows ${dom.comparisonWarnings} warnings, the data has ${warnings}`);
+  }
   // Summary cells: each with its noise, partial ones marked, notes shown; geomeans over
   // fewer tests than the run has say so.
   if (run0 && run0.summary && Array.isArray(run0.summary.cells) && !lifecycle) {

@@ -7,6 +7,21 @@ use std::process::ExitCode;
 use wasmeter_core::analysis::{CompareOptions, compare_runs};
 use wasmeter_core::table::compare_table;
 
+/// `--by` and `--normalize` as a comparison takes them (`compare`, `export RUN RUN RUN…`).
+pub fn options(by: &str, normalize: &str) -> Result<CompareOptions> {
+    let by_machine = match by {
+        "machine" => true,
+        "run" => false,
+        other => {
+            return Err(InputError(format!("--by takes machine or run, not '{other}'")).into());
+        }
+    };
+    Ok(CompareOptions {
+        normalize: (normalize != "none").then(|| normalize.to_string()),
+        by_machine,
+    })
+}
+
 pub fn main(
     ctx: &Ctx,
     specs: &[String],
@@ -15,21 +30,11 @@ pub fn main(
     format: &str,
     output: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    let by_machine = match by {
-        "machine" => true,
-        "run" => false,
-        other => {
-            return Err(InputError(format!("--by takes machine or run, not '{other}'")).into());
-        }
-    };
+    let opts = options(by, normalize)?;
     let runs = specs
         .iter()
         .map(|s| super::load(ctx, s))
         .collect::<Result<Vec<_>>>()?;
-    let opts = CompareOptions {
-        normalize: (normalize != "none").then(|| normalize.to_string()),
-        by_machine,
-    };
     let c = compare_runs(&runs, &opts).map_err(|e| InputError(e.to_string()))?;
     let text = match format {
         "text" => compare_table(&c).to_text(),

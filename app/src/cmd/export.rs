@@ -1,35 +1,54 @@
-//! `wasmeter export RUN [RUN2] --format F -o FILE`.
+//! `wasmeter export RUN [RUN…] --format F -o FILE`: one run, the diff of two, or many runs
+//! compared.
 
 use super::Ctx;
 use crate::InputError;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{DiffOptions, diff_runs, summarize};
+use wasmeter_core::analysis::{DEFAULT_NORMALIZE, DiffOptions, compare_runs, diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to, exporter};
+
+/// How runs are put together: the diff's threshold and normalisation, or a comparison.
+pub struct Options<'a> {
+    pub threshold: f64,
+    pub normalize: Option<&'a str>,
+    pub compare: bool,
+    pub by: &'a str,
+}
 
 pub fn main(
     ctx: &Ctx,
-    run: &str,
-    run2: Option<&str>,
+    specs: &[String],
     format: &str,
     output: &str,
     baseline: Option<&str>,
-    (threshold, normalize): (f64, &str),
+    opts: Options,
 ) -> Result<ExitCode> {
     let format: Format = format.parse().map_err(InputError)?;
-    let opts = DiffOptions::parse(threshold, normalize).map_err(|e| InputError(e.to_string()))?;
-    let a = super::load(ctx, run)?;
-    let b = run2.map(|r| super::load(ctx, r)).transpose()?;
-    let diff = match &b {
-        Some(b) => Some(diff_runs(&a, b, &opts).map_err(|e| InputError(e.to_string()))?),
-        None => None,
-    };
-    let mut runs = vec![(&a, summarize(&a, baseline))];
-    if let Some(b) = &b {
-        runs.push((b, summarize(b, baseline)));
+    let compared = specs.len() > 2 || opts.compare;
+    if compared && specs.len() < 2 {
+        return Err(InputError("--compare takes at least two runs".into()).into());
     }
-    let report = Report::new(runs, diff);
+    let runs = specs
+        .iter()
+        .map(|s| super::load(ctx, s))
+        .collect::<Result<Vec<_>>>()?;
+    let report = if compared {
+        let copts = super::compare::options(opts.by, opts.normalize.unwrap_or("native"))?;
+        let c = compare_runs(&runs, &copts).map_err(|e| InputError(e.to_string()))?;
+        let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
+        Report::new(with, None).with_comparison(c)
+    } else {
+        let dopts = DiffOptions::parse(opts.threshold, opts.normalize.unwrap_or(DEFAULT_NORMALIZE))
+            .map_err(|e| InputError(e.to_string()))?;
+        let diff = match runs.as_slice() {
+            [a, b] => Some(diff_runs(a, b, &dopts).map_err(|e| InputError(e.to_string()))?),
+            _ => None,
+        };
+        let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
+        Report::new(with, diff)
+    };
     if output == "-" {
         let mut out = std::io::stdout().lock();
         exporter(format).write(&report, &mut out)?;

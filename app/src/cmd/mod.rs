@@ -4,6 +4,7 @@ mod compare;
 mod desktop;
 mod diff;
 mod export;
+mod history;
 mod load;
 mod run;
 mod runs;
@@ -82,21 +83,26 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             json,
         ),
         Command::Export {
-            run,
-            run2,
+            runs,
             format,
             output,
             baseline,
             threshold,
             normalize,
+            compare,
+            by,
         } => export::main(
             &ctx,
-            &run,
-            run2.as_deref(),
+            &runs,
             &format,
             &output,
             baseline.as_deref(),
-            (threshold, &normalize),
+            export::Options {
+                threshold,
+                normalize: normalize.as_deref(),
+                compare,
+                by: &by,
+            },
         ),
         Command::Load(args) => load::main(&args),
         Command::Compare {
@@ -106,6 +112,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             format,
             output,
         } => compare::main(&ctx, &runs, &by, &normalize, &format, output.as_deref()),
+        Command::History(args) => history::main(&ctx, &args),
     }
 }
 

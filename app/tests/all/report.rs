@@ -159,7 +159,7 @@ fn every_format_exports_and_names_its_problems() {
 
 /// Runs tests/browser/check-report.mjs on an HTML report; false when the browser or
 /// playwright-core is missing (allowed outside CI only).
-fn browser_check(html: &Path, shot_name: &str) -> bool {
+pub fn browser_check(html: &Path, shot_name: &str) -> bool {
     let browser_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/browser");
     let ready = Path::new("/usr/bin/chromium").exists()
         && browser_dir.join("node_modules/playwright-core").exists();

@@ -1,10 +1,10 @@
 //! CSV: the tidy summary, one row per run/runtime/test/phase and a `geomean` row per
-//! runtime; or, for two runs, the diff.
+//! runtime; for two runs, the diff; for runs compared, the matrix of runtime × test × run.
 //! Times are in seconds, and the columns follow hyperfine's (`mean,stddev,median,min,max`)
 //! so scripts written for it keep working.
 
 use super::{Exporter, Report};
-use crate::analysis::Stats;
+use crate::analysis::{Comparison, Stats};
 use std::io::Write;
 
 /// Writes CSV.
@@ -14,6 +14,11 @@ pub struct CsvExporter;
 pub const SUMMARY_COLUMNS: &str = "run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,mad,p90,p99,ci_low,ci_high,relative,relative_low,relative_high,startup,failure,invocations,halfwidth_pct,note";
 /// Diff columns, in order.
 pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict,halfwidth_pct,p_adjusted,n_a,n_b,invocations_a,invocations_b,note";
+
+/// Comparison columns, in order: one row per runtime × test × run, then per runtime × run
+/// the geometric mean (test `geomean`).
+pub const COMPARE_COLUMNS: &str =
+    "run_id,column,machine,plan_hash,runtime,test,value,low,high,note";
 
 /// A CSV field, quoted when it needs to be.
 fn field(s: &str) -> String {
@@ -69,8 +74,51 @@ fn raw_stats_fields(s: &Stats) -> String {
     .join(",")
 }
 
+/// The comparison of many runs: what the values are and the warnings as `#` lines first.
+fn write_comparison(c: &Comparison, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "# values: {}", c.unit.replace(['\n', '\r'], " "))?;
+    for w in &c.warnings {
+        writeln!(out, "# warning: {}", w.replace(['\n', '\r'], " "))?;
+    }
+    writeln!(out, "{COMPARE_COLUMNS}")?;
+    let col = |i: usize| {
+        let k = &c.columns[i];
+        format!(
+            "{},{},{},{}",
+            field(&k.run),
+            field(&k.title),
+            field(&k.machine),
+            field(k.plan_hash.as_deref().unwrap_or(""))
+        )
+    };
+    for cell in &c.cells {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{}",
+            col(cell.column),
+            field(&cell.runtime),
+            field(&cell.test),
+            num(cell.value),
+            num(cell.low),
+            num(cell.high),
+            field(cell.note.as_deref().unwrap_or(""))
+        )?;
+    }
+    for (rt, per) in &c.geomeans {
+        for (i, g) in per.iter().enumerate() {
+            if g.is_some() {
+                writeln!(out, "{},{},geomean,{},,,", col(i), field(rt), num(*g))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Exporter for CsvExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(c) = &report.comparison {
+            return write_comparison(c, out);
+        }
         if let Some(d) = &report.diff {
             for w in &d.warnings {
                 writeln!(out, "# warning: {}", w.replace(['\n', '\r'], " "))?;

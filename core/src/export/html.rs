@@ -9,10 +9,21 @@ const MARKER: &str = r#"<script type="application/json" id="wasmeter-data">{}</s
 /// Writes the report page.
 pub struct HtmlExporter;
 
-/// The report's JSON as the page reads it: the report, and with a diff the one line of
-/// [`crate::analysis::Diff::method`] (`diff.method`) that every output of a diff shows.
+/// The report's JSON as the page reads it: the report, with a diff the one line of
+/// [`crate::analysis::Diff::method`] (`diff.method`) that every output of a diff shows, and
+/// with a comparison its table as every front end shows it (`comparison.table`), so the
+/// page formats none of its numbers itself.
 fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
     let mut data = serde_json::to_value(report)?;
+    if let (Some(c), Some(obj)) = (
+        &report.comparison,
+        data.get_mut("comparison").and_then(|v| v.as_object_mut()),
+    ) {
+        obj.insert(
+            "table".into(),
+            serde_json::to_value(crate::table::compare_table(c))?,
+        );
+    }
     if let (Some(d), Some(obj)) = (
         &report.diff,
         data.get_mut("diff").and_then(|v| v.as_object_mut()),

@@ -5,8 +5,8 @@ use super::{Exporter, Report};
 use crate::analysis::RunSummary;
 use crate::suite::SuiteKind;
 use crate::table::{
-    diff_table, escape_markdown as cell, http_tables, lifecycle_tables, phases_table,
-    startup_corrected_table, summary_table,
+    compare_table, diff_table, escape_markdown as cell, http_tables, lifecycle_tables,
+    phases_table, startup_corrected_table, summary_table,
 };
 use std::io::Write;
 
@@ -15,6 +15,15 @@ pub struct MarkdownExporter;
 
 impl Exporter for MarkdownExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(c) = &report.comparison {
+            writeln!(
+                out,
+                "## {} runs of {} compared\n",
+                c.columns.len(),
+                cell(&c.suite)
+            )?;
+            write!(out, "{}", compare_table(c).to_markdown())?;
+        }
         if let Some(d) = &report.diff {
             writeln!(out, "## Diff: {} → {}\n", cell(&d.a), cell(&d.b))?;
             for w in &d.warnings {

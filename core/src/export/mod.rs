@@ -5,7 +5,9 @@ mod html;
 mod json;
 mod markdown;
 
-use crate::analysis::{Diff, HeapSeries, HttpCell, Index, RunSummary, heap_series, http_cells};
+use crate::analysis::{
+    Comparison, Diff, HeapSeries, HttpCell, Index, RunSummary, heap_series, http_cells,
+};
 use crate::store::{RunMeta, SampleRow, SavedRun};
 use serde::Serialize;
 use std::io::Write;
@@ -96,6 +98,10 @@ pub struct Report<'a> {
     pub runs: Vec<RunData<'a>>,
     /// The diff of the two runs, when there are two.
     pub diff: Option<Diff>,
+    /// Many runs side by side (`export RUN RUN RUN…`), each relative to its own run's
+    /// reference runtime.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Comparison>,
 }
 
 impl<'a> Report<'a> {
@@ -140,7 +146,19 @@ impl<'a> Report<'a> {
             generated_by: format!("wasmeter {}", crate::VERSION),
             runs,
             diff,
+            comparison: None,
         }
+    }
+
+    /// The report with the runs' comparison, which every format then leads with.
+    pub fn with_comparison(mut self, comparison: Comparison) -> Report<'a> {
+        self.title = format!(
+            "wasmeter: {} runs of {} compared",
+            comparison.columns.len(),
+            comparison.suite
+        );
+        self.comparison = Some(comparison);
+        self
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn polars_err(path: &Path, e: PolarsError) -> StoreError {
+pub(crate) fn polars_err(path: &Path, e: PolarsError) -> StoreError {
     StoreError::Corrupt {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -46,7 +46,7 @@ static QUIET_READS: AtomicUsize = AtomicUsize::new(0);
 /// Runs `f`, turning a panic into its message. While it runs, panics raised in polars' code
 /// (on its worker threads too) skip the panic hooks: no message on stderr, and the TUI's hook
 /// does not restore the terminal under a UI that goes on.
-fn quiet_polars_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn quiet_polars_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -124,19 +124,26 @@ fn column<'a, T: ?Sized>(
 
 /// Reads measurements.parquet back into rows.
 pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, StoreError> {
-    let df = read_parquet(path)?;
-    let runtime = column(&df, path, "runtime", Column::str)?;
-    let test = column(&df, path, "test", Column::str)?;
-    let phase = column(&df, path, "phase", Column::str)?;
-    let iteration = column(&df, path, "iteration", Column::u32)?;
+    measurement_rows(&read_parquet(path)?, path)
+}
+
+/// A frame of measurements (read from `path`: one file, or the scan of many) as rows.
+pub(crate) fn measurement_rows(
+    df: &DataFrame,
+    path: &Path,
+) -> Result<Vec<MeasurementRow>, StoreError> {
+    let runtime = column(df, path, "runtime", Column::str)?;
+    let test = column(df, path, "test", Column::str)?;
+    let phase = column(df, path, "phase", Column::str)?;
+    let iteration = column(df, path, "iteration", Column::u32)?;
     // Runs saved before invocations existed have one, numbered 0.
     let invocation = match df.column("invocation") {
         Ok(c) => Some(c.u32().map_err(|e| polars_err(path, e))?),
         Err(_) => None,
     };
-    let warmup = column(&df, path, "warmup", Column::bool)?;
-    let metric = column(&df, path, "metric", Column::str)?;
-    let value = column(&df, path, "value", Column::f64)?;
+    let warmup = column(df, path, "warmup", Column::bool)?;
+    let metric = column(df, path, "metric", Column::str)?;
+    let value = column(df, path, "value", Column::f64)?;
     let mut out = Vec::with_capacity(df.height());
     for i in 0..df.height() {
         let p = phase.get(i).ok_or_else(|| missing(path, "phase"))?;
@@ -154,10 +161,8 @@ pub(crate) fn read_measurements(path: &Path) -> Result<Vec<MeasurementRow>, Stor
                 path: path.to_path_buf(),
                 message: format!("row {i}: unknown phase '{p}'"),
             })?,
-            invocation: match invocation {
-                Some(c) => c.get(i).ok_or_else(|| missing(path, "invocation"))?,
-                None => 0,
-            },
+            // A scan of many files fills the column with nulls where a run predates it.
+            invocation: invocation.and_then(|c| c.get(i)).unwrap_or(0),
             iteration: iteration.get(i).ok_or_else(|| missing(path, "iteration"))?,
             warmup: warmup.get(i).ok_or_else(|| missing(path, "warmup"))?,
             metric: Metric::parse(m).ok_or_else(|| StoreError::Corrupt {

@@ -19,10 +19,18 @@
 mod columnar;
 mod lines;
 mod reader;
+#[cfg(feature = "testing")]
+mod synthetic;
 mod writer;
 
+#[cfg(feature = "parquet")]
+pub(crate) use columnar::{measurement_rows, polars_err, quiet_polars_panics};
 pub use lines::digest;
+pub(crate) use lines::verify;
+pub(crate) use reader::meta_from_bytes;
 pub use reader::{RunListing, SavedRun, list_runs, load_run, resolve_run};
+#[cfg(feature = "testing")]
+pub use synthetic::{Synthetic, synthetic_runtime, write_synthetic};
 pub use writer::{Done, RunWriter, check_writable, new_run_id, now_unix};
 
 use crate::machine::Machine;

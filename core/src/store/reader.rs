@@ -42,7 +42,13 @@ fn writer_alive(pid: u32) -> bool {
 fn read_meta(dir: &Path) -> Result<RunMeta, StoreError> {
     let path = dir.join("meta.json");
     let bytes = std::fs::read(&path).map_err(|e| StoreError::io(&path, e))?;
-    let mut meta: RunMeta = serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt {
+    meta_from_bytes(&path, &bytes)
+}
+
+/// A run's metadata from the bytes of its meta.json (read from `path`, a file or a URL).
+pub(crate) fn meta_from_bytes(path: &Path, bytes: &[u8]) -> Result<RunMeta, StoreError> {
+    let path = path.to_path_buf();
+    let mut meta: RunMeta = serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
         path: path.clone(),
         message: format!("not valid run metadata: {e}"),
     })?;

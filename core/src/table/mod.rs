@@ -7,6 +7,8 @@
 
 mod compare;
 mod diff;
+#[cfg(feature = "parquet")]
+mod history;
 mod html;
 mod http;
 mod lifecycle;
@@ -17,6 +19,8 @@ mod text;
 
 pub use compare::compare_table;
 pub use diff::{diff_columns, diff_row, diff_table};
+#[cfg(feature = "parquet")]
+pub use history::history_table;
 pub use http::http_tables;
 pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
 pub use markdown::escape_markdown;
@@ -25,7 +29,8 @@ pub use summary::{startup_corrected_table, summary_table};
 
 /// How a column's cells line up: text to the left, numbers to the right (so that digits
 /// of the same weight stand one above the other).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Align {
     /// Names and words.
     Left,
@@ -34,7 +39,7 @@ pub enum Align {
 }
 
 /// A column: its title and how its cells line up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Column {
     /// Title in the header.
     pub title: String,
@@ -43,7 +48,7 @@ pub struct Column {
 }
 
 /// A table of formatted cells. Every row has one cell per column.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Table {
     /// What the table shows, written above it.
     pub title: Option<String>,

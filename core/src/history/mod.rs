@@ -1,0 +1,234 @@
+//! History (`wasmeter history`): one cell's figure run after run, over every saved run of a
+//! results directory (local or in S3), with the points where it changed level.
+//!
+//! Runs are chosen on their metadata (suite, machine, the cell in their plan), their
+//! measurements read in one lazy scan of only that cell's rows, and each run's figure
+//! made by the same summary as `show` (one place for the statistics): the geometric mean
+//! over invocations with its 95 % interval. A series is one cell on one machine, measured
+//! one way: runs of other machines or timing sources are other series, never mixed.
+
+mod changes;
+mod remote;
+mod scan;
+mod source;
+
+pub use changes::{ChangeOptions, ChangePoint, change_points};
+pub use source::{CONNECT_TIMEOUT, Results};
+
+use crate::analysis::summarize;
+use crate::store::{RunMeta, SavedRun, StoreError};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Why a history could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// A local file could not be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The S3 endpoint or an object in it could not be read.
+    #[error("{url}: {message}")]
+    Remote {
+        /// What was asked for.
+        url: String,
+        /// What went wrong, one line.
+        message: String,
+    },
+    /// The question itself is wrong (a bad URL).
+    #[error("{0}")]
+    Query(String),
+}
+
+/// Which cells' history.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryQuery {
+    /// Suite; any when `None`.
+    pub suite: Option<String>,
+    /// Test; any when `None`.
+    pub test: Option<String>,
+    /// Runtime id; any when `None`.
+    pub runtime: Option<String>,
+    /// Machine: a fingerprint prefix, or words of its CPU, architecture or OS.
+    pub machine: Option<String>,
+    /// How change points are found.
+    pub changes: ChangeOptions,
+}
+
+/// One run's figure for a cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// Run id.
+    pub run: String,
+    /// When the run started, seconds since the Unix epoch.
+    pub started_unix: f64,
+    /// The typical time, ns: the geometric mean over invocations (the median of all values
+    /// when there is a single invocation).
+    pub value: f64,
+    /// Low end of its 95 % interval, ns.
+    pub low: Option<f64>,
+    /// High end of its 95 % interval, ns.
+    pub high: Option<f64>,
+    /// Median of every value, ns.
+    pub median: f64,
+    /// Worker processes it came from.
+    pub invocations: u32,
+    /// The runtime's version in that run.
+    pub version: Option<String>,
+    /// The plan the run came from.
+    pub plan_hash: Option<String>,
+}
+
+/// One cell on one machine over time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    /// Suite.
+    pub suite: String,
+    /// Test.
+    pub test: String,
+    /// Runtime id.
+    pub runtime: String,
+    /// Machine fingerprint.
+    pub machine: String,
+    /// CPU, architecture and OS, for people.
+    pub machine_label: String,
+    /// The phase the figure is of.
+    pub phase: String,
+    /// How it was timed (`self`, `wall`, `process`, …).
+    pub source: String,
+    /// Points, oldest first.
+    pub points: Vec<Point>,
+    /// Where the level changed, earliest first (indices into `points`).
+    pub changes: Vec<ChangePoint>,
+}
+
+/// Every series asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct History {
+    /// The results directory or URL read.
+    pub results: String,
+    /// Runs whose measurements were read.
+    pub runs_read: usize,
+    /// Runs left out, with why (unfinished, damaged).
+    pub skipped: Vec<String>,
+    /// How change points were searched for.
+    pub changes: ChangeOptions,
+    /// One series per suite × test × runtime × machine × timing.
+    pub series: Vec<Series>,
+}
+
+/// Whether a machine matches what the user typed: a fingerprint prefix, or words found in
+/// its CPU model, architecture and OS (case-insensitive).
+pub fn machine_matches(meta: &RunMeta, want: &str) -> bool {
+    let m = &meta.machine;
+    if m.fingerprint.starts_with(want) {
+        return true;
+    }
+    let label = machine_label(meta).to_lowercase();
+    want.to_lowercase()
+        .split_whitespace()
+        .all(|w| label.contains(w))
+}
+
+fn machine_label(meta: &RunMeta) -> String {
+    let m = &meta.machine;
+    format!("{} {} ({})", m.cpu_model, m.arch, m.os)
+}
+
+/// The history of the cells `q` names in `results`.
+pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryError> {
+    let keep = |m: &RunMeta| {
+        q.suite.as_ref().is_none_or(|s| &m.suite == s)
+            && q.test
+                .as_ref()
+                .is_none_or(|t| m.tests.iter().any(|x| &x.name == t))
+            && q.runtime
+                .as_ref()
+                .is_none_or(|r| m.runtimes.iter().any(|x| &x.id == r))
+            && q.machine.as_ref().is_none_or(|w| machine_matches(m, w))
+    };
+    let wanted = |rt: &str, test: &str| {
+        q.test.as_ref().is_none_or(|t| t == test) && q.runtime.as_ref().is_none_or(|r| r == rt)
+    };
+    let hint: Vec<&str> = [q.test.as_deref(), q.runtime.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let (mut listed, skipped) = source::list(results, &keep, &wanted, &hint)?;
+    listed.sort_by(|a, b| a.meta.started_unix.total_cmp(&b.meta.started_unix));
+    let files: Vec<String> = listed.iter().map(|l| l.measurements.clone()).collect();
+    let mut rows = scan::scan(results, &files, q.test.as_deref(), q.runtime.as_deref())?;
+    let mut series: BTreeMap<(String, String, String, String, String, String), Series> =
+        BTreeMap::new();
+    let runs_read = listed.len();
+    for l in listed {
+        let measurements = rows.remove(&l.measurements).unwrap_or_default();
+        if measurements.is_empty() {
+            continue;
+        }
+        let run = SavedRun {
+            dir: l.measurements.clone().into(),
+            meta: l.meta,
+            cells: l.cells,
+            measurements,
+            samples: Vec::new(),
+        };
+        let summary = summarize(&run, None);
+        for c in &summary.cells {
+            if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
+                continue;
+            }
+            let Some(st) = c.stats else { continue };
+            let (value, low, high) = match (st.ci_low, st.ci_high) {
+                (Some(lo), Some(hi)) => ((lo * hi).sqrt(), Some(lo), Some(hi)),
+                _ => (st.median, None, None),
+            };
+            let m = &run.meta;
+            let key = (
+                m.suite.clone(),
+                c.test.clone(),
+                c.runtime.clone(),
+                m.machine.fingerprint.clone(),
+                c.primary_phase.clone(),
+                c.source.clone(),
+            );
+            let s = series.entry(key).or_insert_with(|| Series {
+                suite: m.suite.clone(),
+                test: c.test.clone(),
+                runtime: c.runtime.clone(),
+                machine: m.machine.fingerprint.clone(),
+                machine_label: machine_label(m),
+                phase: c.primary_phase.clone(),
+                source: c.source.clone(),
+                points: Vec::new(),
+                changes: Vec::new(),
+            });
+            s.points.push(Point {
+                run: m.id.clone(),
+                started_unix: m.started_unix,
+                value,
+                low,
+                high,
+                median: st.median,
+                invocations: c.invocations,
+                version: m
+                    .runtimes
+                    .iter()
+                    .find(|r| r.id == c.runtime)
+                    .map(|r| r.version.clone()),
+                plan_hash: m.settings.plan_hash.clone(),
+            });
+        }
+    }
+    let mut series: Vec<Series> = series.into_values().collect();
+    for s in &mut series {
+        let values: Vec<f64> = s.points.iter().map(|p| p.value).collect();
+        s.changes = change_points(&values, &q.changes);
+    }
+    Ok(History {
+        results: results.name(),
+        runs_read,
+        skipped,
+        changes: q.changes,
+        series,
+    })
+}

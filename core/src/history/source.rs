@@ -1,0 +1,211 @@
+//! Where history reads runs from: a results directory on this machine, or one copied to
+//! S3 (`s3://bucket/prefix`, credentials and endpoint from the usual `AWS_*` variables).
+//! Either way a run is its metadata, how its cells ended, and where its measurements are;
+//! the measurements themselves are left to the scan.
+
+use super::HistoryError;
+use crate::store::{CellRecord, FileDigest, RunMeta, RunStatus, StoreError, list_runs, verify};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long an S3 endpoint may take to accept a connection (and any request to answer).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A results directory, local or in S3.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Results {
+    /// A directory on this machine.
+    Local(PathBuf),
+    /// `s3://bucket/prefix`: run directories under the prefix.
+    S3 {
+        /// The URL as given.
+        url: String,
+        /// Bucket.
+        bucket: String,
+        /// Key prefix of the run directories, without a trailing slash (maybe empty).
+        prefix: String,
+    },
+}
+
+impl Results {
+    /// A results directory as the user names it: a path, or an `s3://` URL.
+    pub fn parse(s: &str) -> Result<Results, HistoryError> {
+        let Some(rest) = s.strip_prefix("s3://") else {
+            if s.contains("://") {
+                return Err(HistoryError::Query(format!(
+                    "{s}: only local directories and s3:// URLs are read"
+                )));
+            }
+            return Ok(Results::Local(PathBuf::from(s)));
+        };
+        let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+        if bucket.is_empty() {
+            return Err(HistoryError::Query(format!("{s}: no bucket in the URL")));
+        }
+        Ok(Results::S3 {
+            url: s.to_string(),
+            bucket: bucket.to_string(),
+            prefix: prefix.trim_matches('/').to_string(),
+        })
+    }
+
+    /// How errors name it.
+    pub fn name(&self) -> String {
+        match self {
+            Results::Local(p) => p.display().to_string(),
+            Results::S3 { url, .. } => url.clone(),
+        }
+    }
+}
+
+/// A run as history sees it before its measurements are read.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// Metadata.
+    pub meta: RunMeta,
+    /// Its measurements.parquet: a path, or an s3:// URL.
+    pub measurements: String,
+    /// How the cells asked for ended (only those).
+    pub cells: Vec<CellRecord>,
+}
+
+/// A run left out of a history, and why.
+pub type Skipped = String;
+
+/// Which runs to keep, decided on metadata alone.
+pub trait Keep: Fn(&RunMeta) -> bool + Sync {}
+impl<F: Fn(&RunMeta) -> bool + Sync> Keep for F {}
+
+/// Only the lines of cells.jsonl about the cells `wanted` keeps (a cheap text test first,
+/// then the record): a run of 133 cells has one or two of interest.
+pub(crate) fn cells_from(
+    path: &Path,
+    text: &str,
+    wanted: &dyn Fn(&str, &str) -> bool,
+    hint: &[&str],
+) -> Result<Vec<CellRecord>, StoreError> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() || !hint.iter().all(|h| line.contains(h)) {
+            continue;
+        }
+        match serde_json::from_str::<CellRecord>(line) {
+            Ok(c) if wanted(&c.runtime, &c.test) => out.push(c),
+            Ok(_) => {}
+            // A last line cut short by a crash, as the store reads it.
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
+            Err(e) => {
+                return Err(StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    message: format!("line {}: {e}", i + 1),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The finished runs (complete or cancelled, compacted to Parquet) that `keep` keeps, in
+/// start order, and the others with why they were left out. Local Parquet files are
+/// checked against their digests before polars reads them; in S3, against their sizes.
+pub fn list(
+    results: &Results,
+    keep: &dyn Keep,
+    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
+    hint: &[&str],
+) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
+    match results {
+        Results::Local(dir) => list_local(dir, keep, wanted, hint),
+        Results::S3 { .. } => super::remote::list(results, keep, wanted, hint),
+    }
+}
+
+/// Why a finished run cannot be read from its metadata, if it cannot.
+pub(crate) fn unfinished(meta: &RunMeta) -> Option<String> {
+    match meta.status {
+        RunStatus::Complete | RunStatus::Cancelled => None,
+        s => Some(format!("{}: {s}", meta.id)),
+    }
+}
+
+/// The digest of the run's measurements.parquet, as written.
+pub(crate) fn measurements_digest(meta: &RunMeta) -> Option<&FileDigest> {
+    meta.files.get("measurements.parquet")
+}
+
+fn list_local(
+    dir: &Path,
+    keep: &dyn Keep,
+    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
+    hint: &[&str],
+) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
+    let runs = list_runs(dir)?;
+    // Reading each kept run's files (a digest is a read of the whole Parquet file) on
+    // every core: 10,000 runs are 10,000 of each.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = runs.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<Result<Listed, Skipped>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = runs
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .filter_map(|r| {
+                            let meta = match &r.meta {
+                                Ok(m) => m,
+                                Err(e) => return Some(Err(e.to_string())),
+                            };
+                            if !keep(meta) {
+                                return None;
+                            }
+                            Some(read_local(&r.dir, meta, wanted, hint))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a listing thread panicked"))
+            .collect()
+    });
+    let mut listed = Vec::new();
+    let mut skipped = Vec::new();
+    for r in parts.into_iter().flatten() {
+        match r {
+            Ok(l) => listed.push(l),
+            Err(why) => skipped.push(why),
+        }
+    }
+    Ok((listed, skipped))
+}
+
+fn read_local(
+    dir: &Path,
+    meta: &RunMeta,
+    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
+    hint: &[&str],
+) -> Result<Listed, Skipped> {
+    if let Some(why) = unfinished(meta) {
+        return Err(why);
+    }
+    let pq = dir.join("measurements.parquet");
+    if !pq.is_file() {
+        return Err(format!("{}: missing", pq.display()));
+    }
+    if let Some(want) = measurements_digest(meta) {
+        verify(&pq, want).map_err(|e| e.to_string())?;
+    }
+    let cp = dir.join("cells.jsonl");
+    let cells = match std::fs::read_to_string(&cp) {
+        Ok(text) => cells_from(&cp, &text, wanted, hint).map_err(|e| e.to_string())?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(StoreError::io(&cp, e).to_string()),
+    };
+    Ok(Listed {
+        meta: meta.clone(),
+        measurements: pq.to_string_lossy().into_owned(),
+        cells,
+    })
+}

@@ -1,0 +1,89 @@
+//! One cell's history as a table: a row per run (the last ones), the change points marked
+//! on the run where each new level starts and described under the table.
+
+use super::Table;
+use crate::format::{MISSING, format_ns, format_time};
+use crate::history::{ChangeOptions, Series};
+
+/// The last `last` points of a series (all when 0), oldest first; `o`: how its change
+/// points were searched for.
+pub fn history_table(s: &Series, o: &ChangeOptions, last: usize) -> Table {
+    let mut t = Table::new(
+        [
+            "run",
+            "started (UTC)",
+            "typical (95 % interval)",
+            "version",
+            "change",
+        ],
+        2,
+    )
+    .titled(format!(
+        "{} · {} · {} on {}: {} ({}), {} runs",
+        s.suite,
+        s.test,
+        s.runtime,
+        s.machine_label,
+        s.phase,
+        s.source,
+        s.points.len()
+    ));
+    let from = if last == 0 {
+        0
+    } else {
+        s.points.len().saturating_sub(last)
+    };
+    for (i, p) in s.points.iter().enumerate().skip(from) {
+        let typical = match (p.low, p.high) {
+            (Some(lo), Some(hi)) => format!(
+                "{} ({}–{})",
+                format_ns(p.value),
+                format_ns(lo),
+                format_ns(hi)
+            ),
+            _ => format_ns(p.value),
+        };
+        let change = s
+            .changes
+            .iter()
+            .find(|c| c.index == i)
+            .map_or_else(String::new, |c| format!("{:+.1} %", c.change_pct));
+        t.rows.push(vec![
+            p.run.clone(),
+            format_time(p.started_unix),
+            typical,
+            p.version.clone().unwrap_or_else(|| MISSING.into()),
+            change,
+        ]);
+    }
+    if from > 0 {
+        t.notes.push(format!(
+            "the last {} of {} runs (--last 0: every run)",
+            s.points.len() - from,
+            s.points.len()
+        ));
+    }
+    if s.changes.is_empty() {
+        t.notes.push(if s.points.len() < 2 * o.min_segment {
+            format!(
+                "no change points: too few runs to tell (at least {} are needed)",
+                2 * o.min_segment
+            )
+        } else {
+            "no change points".to_string()
+        });
+    }
+    for c in &s.changes {
+        let p = &s.points[c.index];
+        t.notes.push(format!(
+            "change from {} ({}): {} → {} ({:+.1} %, p = {:.3})",
+            p.run,
+            format_time(p.started_unix),
+            format_ns(c.before),
+            format_ns(c.after),
+            c.change_pct,
+            c.p_value
+        ));
+    }
+    t
+}
