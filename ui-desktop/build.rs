@@ -23,6 +23,7 @@ fn main() {
             "list_runs",
             "load_run",
             "diff_runs",
+            "compare_runs",
             "delete_run",
             "export_report",
         ]),

@@ -30,6 +30,7 @@ pub fn builder<R: tauri::Runtime>(
             commands::runs::list_runs,
             commands::runs::load_run,
             commands::runs::diff_runs,
+            commands::compare::compare_runs,
             commands::runs::delete_run,
             commands::export::export_report,
         ])

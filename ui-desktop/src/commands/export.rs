@@ -1,13 +1,15 @@
 //! Export through the system's save dialog: the only place the app writes outside the
 //! results directory is a file the user picked.
 
-use super::runs::{build, saved};
+use super::compare::{CompareRequest, load_all, options, report as compared};
+use super::runs::build;
 use crate::{CmdResult, CommandError, Workbench};
 use tauri_plugin_dialog::DialogExt;
 use wasmeter_core::export::{Format, export_to};
 
-/// Asks where to save, then writes the report of `runs` (one, or two with their diff).
-/// Returns the file written, or `None` when the user cancelled.
+/// Asks where to save, then writes the report of `runs`: one, two with their diff, or, with
+/// `compare` (the default options implied by more than two runs), the runs compared as the
+/// compare screen shows them. Returns the file written, or `None` when the user cancelled.
 #[tauri::command]
 pub async fn export_report<R: tauri::Runtime>(
     app: tauri::AppHandle<R>,
@@ -16,27 +18,37 @@ pub async fn export_report<R: tauri::Runtime>(
     format: String,
     baseline: Option<String>,
     threshold_pct: Option<f64>,
+    compare: Option<CompareRequest>,
 ) -> CmdResult<Option<String>> {
     let fmt: Format = format
         .parse()
         .map_err(|e| CommandError::new("invalid_input", e))?;
-    if runs.is_empty() || runs.len() > 2 {
+    let compare = match compare {
+        None if runs.len() > 2 => Some(CompareRequest::default()),
+        c => c,
+    };
+    if runs.is_empty() {
         return Err(CommandError::new(
             "invalid_input",
-            "export one run, or two to diff",
+            "export one run, two to diff, or two or more to compare",
         ));
     }
-    let loaded = runs
-        .iter()
-        .map(|id| saved(&state, id))
-        .collect::<CmdResult<Vec<_>>>()?;
-    // Built before asking: runs that cannot be diffed should not cost a dialog.
-    let report = build(&loaded, baseline.as_deref(), threshold_pct, None)?;
+    let loaded = load_all(&state, &runs)?;
+    // Built before asking: runs that cannot be diffed or compared should not cost a dialog.
+    let (report, name) = if let Some(c) = compare {
+        let opts = options(c.normalize.as_deref(), c.by_machine);
+        let r = compared(&loaded, baseline.as_deref(), &opts)?;
+        let name = format!("{}-{}-runs-compared", loaded[0].meta.suite, loaded.len());
+        (r, name)
+    } else {
+        let r = build(&loaded, baseline.as_deref(), threshold_pct, None)?;
+        (r, runs.join("-vs-"))
+    };
     let ext = fmt.extension();
     let Some(path) = app
         .dialog()
         .file()
-        .set_file_name(format!("{}.{ext}", runs.join("-vs-")))
+        .set_file_name(format!("{name}.{ext}"))
         .add_filter(ext, &[ext])
         .blocking_save_file()
     else {

@@ -4,5 +4,6 @@
 //! `cargo test --test all MODULE::` runs one module.
 
 mod commands;
+mod compare;
 mod e2e;
 mod modules;

@@ -577,6 +577,50 @@ export interface Diff {
   method: string;
 }
 
+/** One run as a column of a comparison. */
+export interface CompareColumn {
+  /** The run id, or the machine (CPU, architecture, OS; the run id added when two share one). */
+  title: string;
+  run: string;
+  /** Machine fingerprint. */
+  machine: string;
+  /** The plan the run came from, if any. */
+  plan_hash: string | null;
+}
+
+/** One runtime × test × run figure of a comparison. */
+export interface CompareCell {
+  runtime: string;
+  test: string;
+  /** Index into `Comparison.columns`. */
+  column: number;
+  /** Relative to the column's reference runtime; not normalised: the typical time, ns. */
+  value: number | null;
+  /** Its 95 % interval. */
+  low: number | null;
+  high: number | null;
+  /** Why there is no value (failed, not in this run, no reference in this run). */
+  note: string | null;
+}
+
+/** Many runs side by side (core's `Comparison`, what `wasmeter compare --format json` prints). */
+export interface Comparison {
+  suite: string;
+  /** What the values are, in core's words ("relative to native of the same run", "typical time …"). */
+  unit: string;
+  /** One per run, in the order asked. */
+  columns: CompareColumn[];
+  /** Runtimes and tests in first-seen order. */
+  runtimes: string[];
+  tests: string[];
+  /** Test-major, then runtime, then column. */
+  cells: CompareCell[];
+  /** Per runtime, each column's geometric mean of its relative figures; empty when not normalised. */
+  geomeans: [runtime: string, perColumn: (number | null)[]][];
+  /** What differs between the runs: plans, machines, runtime versions. */
+  warnings: string[];
+}
+
 /** What load_run and diff_runs return: the same document the exporters write. */
 export interface Report {
   title: string;
@@ -690,16 +734,30 @@ export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?
   return invoke<Report>('diff_runs', args);
 }
 
+/**
+ * Runs side by side, in the order given (core's `compare_runs`): each relative to its own
+ * run's `normalize` runtime (`none`: times as measured; the backend's default, native,
+ * when absent), columns titled by run or by machine. Runs of different suites reject.
+ */
+export function compareRuns(runs: string[], normalize?: string, byMachine?: boolean): Promise<Comparison> {
+  const args: Record<string, unknown> = { runs };
+  if (normalize !== undefined) args.normalize = normalize;
+  if (byMachine !== undefined) args.byMachine = byMachine;
+  return invoke<Comparison>('compare_runs', args);
+}
+
 export function deleteRun(id: string): Promise<null> {
   return invoke<null>('delete_run', { id });
 }
 
 export interface ExportRequest {
-  /** One run, or two (A, B) to export with their diff. */
+  /** One run, or two (A, B) to export with their diff, or two or more to compare. */
   runs: string[];
   format: ExportFormat;
   baseline?: string;
   thresholdPct?: number;
+  /** Export the runs compared (as `compareRuns` takes them) instead of a run or a diff. */
+  compare?: { normalize: string; byMachine: boolean };
 }
 
 /** The backend asks where to save; resolves to the path written, or null if cancelled. */
@@ -707,5 +765,6 @@ export function exportReport(req: ExportRequest): Promise<string | null> {
   const args: Record<string, unknown> = { runs: req.runs, format: req.format };
   if (req.baseline) args.baseline = req.baseline;
   if (req.thresholdPct !== undefined) args.thresholdPct = req.thresholdPct;
+  if (req.compare) args.compare = req.compare;
   return invoke<string | null>('export_report', args);
 }

@@ -1,5 +1,5 @@
 /**
- * The workbench: nav bar, error banner and the five screens. Screens stay mounted and are
+ * The workbench: nav bar, error banner and the six screens. Screens stay mounted and are
  * hidden when not shown, so a half-filled setup or a loaded detail survives switching.
  * The catalog, core's policy constants and the runs list load in parallel on start; the
  * setup renders at once.
@@ -11,6 +11,7 @@ import { showError } from './errors';
 import { LiveSession } from './live/session';
 import { inFlight } from './live/state';
 import { useLiveSelect } from './live/useLive';
+import { CompareScreen } from './screens/Compare';
 import { Detail } from './screens/Detail';
 import { DiffScreen } from './screens/Diff';
 import { ExportDialog, type ExportTarget } from './screens/ExportDialog';
@@ -18,7 +19,7 @@ import { Live } from './screens/Live';
 import { Runs } from './screens/Runs';
 import { Setup } from './screens/Setup';
 
-export type Screen = 'setup' | 'live' | 'runs' | 'detail' | 'diff';
+export type Screen = 'setup' | 'live' | 'runs' | 'detail' | 'diff' | 'compare';
 
 const NAV: { id: Screen; label: string }[] = [
   { id: 'setup', label: 'Setup' },
@@ -26,6 +27,7 @@ const NAV: { id: Screen; label: string }[] = [
   { id: 'runs', label: 'Saved runs' },
   { id: 'detail', label: 'Run detail' },
   { id: 'diff', label: 'Diff' },
+  { id: 'compare', label: 'Compare' },
 ];
 
 export function App({ session: given }: { session?: LiveSession }) {
@@ -36,6 +38,7 @@ export function App({ session: given }: { session?: LiveSession }) {
   const [runs, setRuns] = useState<api.RunListItem[] | null>(null);
   const [detailId, setDetailId] = useState<string | null>(null);
   const [pair, setPair] = useState<{ a: string | null; b: string | null }>({ a: null, b: null });
+  const [compared, setCompared] = useState<string[]>([]);
   const [exporting, setExporting] = useState<ExportTarget | null>(null);
 
   const refreshRuns = useCallback(() => {
@@ -89,6 +92,7 @@ export function App({ session: given }: { session?: LiveSession }) {
         await api.deleteRun(id);
         if (detailId === id) setDetailId(null);
         if (pair.a === id || pair.b === id) setPair((p) => ({ a: p.a === id ? null : p.a, b: p.b === id ? null : p.b }));
+        setCompared((c) => (c.includes(id) ? c.filter((x) => x !== id) : c));
       } catch (e) {
         showError(e);
       }
@@ -131,6 +135,10 @@ export function App({ session: given }: { session?: LiveSession }) {
               setPair({ a, b });
               setScreen('diff');
             }}
+            onCompare={(ids) => {
+              setCompared(ids);
+              setScreen('compare');
+            }}
             onDelete={deleteRuns}
             onExport={(ids) => setExporting({ runs: ids })}
           />
@@ -150,6 +158,14 @@ export function App({ session: given }: { session?: LiveSession }) {
             defaultThresholdPct={policy?.threshold_pct ?? null}
             onPick={(a, b) => setPair({ a, b })}
             onExport={(a, b, thresholdPct) => setExporting({ runs: [a, b], thresholdPct })}
+          />
+        </div>
+        <div hidden={screen !== 'compare'}>
+          <CompareScreen
+            runs={runs}
+            ids={compared}
+            onPickRuns={() => setScreen('runs')}
+            onExport={(ids, choice) => setExporting({ runs: ids, compare: choice })}
           />
         </div>
       </main>

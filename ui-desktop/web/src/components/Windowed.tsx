@@ -173,7 +173,8 @@ export function WindowBox({ w, grid, children, label }: { w: Windowed; grid: Gri
 
 /**
  * A list-like table (one item per row) drawn whole up to 200 rows and in a window past that:
- * `row` renders item `i` (its index in `items`), `head` the header cells.
+ * `row` renders item `i` (its index in `items`), `head` the header cells, `foot` (when
+ * given) rows that always show after them, such as totals.
  */
 export function ListTable<T>({
   items,
@@ -183,6 +184,7 @@ export function ListTable<T>({
   label,
   attrs,
   empty,
+  foot,
 }: {
   items: readonly T[];
   head: ComponentChildren;
@@ -194,6 +196,8 @@ export function ListTable<T>({
   attrs?: Record<string, string | undefined>;
   /** A row shown when there are no items. */
   empty?: ComponentChildren;
+  /** Footer rows (`<tr>`s), never windowed. */
+  foot?: ComponentChildren;
 }) {
   const grid = { ...LIST_GRID, rows: items.length };
   const w = useWindowed(grid);
@@ -209,6 +213,7 @@ export function ListTable<T>({
           <SpacerRow height={w.rows.after} colSpan={columns} />
           {items.length === 0 && empty}
         </tbody>
+        {foot && <tfoot>{foot}</tfoot>}
       </table>
     </WindowBox>
   );

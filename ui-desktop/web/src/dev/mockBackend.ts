@@ -6,6 +6,7 @@
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../api';
+import compare from '../test/fixtures/compare.json';
 import diff from '../test/fixtures/diff.json';
 import http from '../test/fixtures/http.json';
 import lifecycle from '../test/fixtures/lifecycle.json';
@@ -97,6 +98,22 @@ export function installMockBackend(): void {
         return p.id === lifecycle.runs[0]!.id ? lifecycle : p.id === http.runs[0]!.id ? http : run;
       case 'diff_runs':
         return diff;
+      case 'compare_runs': {
+        // The fixture's figures under the runs asked for (its third run is not in the list).
+        const ids = p.runs as string[];
+        if (ids.length < 2) throw { code: 'invalid_input', message: `compare takes at least two runs, ${ids.length} given` };
+        const columns = ids.map((id, i) => ({ ...compare.columns[i % compare.columns.length]!, title: id, run: id }));
+        const cells = compare.tests.flatMap((test) =>
+          compare.runtimes.flatMap((runtime) =>
+            ids.map((_, column) => ({
+              ...compare.cells.find((c) => c.test === test && c.runtime === runtime && c.column === column % compare.columns.length)!,
+              column,
+            })),
+          ),
+        );
+        const geomeans = compare.geomeans.map(([rt, per]) => [rt, ids.map((_, i) => per[i % per.length])]);
+        return { ...compare, columns, cells, geomeans };
+      }
       case 'start_run':
         simulate(p.settings as RunSettings, p.onEvent as Channel<RunEvent[]>);
         return null;
@@ -148,7 +165,7 @@ export function installMockBackend(): void {
 }
 
 /**
- * `?mock&demo=live|runs|detail|lifecycle|http|diff|export|modules`: drives the page to a screen by clicking what a
+ * `?mock&demo=live|runs|detail|lifecycle|http|diff|compare|export|modules`: drives the page to a screen by clicking what a
  * person would, for screenshots of each screen in a headless browser.
  */
 export function runDemo(demo: string): void {
@@ -173,6 +190,11 @@ export function runDemo(demo: string): void {
         rows[1]?.click();
         later(100, () => rows[2]?.click());
         later(200, () => click('runs-diff'));
+      }
+      if (demo === 'compare') {
+        rows[1]?.click();
+        later(100, () => rows[2]?.click());
+        later(200, () => click('runs-compare'));
       }
     });
   });

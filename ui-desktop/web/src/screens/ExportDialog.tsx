@@ -1,10 +1,10 @@
 /**
- * Export of one run (or two with their diff) through export_report. The backend opens
+ * Export of one run (or two with their diff, or runs compared) through export_report. The backend opens
  * the native save dialog itself, so the page only picks the format and reports back
  * where the file went, or that the user cancelled.
  */
 import { useState } from 'preact/hooks';
-import { type ExportFormat, errorMessage, exportReport } from '../api';
+import { type ExportFormat, type ExportRequest, errorMessage, exportReport } from '../api';
 import { Modal } from '../components/Modal';
 import { showError } from '../errors';
 
@@ -12,6 +12,8 @@ export interface ExportTarget {
   runs: string[];
   baseline?: string;
   thresholdPct?: number;
+  /** The runs compared, as the compare screen shows them. */
+  compare?: ExportRequest['compare'];
 }
 
 const FORMATS: { value: ExportFormat; label: string; what: string }[] = [
@@ -31,7 +33,11 @@ type Outcome =
 export function ExportDialog({ target, onClose }: { target: ExportTarget; onClose: () => void }) {
   const [format, setFormat] = useState<ExportFormat>('html');
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
-  const title = target.runs.length === 2 ? `Export ${target.runs[1]} vs ${target.runs[0]}` : `Export ${target.runs[0]}`;
+  const title = target.compare
+    ? `Export the comparison of ${target.runs.length} runs`
+    : target.runs.length === 2
+      ? `Export ${target.runs[1]} vs ${target.runs[0]}`
+      : `Export ${target.runs[0]}`;
 
   const save = async () => {
     setOutcome({ kind: 'saving' });
@@ -62,7 +68,14 @@ export function ExportDialog({ target, onClose }: { target: ExportTarget; onClos
           </label>
         ))}
       </fieldset>
-      {target.runs.length === 2 && <p class="muted small">Includes the diff of B against A.</p>}
+      {target.runs.length === 2 && !target.compare && <p class="muted small">Includes the diff of B against A.</p>}
+      {target.compare && (
+        <p class="muted small" data-testid="export-compare">
+          Leads with the comparison of {target.runs.join(', ')},{' '}
+          {target.compare.normalize === 'none' ? 'times as measured' : `each relative to its own run's ${target.compare.normalize}`}
+          {target.compare.byMachine ? ', columns by machine' : ''} (CSV: the comparison alone, one row per runtime × test × run).
+        </p>
+      )}
       <p class="export-result" data-testid="export-result" aria-live="polite">
         {outcome.kind === 'saving' && 'Choose where to save…'}
         {outcome.kind === 'saved' && `Saved to ${outcome.path}`}

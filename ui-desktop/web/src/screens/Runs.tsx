@@ -1,7 +1,8 @@
 /**
  * Saved runs, newest first. Broken run directories are listed with their error (never
  * hidden: the user should see the file at fault and be able to delete it). One selected
- * run opens or exports; two go to the diff, older as A.
+ * run opens or exports; two go to the diff, older as A; two or more to the comparison,
+ * oldest first.
  */
 import { useState } from 'preact/hooks';
 import type { RunListItem } from '../api';
@@ -13,6 +14,8 @@ interface RunsProps {
   onRefresh: () => void;
   onOpen: (id: string) => void;
   onDiff: (a: string, b: string) => void;
+  /** Runs to put side by side, oldest first. */
+  onCompare: (ids: string[]) => void;
   onDelete: (ids: string[]) => Promise<void>;
   onExport: (ids: string[]) => void;
 }
@@ -26,7 +29,14 @@ export function olderFirst(runs: readonly RunListItem[], x: string, y: string): 
   return [x, y];
 }
 
-export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: RunsProps) {
+/** Orders runs by start time, oldest first (equal times in the given order); runs of unknown time follow in the given order. */
+export function oldestFirst(runs: readonly RunListItem[], ids: readonly string[]): string[] {
+  const t = (id: string) => runs.find((r) => r.id === id)?.meta?.started_unix;
+  const known = ids.filter((id) => t(id) !== undefined).sort((x, y) => t(x)! - t(y)!);
+  return [...known, ...ids.filter((id) => t(id) === undefined)];
+}
+
+export function Runs({ runs, onRefresh, onOpen, onDiff, onCompare, onDelete, onExport }: RunsProps) {
   const [selected, setSelected] = useState<string[]>([]);
   const [confirmDelete, setConfirmDelete] = useState(false);
 
@@ -38,6 +48,7 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
 
   const one = present.length === 1 && healthy.length === 1 ? healthy[0]! : null;
   const two = present.length === 2 && healthy.length === 2 ? olderFirst(runs ?? [], healthy[0]!, healthy[1]!) : null;
+  const many = present.length >= 2 && healthy.length === present.length ? oldestFirst(runs ?? [], healthy) : null;
 
   return (
     <section class="screen runs" aria-labelledby="runs-title">
@@ -60,6 +71,15 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
         >
           Diff
         </button>
+        <button
+          type="button"
+          disabled={!many}
+          title={many ? `Put ${many.length} runs side by side, each relative to its own native` : 'Select two or more runs'}
+          onClick={() => many && onCompare(many)}
+          data-testid="runs-compare"
+        >
+          Compare{present.length >= 2 ? ` (${present.length})` : ''}
+        </button>
         <button type="button" disabled={!one && !two} onClick={() => onExport(two ? [...two] : one ? [one] : [])} data-testid="runs-export">
           Export…
         </button>
@@ -73,7 +93,10 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onDelete, onExport }: Ru
           Delete
         </button>
       </header>
-      <p class="muted small">Select one run to open or export it, two to compare them (the older one is A). Double-click opens a run.</p>
+      <p class="muted small">
+        Select one run to open or export it, two to diff them (the older one is A), two or more to compare them side by side. Double-click
+        opens a run.
+      </p>
 
       <div class="panel table-scroll">
         <table class="runs-table" data-testid="runs-list">

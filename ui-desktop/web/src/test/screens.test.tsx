@@ -17,7 +17,7 @@ const noop = () => {};
 
 describe('Runs screen', () => {
   it('lists a broken run with its error, visibly', () => {
-    render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onDelete={async () => {}} onExport={noop} />);
+    render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onCompare={noop} onDelete={async () => {}} onExport={noop} />);
     const rows = screen.getAllByTestId('run-row');
     expect(rows).toHaveLength(3);
     const broken = rows.find((r) => r.dataset.runId === '20261122-040000-compute-dead')!;
@@ -33,7 +33,9 @@ describe('Runs screen', () => {
   it('opens one run, diffs two with the older as A, and will not open a broken one', () => {
     const onOpen = vi.fn();
     const onDiff = vi.fn();
-    render(<Runs runs={runs} onRefresh={noop} onOpen={onOpen} onDiff={onDiff} onDelete={async () => {}} onExport={noop} />);
+    render(
+      <Runs runs={runs} onRefresh={noop} onOpen={onOpen} onDiff={onDiff} onCompare={noop} onDelete={async () => {}} onExport={noop} />,
+    );
     const row = (id: string) => screen.getAllByTestId('run-row').find((r) => r.dataset.runId === id)!;
     fireEvent.click(row('20261122-040000-compute-dead'));
     expect((screen.getByTestId('runs-open') as HTMLButtonElement).disabled).toBe(true);
@@ -53,7 +55,7 @@ describe('Runs screen', () => {
 
   it('deletes only after confirmation', async () => {
     const onDelete = vi.fn(async () => {});
-    render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onDelete={onDelete} onExport={noop} />);
+    render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onCompare={noop} onDelete={onDelete} onExport={noop} />);
     fireEvent.click(screen.getAllByTestId('run-row')[0]!);
     fireEvent.click(screen.getByTestId('runs-delete'));
     expect(screen.getByTestId('confirm-dialog').textContent).toContain('20261122-040000-compute-dead');
