@@ -24,6 +24,7 @@ fn main() {
             "load_run",
             "diff_runs",
             "compare_runs",
+            "history",
             "delete_run",
             "export_report",
         ]),

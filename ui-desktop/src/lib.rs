@@ -31,6 +31,7 @@ pub fn builder<R: tauri::Runtime>(
             commands::runs::load_run,
             commands::runs::diff_runs,
             commands::compare::compare_runs,
+            commands::history::history,
             commands::runs::delete_run,
             commands::export::export_report,
         ])

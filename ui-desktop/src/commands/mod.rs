@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod compare;
 pub mod export;
+pub mod history;
 pub mod modules;
 pub mod run;
 pub mod runs;

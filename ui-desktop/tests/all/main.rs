@@ -6,4 +6,5 @@
 mod commands;
 mod compare;
 mod e2e;
+mod history;
 mod modules;
