@@ -119,6 +119,13 @@ fn main() {
     ];
     let runs = ["runs", "--results", r, "--json"];
     let mut report = Vec::new();
+    // The first history summarises every run into the index (results/.history): timed
+    // on its own, from no index.
+    let _ = std::fs::remove_dir_all(results.join(wasmeter_core::history::INDEX_DIR));
+    let (first, first_rss, _) = timed(bin, &history);
+    report.push(format!(
+        "history, first (every run summarised into the index): {first:.3} s, peak RSS {first_rss:.0} MiB"
+    ));
     for (name, args) in [("history (one cell)", &history[..]), ("runs", &runs[..])] {
         // One warm-up (page cache), then five timed.
         let (_, _, out) = timed(bin, args);

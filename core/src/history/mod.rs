@@ -2,17 +2,21 @@
 //! results directory (local or in S3), with the points where it changed level.
 //!
 //! Runs are chosen on their metadata (suite, machine, the cell in their plan), their
-//! measurements read in one lazy scan of only that cell's rows, and each run's figure
-//! made by the same summary as `show` (one place for the statistics): the geometric mean
-//! over invocations with its 95 % interval. A series is one cell on one machine, measured
-//! one way: runs of other machines or timing sources are other series, never mixed.
+//! measurements read in lazy polars scans, and each run's figure made by the same summary
+//! as `show` (one place for the statistics): the geometric mean over invocations with its
+//! 95 % interval. A series is one cell on one machine, measured one way: runs of other
+//! machines or timing sources are other series, never mixed. A local results directory
+//! keeps each run's figures in an index (`.history/`, see [`index`]), so a run is read
+//! once; an S3 prefix is read afresh, only the cells asked for.
 
 mod changes;
+mod index;
 mod remote;
 mod scan;
 mod source;
 
 pub use changes::{ChangeOptions, ChangePoint, change_points};
+pub use index::DIR as INDEX_DIR;
 pub use source::{CONNECT_TIMEOUT, Results};
 
 use crate::analysis::summarize;
@@ -101,6 +105,96 @@ pub struct Series {
     pub changes: Vec<ChangePoint>,
 }
 
+/// One run × cell as the index keeps it: its series and its point.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Row {
+    suite: String,
+    test: String,
+    runtime: String,
+    machine: String,
+    machine_label: String,
+    phase: String,
+    source: String,
+    /// The state of the run it was read from ([`source::Listed::stamp`]).
+    stamp: f64,
+    point: Point,
+}
+
+/// Runs read at once: their measurements are in memory together.
+const BATCH: usize = 100;
+
+/// The figures of `listed`'s cells that `test`/`runtime` name (`None`: every cell), read
+/// and summarised a batch at a time; runs that cannot be read go to `skipped`.
+fn summarise(
+    results: &Results,
+    listed: &[&source::Listed],
+    test: Option<&str>,
+    runtime: Option<&str>,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Row>, HistoryError> {
+    let wanted = |rt: &str, t: &str| test.is_none_or(|x| x == t) && runtime.is_none_or(|x| x == rt);
+    let hint: Vec<&str> = [test, runtime].into_iter().flatten().collect();
+    let mut out = Vec::new();
+    for batch in listed.chunks(BATCH) {
+        let mut ok = Vec::with_capacity(batch.len());
+        for l in batch {
+            match l.checked_cells(&wanted, &hint) {
+                Ok(cells) => ok.push((*l, cells)),
+                Err(why) => skipped.push(why),
+            }
+        }
+        let files: Vec<String> = ok.iter().map(|(l, _)| l.measurements.clone()).collect();
+        let mut rows = scan::scan(results, &files, test, runtime)?;
+        for (l, cells) in ok {
+            let measurements = rows.remove(&l.measurements).unwrap_or_default();
+            let run = SavedRun {
+                dir: l.measurements.clone().into(),
+                meta: l.meta.clone(),
+                cells,
+                measurements,
+                samples: Vec::new(),
+            };
+            let m = &run.meta;
+            for c in summarize(&run, None).cells {
+                if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
+                    continue;
+                }
+                let Some(st) = c.stats else { continue };
+                let (value, low, high) = match (st.ci_low, st.ci_high) {
+                    (Some(lo), Some(hi)) => ((lo * hi).sqrt(), Some(lo), Some(hi)),
+                    _ => (st.median, None, None),
+                };
+                out.push(Row {
+                    suite: m.suite.clone(),
+                    machine: m.machine.fingerprint.clone(),
+                    machine_label: machine_label(m),
+                    phase: c.primary_phase.clone(),
+                    source: c.source.clone(),
+                    stamp: l.stamp(),
+                    point: Point {
+                        run: m.id.clone(),
+                        started_unix: m.started_unix,
+                        value,
+                        low,
+                        high,
+                        median: st.median,
+                        invocations: c.invocations,
+                        version: m
+                            .runtimes
+                            .iter()
+                            .find(|r| r.id == c.runtime)
+                            .map(|r| r.version.clone()),
+                        plan_hash: m.settings.plan_hash.clone(),
+                    },
+                    test: c.test,
+                    runtime: c.runtime,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Every series asked for.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct History {
@@ -153,72 +247,75 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
         .into_iter()
         .flatten()
         .collect();
-    let (mut listed, skipped) = source::list(results, &keep, &wanted, &hint)?;
-    listed.sort_by(|a, b| a.meta.started_unix.total_cmp(&b.meta.started_unix));
-    let files: Vec<String> = listed.iter().map(|l| l.measurements.clone()).collect();
-    let mut rows = scan::scan(results, &files, q.test.as_deref(), q.runtime.as_deref())?;
+    let (listed, mut skipped) = source::list(results, &keep, &wanted, &hint)?;
+    let rows = match results {
+        Results::Local(dir) => {
+            // Runs the index lacks (or holds in an earlier state), every cell of them.
+            let have = index::indexed(dir)?;
+            let new: Vec<&source::Listed> = listed
+                .iter()
+                .filter(|l| have.get(&l.meta.id) != Some(&l.stamp()))
+                .collect();
+            for batch in new.chunks(BATCH * 10) {
+                let rows = summarise(results, batch, None, None, &mut skipped)?;
+                index::append(dir, rows)?;
+            }
+            index::rows(
+                dir,
+                q.suite.as_deref(),
+                q.test.as_deref(),
+                q.runtime.as_deref(),
+            )?
+        }
+        Results::S3 { .. } => {
+            let all: Vec<&source::Listed> = listed.iter().collect();
+            summarise(
+                results,
+                &all,
+                q.test.as_deref(),
+                q.runtime.as_deref(),
+                &mut skipped,
+            )?
+        }
+    };
+    // Only the runs listed now, in the state they are in now.
+    let current: std::collections::HashMap<&str, f64> = listed
+        .iter()
+        .map(|l| (l.meta.id.as_str(), l.stamp()))
+        .collect();
+    let mut read: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut series: BTreeMap<(String, String, String, String, String, String), Series> =
         BTreeMap::new();
-    let runs_read = listed.len();
-    for l in listed {
-        let measurements = rows.remove(&l.measurements).unwrap_or_default();
-        if measurements.is_empty() {
-            continue;
-        }
-        let run = SavedRun {
-            dir: l.measurements.clone().into(),
-            meta: l.meta,
-            cells: l.cells,
-            measurements,
-            samples: Vec::new(),
-        };
-        let summary = summarize(&run, None);
-        for c in &summary.cells {
-            if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
-                continue;
-            }
-            let Some(st) = c.stats else { continue };
-            let (value, low, high) = match (st.ci_low, st.ci_high) {
-                (Some(lo), Some(hi)) => ((lo * hi).sqrt(), Some(lo), Some(hi)),
-                _ => (st.median, None, None),
-            };
-            let m = &run.meta;
-            let key = (
-                m.suite.clone(),
-                c.test.clone(),
-                c.runtime.clone(),
-                m.machine.fingerprint.clone(),
-                c.primary_phase.clone(),
-                c.source.clone(),
-            );
-            let s = series.entry(key).or_insert_with(|| Series {
-                suite: m.suite.clone(),
-                test: c.test.clone(),
-                runtime: c.runtime.clone(),
-                machine: m.machine.fingerprint.clone(),
-                machine_label: machine_label(m),
-                phase: c.primary_phase.clone(),
-                source: c.source.clone(),
-                points: Vec::new(),
-                changes: Vec::new(),
-            });
-            s.points.push(Point {
-                run: m.id.clone(),
-                started_unix: m.started_unix,
-                value,
-                low,
-                high,
-                median: st.median,
-                invocations: c.invocations,
-                version: m
-                    .runtimes
-                    .iter()
-                    .find(|r| r.id == c.runtime)
-                    .map(|r| r.version.clone()),
-                plan_hash: m.settings.plan_hash.clone(),
-            });
-        }
+    let mut rows: Vec<Row> = rows
+        .into_iter()
+        .filter(|r| current.get(r.point.run.as_str()) == Some(&r.stamp))
+        .filter(|r| wanted(&r.runtime, &r.test))
+        .collect();
+    rows.sort_by(|a, b| a.point.started_unix.total_cmp(&b.point.started_unix));
+    for r in rows {
+        read.insert(r.point.run.clone());
+        let key = (
+            r.suite.clone(),
+            r.test.clone(),
+            r.runtime.clone(),
+            r.machine.clone(),
+            r.phase.clone(),
+            r.source.clone(),
+        );
+        let s = series.entry(key).or_insert_with(|| Series {
+            suite: r.suite,
+            test: r.test,
+            runtime: r.runtime,
+            machine: r.machine,
+            machine_label: r.machine_label,
+            phase: r.phase,
+            source: r.source,
+            points: Vec::new(),
+            changes: Vec::new(),
+        });
+        s.points.push(r.point);
     }
+    let runs_read = read.len();
     let mut series: Vec<Series> = series.into_values().collect();
     for s in &mut series {
         let values: Vec<f64> = s.points.iter().map(|p| p.value).collect();

@@ -163,7 +163,8 @@ pub fn list(
                         Ok(Some(Listed {
                             meta,
                             measurements: pq,
-                            cells,
+                            cells: Some(cells),
+                            dir: None,
                         }))
                     }
                 })

@@ -65,8 +65,42 @@ pub struct Listed {
     pub meta: RunMeta,
     /// Its measurements.parquet: a path, or an s3:// URL.
     pub measurements: String,
-    /// How the cells asked for ended (only those).
-    pub cells: Vec<CellRecord>,
+    /// How the cells asked for ended (S3: fetched with the metadata); `None`: read from the
+    /// run's directory when the run is summarised.
+    pub cells: Option<Vec<CellRecord>>,
+    /// The run's directory (local runs).
+    pub dir: Option<PathBuf>,
+}
+
+impl Listed {
+    /// What identifies this state of the run in the index: a resumed run finishes again.
+    pub fn stamp(&self) -> f64 {
+        self.meta.finished_unix.unwrap_or(self.meta.started_unix)
+    }
+
+    /// How its cells ended, read now for a local run; its measurements file checked against
+    /// the digest written with it before polars reads it.
+    pub fn checked_cells(
+        &self,
+        wanted: &dyn Fn(&str, &str) -> bool,
+        hint: &[&str],
+    ) -> Result<Vec<CellRecord>, Skipped> {
+        if let Some(c) = &self.cells {
+            return Ok(c.clone());
+        }
+        let Some(dir) = &self.dir else {
+            return Ok(Vec::new());
+        };
+        if let Some(want) = measurements_digest(&self.meta) {
+            verify(Path::new(&self.measurements), want).map_err(|e| e.to_string())?;
+        }
+        let cp = dir.join("cells.jsonl");
+        match std::fs::read_to_string(&cp) {
+            Ok(text) => cells_from(&cp, &text, wanted, hint).map_err(|e| e.to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(StoreError::io(&cp, e).to_string()),
+        }
+    }
 }
 
 /// A run left out of a history, and why.
@@ -106,9 +140,10 @@ pub(crate) fn cells_from(
     Ok(out)
 }
 
-/// The finished runs (complete or cancelled, compacted to Parquet) that `keep` keeps, in
-/// start order, and the others with why they were left out. Local Parquet files are
-/// checked against their digests before polars reads them; in S3, against their sizes.
+/// The finished runs (complete or cancelled, compacted to Parquet) that `keep` keeps, and
+/// the others with why they were left out. Local runs are listed from their metadata alone
+/// (their files are read, and checked against their digests, only when summarised); in S3
+/// the cells asked for come with it, and the Parquet files are checked against their sizes.
 pub fn list(
     results: &Results,
     keep: &dyn Keep,
@@ -116,7 +151,7 @@ pub fn list(
     hint: &[&str],
 ) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
     match results {
-        Results::Local(dir) => list_local(dir, keep, wanted, hint),
+        Results::Local(dir) => list_local(dir, keep),
         Results::S3 { .. } => super::remote::list(results, keep, wanted, hint),
     }
 }
@@ -134,78 +169,35 @@ pub(crate) fn measurements_digest(meta: &RunMeta) -> Option<&FileDigest> {
     meta.files.get("measurements.parquet")
 }
 
-fn list_local(
-    dir: &Path,
-    keep: &dyn Keep,
-    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
-    hint: &[&str],
-) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
-    let runs = list_runs(dir)?;
-    // Reading each kept run's files (a digest is a read of the whole Parquet file) on
-    // every core: 10,000 runs are 10,000 of each.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = runs.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<Result<Listed, Skipped>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = runs
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .filter_map(|r| {
-                            let meta = match &r.meta {
-                                Ok(m) => m,
-                                Err(e) => return Some(Err(e.to_string())),
-                            };
-                            if !keep(meta) {
-                                return None;
-                            }
-                            Some(read_local(&r.dir, meta, wanted, hint))
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a listing thread panicked"))
-            .collect()
-    });
+fn list_local(dir: &Path, keep: &dyn Keep) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
     let mut listed = Vec::new();
     let mut skipped = Vec::new();
-    for r in parts.into_iter().flatten() {
-        match r {
-            Ok(l) => listed.push(l),
-            Err(why) => skipped.push(why),
+    for r in list_runs(dir)? {
+        let meta = match r.meta {
+            Ok(m) => m,
+            Err(e) => {
+                skipped.push(e.to_string());
+                continue;
+            }
+        };
+        if !keep(&meta) {
+            continue;
         }
+        if let Some(why) = unfinished(&meta) {
+            skipped.push(why);
+            continue;
+        }
+        let pq = r.dir.join("measurements.parquet");
+        if !pq.is_file() {
+            skipped.push(format!("{}: missing", pq.display()));
+            continue;
+        }
+        listed.push(Listed {
+            meta,
+            measurements: pq.to_string_lossy().into_owned(),
+            cells: None,
+            dir: Some(r.dir),
+        });
     }
     Ok((listed, skipped))
-}
-
-fn read_local(
-    dir: &Path,
-    meta: &RunMeta,
-    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
-    hint: &[&str],
-) -> Result<Listed, Skipped> {
-    if let Some(why) = unfinished(meta) {
-        return Err(why);
-    }
-    let pq = dir.join("measurements.parquet");
-    if !pq.is_file() {
-        return Err(format!("{}: missing", pq.display()));
-    }
-    if let Some(want) = measurements_digest(meta) {
-        verify(&pq, want).map_err(|e| e.to_string())?;
-    }
-    let cp = dir.join("cells.jsonl");
-    let cells = match std::fs::read_to_string(&cp) {
-        Ok(text) => cells_from(&cp, &text, wanted, hint).map_err(|e| e.to_string())?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(StoreError::io(&cp, e).to_string()),
-    };
-    Ok(Listed {
-        meta: meta.clone(),
-        measurements: pq.to_string_lossy().into_owned(),
-        cells,
-    })
 }
