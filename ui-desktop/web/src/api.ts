@@ -621,6 +621,80 @@ export interface Comparison {
   warnings: string[];
 }
 
+/** One run's figure for a cell (core's `history::Point`). */
+export interface HistoryPoint {
+  run: string;
+  /** When the run started, Unix seconds. */
+  started_unix: number;
+  /** The typical time, ns: the geometric mean over invocations (the median when there is one). */
+  value: number;
+  /** Its 95 % interval, ns; null without one. */
+  low: number | null;
+  high: number | null;
+  median: number;
+  invocations: number;
+  /** The runtime's version in that run. */
+  version: string | null;
+  plan_hash: string | null;
+}
+
+/** Where a series changed level (core's `ChangePoint`): the new level starts at point `index`. */
+export interface ChangePoint {
+  index: number;
+  /** Medians of the segments before and from it, ns. */
+  before: number;
+  after: number;
+  /** after / before − 1, percent. */
+  change_pct: number;
+  p_value: number;
+}
+
+/** One cell on one machine, measured one way, over time (core's `history::Series`). */
+export interface HistorySeries {
+  suite: string;
+  test: string;
+  runtime: string;
+  /** Machine fingerprint. */
+  machine: string;
+  /** CPU, architecture and OS, for people. */
+  machine_label: string;
+  phase: string;
+  source: string;
+  /** Oldest first. */
+  points: HistoryPoint[];
+  /** Earliest first. */
+  changes: ChangePoint[];
+}
+
+/** How change points were searched for (core's `ChangeOptions`). */
+export interface ChangeOptions {
+  min_segment: number;
+  permutations: number;
+  alpha: number;
+  threshold_pct: number;
+  seed: number;
+}
+
+/** A cell's history over every saved run (core's `History`, what `wasmeter history --format json` prints). */
+export interface History {
+  results: string;
+  runs_read: number;
+  /** Runs left out, with why (unfinished, damaged). */
+  skipped: string[];
+  changes: ChangeOptions;
+  /** One per suite × test × runtime × machine × timing source. */
+  series: HistorySeries[];
+}
+
+/** Which cells' history; an absent or blank filter means any. */
+export interface HistoryQuery {
+  suite?: string;
+  test?: string;
+  runtime?: string;
+  /** A fingerprint prefix, or words of the machine's CPU, architecture or OS. */
+  machine?: string;
+}
+
 /** What load_run and diff_runs return: the same document the exporters write. */
 export interface Report {
   title: string;
@@ -744,6 +818,19 @@ export function compareRuns(runs: string[], normalize?: string, byMachine?: bool
   if (normalize !== undefined) args.normalize = normalize;
   if (byMachine !== undefined) args.byMachine = byMachine;
   return invoke<Comparison>('compare_runs', args);
+}
+
+/**
+ * Every series of the cells asked for, points oldest first, with core's change points
+ * (core's `history` over the results directory). Blank filters are left out.
+ */
+export function history(q: HistoryQuery): Promise<History> {
+  const args: Record<string, unknown> = {};
+  for (const k of ['suite', 'test', 'runtime', 'machine'] as const) {
+    const v = q[k]?.trim();
+    if (v) args[k] = v;
+  }
+  return invoke<History>('history', args);
 }
 
 export function deleteRun(id: string): Promise<null> {

@@ -1,5 +1,5 @@
 /**
- * The workbench: nav bar, error banner and the six screens. Screens stay mounted and are
+ * The workbench: nav bar, error banner and the seven screens. Screens stay mounted and are
  * hidden when not shown, so a half-filled setup or a loaded detail survives switching.
  * The catalog, core's policy constants and the runs list load in parallel on start; the
  * setup renders at once.
@@ -15,11 +15,12 @@ import { CompareScreen } from './screens/Compare';
 import { Detail } from './screens/Detail';
 import { DiffScreen } from './screens/Diff';
 import { ExportDialog, type ExportTarget } from './screens/ExportDialog';
+import { type HistoryRequest, HistoryScreen } from './screens/History';
 import { Live } from './screens/Live';
 import { Runs } from './screens/Runs';
 import { Setup } from './screens/Setup';
 
-export type Screen = 'setup' | 'live' | 'runs' | 'detail' | 'diff' | 'compare';
+export type Screen = 'setup' | 'live' | 'runs' | 'detail' | 'diff' | 'compare' | 'history';
 
 const NAV: { id: Screen; label: string }[] = [
   { id: 'setup', label: 'Setup' },
@@ -28,6 +29,7 @@ const NAV: { id: Screen; label: string }[] = [
   { id: 'detail', label: 'Run detail' },
   { id: 'diff', label: 'Diff' },
   { id: 'compare', label: 'Compare' },
+  { id: 'history', label: 'History' },
 ];
 
 export function App({ session: given }: { session?: LiveSession }) {
@@ -40,6 +42,7 @@ export function App({ session: given }: { session?: LiveSession }) {
   const [pair, setPair] = useState<{ a: string | null; b: string | null }>({ a: null, b: null });
   const [compared, setCompared] = useState<string[]>([]);
   const [exporting, setExporting] = useState<ExportTarget | null>(null);
+  const [historyAsk, setHistoryAsk] = useState<HistoryRequest | null>(null);
 
   const refreshRuns = useCallback(() => {
     api
@@ -148,6 +151,10 @@ export function App({ session: given }: { session?: LiveSession }) {
             runId={detailId}
             onPickRun={() => setScreen('runs')}
             onExport={(id, baseline) => setExporting({ runs: [id], baseline })}
+            onHistory={(cell) => {
+              setHistoryAsk((a) => ({ ...cell, nonce: (a?.nonce ?? 0) + 1 }));
+              setScreen('history');
+            }}
           />
         </div>
         <div hidden={screen !== 'diff'}>
@@ -167,6 +174,9 @@ export function App({ session: given }: { session?: LiveSession }) {
             onPickRuns={() => setScreen('runs')}
             onExport={(ids, choice) => setExporting({ runs: ids, compare: choice })}
           />
+        </div>
+        <div hidden={screen !== 'history'}>
+          <HistoryScreen runs={runs} request={historyAsk} />
         </div>
       </main>
       {exporting && <ExportDialog target={exporting} onClose={() => setExporting(null)} />}

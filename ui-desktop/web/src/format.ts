@@ -68,6 +68,12 @@ export function formatSeconds(s: number): string {
   return `${Number(s.toFixed(1))} s`;
 }
 
+/** A change in percent with its sign, as core's history table writes it: "+19.8 %", "-4.0 %". */
+export function formatChangePct(p: number | null | undefined): string {
+  if (!finite(p)) return DASH;
+  return `${p >= 0 ? '+' : ''}${p.toFixed(1)} %`;
+}
+
 export function formatPct(p: number | null | undefined, digits = 0): string {
   if (!finite(p)) return DASH;
   return `${p.toFixed(digits)} %`;
@@ -89,6 +95,11 @@ export function formatTime(unix: number | null | undefined): string {
   const d = new Date(unix * 1000);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` + `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** Unix seconds as the local date alone, "YYYY-MM-DD". */
+export function formatDate(unix: number | null | undefined): string {
+  return formatTime(unix).slice(0, 10);
 }
 
 /** A median across a copy of `values` (the caller's array is not reordered). */

@@ -8,6 +8,7 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../api';
 import compare from '../test/fixtures/compare.json';
 import diff from '../test/fixtures/diff.json';
+import historyFixture from '../test/fixtures/history.json';
 import http from '../test/fixtures/http.json';
 import lifecycle from '../test/fixtures/lifecycle.json';
 import policy from '../test/fixtures/policy.json';
@@ -114,6 +115,19 @@ export function installMockBackend(): void {
         const geomeans = compare.geomeans.map(([rt, per]) => [rt, ids.map((_, i) => per[i % per.length])]);
         return { ...compare, columns, cells, geomeans };
       }
+      case 'history': {
+        // The fixture's two machines as the cell asked for (its own is scale · t001 · rt001).
+        const m = p.machine as string | undefined;
+        const series = historyFixture.series
+          .filter((s) => !m || s.machine.startsWith(m))
+          .map((s) => ({
+            ...s,
+            suite: (p.suite as string) ?? s.suite,
+            test: (p.test as string) ?? s.test,
+            runtime: (p.runtime as string) ?? s.runtime,
+          }));
+        return { ...historyFixture, series };
+      }
       case 'start_run':
         simulate(p.settings as RunSettings, p.onEvent as Channel<RunEvent[]>);
         return null;
@@ -165,7 +179,7 @@ export function installMockBackend(): void {
 }
 
 /**
- * `?mock&demo=live|runs|detail|lifecycle|http|diff|compare|export|modules`: drives the page to a screen by clicking what a
+ * `?mock&demo=live|runs|detail|lifecycle|http|diff|compare|export|modules|history`: drives the page to a screen by clicking what a
  * person would, for screenshots of each screen in a headless browser.
  */
 export function runDemo(demo: string): void {
@@ -177,6 +191,14 @@ export function runDemo(demo: string): void {
     if (demo !== 'live') click('nav-runs');
     later(300, () => {
       const rows = document.querySelectorAll<HTMLElement>('[data-testid="run-row"]');
+      if (demo === 'history') {
+        rows[1]?.click();
+        later(100, () => click('runs-open'));
+        later(400, () => {
+          document.querySelector<HTMLElement>('[data-testid="matrix-cell"][data-runtime="wasmtime"]')?.click();
+          later(100, () => click('detail-history'));
+        });
+      }
       if (demo === 'detail' || demo === 'lifecycle' || demo === 'http') {
         rows[demo === 'detail' ? 1 : demo === 'lifecycle' ? rows.length - 2 : rows.length - 1]?.click();
         later(100, () => click('runs-open'));

@@ -18,7 +18,7 @@ import { Distributions } from './detail/Distributions';
 import { HeapChart } from './detail/HeapChart';
 import { HttpView } from './detail/HttpView';
 import { LifecycleTable } from './detail/LifecycleTable';
-import { DetailMatrix } from './detail/Matrix';
+import { type CellRef, DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
 import { Resources } from './detail/Resources';
 
@@ -26,9 +26,13 @@ interface DetailProps {
   runId: string | null;
   onExport: (runId: string, baseline: string) => void;
   onPickRun: () => void;
+  /** The history of a cell of this run's suite over every saved run; absent: not offered. */
+  onHistory?: (cell: { suite: string; test: string; runtime: string }) => void;
 }
 
-export function Detail({ runId, onExport, onPickRun }: DetailProps) {
+export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
+  // The matrix cell picked in a given run.
+  const [picked, setPicked] = useState<{ id: string | null; cell: CellRef | null }>({ id: null, cell: null });
   // The baseline chosen for a given run; another run starts from its own default.
   const [choice, setChoice] = useState<{ id: string | null; baseline?: string }>({ id: null });
   const baseline = choice.id === runId ? choice.baseline : undefined;
@@ -82,6 +86,7 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
   const lifecycle = run ? isLifecycleRun(run) : false;
   const http = run && !lifecycle ? isHttpRun(run) : false;
   const hs = run?.settings.http;
+  const selected = picked.id === runId ? picked.cell : null;
 
   return (
     <section class="screen detail" aria-labelledby="detail-title" aria-busy={loading}>
@@ -200,10 +205,24 @@ export function Detail({ runId, onExport, onPickRun }: DetailProps) {
             </>
           ) : (
             <div class="panel">
-              <h2>
-                Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
-              </h2>
-              <DetailMatrix summary={s} />
+              <div class="panel-head">
+                <h2>
+                  Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
+                </h2>
+                <div class="spacer" />
+                {onHistory && (
+                  <button
+                    type="button"
+                    disabled={!selected}
+                    onClick={() => selected && onHistory({ suite: run.suite, ...selected })}
+                    title="This cell in every saved run of the suite: its typical time run after run, and where it changed"
+                    data-testid="detail-history"
+                  >
+                    {selected ? `History of ${selected.runtime} · ${selected.test}` : 'History (select a cell)'}
+                  </button>
+                )}
+              </div>
+              <DetailMatrix summary={s} selected={selected} onSelect={(cell) => setPicked({ id: runId, cell })} />
             </div>
           )}
 

@@ -107,7 +107,22 @@ export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid
   );
 }
 
-export function DetailMatrix({ summary }: { summary: RunSummary }) {
+/** A runtime × test cell of the matrix. */
+export interface CellRef {
+  runtime: string;
+  test: string;
+}
+
+export function DetailMatrix({
+  summary,
+  selected = null,
+  onSelect,
+}: {
+  summary: RunSummary;
+  /** The cell picked (click, Enter or Space), outlined. */
+  selected?: CellRef | null;
+  onSelect?: (cell: CellRef) => void;
+}) {
   const byKey = useMemo(() => new Map(summary.cells.map((c) => [cellKey(c.runtime, c.test), c])), [summary]);
   const geomeans = useMemo(() => new Map(summary.per_runtime.map((g) => [g.runtime, g])), [summary]);
   return (
@@ -127,6 +142,8 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
           );
         }
         const title = cellTitle(c, summary.baseline);
+        const isSelected = selected?.runtime === r && selected.test === t;
+        const pick = () => onSelect?.({ runtime: r, test: t });
         const common = {
           title,
           'aria-label': title,
@@ -134,10 +151,19 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
           'data-testid': 'matrix-cell',
           'data-runtime': r,
           'data-test': t,
+          'data-selected': isSelected ? 'true' : undefined,
+          onClick: pick,
+          onKeyDown: (e: KeyboardEvent) => {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              pick();
+            }
+          },
         };
+        const sel = isSelected ? ' selected' : '';
         if (c.failure) {
           return (
-            <td key={r} {...common} class="failed" data-tone="failed">
+            <td key={r} {...common} class={`failed${sel}`} data-tone="failed">
               <div class="ratio">failed</div>
               <div class="failure-text">{c.failure}</div>
             </td>
@@ -149,7 +175,7 @@ export function DetailMatrix({ summary }: { summary: RunSummary }) {
           <td
             key={r}
             {...common}
-            class={c.partial ? 'partial' : undefined}
+            class={[c.partial && 'partial', isSelected && 'selected'].filter(Boolean).join(' ') || undefined}
             style={rel !== null ? { background: ratioColor(rel) } : undefined}
             data-tone={rel !== null ? ratioTone(rel) : 'none'}
             data-ratio={rel ?? undefined}
