@@ -224,9 +224,15 @@ export function seriesNotes(s: HistorySeries, minSegment: number): string[] {
   ];
 }
 
-/** One series: its chart, its change points in words and its runs, newest first. */
+/** Runs listed under a chart until all are asked for. */
+export const LAST_RUNS = 20;
+
+/** One series: its chart, its change points in words and its last runs (or all), newest first. */
 function SeriesPanel({ series: s, minSegment }: { series: HistorySeries; minSegment: number }) {
-  const rows = useMemo(() => s.points.map((_, i) => s.points.length - 1 - i), [s]);
+  const [all, setAll] = useState(false);
+  const n = s.points.length;
+  const shown = all ? n : Math.min(n, LAST_RUNS);
+  const rows = useMemo(() => Array.from({ length: shown }, (_, k) => n - 1 - k), [n, shown]);
   const changeAt = useMemo(() => new Map(s.changes.map((c) => [c.index, c])), [s]);
   return (
     <div class="panel history-series" data-testid="history-series" data-machine={s.machine} data-runtime={s.runtime}>
@@ -252,7 +258,7 @@ function SeriesPanel({ series: s, minSegment }: { series: HistorySeries; minSegm
         attrs={{ class: 'history-table', 'data-testid': 'history-table' }}
         head={
           <>
-            <th>run (newest first)</th>
+            <th>run ({shown < n ? `the last ${shown} of ${n}` : 'newest first'})</th>
             <th>started</th>
             <th class="num">typical (95 % interval)</th>
             <th>version</th>
@@ -291,6 +297,11 @@ function SeriesPanel({ series: s, minSegment }: { series: HistorySeries; minSegm
           );
         }}
       />
+      {n > LAST_RUNS && (
+        <button type="button" class="link" onClick={() => setAll((a) => !a)} data-testid="history-all">
+          {all ? `Show the last ${LAST_RUNS} runs` : `Show all ${n} runs`}
+        </button>
+      )}
     </div>
   );
 }

@@ -78,7 +78,9 @@ describe('History screen', () => {
     expect(title).toContain('): 4.00 ms → 4.79 ms (+19.8 %, p = 0.005)');
     expect(within(a).getAllByTestId('history-level')).toHaveLength(2);
     expect(within(a).getByTestId('history-notes').textContent).toContain('4.00 ms → 4.79 ms (+19.8 %, p = 0.005)');
-    // The table: every run, newest first, run 15 marked.
+    // The table: the last 20 runs, newest first, then all of them; run 15 marked.
+    expect(within(a).getAllByTestId('history-row')).toHaveLength(20);
+    fireEvent.click(within(a).getByTestId('history-all'));
     const rows = within(a).getAllByTestId('history-row');
     expect(rows).toHaveLength(30);
     expect(rows[0]!.dataset.index).toBe('29');
@@ -238,6 +240,10 @@ describe('A long history', () => {
     backend(() => ({ ...fixture, series: [s] }));
     render(<HistoryScreen runs={runs} request={{ ...CELL, nonce: 1 }} />);
     await screen.findByTestId('history-table');
+    expect(screen.getAllByTestId('history-row')).toHaveLength(20);
+    expect(screen.getByTestId('history-all').textContent).toBe('Show all 10000 runs');
+    fireEvent.click(screen.getByTestId('history-all'));
+    // All of them: windowed, a screenful drawn.
     const rows = screen.getAllByTestId('history-row');
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
