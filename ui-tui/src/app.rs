@@ -4,6 +4,7 @@
 use crate::TuiOptions;
 use crate::component::{Action, Component};
 use crate::launch::{Launcher, RunHandle, ThreadLauncher};
+use crate::panes::compare::ComparePane;
 use crate::panes::confirm::Confirm;
 use crate::panes::detail::DetailPane;
 use crate::panes::diff::DiffPane;
@@ -42,10 +43,12 @@ pub enum Pane {
     Detail,
     /// Diff.
     Diff,
+    /// Many runs side by side.
+    Compare,
 }
 
 /// Panes in Tab order.
-pub const PANES: [Pane; 7] = [
+pub const PANES: [Pane; 8] = [
     Pane::Runtimes,
     Pane::Tests,
     Pane::Settings,
@@ -53,16 +56,18 @@ pub const PANES: [Pane; 7] = [
     Pane::Runs,
     Pane::Detail,
     Pane::Diff,
+    Pane::Compare,
 ];
 
 /// Screen titles, in number-key order.
-pub const SCREENS: [&str; 6] = [
+pub const SCREENS: [&str; 7] = [
     "Runtimes",
     "Suites & tests",
     "Live run",
     "Saved runs",
     "Run detail",
     "Diff",
+    "Compare",
 ];
 
 impl Pane {
@@ -75,6 +80,7 @@ impl Pane {
             Pane::Runs => 3,
             Pane::Detail => 4,
             Pane::Diff => 5,
+            Pane::Compare => 6,
         }
     }
 
@@ -86,7 +92,8 @@ impl Pane {
             2 => Pane::Live,
             3 => Pane::Runs,
             4 => Pane::Detail,
-            _ => Pane::Diff,
+            5 => Pane::Diff,
+            _ => Pane::Compare,
         }
     }
 }
@@ -111,6 +118,8 @@ pub struct App {
     pub detail: Option<DetailPane>,
     /// Open diff, if any.
     pub diff: Option<DiffPane>,
+    /// Open comparison of many runs, if any.
+    pub compare: Option<ComparePane>,
     /// Export dialog, when open.
     pub export: Option<ExportDialog>,
     /// Question awaiting yes/no.
@@ -178,6 +187,7 @@ impl App {
             runs: RunsPane::default(),
             detail: None,
             diff: None,
+            compare: None,
             export: None,
             confirm: None,
             help: false,
@@ -443,6 +453,7 @@ impl App {
             Pane::Runs => &mut self.runs,
             Pane::Detail => self.detail.as_mut()?,
             Pane::Diff => self.diff.as_mut()?,
+            Pane::Compare => self.compare.as_mut()?,
         })
     }
 
@@ -456,6 +467,7 @@ impl App {
             Pane::Runs => &self.runs,
             Pane::Detail => self.detail.as_ref()?,
             Pane::Diff => self.diff.as_ref()?,
+            Pane::Compare => self.compare.as_ref()?,
         })
     }
 
@@ -507,7 +519,7 @@ impl App {
                 KeyCode::Char('q') => return self.request_quit(),
                 KeyCode::Tab => return self.cycle(true),
                 KeyCode::BackTab => return self.cycle(false),
-                KeyCode::Char(c @ '1'..='6') => {
+                KeyCode::Char(c @ '1'..='7') => {
                     self.focus = Pane::of_screen(c as usize - '1' as usize);
                     return;
                 }
@@ -542,13 +554,13 @@ impl App {
     }
 
     /// Handles a mouse event: the wheel moves the focused list; a click on a tab title
-    /// switches screen.
-    pub fn on_mouse(&mut self, m: MouseEvent) {
+    /// switches screen (where the titles are depends on the terminal's `width`).
+    pub fn on_mouse(&mut self, m: MouseEvent, width: u16) {
         let key = match m.kind {
             MouseEventKind::ScrollDown => KeyCode::Down,
             MouseEventKind::ScrollUp => KeyCode::Up,
             MouseEventKind::Down(_) if m.row == 0 => {
-                if let Some(s) = crate::ui::tab_at(m.column) {
+                if let Some(s) = crate::ui::tab_at(m.column, width) {
                     self.focus = Pane::of_screen(s);
                     self.dirty = true;
                 }
@@ -597,7 +609,11 @@ impl App {
             Action::DeleteRun(d) => self.confirm = Some(Confirm::DeleteRun(d)),
             Action::OpenRun(d) => self.open_run(&d),
             Action::Diff(a, b) => self.open_diff(a, b),
+            Action::Compare(runs) => self.open_compare(&runs),
             Action::Export(runs) => self.export = Some(ExportDialog::new(runs, &self.export_dir)),
+            Action::ExportCompared(runs, opts) => {
+                self.export = Some(ExportDialog::new(runs, &self.export_dir).compared(opts))
+            }
             Action::Reload => self.reload_runs(),
             Action::Message(m) => self.say(m, true),
             Action::Info(m) => self.say(m, false),
@@ -633,6 +649,26 @@ impl App {
                 Err(e) => self.say(format!("cannot diff: {e}"), true),
             },
             Err(e) => self.say(format!("cannot diff: {e}"), true),
+        }
+    }
+
+    /// Puts saved runs side by side in the compare screen, in the order given. Runs that
+    /// cannot be read, or are of different suites, are said in one line and nothing opens.
+    pub fn open_compare(&mut self, dirs: &[PathBuf]) {
+        let loaded = dirs
+            .iter()
+            .map(|d| load_run(d))
+            .collect::<Result<Vec<_>, _>>();
+        match loaded {
+            Ok(runs) => match ComparePane::new(runs) {
+                Ok(c) => {
+                    self.compare = Some(c);
+                    self.focus = Pane::Compare;
+                    self.message = None;
+                }
+                Err(e) => self.say(e.to_string(), true),
+            },
+            Err(e) => self.say(format!("cannot compare: {e}"), true),
         }
     }
 

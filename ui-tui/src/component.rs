@@ -4,6 +4,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
+use wasmeter_core::analysis::CompareOptions;
 
 /// What a pane asks the application to do after a key.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,8 +23,13 @@ pub enum Action {
     DeleteRun(PathBuf),
     /// Diff two saved runs (A, B).
     Diff(PathBuf, PathBuf),
-    /// Open the export dialog for one run or two (their diff too).
+    /// Put two or more saved runs side by side, in this order.
+    Compare(Vec<PathBuf>),
+    /// Open the export dialog for one run or two (their diff too); more than two are
+    /// exported compared, as `wasmeter export RUN RUN RUN…` does.
     Export(Vec<PathBuf>),
+    /// Open the export dialog for runs compared this way.
+    ExportCompared(Vec<PathBuf>, CompareOptions),
     /// Reload the saved runs.
     Reload,
     /// Show a message in the status line.

@@ -71,7 +71,10 @@ pub fn run(opts: TuiOptions) -> Result<()> {
         if event::poll(timeout).context("cannot read terminal input")? {
             match event::read().context("cannot read terminal input")? {
                 TermEvent::Key(k) if k.kind != KeyEventKind::Release => app.on_key(k),
-                TermEvent::Mouse(m) => app.on_mouse(m),
+                TermEvent::Mouse(m) => {
+                    let width = guard.terminal.size().map_or(u16::MAX, |s| s.width);
+                    app.on_mouse(m, width)
+                }
                 TermEvent::Resize(..) => app.dirty = true,
                 _ => {}
             }

@@ -5,7 +5,7 @@
 use crate::app::{App, Pane, SCREENS};
 use crate::component::Component;
 use crate::panes::live::clock;
-use crate::panes::{help, pane_block};
+use crate::panes::{compare, help, pane_block};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -18,17 +18,37 @@ pub const MIN_WIDTH: u16 = 80;
 /// Smallest usable terminal.
 pub const MIN_HEIGHT: u16 = 24;
 
-const GLOBAL_HINTS: &str = "tab pane · 1-6 screen · ? help · q quit";
+const GLOBAL_HINTS: &str = "tab pane · 1-7 screen · ? help · q quit";
 
-fn tab_title(i: usize) -> String {
-    format!(" {} {} ", i + 1, SCREENS[i])
+/// Screen titles in one word each, for terminals too narrow for [`SCREENS`] (the words the
+/// help uses for the number keys).
+const SHORT_SCREENS: [&str; 7] = [
+    "Runtimes", "Suites", "Live", "Saved", "Detail", "Diff", "Compare",
+];
+
+/// The tab titles that fit a terminal `width` wide: the full ones, or the short ones.
+fn tab_titles(width: u16) -> Vec<String> {
+    let titles = |names: [&str; 7]| {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!(" {} {n} ", i + 1))
+            .collect::<Vec<_>>()
+    };
+    let full = titles(SCREENS);
+    if full.iter().map(|t| t.chars().count()).sum::<usize>() <= width as usize {
+        full
+    } else {
+        titles(SHORT_SCREENS)
+    }
 }
 
-/// The screen whose tab title is at column `x` of the first row.
-pub fn tab_at(x: u16) -> Option<usize> {
+/// The screen whose tab title is at column `x` of the first row of a terminal `width`
+/// wide.
+pub fn tab_at(x: u16, width: u16) -> Option<usize> {
     let mut start = 0u16;
-    for i in 0..SCREENS.len() {
-        let w = tab_title(i).chars().count() as u16;
+    for (i, t) in tab_titles(width).iter().enumerate() {
+        let w = t.chars().count() as u16;
         if x >= start && x < start + w {
             return Some(i);
         }
@@ -89,6 +109,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ("Saved runs", Pane::Runs),
             ("Run detail", Pane::Detail),
             ("Diff", Pane::Diff),
+            ("Compare", Pane::Compare),
         ];
         let sections: Vec<(&str, Vec<(&'static str, &'static str)>)> = names
             .iter()
@@ -96,6 +117,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 let hints = match p {
                     Pane::Detail => vec![("arrows", "cell"), ("v", "view"), ("e", "export")],
                     Pane::Diff => vec![("↑/↓", "rows"), ("e", "export runs + diff")],
+                    Pane::Compare => compare::HINTS.to_vec(),
                     _ => app.pane(*p).map(|c| c.hints()).unwrap_or_default(),
                 };
                 (*n, hints)
@@ -108,7 +130,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
     let current = app.focus.screen();
     let mut spans = Vec::new();
-    for i in 0..SCREENS.len() {
+    for (i, title) in tab_titles(area.width).into_iter().enumerate() {
         let style = if i == current {
             Style::default()
                 .fg(Color::Black)
@@ -117,7 +139,7 @@ fn render_tabs(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             Style::default().fg(Color::Gray)
         };
-        spans.push(Span::styled(tab_title(i), style));
+        spans.push(Span::styled(title, style));
     }
     if app.is_running() {
         spans.push(Span::styled(" ● running", Style::default().fg(Color::Cyan)));
@@ -147,13 +169,22 @@ fn render_body(app: &App, area: Rect, buf: &mut Buffer) {
                 "no run open: pick one in Saved runs (4) and press enter",
             ),
         },
-        _ => match &app.diff {
+        5 => match &app.diff {
             Some(d) => d.render(area, buf, true),
             None => empty(
                 area,
                 buf,
                 "Diff",
                 "no diff open: in Saved runs (4) mark run A with space, select run B, press D",
+            ),
+        },
+        _ => match &app.compare {
+            Some(c) => c.render(area, buf, true),
+            None => empty(
+                area,
+                buf,
+                "Compare",
+                "no comparison open: in Saved runs (4) mark two or more runs with space, press c",
             ),
         },
     }

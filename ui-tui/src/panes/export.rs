@@ -1,6 +1,7 @@
-//! Export dialog: pick a format and a path; writes one run (or two with their diff) and
-//! reports where it wrote.
+//! Export dialog: pick a format and a path; writes one run, two with their diff, or runs
+//! compared (core's comparison leading the report), and reports where it wrote.
 
+use super::compare::default_options;
 use super::confirm::centered;
 use super::pane_block;
 use crate::component::{Action, Component};
@@ -11,7 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use std::path::{Path, PathBuf};
-use wasmeter_core::analysis::{DiffOptions, diff_runs, summarize};
+use wasmeter_core::analysis::{CompareOptions, DiffOptions, compare_runs, diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to};
 use wasmeter_core::store::load_run;
 
@@ -26,8 +27,10 @@ pub const FORMATS: [(Format, &str); 4] = [
 /// State of the export dialog.
 #[derive(Debug)]
 pub struct ExportDialog {
-    /// Run directories: one run, or two (A, B) exported with their diff.
+    /// Run directories: one run, or two (A, B) exported with their diff, or runs compared.
     pub runs: Vec<PathBuf>,
+    /// How the runs are compared, when they are exported compared rather than diffed.
+    pub compare: Option<CompareOptions>,
     /// Index into [`FORMATS`].
     pub format: usize,
     /// Output path as typed.
@@ -44,7 +47,8 @@ fn run_name(p: &Path) -> String {
 }
 
 impl ExportDialog {
-    /// A dialog for these runs, writing into `dir` by default.
+    /// A dialog for these runs, writing into `dir` by default; more than two are compared
+    /// (as `wasmeter export RUN RUN RUN…` does), with `wasmeter compare`'s defaults.
     pub fn new(runs: Vec<PathBuf>, dir: &Path) -> ExportDialog {
         let name = runs
             .iter()
@@ -53,6 +57,7 @@ impl ExportDialog {
             .join("-vs-");
         let stem = dir.join(format!("wasmeter-{name}")).display().to_string();
         let mut d = ExportDialog {
+            compare: (runs.len() > 2).then(default_options),
             runs,
             format: 0,
             path: String::new(),
@@ -61,6 +66,12 @@ impl ExportDialog {
         };
         d.path = format!("{}.{}", d.stem, FORMATS[0].0.extension());
         d
+    }
+
+    /// The same dialog exporting the runs compared under `opts` (also two runs).
+    pub fn compared(mut self, opts: CompareOptions) -> ExportDialog {
+        self.compare = Some(opts);
+        self
     }
 
     fn set_format(&mut self, i: usize) {
@@ -78,14 +89,20 @@ impl ExportDialog {
             .iter()
             .map(|d| load_run(d).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
-        let diff = match loaded.as_slice() {
-            [a, b] => Some(diff_runs(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?),
-            _ => None,
+        let summaries = || loaded.iter().map(|r| (r, summarize(r, None))).collect();
+        let report = match &self.compare {
+            Some(opts) => Report::new(summaries(), None)
+                .with_comparison(compare_runs(&loaded, opts).map_err(|e| e.to_string())?),
+            None => {
+                let diff = match loaded.as_slice() {
+                    [a, b] => {
+                        Some(diff_runs(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?)
+                    }
+                    _ => None,
+                };
+                Report::new(summaries(), diff)
+            }
         };
-        let report = Report::new(
-            loaded.iter().map(|r| (r, summarize(r, None))).collect(),
-            diff,
-        );
         let path = PathBuf::from(self.path.trim());
         if self.path.trim().is_empty() {
             return Err("give a path".into());
@@ -99,9 +116,22 @@ impl Component for ExportDialog {
     fn render(&self, area: Rect, buf: &mut Buffer, _focused: bool) {
         let r = centered(area, 76, 12);
         Clear.render(r, buf);
-        let what = match self.runs.as_slice() {
-            [a, b] => format!("runs {} and {} with their diff", run_name(a), run_name(b)),
-            [a] => format!("run {}", run_name(a)),
+        let what = match (self.runs.as_slice(), &self.compare) {
+            (runs, Some(opts)) => format!(
+                "{} runs compared ({}, by {}): {}",
+                runs.len(),
+                match &opts.normalize {
+                    Some(n) => format!("relative to {n}"),
+                    None => "times as measured".into(),
+                },
+                if opts.by_machine { "machine" } else { "run" },
+                runs.iter()
+                    .map(|r| run_name(r))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ([a, b], None) => format!("runs {} and {} with their diff", run_name(a), run_name(b)),
+            ([a], None) => format!("run {}", run_name(a)),
             _ => String::new(),
         };
         let mut formats = vec![Span::raw("format: ")];

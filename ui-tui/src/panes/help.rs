@@ -6,14 +6,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 /// Keys that work everywhere (outside text fields).
 pub const GLOBAL: [(&str, &str); 9] = [
     ("tab / shift-tab", "next / previous pane"),
     (
-        "1 … 6",
-        "screen: runtimes, suites, live, saved, detail, diff",
+        "1 … 7",
+        "screen: runtimes, suites, live, saved, detail, diff, compare",
     ),
     (
         "↑↓ / j k",
@@ -27,11 +27,9 @@ pub const GLOBAL: [(&str, &str); 9] = [
     ("click", "a tab title switches screen"),
 ];
 
-/// Draws the help overlay: global keys, then each pane's.
+/// Draws the help overlay: global keys, then each pane's. It widens to its longest line
+/// when the terminal lets it, else lines wrap; how to close it sits on its bottom border.
 pub fn render(area: Rect, buf: &mut Buffer, panes: &[(&str, Vec<(&'static str, &'static str)>)]) {
-    let h = (GLOBAL.len() + panes.len() + 5) as u16;
-    let r = centered(area, 78, h);
-    Clear.render(r, buf);
     let key = Style::default()
         .fg(Color::Cyan)
         .add_modifier(Modifier::BOLD);
@@ -56,12 +54,21 @@ pub fn render(area: Rect, buf: &mut Buffer, panes: &[(&str, Vec<(&'static str, &
         }
         lines.push(Line::from(spans));
     }
-    lines.push(Line::from(""));
-    lines.push(Line::styled(
-        "any key closes this help",
-        Style::default().fg(Color::DarkGray),
-    ));
+    let longest = lines.iter().map(|l| l.width()).max().unwrap_or(0) as u16;
+    let w = longest.saturating_add(2).clamp(78, area.width.max(78));
+    let inner_w = w.min(area.width).saturating_sub(2).max(1);
+    let h = lines
+        .iter()
+        .map(|l| (l.width() as u16).div_ceil(inner_w).max(1))
+        .sum::<u16>()
+        + 2;
+    let r = centered(area, w, h);
+    Clear.render(r, buf);
     Paragraph::new(lines)
-        .block(pane_block("Help", true))
+        .wrap(Wrap { trim: false })
+        .block(pane_block("Help", true).title_bottom(Line::styled(
+            " any key closes this help ",
+            Style::default().fg(Color::DarkGray),
+        )))
         .render(r, buf);
 }

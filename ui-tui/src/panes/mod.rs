@@ -1,5 +1,6 @@
 //! One file per pane.
 
+pub mod compare;
 pub mod confirm;
 pub mod detail;
 pub mod diff;

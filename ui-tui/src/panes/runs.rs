@@ -1,5 +1,6 @@
 //! Saved runs: label, date, suite, runtimes, status; a run that cannot be read shows its
-//! error and does not stop the others. Open, mark two to diff, export, delete.
+//! error and does not stop the others. Open, mark runs (two to diff, any number to
+//! compare side by side), export (one run, two with their diff, more compared), delete.
 
 use super::{clip, pane_block, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
@@ -48,7 +49,8 @@ pub struct RunsPane {
     pub error: Option<String>,
     /// Selected row.
     pub cursor: usize,
-    /// Rows marked for a diff (at most two, in marking order: A then B).
+    /// Rows marked, in marking order (A, B, C…): the first two are a diff's A and B, all
+    /// of them a comparison's columns.
     pub marked: Vec<PathBuf>,
 }
 
@@ -98,11 +100,11 @@ impl Component for RunsPane {
             .skip(off)
             .take(height)
             .map(|(i, r)| {
-                let mark = match self.marked.iter().position(|m| m == &r.dir) {
-                    Some(0) => "A",
-                    Some(_) => "B",
-                    None => " ",
-                };
+                let mark = self
+                    .marked
+                    .iter()
+                    .position(|m| m == &r.dir)
+                    .map_or_else(|| " ".to_string(), mark_letter);
                 let row = match &r.meta {
                     Ok(m) => {
                         let status_style = match m.status {
@@ -188,11 +190,17 @@ impl Component for RunsPane {
             None => String::new(),
         };
         let marks = match self.marked.len() {
-            0 => "space marks runs to diff (A, then B)".to_string(),
-            1 => {
-                "A marked: mark B with space, or press D to diff A against the selected run".into()
+            0 => "space marks runs to diff (A, then B) or to compare (any number)".to_string(),
+            1 => "A marked: mark B with space, or press D to diff A against the selected run \
+                  (c compares them)"
+                .into(),
+            2 => {
+                "A and B marked: D diffs them, c compares them, e exports both with the diff".into()
             }
-            _ => "A and B marked: D diffs them, e exports both with the diff".into(),
+            n => format!(
+                "{n} runs marked (A–{}): c compares them side by side, e exports them compared",
+                mark_letter(n - 1)
+            ),
         };
         Paragraph::new(vec![
             Line::from(clip(&info, foot.width as usize)),
@@ -224,9 +232,6 @@ impl Component for RunsPane {
                 } else if cur.meta.is_err() {
                     return Action::Message(format!("cannot mark {}: unreadable", cur.name()));
                 } else {
-                    if self.marked.len() == 2 {
-                        self.marked.remove(0);
-                    }
                     self.marked.push(cur.dir);
                 }
                 Action::None
@@ -234,10 +239,22 @@ impl Component for RunsPane {
             KeyCode::Char('D') => match self.marked.as_slice() {
                 [a, b] => Action::Diff(a.clone(), b.clone()),
                 [a] if *a != cur.dir => Action::Diff(a.clone(), cur.dir),
+                [_, _, _, ..] => Action::Message(format!(
+                    "D diffs two runs and {} are marked: c compares them all, or unmark all \
+                     but two (space)",
+                    self.marked.len()
+                )),
                 _ => Action::Message("mark run A with space, then select or mark run B".into()),
             },
+            KeyCode::Char('c') => match self.marked.as_slice() {
+                [a] if *a != cur.dir => Action::Compare(vec![a.clone(), cur.dir]),
+                [_, _, ..] => Action::Compare(self.marked.clone()),
+                _ => Action::Message(
+                    "mark two or more runs with space, then press c to compare them".into(),
+                ),
+            },
             KeyCode::Char('e') => {
-                if self.marked.len() == 2 {
+                if self.marked.len() >= 2 {
                     Action::Export(self.marked.clone())
                 } else {
                     Action::Export(vec![cur.dir])
@@ -253,9 +270,19 @@ impl Component for RunsPane {
             ("enter", "open"),
             ("space", "mark"),
             ("D", "diff"),
+            ("c", "compare"),
             ("e", "export"),
             ("d", "delete"),
             ("R", "reload"),
         ]
     }
+}
+
+/// The letter a run marked `i`-th shows (A, B, C…; `+` past Z): the diff calls its runs A
+/// and B, and a comparison's columns follow the same order.
+fn mark_letter(i: usize) -> String {
+    u8::try_from(i)
+        .ok()
+        .filter(|i| *i < 26)
+        .map_or_else(|| "+".to_string(), |i| char::from(b'A' + i).to_string())
 }

@@ -336,6 +336,20 @@ pub fn write_run(results: &Path, id: &str, label: Option<&str>, scale: f64) -> P
     w.finish(RunStatus::Complete).unwrap()
 }
 
+/// Writes a run held in memory to `results` with the core's writer, as the runner would
+/// have; returns its directory.
+pub fn write_saved_run(results: &Path, run: &SavedRun) -> PathBuf {
+    let mut w = RunWriter::create(results, run.meta.clone()).unwrap();
+    w.measurements(&run.measurements).unwrap();
+    for s in &run.samples {
+        w.sample(s).unwrap();
+    }
+    for c in &run.cells {
+        w.cell(c).unwrap();
+    }
+    w.finish(run.meta.status).unwrap()
+}
+
 /// A measurement event of one self-timed execute value.
 pub fn measurement_event(rt: &str, test: &str, i: u32, v: f64) -> wasmeter_core::runner::Event {
     invocation_measurement(rt, test, 0, i, v)

@@ -381,15 +381,15 @@ fn mouse_wheel_moves_and_tab_click_switches() {
         row,
         modifiers: KeyModifiers::NONE,
     };
-    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5));
-    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5));
+    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5), 120);
+    app.on_mouse(mouse(MouseEventKind::ScrollDown, 10, 5), 120);
     assert_eq!(app.runtimes.cursor, 2);
-    app.on_mouse(mouse(MouseEventKind::ScrollUp, 10, 5));
+    app.on_mouse(mouse(MouseEventKind::ScrollUp, 10, 5), 120);
     assert_eq!(app.runtimes.cursor, 1);
     // A click on the title of tab 4 opens Saved runs.
     let tabs = screen(&app).lines().next().unwrap().to_string();
     let col = tabs.find("4 Saved runs").unwrap() as u16;
-    app.on_mouse(mouse(MouseEventKind::Down(MouseButton::Left), col, 0));
+    app.on_mouse(mouse(MouseEventKind::Down(MouseButton::Left), col, 0), 120);
     assert_eq!(app.focus, Pane::Runs, "{tabs}");
 }
 

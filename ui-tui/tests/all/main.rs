@@ -1,9 +1,10 @@
-//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, saturated HTTP levels, modules added by path.
+//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, many runs compared, saturated HTTP levels, modules added by path.
 //!
 //! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
 //! `cargo test --test all MODULE::` runs one module.
 
 mod common;
+mod compare;
 mod flow;
 mod http_saturated;
 mod modules;
