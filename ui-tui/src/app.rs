@@ -9,6 +9,7 @@ use crate::panes::confirm::Confirm;
 use crate::panes::detail::DetailPane;
 use crate::panes::diff::DiffPane;
 use crate::panes::export::ExportDialog;
+use crate::panes::history::HistoryPane;
 use crate::panes::live::LivePane;
 use crate::panes::runs::{RunRow, RunsPane};
 use crate::panes::runtimes::RuntimesPane;
@@ -21,6 +22,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 use wasmeter_core::analysis::{DiffOptions, diff_runs};
 use wasmeter_core::config::Config;
+use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::store::{list_runs, load_run};
@@ -45,6 +47,9 @@ pub enum Pane {
     Diff,
     /// Many runs side by side.
     Compare,
+    /// A cell's history, opened from run detail (on its screen, not in Tab order: esc goes
+    /// back to the run).
+    History,
 }
 
 /// Panes in Tab order.
@@ -78,7 +83,7 @@ impl Pane {
             Pane::Tests | Pane::Settings => 1,
             Pane::Live => 2,
             Pane::Runs => 3,
-            Pane::Detail => 4,
+            Pane::Detail | Pane::History => 4,
             Pane::Diff => 5,
             Pane::Compare => 6,
         }
@@ -120,6 +125,8 @@ pub struct App {
     pub diff: Option<DiffPane>,
     /// Open comparison of many runs, if any.
     pub compare: Option<ComparePane>,
+    /// Open history of a cell, if any.
+    pub history: Option<HistoryPane>,
     /// Export dialog, when open.
     pub export: Option<ExportDialog>,
     /// Question awaiting yes/no.
@@ -188,6 +195,7 @@ impl App {
             detail: None,
             diff: None,
             compare: None,
+            history: None,
             export: None,
             confirm: None,
             help: false,
@@ -269,6 +277,12 @@ impl App {
         {
             self.runtimes_rx = None;
             self.set_runtimes(list);
+            self.dirty = true;
+        }
+        if let Some(outcome) = self.history.as_mut().and_then(|h| h.poll()) {
+            if let Err(e) = outcome {
+                self.say(format!("cannot read the history: {e}"), true);
+            }
             self.dirty = true;
         }
         let Some(run) = &self.run else { return };
@@ -454,6 +468,7 @@ impl App {
             Pane::Detail => self.detail.as_mut()?,
             Pane::Diff => self.diff.as_mut()?,
             Pane::Compare => self.compare.as_mut()?,
+            Pane::History => self.history.as_mut()?,
         })
     }
 
@@ -468,6 +483,7 @@ impl App {
             Pane::Detail => self.detail.as_ref()?,
             Pane::Diff => self.diff.as_ref()?,
             Pane::Compare => self.compare.as_ref()?,
+            Pane::History => self.history.as_ref()?,
         })
     }
 
@@ -523,7 +539,9 @@ impl App {
                     self.focus = Pane::of_screen(c as usize - '1' as usize);
                     return;
                 }
-                KeyCode::Char('r') if !matches!(self.focus, Pane::Runs) => return self.start_run(),
+                KeyCode::Char('r') if !matches!(self.focus, Pane::Runs | Pane::History) => {
+                    return self.start_run();
+                }
                 _ => {}
             }
         }
@@ -532,11 +550,21 @@ impl App {
             Some(p) => p.on_key(key),
             None => Action::Ignored,
         };
+        if focus == Pane::History && action == Action::Close {
+            self.history = None;
+            self.focus = Pane::Detail;
+            return;
+        }
         self.act(action);
     }
 
     fn cycle(&mut self, forward: bool) {
-        let i = PANES.iter().position(|p| *p == self.focus).unwrap_or(0);
+        // The history stands in for the run it was opened from.
+        let at = match self.focus {
+            Pane::History => Pane::Detail,
+            p => p,
+        };
+        let i = PANES.iter().position(|p| *p == at).unwrap_or(0);
         let n = PANES.len();
         self.focus = PANES[if forward {
             (i + 1) % n
@@ -610,6 +638,7 @@ impl App {
             Action::OpenRun(d) => self.open_run(&d),
             Action::Diff(a, b) => self.open_diff(a, b),
             Action::Compare(runs) => self.open_compare(&runs),
+            Action::History(q) => self.open_history(q),
             Action::Export(runs) => self.export = Some(ExportDialog::new(runs, &self.export_dir)),
             Action::ExportCompared(runs, opts) => {
                 self.export = Some(ExportDialog::new(runs, &self.export_dir).compared(opts))
@@ -670,6 +699,19 @@ impl App {
             },
             Err(e) => self.say(format!("cannot compare: {e}"), true),
         }
+    }
+
+    /// Opens the history of a cell (`q`: suite, test, runtime) over every saved run; it is
+    /// read on a thread, the pane says so meanwhile.
+    pub fn open_history(&mut self, q: HistoryQuery) {
+        self.history = Some(HistoryPane::open(self.results.clone(), q));
+        self.focus = Pane::History;
+        self.message = None;
+    }
+
+    /// True while a history is being read.
+    pub fn is_reading_history(&self) -> bool {
+        self.history.as_ref().is_some_and(|h| h.is_reading())
     }
 
     /// Cancels a run in flight and waits for its thread (on quit).

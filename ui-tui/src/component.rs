@@ -5,6 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 use wasmeter_core::analysis::CompareOptions;
+use wasmeter_core::history::HistoryQuery;
 
 /// What a pane asks the application to do after a key.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +31,8 @@ pub enum Action {
     Export(Vec<PathBuf>),
     /// Open the export dialog for runs compared this way.
     ExportCompared(Vec<PathBuf>, CompareOptions),
+    /// Open the history of a cell over every saved run.
+    History(HistoryQuery),
     /// Reload the saved runs.
     Reload,
     /// Show a message in the status line.

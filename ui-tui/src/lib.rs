@@ -65,6 +65,9 @@ pub fn run(opts: TuiOptions) -> Result<()> {
         }
         let timeout = if app.is_running() {
             RUN_FRAME.saturating_sub(last_draw.map(|t| t.elapsed()).unwrap_or_default())
+        } else if app.is_reading_history() {
+            // A history being read is looked for at the run's frame rate.
+            RUN_FRAME
         } else {
             IDLE_POLL
         };

@@ -5,7 +5,7 @@
 use crate::app::{App, Pane, SCREENS};
 use crate::component::Component;
 use crate::panes::live::clock;
-use crate::panes::{compare, help, pane_block};
+use crate::panes::{compare, help, history, pane_block};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -110,14 +110,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ("Run detail", Pane::Detail),
             ("Diff", Pane::Diff),
             ("Compare", Pane::Compare),
+            ("History", Pane::History),
         ];
         let sections: Vec<(&str, Vec<(&'static str, &'static str)>)> = names
             .iter()
             .map(|(n, p)| {
                 let hints = match p {
-                    Pane::Detail => vec![("arrows", "cell"), ("v", "view"), ("e", "export")],
+                    Pane::Detail => vec![
+                        ("arrows", "cell"),
+                        ("v", "view"),
+                        ("H", "history of the cell"),
+                        ("e", "export"),
+                    ],
                     Pane::Diff => vec![("↑/↓", "rows"), ("e", "export runs + diff")],
                     Pane::Compare => compare::HINTS.to_vec(),
+                    Pane::History => history::HINTS.to_vec(),
                     _ => app.pane(*p).map(|c| c.hints()).unwrap_or_default(),
                 };
                 (*n, hints)
@@ -160,6 +167,11 @@ fn render_body(app: &App, area: Rect, buf: &mut Buffer) {
         }
         2 => app.live.render(area, buf, true),
         3 => app.runs.render(area, buf, true),
+        4 if f == Pane::History && app.history.is_some() => {
+            if let Some(h) = &app.history {
+                h.render(area, buf, true)
+            }
+        }
         4 => match &app.detail {
             Some(d) => d.render(area, buf, true),
             None => empty(

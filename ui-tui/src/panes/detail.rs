@@ -28,6 +28,7 @@ use wasmeter_core::format::{
     FAILED, MISSING, format_bytes, format_cell, format_geomean, format_ns, format_time,
     format_value,
 };
+use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{Table as CellTable, heap_table, module_table, phases_table};
@@ -681,6 +682,17 @@ impl Component for DetailPane {
                 self.view = View::Heap;
             }
             KeyCode::Char('e') => return Action::Export(vec![self.run.dir.clone()]),
+            KeyCode::Char('H') => {
+                let Some((rt, test)) = self.selected() else {
+                    return Action::Message("no cell selected".into());
+                };
+                return Action::History(HistoryQuery {
+                    suite: Some(self.run.meta.suite.clone()),
+                    test: Some(test.to_string()),
+                    runtime: Some(rt.to_string()),
+                    ..HistoryQuery::default()
+                });
+            }
             _ => return Action::Ignored,
         }
         Action::None
@@ -692,6 +704,7 @@ impl Component for DetailPane {
                 ("arrows", "cell"),
                 ("v", "distribution/resources/measurements/heap"),
                 ("m", "measurement vs heap"),
+                ("H", "history"),
                 ("e", "export"),
             ];
         }
@@ -699,12 +712,14 @@ impl Component for DetailPane {
             return vec![
                 ("arrows", "cell"),
                 ("v", "variants/distribution/resources"),
+                ("H", "history"),
                 ("e", "export"),
             ];
         }
         vec![
             ("arrows", "cell"),
             ("v", "distribution/resources/phases"),
+            ("H", "history"),
             ("e", "export"),
         ]
     }

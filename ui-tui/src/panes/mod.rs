@@ -6,6 +6,7 @@ pub mod detail;
 pub mod diff;
 pub mod export;
 pub mod help;
+pub mod history;
 pub mod http;
 pub mod live;
 pub mod runs;

@@ -1,4 +1,4 @@
-//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, many runs compared, saturated HTTP levels, modules added by path.
+//! The terminal UI's tests, one test binary: snapshots of every screen, key flows, many runs compared, a cell's history, saturated HTTP levels, modules added by path.
 //!
 //! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
 //! `cargo test --test all MODULE::` runs one module.
@@ -6,6 +6,7 @@
 mod common;
 mod compare;
 mod flow;
+mod history;
 mod http_saturated;
 mod modules;
 mod screens;
