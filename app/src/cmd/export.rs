@@ -30,23 +30,23 @@ pub fn main(
     if compared && specs.len() < 2 {
         return Err(InputError("--compare takes at least two runs".into()).into());
     }
+    // Options are checked before any run is read: a bad flag is the error, not a run.
+    let copts = super::compare::options(opts.by, opts.normalize.unwrap_or("native"))?;
+    let dopts = DiffOptions::parse(opts.threshold, opts.normalize.unwrap_or(DEFAULT_NORMALIZE))
+        .map_err(|e| InputError(e.to_string()))?;
     let runs = specs
         .iter()
         .map(|s| super::load(ctx, s))
         .collect::<Result<Vec<_>>>()?;
+    let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
     let report = if compared {
-        let copts = super::compare::options(opts.by, opts.normalize.unwrap_or("native"))?;
         let c = compare_runs(&runs, &copts).map_err(|e| InputError(e.to_string()))?;
-        let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
         Report::new(with, None).with_comparison(c)
     } else {
-        let dopts = DiffOptions::parse(opts.threshold, opts.normalize.unwrap_or(DEFAULT_NORMALIZE))
-            .map_err(|e| InputError(e.to_string()))?;
         let diff = match runs.as_slice() {
             [a, b] => Some(diff_runs(a, b, &dopts).map_err(|e| InputError(e.to_string()))?),
             _ => None,
         };
-        let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
         Report::new(with, diff)
     };
     if output == "-" {

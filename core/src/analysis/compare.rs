@@ -160,15 +160,8 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
                                 .unwrap_or_else(|| format!("no {} in this run", s.baseline))
                         }),
                     ),
-                    // The interval is of the geometric mean over invocations: that is the
-                    // figure shown with it (the median of all values can lie outside it).
                     Some(c) => match c.stats {
-                        Some(st) => match (st.ci_low, st.ci_high) {
-                            (Some(lo), Some(hi)) => {
-                                (Some((lo * hi).sqrt()), Some(lo), Some(hi), None)
-                            }
-                            _ => (Some(st.median), None, None, None),
-                        },
+                        Some(st) => (Some(st.typical()), st.ci_low, st.ci_high, None),
                         None => (None, None, None, Some("no values".to_string())),
                     },
                 };

@@ -45,6 +45,17 @@ impl Stats {
         Some(s)
     }
 
+    /// The typical value, the figure the interval is of: the geometric mean over
+    /// invocations (the interval's centre on the log scale); the median without an
+    /// interval. Shown with its interval, never the median of all values, which can lie
+    /// outside it.
+    pub fn typical(&self) -> f64 {
+        match (self.ci_low, self.ci_high) {
+            (Some(lo), Some(hi)) => (lo * hi).sqrt(),
+            _ => self.median,
+        }
+    }
+
     /// Statistics of the values without the (costlier) interval.
     pub fn describe(values: &[f64]) -> Option<Stats> {
         if values.is_empty() {

@@ -377,7 +377,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             let stats = primary.and_then(|(v, _, _)| Stats::of(&v));
             let halfwidth_pct = stats.and_then(|s| {
                 let (lo, hi) = (s.ci_low?, s.ci_high?);
-                (s.median > 0.0).then(|| 50.0 * (hi - lo) / s.median)
+                (s.typical() > 0.0).then(|| 50.0 * (hi - lo) / s.typical())
             });
             let mut phases = BTreeMap::new();
             let mut phase_stats = BTreeMap::new();

@@ -1,5 +1,5 @@
 //! The figures of a summary or a diff as their table cells read, the same text in every
-//! front end: a cell's median with its noise and relative time, a runtime's geometric
+//! front end: a cell's typical value with its noise and relative time, a runtime's geometric
 //! mean, a diff row's ratio with its interval.
 
 use super::units::{format_count, format_ns};
@@ -21,8 +21,9 @@ pub fn format_ratio(r: &DiffRow) -> String {
     }
 }
 
-/// A summary cell's median with its noise and relative time (`12.3 ms ±1.2 % (1.05×)`),
-/// marked when partial; [`FAILED`] or [`MISSING`] when it has no value.
+/// A summary cell's typical value ([`crate::analysis::Stats::typical`]: what its interval
+/// is of) with its noise and relative time (`12.3 ms ±1.2 % (1.05×)`), marked when
+/// partial; [`FAILED`] or [`MISSING`] when it has no value.
 pub fn format_cell(c: &CellSummary) -> String {
     if c.failure.is_some() {
         return FAILED.into();
@@ -31,9 +32,9 @@ pub fn format_cell(c: &CellSummary) -> String {
         return MISSING.into();
     };
     let mut text = if c.source == "instructions" {
-        format_count(st.median, "instr")
+        format_count(st.typical(), "instr")
     } else {
-        format_ns(st.median)
+        format_ns(st.typical())
     };
     if let Some(h) = c.halfwidth_pct {
         text.push_str(&format!(" ±{h:.1} %"));
@@ -83,6 +84,19 @@ mod tests {
         let mut failed = cell(Some(1.0));
         failed.failure = Some("trap".into());
         assert_eq!(format_cell(&failed), FAILED);
+    }
+
+    /// Seen in session 14: wasm3's median 7.85 ms printed against an interval of
+    /// 8.15–8.58 ms. The figure shown is the one the interval is of.
+    #[test]
+    fn a_cell_shows_what_its_interval_is_of_not_a_median_outside_it() {
+        let mut c = cell(Some(7_850_000.0));
+        let st = c.stats.as_mut().unwrap();
+        st.ci_low = Some(8_150_000.0);
+        st.ci_high = Some(8_580_000.0);
+        let shown = format_cell(&c);
+        assert_eq!(shown, "8.36 ms", "{shown}");
+        assert!(c.stats.unwrap().typical() > 8_150_000.0);
     }
 
     #[test]

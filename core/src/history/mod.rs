@@ -145,54 +145,82 @@ fn summarise(
         }
         let files: Vec<String> = ok.iter().map(|(l, _)| l.measurements.clone()).collect();
         let mut rows = scan::scan(results, &files, test, runtime)?;
-        for (l, cells) in ok {
-            let measurements = rows.remove(&l.measurements).unwrap_or_default();
-            let run = SavedRun {
-                dir: l.measurements.clone().into(),
-                meta: l.meta.clone(),
-                cells,
-                measurements,
-                samples: Vec::new(),
-            };
-            let m = &run.meta;
-            for c in summarize(&run, None).cells {
-                if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
-                    continue;
-                }
-                let Some(st) = c.stats else { continue };
-                let (value, low, high) = match (st.ci_low, st.ci_high) {
-                    (Some(lo), Some(hi)) => ((lo * hi).sqrt(), Some(lo), Some(hi)),
-                    _ => (st.median, None, None),
+        // Each run's summary on its own core: summarising is most of the first history's
+        // time (every cell of every run).
+        let jobs: Vec<(&source::Listed, SavedRun)> = ok
+            .into_iter()
+            .map(|(l, cells)| {
+                let run = SavedRun {
+                    dir: l.measurements.clone().into(),
+                    meta: l.meta.clone(),
+                    cells,
+                    measurements: rows.remove(&l.measurements).unwrap_or_default(),
+                    samples: Vec::new(),
                 };
-                out.push(Row {
-                    suite: m.suite.clone(),
-                    machine: m.machine.fingerprint.clone(),
-                    machine_label: machine_label(m),
-                    phase: c.primary_phase.clone(),
-                    source: c.source.clone(),
-                    stamp: l.stamp(),
-                    point: Point {
-                        run: m.id.clone(),
-                        started_unix: m.started_unix,
-                        value,
-                        low,
-                        high,
-                        median: st.median,
-                        invocations: c.invocations,
-                        version: m
-                            .runtimes
-                            .iter()
-                            .find(|r| r.id == c.runtime)
-                            .map(|r| r.version.clone()),
-                        plan_hash: m.settings.plan_hash.clone(),
-                    },
-                    test: c.test,
-                    runtime: c.runtime,
-                });
-            }
-        }
+                (l, run)
+            })
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let chunk = jobs.len().div_ceil(threads).max(1);
+        let parts: Vec<Vec<Row>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = jobs
+                .chunks(chunk)
+                .map(|part| {
+                    let wanted = &wanted;
+                    scope.spawn(move || {
+                        part.iter()
+                            .flat_map(|(l, run)| rows_of(l.stamp(), run, wanted))
+                            .collect::<Vec<Row>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a summary thread panicked"))
+                .collect()
+        });
+        out.extend(parts.into_iter().flatten());
     }
     Ok(out)
+}
+
+/// The figures of one run's cells that `wanted` keeps.
+fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> Vec<Row> {
+    let m = &run.meta;
+    let mut out = Vec::new();
+    for c in summarize(run, None).cells {
+        if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
+            continue;
+        }
+        let Some(st) = c.stats else { continue };
+        let (value, low, high) = (st.typical(), st.ci_low, st.ci_high);
+        out.push(Row {
+            suite: m.suite.clone(),
+            machine: m.machine.fingerprint.clone(),
+            machine_label: machine_label(m),
+            phase: c.primary_phase.clone(),
+            source: c.source.clone(),
+            stamp,
+            point: Point {
+                run: m.id.clone(),
+                started_unix: m.started_unix,
+                value,
+                low,
+                high,
+                median: st.median,
+                invocations: c.invocations,
+                version: m
+                    .runtimes
+                    .iter()
+                    .find(|r| r.id == c.runtime)
+                    .map(|r| r.version.clone()),
+                plan_hash: m.settings.plan_hash.clone(),
+            },
+            test: c.test,
+            runtime: c.runtime,
+        });
+    }
+    out
 }
 
 /// Every series asked for.
