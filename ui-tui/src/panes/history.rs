@@ -37,6 +37,9 @@ pub const HINTS: [(&str, &str); 4] = [
 /// Rows of the table of runs at the most (header included), when the pane is tall.
 const TABLE_MAX: u16 = 12;
 
+/// Lines of core's notes (the change points) under the chart at the most.
+const NOTES_MAX: u16 = 4;
+
 /// What the pane has: the history being read, read, or why not.
 #[derive(Debug)]
 enum State {
@@ -378,8 +381,20 @@ impl HistoryPane {
     fn render_table(&self, d: &Drawn, area: Rect, buf: &mut Buffer, focused: bool) {
         let t = &d.table;
         let spacing = 2u16;
-        let mut widths: Vec<u16> = t.widths().into_iter().map(|w| w as u16).collect();
-        // The run id gives way when the columns do not fit.
+        let all: Vec<u16> = t.widths().into_iter().map(|w| w as u16).collect();
+        // When the columns do not fit, the start time goes (the x axis has it), then the
+        // version, then the run id is clipped.
+        let fits = |cols: &[usize]| {
+            cols.iter().map(|&c| all[c]).sum::<u16>() + spacing * (cols.len() as u16 - 1)
+                <= area.width
+        };
+        let mut cols: Vec<usize> = (0..all.len()).collect();
+        for drop in [1, 3] {
+            if !fits(&cols) {
+                cols.retain(|&c| c != drop);
+            }
+        }
+        let mut widths: Vec<u16> = cols.iter().map(|&c| all[c]).collect();
         let total: u16 = widths.iter().sum::<u16>() + spacing * (widths.len() as u16 - 1);
         if total > area.width {
             widths[0] = widths[0].saturating_sub(total - area.width).max(12);
@@ -395,16 +410,15 @@ impl HistoryPane {
             .take(height)
             .map(|(i, r)| {
                 let row = Row::new(
-                    r.iter()
-                        .zip(&t.columns)
-                        .enumerate()
-                        .map(|(c, (text, column))| {
+                    cols.iter()
+                        .map(|&c| {
+                            let text = Table::cell(r, c);
                             let text = if c == 0 {
                                 clip(text, widths[0] as usize)
                             } else {
-                                text.clone()
+                                text.to_string()
                             };
-                            aligned(column, text)
+                            aligned(&t.columns[c], text)
                         })
                         .collect::<Vec<_>>(),
                 );
@@ -423,7 +437,7 @@ impl HistoryPane {
                 .map(|w| Constraint::Length(*w))
                 .collect::<Vec<_>>(),
         )
-        .header(header_row(&t.columns))
+        .header(header_row(cols.iter().map(|&c| &t.columns[c])))
         .column_spacing(spacing)
         .render(area, buf);
     }
@@ -484,7 +498,13 @@ impl Component for HistoryPane {
             return say(text, Style::default().fg(Color::DarkGray), buf);
         };
         let notes = &d.table.notes;
-        let notes_h = (notes.len() as u16).min(3);
+        // Each note whole, wrapped when narrow.
+        let width = inner.width.max(1);
+        let notes_h = notes
+            .iter()
+            .map(|n| (n.chars().count() as u16).div_ceil(width).max(1))
+            .sum::<u16>()
+            .min(NOTES_MAX);
         let table_h = (s.points.len() as u16 + 1)
             .min(TABLE_MAX)
             .min(inner.height.saturating_sub(notes_h + 1) * 2 / 5)
@@ -523,17 +543,18 @@ impl Component for HistoryPane {
         self.render_chart(s, d, chart, buf);
         let lines: Vec<Line> = notes
             .iter()
-            .take(notes_h as usize)
             .map(|n| {
                 let style = if n.starts_with("change") {
                     Style::default().fg(Color::Yellow)
                 } else {
                     Style::default().fg(Color::DarkGray)
                 };
-                Line::styled(clip(n, notes_area.width as usize), style)
+                Line::styled(n.clone(), style)
             })
             .collect();
-        Paragraph::new(lines).render(notes_area, buf);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .render(notes_area, buf);
         self.render_table(d, table, buf, focused);
     }
 

@@ -187,6 +187,22 @@ fn history_of_a_cell_shows_its_change_point_and_runs() {
         assert!(screen.contains(&date), "{date} on the x axis:\n{screen}");
     }
 
+    // At 80×24 the change line wraps whole, and the start time gives way to the run ids.
+    let small = render(&a, 80, 24);
+    let under: String = small
+        .lines()
+        .skip_while(|l| !l.contains("change from"))
+        .take(2)
+        .map(|l| l.trim_matches(['"', '┃', ' ']))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        under.contains(&format!("{:+.1} %, p = {:.3})", c.change_pct, c.p_value)),
+        "{small}"
+    );
+    assert!(small.contains(&ids[29]), "{small}");
+    assert!(!small.contains("started (UTC)"), "{small}");
+    assert!(braille(&small) > 30, "{small}");
     // Up to the first run: the table scrolls.
     key(&mut a, KeyCode::Home);
     let top = render(&a, 120, 40);
