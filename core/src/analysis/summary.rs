@@ -26,6 +26,10 @@ pub struct CellSummary {
     pub primary_phase: String,
     /// Statistics of the primary time (ns) over measured iterations.
     pub stats: Option<Stats>,
+    /// The figure every front end shows for the cell: [`Stats::typical`], what its
+    /// interval is of (for pages and scripts that read the JSON).
+    #[serde(default)]
+    pub typical: Option<f64>,
     /// Median time divided by the baseline's median time (2.0 = twice as slow).
     pub relative: Option<f64>,
     /// Lower end of the 95 % interval of `relative`.
@@ -156,6 +160,7 @@ impl CellSummary {
             source: "self".into(),
             primary_phase: "execute".into(),
             stats: median.and_then(|m| Stats::describe(&[m, m, m])),
+            typical: median,
             relative: None,
             relative_low: None,
             relative_high: None,
@@ -444,6 +449,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 _ => None,
             };
             cells.push(CellSummary {
+                typical: stats.map(|s| s.typical()),
                 runtime: rt.clone(),
                 test: test.clone(),
                 source: primary.map(|(_, s, _)| s.to_string()).unwrap_or_default(),

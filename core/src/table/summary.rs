@@ -1,4 +1,4 @@
-//! The summary of a command suite's run: median per test × runtime with its noise and the
+//! The summary of a command suite's run: the typical time per test × runtime with its noise and the
 //! time relative to the baseline, then each runtime's geometric mean.
 
 use super::Table;
@@ -14,7 +14,7 @@ pub fn summary_table(s: &RunSummary) -> Table {
         1,
     )
     .titled(format!(
-        "median time per iteration (self-timed where the guest reports it) ± half its 95 % interval over invocations; (n×) = time relative to {}, lower is faster",
+        "typical time per iteration (self-timed where the guest reports it): the geometric mean over invocations ± half its 95 % interval; (n×) = time relative to {}, lower is faster",
         s.baseline
     ));
     for test in &s.tests {

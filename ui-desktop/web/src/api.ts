@@ -375,6 +375,8 @@ export interface CellSummary {
   /** The phase the primary time is of; absent means "execute" (lifecycle: "instantiate"). */
   primary_phase?: string;
   stats: Stats | null;
+  /** The figure shown: what the 95 % interval is of (geometric mean over invocations); absent in runs saved before it. */
+  typical?: number | null;
   relative: number | null;
   relative_low: number | null;
   relative_high: number | null;

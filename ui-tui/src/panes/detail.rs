@@ -1,5 +1,5 @@
 //! Run detail: the runtime × test matrix coloured by speed relative to the baseline, each
-//! cell with its noise (± half-width of the median's 95 % interval: the smallest change
+//! cell with its noise (± half-width of the typical value's 95 % interval: the smallest change
 //! the run could detect), partial cells of an interrupted run marked, the geomean naming
 //! how many tests it covers, and a line on the selected cell (why it has no relative
 //! value, if it has none); below, for the selected cell its distribution, the run's
@@ -116,14 +116,14 @@ impl DetailPane {
     fn render_matrix(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let s = &self.summary;
         let title = if self.lifecycle() {
-            "Matrix: median instantiation time per operation (lower is faster)".to_string()
+            "Matrix: typical instantiation time per operation (lower is faster)".to_string()
         } else if self.is_http() {
             format!(
-                "Matrix: median latency over one connection × {} (lower is faster)",
+                "Matrix: typical latency over one connection × {} (lower is faster)",
                 s.baseline
             )
         } else {
-            format!("Matrix: median time × {} (lower is faster)", s.baseline)
+            format!("Matrix: typical time × {} (lower is faster)", s.baseline)
         };
         let block = pane_block(&title, focused);
         let inner = block.inner(area);

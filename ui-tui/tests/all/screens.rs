@@ -621,7 +621,7 @@ fn detail_http() {
     assert_eq!(a.detail.as_ref().unwrap().view, View::Http);
     let s = render(&a, 110, 36);
     for want in [
-        "Matrix: median latency over one connection × native",
+        "Matrix: typical latency over one connection × native",
         "connections 1 10 50 100, 0.5 s per level, latency 0.3 s",
         "hello: variants under load",
         // native: cold start, p50/p90/p99 over one connection, best rps at 50 connections

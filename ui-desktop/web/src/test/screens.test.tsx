@@ -88,7 +88,7 @@ describe('Detail screen', () => {
     expect(ws.querySelector('.median')!.textContent).toBe('97.8 ms ±0.6 %');
     expect(within(ws).getByTestId('cell-noise').textContent!.trim()).toBe('±0.6 %');
     expect(ws.dataset.tone).toBe('slower');
-    expect(ws.title).toContain('median 97.8 ms ±0.6 % (n=3 from 3 invocations, self time)');
+    expect(ws.title).toContain('typical 97.8 ms ±0.6 % (median 97.8 ms, n=3 from 3 invocations, self time)');
     expect(ws.title).toContain('1.15× native (95 % CI 1.13–1.17×)');
 
     const nb = cell('wasmer-singlepass', 'nbody');

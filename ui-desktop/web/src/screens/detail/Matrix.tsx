@@ -21,7 +21,7 @@ export function cellTitle(c: CellSummary, baseline: string): string {
   if (c.stats) {
     const inv = c.invocations ?? 1;
     lines.push(
-      `median ${formatNs(c.stats.median)} ${formatHalfwidth(c.halfwidth_pct)} (n=${c.stats.n} from ${inv} invocation${inv === 1 ? '' : 's'}, ${c.source} time)`,
+      `typical ${formatNs(c.typical ?? c.stats.median)} ${formatHalfwidth(c.halfwidth_pct)} (median ${formatNs(c.stats.median)}, n=${c.stats.n} from ${inv} invocation${inv === 1 ? '' : 's'}, ${c.source} time)`,
     );
     lines.push(`min ${formatNs(c.stats.min)} · max ${formatNs(c.stats.max)} · MAD ${formatNs(c.stats.mad)}`);
   }
@@ -189,7 +189,7 @@ export function DetailMatrix({
               </div>
             )}
             <div class="median">
-              {formatNs(c.stats?.median)}
+              {formatNs(c.typical ?? c.stats?.median)}
               {h !== null && (
                 <span class="noise" data-testid="cell-noise">
                   {' '}
