@@ -10,37 +10,6 @@ use std::time::{Duration, Instant};
 use wasmeter_core::machine::Machine;
 use wasmeter_core::store::{Synthetic, write_synthetic};
 
-/// 30 runs of 2 tests × 3 runtimes; t001 on rt001 steps +20 % from run 15.
-fn stepped(run: usize, test: usize, rt: usize) -> f64 {
-    let base = 1e6 * (1 + test + 2 * rt) as f64;
-    if test == 1 && rt == 1 && run >= 15 {
-        base * 1.2
-    } else {
-        base
-    }
-}
-
-fn flat(_: usize, test: usize, rt: usize) -> f64 {
-    1e6 * (1 + test + 2 * rt) as f64
-}
-
-fn synthetic(machine: Machine, tag: &str, level: fn(usize, usize, usize) -> f64) -> Synthetic {
-    Synthetic {
-        suite: "scale".into(),
-        runs: 30,
-        tests: 2,
-        runtimes: 3,
-        invocations: 3,
-        iterations: 3,
-        start_unix: 1_790_000_000.0,
-        every_secs: 86_400.0,
-        machine,
-        level,
-        noise: (0.01, 0.005),
-        id_tag: tag.into(),
-    }
-}
-
 /// The runs of two machines: this one with a step, another without.
 fn two_machines(results: &Path) -> Vec<String> {
     let here = Machine::detect();
@@ -51,8 +20,8 @@ fn two_machines(results: &Path) -> Vec<String> {
     );
     other.cpu_model = "Imaginary ARM Neoverse".into();
     other.arch = "aarch64".into();
-    let ids = write_synthetic(results, &synthetic(here, "a", stepped)).unwrap();
-    write_synthetic(results, &synthetic(other, "b", flat)).unwrap();
+    let ids = write_synthetic(results, &Synthetic::daily(here, "a", true)).unwrap();
+    write_synthetic(results, &Synthetic::daily(other, "b", false)).unwrap();
     ids
 }
 
@@ -162,7 +131,7 @@ fn a_step_is_found_on_its_machine_and_only_there() {
     let more = Synthetic {
         runs: 1,
         start_unix: 1_800_000_000.0,
-        ..synthetic(Machine::detect(), "c", stepped)
+        ..Synthetic::daily(Machine::detect(), "c", true)
     };
     write_synthetic(&results, &more).unwrap();
     let out = history(results.to_str().unwrap(), &["--format", "json"], &[]);

@@ -26,7 +26,10 @@ mod writer;
 #[cfg(feature = "parquet")]
 pub(crate) use columnar::{measurement_rows, polars_err, quiet_polars_panics};
 pub use lines::digest;
+// For history, which reads runs through polars (the `parquet` feature).
+#[cfg(feature = "parquet")]
 pub(crate) use lines::verify;
+#[cfg(feature = "parquet")]
 pub(crate) use reader::meta_from_bytes;
 pub use reader::{RunListing, SavedRun, list_runs, load_run, resolve_run};
 #[cfg(feature = "testing")]

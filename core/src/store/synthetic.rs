@@ -39,6 +39,42 @@ pub struct Synthetic {
     pub id_tag: String,
 }
 
+/// The level of [`Synthetic::daily`]'s cells: t001 on rt001 steps +20 % from run 15.
+fn stepped(run: usize, test: usize, rt: usize) -> f64 {
+    if test == 1 && rt == 1 && run >= 15 {
+        flat(run, test, rt) * 1.2
+    } else {
+        flat(run, test, rt)
+    }
+}
+
+/// The level of [`Synthetic::daily`]'s cells without the step.
+fn flat(_: usize, test: usize, rt: usize) -> f64 {
+    1e6 * (1 + test + 2 * rt) as f64
+}
+
+impl Synthetic {
+    /// The history tests' runs (every front end checks the same): 30 runs a day apart of 2
+    /// tests × 3 runtimes on `machine`, 3 invocations × 3 iterations, 1 % noise between
+    /// invocations; with `step`, t001 on rt001 is 20 % slower from run 15 on.
+    pub fn daily(machine: Machine, tag: &str, step: bool) -> Synthetic {
+        Synthetic {
+            suite: "scale".into(),
+            runs: 30,
+            tests: 2,
+            runtimes: 3,
+            invocations: 3,
+            iterations: 3,
+            start_unix: 1_790_000_000.0,
+            every_secs: 86_400.0,
+            machine,
+            level: if step { stepped } else { flat },
+            noise: (0.01, 0.005),
+            id_tag: tag.into(),
+        }
+    }
+}
+
 /// The runtime id of index `r`.
 pub fn synthetic_runtime(r: usize) -> String {
     if r == 0 {

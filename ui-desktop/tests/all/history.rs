@@ -20,43 +20,12 @@ fn machine(cpu: &str, arch: &str, fingerprint: &str) -> Machine {
     }
 }
 
-/// t001 on rt001 steps +20 % from run 15.
-fn stepped(run: usize, test: usize, rt: usize) -> f64 {
-    let base = 1e6 * (1 + test + 2 * rt) as f64;
-    if test == 1 && rt == 1 && run >= 15 {
-        base * 1.2
-    } else {
-        base
-    }
-}
-
-fn flat(_: usize, test: usize, rt: usize) -> f64 {
-    1e6 * (1 + test + 2 * rt) as f64
-}
-
-fn synthetic(machine: Machine, tag: &str, level: fn(usize, usize, usize) -> f64) -> Synthetic {
-    Synthetic {
-        suite: "scale".into(),
-        runs: 30,
-        tests: 2,
-        runtimes: 3,
-        invocations: 3,
-        iterations: 3,
-        start_unix: 1_790_000_000.0,
-        every_secs: 86_400.0,
-        machine,
-        level,
-        noise: (0.01, 0.005),
-        id_tag: tag.into(),
-    }
-}
-
 /// Machine A's 30 runs with the step, machine B's 30 without; A's ids.
 fn two_machines(results: &Path) -> Vec<String> {
     let a = machine("CPU A", "x86_64", "fp-a0123");
     let b = machine("Imaginary ARM Neoverse", "aarch64", "fp-b4567");
-    let ids = write_synthetic(results, &synthetic(a, "a", stepped)).unwrap();
-    write_synthetic(results, &synthetic(b, "b", flat)).unwrap();
+    let ids = write_synthetic(results, &Synthetic::daily(a, "a", true)).unwrap();
+    write_synthetic(results, &Synthetic::daily(b, "b", false)).unwrap();
     ids
 }
 

@@ -49,48 +49,20 @@ fn settle(app: &mut App) {
     }
 }
 
+/// Core's daily runs ([`Synthetic::daily`]), only `runs` of them.
+fn synthetic(runs: usize, machine: Machine, tag: &str, step: bool) -> Synthetic {
+    Synthetic {
+        runs,
+        ..Synthetic::daily(machine, tag, step)
+    }
+}
+
 /// Braille dots drawn on screen: the chart's lines.
 fn braille(screen: &str) -> usize {
     screen
         .chars()
         .filter(|c| ('\u{2801}'..='\u{28ff}').contains(c))
         .count()
-}
-
-/// t001 on rt001 steps +20 % from run 15.
-fn stepped(run: usize, test: usize, rt: usize) -> f64 {
-    let base = 1e6 * (1 + test + 2 * rt) as f64;
-    if test == 1 && rt == 1 && run >= 15 {
-        base * 1.2
-    } else {
-        base
-    }
-}
-
-fn flat(_: usize, test: usize, rt: usize) -> f64 {
-    1e6 * (1 + test + 2 * rt) as f64
-}
-
-fn synthetic(
-    runs: usize,
-    machine: Machine,
-    tag: &str,
-    level: fn(usize, usize, usize) -> f64,
-) -> Synthetic {
-    Synthetic {
-        suite: "scale".into(),
-        runs,
-        tests: 2,
-        runtimes: 3,
-        invocations: 3,
-        iterations: 3,
-        start_unix: 1_790_000_000.0,
-        every_secs: 86_400.0,
-        machine,
-        level,
-        noise: (0.01, 0.005),
-        id_tag: tag.into(),
-    }
 }
 
 fn app(results: &Path) -> App {
@@ -122,7 +94,7 @@ fn history_of(app: &mut App, id: &str, test: &str, runtime: &str) {
 fn history_of_a_cell_shows_its_change_point_and_runs() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
-    let ids = write_synthetic(&results, &synthetic(30, machine("fp-1"), "a", stepped)).unwrap();
+    let ids = write_synthetic(&results, &synthetic(30, machine("fp-1"), "a", true)).unwrap();
     let mut a = app(&results);
     history_of(&mut a, &ids[29], "t001", "rt001");
     assert_eq!(a.focus, Pane::History);
@@ -239,7 +211,7 @@ fn history_of_a_cell_shows_its_change_point_and_runs() {
 fn history_with_a_single_run_is_too_short_to_tell() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
-    let ids = write_synthetic(&results, &synthetic(1, machine("fp-1"), "a", stepped)).unwrap();
+    let ids = write_synthetic(&results, &synthetic(1, machine("fp-1"), "a", true)).unwrap();
     let mut a = app(&results);
     history_of(&mut a, &ids[0], "t000", "rt002");
     settle(&mut a);
@@ -261,11 +233,11 @@ fn history_with_a_single_run_is_too_short_to_tell() {
 fn history_switches_between_the_machines_series() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
-    let ids = write_synthetic(&results, &synthetic(12, machine("fp-1"), "a", stepped)).unwrap();
+    let ids = write_synthetic(&results, &synthetic(12, machine("fp-1"), "a", true)).unwrap();
     let mut other = machine("fp-2");
     other.cpu_model = "Imaginary ARM Neoverse".into();
     other.arch = "aarch64".into();
-    write_synthetic(&results, &synthetic(12, other, "b", flat)).unwrap();
+    write_synthetic(&results, &synthetic(12, other, "b", false)).unwrap();
     let mut a = app(&results);
     history_of(&mut a, &ids[0], "t000", "native");
     settle(&mut a);
@@ -314,7 +286,7 @@ fn history_switches_between_the_machines_series() {
 fn history_of_nothing_and_unreadable_results() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
-    write_synthetic(&results, &synthetic(2, machine("fp-1"), "a", flat)).unwrap();
+    write_synthetic(&results, &synthetic(2, machine("fp-1"), "a", false)).unwrap();
     let mut a = app(&results);
     a.open_history(HistoryQuery {
         suite: Some("scale".into()),
