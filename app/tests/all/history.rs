@@ -127,6 +127,22 @@ fn a_step_is_found_on_its_machine_and_only_there() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let h = json(&out);
     assert_eq!(h["runs_read"], 59, "{h}");
+    // An index that cannot be written (here: a file in its place, which stops root too):
+    // the runs are read afresh, the same figures.
+    let before = json(&history(
+        results.to_str().unwrap(),
+        &["--format", "json"],
+        &[],
+    ));
+    std::fs::remove_dir_all(&index).unwrap();
+    std::fs::write(&index, b"not a folder").unwrap();
+    let out = history(results.to_str().unwrap(), &["--format", "json"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let after = json(&out);
+    assert_eq!(after["series"], before["series"]);
+    assert_eq!(after["runs_read"], 59);
+    assert_eq!(std::fs::read(&index).unwrap(), b"not a folder");
+    std::fs::remove_file(&index).unwrap();
     // A run added later is summarised into the index on the next history.
     let more = Synthetic {
         runs: 1,

@@ -32,7 +32,15 @@ fn parts(dir: &Path) -> Result<Vec<PathBuf>, HistoryError> {
     let idx = dir.join(DIR);
     let rd = match std::fs::read_dir(&idx) {
         Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        // No index yet, or something else in its place (then it is not written either).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(Vec::new());
+        }
         Err(e) => return Err(StoreError::io(&idx, e).into()),
     };
     let mut out: Vec<PathBuf> = rd
@@ -136,6 +144,16 @@ pub fn rows(
         lf.collect()
     })?;
     from_frame(&df).map_err(|e| err(&idx, e))
+}
+
+/// Whether the index can be written here (a colleague's results directory or a read-only
+/// mount cannot be: history then reads the runs afresh).
+pub fn writable(dir: &Path) -> bool {
+    let idx = dir.join(DIR);
+    let probe = idx.join(format!(".probe-{}", std::process::id()));
+    let ok = std::fs::create_dir_all(&idx).is_ok() && std::fs::File::create(&probe).is_ok();
+    let _ = std::fs::remove_file(&probe);
+    ok
 }
 
 /// Adds rows as a new part (written whole, then renamed: a reader never sees half), then
