@@ -6,19 +6,12 @@ use crate::cli::HistoryArgs;
 use anyhow::{Context, Result};
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use wasmeter_core::export::csv_field as field;
 use wasmeter_core::history::{History, HistoryError, HistoryQuery, Results, history};
 use wasmeter_core::table::history_table;
 
 /// The columns of `--format csv`, one row per run and cell.
 const CSV_COLUMNS: &str = "suite,test,runtime,machine,phase,source,run,started_unix,value_ns,low_ns,high_ns,median_ns,invocations,version,change_pct";
-
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
 
 fn csv(h: &History) -> String {
     let num = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();

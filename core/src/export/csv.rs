@@ -20,8 +20,8 @@ pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_lo
 pub const COMPARE_COLUMNS: &str =
     "run_id,column,machine,plan_hash,runtime,test,value,low,high,note";
 
-/// A CSV field, quoted when it needs to be.
-fn field(s: &str) -> String {
+/// A CSV field, quoted when it needs to be (every CSV wasmeter writes).
+pub fn field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -1,6 +1,7 @@
 //! Exports of runs and diffs, one file per format behind one trait (as hyperfine does).
 
 mod csv;
+pub use csv::field as csv_field;
 mod html;
 mod json;
 mod markdown;
