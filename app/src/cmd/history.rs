@@ -10,8 +10,9 @@ use wasmeter_core::export::csv_field as field;
 use wasmeter_core::history::{History, HistoryError, HistoryQuery, Results, history};
 use wasmeter_core::table::history_table;
 
-/// The columns of `--format csv`, one row per run and cell.
-const CSV_COLUMNS: &str = "suite,test,runtime,machine,phase,source,run,started_unix,value_ns,low_ns,high_ns,median_ns,invocations,version,change_pct";
+/// The columns of `--format csv`, one row per run and cell (the series' size and plan, and
+/// the flags of points left out of change points, after the columns scripts already read).
+const CSV_COLUMNS: &str = "suite,test,runtime,machine,phase,source,run,started_unix,value_ns,low_ns,high_ns,median_ns,invocations,version,change_pct,size,plan_hash,partial,busy";
 
 fn csv(h: &History) -> String {
     let num = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
@@ -25,7 +26,7 @@ fn csv(h: &History) -> String {
                 .map(|c| c.change_pct);
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{:.3},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{:.3},{},{},{},{},{},{},{},{},{},{},{}",
                 field(&s.suite),
                 field(&s.test),
                 field(&s.runtime),
@@ -40,7 +41,11 @@ fn csv(h: &History) -> String {
                 num(Some(p.median)),
                 p.invocations,
                 field(p.version.as_deref().unwrap_or("")),
-                change.map(|c| format!("{c:.3}")).unwrap_or_default()
+                change.map(|c| format!("{c:.3}")).unwrap_or_default(),
+                field(&s.size),
+                field(s.plan_hash.as_deref().unwrap_or("")),
+                p.partial,
+                p.busy
             );
         }
     }
@@ -61,6 +66,9 @@ fn text(h: &History, last: usize) -> String {
             format!(", {} runs left out", h.skipped.len())
         }
     );
+    for note in &h.notes {
+        let _ = writeln!(out, "  note: {note}");
+    }
     for why in h.skipped.iter().take(5) {
         let _ = writeln!(out, "  left out: {why}");
     }

@@ -25,3 +25,9 @@ pub use stats::{
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,
 };
+
+/// Version of the figures a run's summary gives a cell: its typical value
+/// ([`Stats::typical`]) and its 95 % interval. Figures kept from earlier summaries (the
+/// history index, `results/.history`) are made afresh when it differs, so bump it whenever
+/// the typical value's or the interval's formula changes.
+pub const STATS_VERSION: u32 = 1;

@@ -4,25 +4,32 @@
 //! Runs are chosen on their metadata (suite, machine, the cell in their plan), their
 //! measurements read in lazy polars scans, and each run's figure made by the same summary
 //! as `show` (one place for the statistics): the geometric mean over invocations with its
-//! 95 % interval. A series is one cell on one machine, measured one way: runs of other
-//! machines or timing sources are other series, never mixed. A local results directory
-//! keeps each run's figures in an index (`.history/`, see [`index`]), so a run is read
-//! once; an S3 prefix is read afresh, only the cells asked for.
+//! 95 % interval. A series is one cell on one machine, measured one way, at one problem
+//! size, from one plan: runs that differ in any of these are other series, never mixed. A
+//! point of a partial cell (a cancelled run's, with fewer invocations than planned) or of a
+//! busy run (see [`RunLoad`]) is shown, marked, and left out of the search for change
+//! points: either can move a figure by more than its interval holds. A local results
+//! directory keeps each run's figures in an index (`.history/`, see [`index`]), added to
+//! when a run ends ([`index_run`]), so a run is read once; an S3 prefix is read afresh,
+//! only the cells asked for.
 
 mod changes;
 mod index;
 mod remote;
 mod scan;
 mod source;
+#[cfg(test)]
+mod tests;
 
 pub use changes::{ChangeOptions, ChangePoint, change_points};
 pub use index::DIR as INDEX_DIR;
 pub use source::{CONNECT_TIMEOUT, Results};
 
-use crate::analysis::summarize;
-use crate::store::{RunMeta, SavedRun, StoreError};
+use crate::analysis::{RunLoad, summarize};
+use crate::store::{RunMeta, SavedRun, StoreError, meta_from_bytes, quiet_polars_panics};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Why a history could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -78,8 +85,20 @@ pub struct Point {
     pub invocations: u32,
     /// The runtime's version in that run.
     pub version: Option<String>,
-    /// The plan the run came from.
-    pub plan_hash: Option<String>,
+    /// Fewer invocations gave values than the run planned (a cancelled run): left out of
+    /// change points.
+    pub partial: bool,
+    /// Other processes took more than [`crate::analysis::BUSY_SHARE`] of the machine during
+    /// the run ([`RunLoad`]; judged over the cells read: all of them when the run is
+    /// indexed): left out of change points.
+    pub busy: bool,
+}
+
+impl Point {
+    /// Whether the search for change points leaves it out (partial or busy).
+    pub fn left_out(&self) -> bool {
+        self.partial || self.busy
+    }
 }
 
 /// One cell on one machine over time.
@@ -99,9 +118,14 @@ pub struct Series {
     pub phase: String,
     /// How it was timed (`self`, `wall`, `process`, …).
     pub source: String,
+    /// The runs' problem size (`quick`, `full`).
+    pub size: String,
+    /// The hash of the plan file the runs came from; `None`: runs made without one.
+    pub plan_hash: Option<String>,
     /// Points, oldest first.
     pub points: Vec<Point>,
-    /// Where the level changed, earliest first (indices into `points`).
+    /// Where the level changed, earliest first (indices into `points`; never a point
+    /// [`Point::left_out`]).
     pub changes: Vec<ChangePoint>,
 }
 
@@ -115,9 +139,39 @@ pub(crate) struct Row {
     machine_label: String,
     phase: String,
     source: String,
+    size: String,
+    plan_hash: Option<String>,
     /// The state of the run it was read from ([`source::Listed::stamp`]).
     stamp: f64,
     point: Point,
+}
+
+/// What keeps series apart: suite, test, runtime, machine, phase, timing source, size and
+/// plan.
+type SeriesKey = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+);
+
+impl Row {
+    fn series_key(&self) -> SeriesKey {
+        (
+            self.suite.clone(),
+            self.test.clone(),
+            self.runtime.clone(),
+            self.machine.clone(),
+            self.phase.clone(),
+            self.source.clone(),
+            self.size.clone(),
+            self.plan_hash.clone(),
+        )
+    }
 }
 
 /// Runs read at once: their measurements are in memory together.
@@ -187,6 +241,7 @@ fn summarise(
 /// The figures of one run's cells that `wanted` keeps.
 fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> Vec<Row> {
     let m = &run.meta;
+    let busy = RunLoad::of(run).is_some_and(|l| l.busy);
     let mut out = Vec::new();
     for c in summarize(run, None).cells {
         if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
@@ -200,6 +255,8 @@ fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> V
             machine_label: machine_label(m),
             phase: c.primary_phase.clone(),
             source: c.source.clone(),
+            size: m.settings.size.as_str().to_string(),
+            plan_hash: m.settings.plan_hash.clone(),
             stamp,
             point: Point {
                 run: m.id.clone(),
@@ -214,7 +271,10 @@ fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> V
                     .iter()
                     .find(|r| r.id == c.runtime)
                     .map(|r| r.version.clone()),
-                plan_hash: m.settings.plan_hash.clone(),
+                // Counted from the values, not the cells' records: runs saved without
+                // records (the synthetic ones) are not partial.
+                partial: c.invocations < m.settings.invocations,
+                busy,
             },
             test: c.test,
             runtime: c.runtime,
@@ -232,9 +292,11 @@ pub struct History {
     pub runs_read: usize,
     /// Runs left out, with why (unfinished, damaged).
     pub skipped: Vec<String>,
+    /// How the history was read, when worth saying (an index made afresh), a line each.
+    pub notes: Vec<String>,
     /// How change points were searched for.
     pub changes: ChangeOptions,
-    /// One series per suite × test × runtime × machine × timing.
+    /// One series per suite × test × runtime × machine × timing × size × plan.
     pub series: Vec<Series>,
 }
 
@@ -276,8 +338,10 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
         .flatten()
         .collect();
     let (listed, mut skipped) = source::list(results, &keep, &wanted, &hint)?;
+    let mut notes = Vec::new();
     let rows = match results {
         Results::Local(dir) => {
+            notes.extend(index::drop_stale(dir)?);
             // Runs the index lacks (or holds in an earlier state), every cell of them.
             let have = index::indexed(dir)?;
             let new: Vec<&source::Listed> = listed
@@ -325,8 +389,7 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
         .map(|l| (l.meta.id.as_str(), l.stamp()))
         .collect();
     let mut read: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut series: BTreeMap<(String, String, String, String, String, String), Series> =
-        BTreeMap::new();
+    let mut series: BTreeMap<SeriesKey, Series> = BTreeMap::new();
     let mut rows: Vec<Row> = rows
         .into_iter()
         .filter(|r| current.get(r.point.run.as_str()) == Some(&r.stamp))
@@ -335,15 +398,7 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
     rows.sort_by(|a, b| a.point.started_unix.total_cmp(&b.point.started_unix));
     for r in rows {
         read.insert(r.point.run.clone());
-        let key = (
-            r.suite.clone(),
-            r.test.clone(),
-            r.runtime.clone(),
-            r.machine.clone(),
-            r.phase.clone(),
-            r.source.clone(),
-        );
-        let s = series.entry(key).or_insert_with(|| Series {
+        let s = series.entry(r.series_key()).or_insert_with(|| Series {
             suite: r.suite,
             test: r.test,
             runtime: r.runtime,
@@ -351,6 +406,8 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
             machine_label: r.machine_label,
             phase: r.phase,
             source: r.source,
+            size: r.size,
+            plan_hash: r.plan_hash,
             points: Vec::new(),
             changes: Vec::new(),
         });
@@ -359,14 +416,56 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
     let runs_read = read.len();
     let mut series: Vec<Series> = series.into_values().collect();
     for s in &mut series {
-        let values: Vec<f64> = s.points.iter().map(|p| p.value).collect();
-        s.changes = change_points(&values, &q.changes);
+        s.changes = changes_of(&s.points, &q.changes);
     }
     Ok(History {
         results: results.name(),
         runs_read,
         skipped,
+        notes,
         changes: q.changes,
         series,
     })
+}
+
+/// The change points of `points` but those [`Point::left_out`], indexed into `points`.
+fn changes_of(points: &[Point], o: &ChangeOptions) -> Vec<ChangePoint> {
+    let counted: Vec<usize> = (0..points.len())
+        .filter(|&i| !points[i].left_out())
+        .collect();
+    let values: Vec<f64> = counted.iter().map(|&i| points[i].value).collect();
+    change_points(&values, o)
+        .into_iter()
+        .map(|c| ChangePoint {
+            index: counted[c.index],
+            ..c
+        })
+        .collect()
+}
+
+/// Adds a run that has just ended (complete or cancelled) to its results directory's index,
+/// so that the first history of many runs reads the index rather than every run: one run's
+/// summary, one small part. Called by the runner, it never fails the run: an index that
+/// cannot be written (a read-only results directory, something else where `.history`
+/// goes) or a run that cannot be read is left, silently, to the next history.
+pub fn index_run(run_dir: &Path) {
+    let _ = quiet_polars_panics(|| try_index_run(run_dir));
+}
+
+fn try_index_run(run_dir: &Path) -> Result<(), HistoryError> {
+    let Some(results) = run_dir.parent() else {
+        return Ok(());
+    };
+    if !index::writable(results) {
+        return Ok(());
+    }
+    let path = run_dir.join("meta.json");
+    let bytes = std::fs::read(&path).map_err(|e| StoreError::io(&path, e))?;
+    let meta = meta_from_bytes(&path, &bytes)?;
+    let Ok(listed) = source::Listed::local(meta, run_dir.to_path_buf()) else {
+        return Ok(());
+    };
+    let local = Results::Local(results.to_path_buf());
+    let rows = summarise(&local, &[&listed], None, None, &mut Vec::new())?;
+    index::append(results, rows)
 }

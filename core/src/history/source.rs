@@ -73,6 +73,24 @@ pub struct Listed {
 }
 
 impl Listed {
+    /// A run in a local results directory, or why it is left out (unfinished, or its
+    /// measurements missing).
+    pub fn local(meta: RunMeta, dir: PathBuf) -> Result<Listed, Skipped> {
+        if let Some(why) = unfinished(&meta) {
+            return Err(why);
+        }
+        let pq = dir.join("measurements.parquet");
+        if !pq.is_file() {
+            return Err(format!("{}: missing", pq.display()));
+        }
+        Ok(Listed {
+            meta,
+            measurements: pq.to_string_lossy().into_owned(),
+            cells: None,
+            dir: Some(dir),
+        })
+    }
+
     /// What identifies this state of the run in the index: a resumed run finishes again.
     pub fn stamp(&self) -> f64 {
         self.meta.finished_unix.unwrap_or(self.meta.started_unix)
@@ -183,21 +201,10 @@ fn list_local(dir: &Path, keep: &dyn Keep) -> Result<(Vec<Listed>, Vec<Skipped>)
         if !keep(&meta) {
             continue;
         }
-        if let Some(why) = unfinished(&meta) {
-            skipped.push(why);
-            continue;
+        match Listed::local(meta, r.dir) {
+            Ok(l) => listed.push(l),
+            Err(why) => skipped.push(why),
         }
-        let pq = r.dir.join("measurements.parquet");
-        if !pq.is_file() {
-            skipped.push(format!("{}: missing", pq.display()));
-            continue;
-        }
-        listed.push(Listed {
-            meta,
-            measurements: pq.to_string_lossy().into_owned(),
-            cells: None,
-            dir: Some(r.dir),
-        });
     }
     Ok((listed, skipped))
 }

@@ -279,6 +279,8 @@ fn run_cells(
     }
     let dir = writer.finish(status)?;
     let _ = events.send(Event::RunFinished { status, failed });
+    #[cfg(feature = "parquet")]
+    crate::history::index_run(&dir);
     Ok(RunOutcome {
         run_id,
         dir,

@@ -637,7 +637,10 @@ export interface HistoryPoint {
   invocations: number;
   /** The runtime's version in that run. */
   version: string | null;
-  plan_hash: string | null;
+  /** Fewer invocations gave values than planned (a cancelled run): left out of change points. */
+  partial: boolean;
+  /** Other processes took more than a quarter of the machine during the run: left out of change points. */
+  busy: boolean;
 }
 
 /** Where a series changed level (core's `ChangePoint`): the new level starts at point `index`. */
@@ -662,6 +665,10 @@ export interface HistorySeries {
   machine_label: string;
   phase: string;
   source: string;
+  /** The runs' problem size (quick, full). */
+  size: string;
+  /** The plan file the runs came from; null: runs made without one. */
+  plan_hash: string | null;
   /** Oldest first. */
   points: HistoryPoint[];
   /** Earliest first. */
@@ -683,8 +690,10 @@ export interface History {
   runs_read: number;
   /** Runs left out, with why (unfinished, damaged). */
   skipped: string[];
+  /** How the history was read, when worth saying (an index made afresh). */
+  notes: string[];
   changes: ChangeOptions;
-  /** One per suite × test × runtime × machine × timing source. */
+  /** One per suite × test × runtime × machine × timing source × size × plan. */
   series: HistorySeries[];
 }
 

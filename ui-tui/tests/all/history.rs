@@ -338,7 +338,8 @@ fn history_of_ten_thousand_runs_draws_fast() {
                 median: v,
                 invocations: 3,
                 version: Some("1.0".into()),
-                plan_hash: None,
+                partial: false,
+                busy: false,
             }
         })
         .collect();
@@ -350,6 +351,8 @@ fn history_of_ten_thousand_runs_draws_fast() {
         machine_label: "Test CPU".into(),
         phase: "execute".into(),
         source: "self".into(),
+        size: "quick".into(),
+        plan_hash: None,
         points,
         changes: vec![ChangePoint {
             index: 6_000,
@@ -363,6 +366,7 @@ fn history_of_ten_thousand_runs_draws_fast() {
         results: "/results".into(),
         runs_read: n,
         skipped: vec![],
+        notes: vec![],
         changes: ChangeOptions::default(),
         series: vec![series],
     };
