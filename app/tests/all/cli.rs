@@ -849,12 +849,8 @@ fn instructions_are_counted_under_callgrind() {
     assert_eq!(cell("native")["source"], "self");
     let meta: Value = serde_json::from_str(
         &std::fs::read_to_string(
-            std::fs::read_dir(tmp.path())
-                .unwrap()
-                .next()
-                .unwrap()
-                .unwrap()
-                .path()
+            wasmeter_core::store::list_runs(tmp.path()).unwrap()[0]
+                .dir
                 .join("meta.json"),
         )
         .unwrap(),

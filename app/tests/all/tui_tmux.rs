@@ -174,7 +174,7 @@ fn tui_runs_sha256_on_wasmtime_and_native() {
     t.keys(&["4"]);
     let s = t.wait_for("complete", 10);
     assert!(s.contains("native,wasmtime"), "{s}");
-    assert_eq!(std::fs::read_dir(&results).unwrap().count(), 1);
+    assert_eq!(wasmeter_core::store::list_runs(&results).unwrap().len(), 1);
     t.keys(&["Enter"]);
     let s = t.wait_for("Matrix", 10);
     assert!(s.contains("sha256") && s.contains("geomean"), "{s}");
