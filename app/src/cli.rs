@@ -74,16 +74,34 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Compare two runs test by test (ratio of medians, 95 % interval, verdict), or two
-    /// runtimes inside one run with `--runtimes A,B`.
+    /// Compare two runs test by test (ratio of typical values, 95 % interval, verdict), or
+    /// two runtimes (`--runtimes A,B`) or two tests (`--tests A,B`) inside one run, paired
+    /// round by round.
     Diff {
         /// Run A (id, unique prefix, `latest`, or path).
         a: String,
-        /// Run B; omit to compare two runtimes of run A.
+        /// Run B; omit to compare two runtimes or two tests of run A.
         b: Option<String>,
         /// With one run: the two runtimes to compare, `A,B`.
         #[arg(long, value_delimiter = ',')]
         runtimes: Vec<String>,
+        /// With one run: the two tests to compare on each runtime, `A,B` (two builds of a
+        /// module, say).
+        #[arg(long, value_delimiter = ',')]
+        tests: Vec<String>,
+        /// Exit 3 when any verdict is slower (`slower`) or any change (`change`), and 4 when
+        /// any row could not be decided; without it the exit code does not depend on the
+        /// verdicts.
+        #[arg(long, value_name = "slower|change")]
+        fail_on: Option<String>,
+        /// Give verdicts on invocations measured while other processes took more than a
+        /// quarter of the CPUs too (left out by default), with a warning in every output.
+        #[arg(long)]
+        allow_busy: bool,
+        /// text, md (a pull-request comment: headline, changed rows, the rest folded) or
+        /// json.
+        #[arg(long, default_value = "text")]
+        format: String,
         /// Noise threshold in percent (0–100): smaller changes are "no change".
         #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
         threshold: f64,
@@ -117,6 +135,19 @@ pub enum Command {
         /// Write to this file instead of stdout.
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
+        /// Diff every other run against this one (with `--fail-on`: the gate of them all).
+        #[arg(long, value_name = "RUN")]
+        baseline: Option<String>,
+        /// With `--baseline`: exit 3 when any run is slower (`slower`) or changed
+        /// (`change`) against it, 4 when a row could not be decided.
+        #[arg(long, value_name = "slower|change", requires = "baseline")]
+        fail_on: Option<String>,
+        /// With `--baseline`: the diffs' noise threshold in percent (0–100).
+        #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
+        threshold: f64,
+        /// With `--baseline`: keep invocations measured on a busy machine (see `diff`).
+        #[arg(long)]
+        allow_busy: bool,
     },
     /// Export a run, the diff of two, or many runs compared (three or more, or two with
     /// `--compare`) as CSV, JSON, Markdown or HTML.
@@ -250,7 +281,8 @@ pub struct RunArgs {
     /// with the run.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "suite", "resume", "modules", "tests", "runtimes", "warmup", "runs", "invocations",
-        "order", "seed", "measure", "timeout", "size", "baseline", "memory_mib", "sample_ms",
+        "order", "seed", "pair", "precision", "budget", "measure", "timeout", "size", "baseline",
+        "memory_mib", "sample_ms",
         "concurrency", "duration", "latency", "ready_timeout", "threads", "cli_inflight",
     ])]
     pub plan: Option<PathBuf>,
@@ -285,6 +317,19 @@ pub struct RunArgs {
     /// Seed of the interleaved order (default: drawn; saved with the run).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Two runtimes or two tests of the run, `A,B`, whose invocations run side by side in
+    /// every round (A then B or B then A), so `diff RUN --runtimes A,B` (or `--tests A,B`)
+    /// pairs them as closely as separate processes allow.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    pub pair: Vec<String>,
+    /// Keep adding rounds to the cells whose 95 % interval is wider than ±PCT percent
+    /// (with `--pair`: the arms' paired interval) until all meet it, the budget is spent
+    /// or a cell has 50 invocations; the run then says which did not and why.
+    #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
+    pub precision: Option<f64>,
+    /// With `--precision`: how long the whole run may take, e.g. 90s, 10m, 1h30m.
+    #[arg(long, value_name = "DURATION", requires = "precision")]
+    pub budget: Option<String>,
     /// time (default), or instructions: also count the instructions of each embedded
     /// runtime's execute phase under Valgrind's callgrind (command suites; tens of times
     /// slower; CLI runtimes and native keep their times). Instruction counts are what such

@@ -95,6 +95,8 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 baseline: "native".into(),
                 http: None,
                 plan_hash: None,
+                pair: None,
+                precision: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "bench".into(),

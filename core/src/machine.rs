@@ -22,6 +22,11 @@ pub struct Machine {
     pub arch: String,
     /// Hash of the fields above: equal fingerprints mean comparable machines.
     pub fingerprint: String,
+    /// The CPUs the run could use (its affinity, narrowed by a cgroup CPU set), which the
+    /// load of other processes is read over and judged against; `cores` can be fewer under
+    /// a CPU quota. `None` in runs saved before it was recorded (then `cores`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpus_allowed: Option<usize>,
 }
 
 fn read(path: &str) -> Option<String> {
@@ -71,6 +76,7 @@ impl Machine {
             memory_bytes,
             arch: std::env::consts::ARCH.to_string(),
             fingerprint: String::new(),
+            cpus_allowed: crate::sample::allowed_cpus().map(|c| c.len()),
         };
         m.fingerprint = m.compute_fingerprint();
         m

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::InputError;
 use anyhow::{Context, Result};
 use std::process::ExitCode;
-use wasmeter_core::analysis::{CompareOptions, compare_runs};
+use wasmeter_core::analysis::{CompareOptions, DiffOptions, Gate, compare_runs, diff_runs, gate};
 use wasmeter_core::table::compare_table;
 
 /// `--by` and `--normalize` as a comparison takes them (`compare`, `export RUN RUN RUN…`).
@@ -22,20 +22,34 @@ pub fn options(by: &str, normalize: &str) -> Result<CompareOptions> {
     })
 }
 
-pub fn main(
-    ctx: &Ctx,
-    specs: &[String],
-    by: &str,
-    normalize: &str,
-    format: &str,
-    output: Option<&std::path::Path>,
-) -> Result<ExitCode> {
+/// What `wasmeter compare` was given besides the runs.
+pub struct Args<'a> {
+    pub by: &'a str,
+    pub normalize: &'a str,
+    pub format: &'a str,
+    pub output: Option<&'a std::path::Path>,
+    pub baseline: Option<&'a str>,
+    pub fail_on: Option<&'a str>,
+    pub threshold: f64,
+    pub allow_busy: bool,
+}
+
+pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
+    let Args {
+        by,
+        normalize,
+        format,
+        output,
+        ..
+    } = args;
+    let on = super::diff::fail_on(args.fail_on)?;
     let opts = options(by, normalize)?;
     let runs = specs
         .iter()
         .map(|s| super::load(ctx, s))
         .collect::<Result<Vec<_>>>()?;
     let c = compare_runs(&runs, &opts).map_err(|e| InputError(e.to_string()))?;
+    let base = args.baseline.map(|b| super::load(ctx, b)).transpose()?;
     let text = match format {
         "text" => compare_table(&c).to_text(),
         "md" => compare_table(&c).to_markdown(),
@@ -57,5 +71,30 @@ pub fn main(
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
-    Ok(ExitCode::SUCCESS)
+    let Some(base) = base else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    // Each other run against the baseline, as `diff BASE RUN` would (same normalisation).
+    let mut dopts =
+        DiffOptions::parse(args.threshold, normalize).map_err(|e| InputError(e.to_string()))?;
+    dopts.allow_busy = args.allow_busy;
+    let mut gates = Vec::new();
+    for run in runs.iter().filter(|r| r.meta.id != base.meta.id) {
+        let d = diff_runs(&base, run, &dopts).map_err(|e| InputError(e.to_string()))?;
+        eprintln!("{} → {}: {}", d.a, d.b, d.counts());
+        for w in &d.warnings {
+            eprintln!("warning: {w}");
+        }
+        if let Some(on) = on {
+            gates.push(gate(&d, on));
+        }
+    }
+    Ok(match on {
+        Some(_) => {
+            let g = Gate::all(gates);
+            eprintln!("{}", g.describe());
+            ExitCode::from(g.exit_code())
+        }
+        None => ExitCode::SUCCESS,
+    })
 }

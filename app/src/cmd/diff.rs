@@ -1,49 +1,81 @@
-//! `wasmeter diff A B` (two runs) or `wasmeter diff A --runtimes X,Y` (two runtimes).
+//! `wasmeter diff A B` (two runs), `wasmeter diff A --runtimes X,Y` (two runtimes) or
+//! `wasmeter diff A --tests X,Y` (two tests), optionally as a CI gate (`--fail-on`).
 
 use super::Ctx;
 use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{DEFAULT_NORMALIZE, Diff, DiffOptions, compare_runtimes, diff_runs};
+use wasmeter_core::analysis::{
+    DEFAULT_NORMALIZE, Diff, DiffOptions, FailOn, compare_runtimes, compare_tests, diff_runs, gate,
+};
+use wasmeter_core::export::diff_markdown;
 use wasmeter_core::table::diff_table;
 
-pub fn main(
-    ctx: &Ctx,
-    a: &str,
-    b: Option<&str>,
-    runtimes: &[String],
-    threshold: f64,
-    normalize: Option<&str>,
-    json: bool,
-) -> Result<ExitCode> {
-    if normalize.is_some() && b.is_none() {
+/// What `wasmeter diff` was given.
+pub struct Args<'a> {
+    pub a: &'a str,
+    pub b: Option<&'a str>,
+    pub runtimes: &'a [String],
+    pub tests: &'a [String],
+    pub threshold: f64,
+    pub normalize: Option<&'a str>,
+    pub fail_on: Option<&'a str>,
+    pub allow_busy: bool,
+    pub format: &'a str,
+}
+
+/// `--fail-on`'s word, checked.
+pub fn fail_on(word: Option<&str>) -> Result<Option<FailOn>> {
+    word.map(|w| w.parse().map_err(|e: String| InputError(e).into()))
+        .transpose()
+}
+
+pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
+    if args.normalize.is_some() && args.b.is_none() {
         return Err(InputError(
-            "--normalize applies to a diff of two runs (both runtimes of one run share its baseline)"
+            "--normalize applies to a diff of two runs (both arms of one run share its baseline)"
                 .into(),
         )
         .into());
     }
-    let opts = DiffOptions::parse(threshold, normalize.unwrap_or(DEFAULT_NORMALIZE))
+    if !matches!(args.format, "text" | "md" | "json") {
+        return Err(InputError(format!(
+            "--format takes text, md or json, not '{}'",
+            args.format
+        ))
+        .into());
+    }
+    let on = fail_on(args.fail_on)?;
+    let mut opts = DiffOptions::parse(args.threshold, args.normalize.unwrap_or(DEFAULT_NORMALIZE))
         .map_err(|e| InputError(e.to_string()))?;
-    let run_a = super::load(ctx, a)?;
-    let diff = match (b, runtimes) {
-        (Some(b), []) => diff_runs(&run_a, &super::load(ctx, b)?, &opts),
-        (None, [x, y]) => compare_runtimes(&run_a, x, y, opts.threshold_pct),
+    opts.allow_busy = args.allow_busy;
+    let run_a = super::load(ctx, args.a)?;
+    let diff = match (args.b, args.runtimes, args.tests) {
+        (Some(b), [], []) => diff_runs(&run_a, &super::load(ctx, b)?, &opts),
+        (None, [x, y], []) => compare_runtimes(&run_a, x, y, &opts),
+        (None, [], [x, y]) => compare_tests(&run_a, x, y, &opts),
         _ => {
             return Err(InputError(
-                "give two runs (diff A B) or one run and two runtimes (diff A --runtimes X,Y)"
+                "give two runs (diff A B), or one run and two runtimes (diff A --runtimes X,Y) or two tests (diff A --tests X,Y)"
                     .into(),
             )
             .into());
         }
     }
     .map_err(|e| InputError(e.to_string()))?;
-    if json {
-        super::print_json(&diff)?;
-    } else {
-        print!("{}", render(&diff));
+    match args.format {
+        "json" => super::print_json(&diff)?,
+        "md" => print!("{}", diff_markdown(&diff)),
+        _ => print!("{}", render(&diff)),
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(match on {
+        Some(on) => {
+            let g = gate(&diff, on);
+            eprintln!("{}", g.describe());
+            ExitCode::from(g.exit_code())
+        }
+        None => ExitCode::SUCCESS,
+    })
 }
 
 /// The diff as text: warnings first, then how rows were compared, then the rows (those

@@ -14,7 +14,9 @@ use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Event, Plan, PlanFile, RunChoices,
     RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
 };
-use wasmeter_core::store::{NotApplicable, RunStatus, check_writable, load_run, resolve_run};
+use wasmeter_core::store::{
+    NotApplicable, Precision, RunStatus, check_writable, load_run, resolve_run,
+};
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, SuiteKind, env_var, find_modules,
     with_natives,
@@ -77,6 +79,9 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         .map_err(|e| InputError(format!("results directory not writable: {e}")))?;
     let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;
 
+    // Every child of this process is the runner's: it can adopt their orphans, so that
+    // a killed CLI's grandchildren count as this run's CPU, not other load.
+    wasmeter_core::sample::adopt_orphans();
     let (tx, rx) = crossbeam_channel::unbounded();
     let cancel = interrupt::install();
     let outcome = std::thread::scope(|s| {
@@ -112,6 +117,21 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             print!("{}", super::show::render_http(&run, &summary));
         } else {
             print!("{}", super::show::render_summary(&summary));
+        }
+    }
+    if let Some(p) = run.meta.settings.precision {
+        let short = wasmeter_core::runner::shortfalls(&run);
+        if short.is_empty() {
+            eprintln!("wasmeter: every cell reached ±{} %", p.pct);
+        } else {
+            eprintln!(
+                "wasmeter: {} cell(s) did not reach ±{} %:",
+                short.len(),
+                p.pct
+            );
+            for (rt, test, why) in &short {
+                eprintln!("wasmeter:   {rt} × {test}: {why}");
+            }
         }
     }
     Ok(
@@ -199,6 +219,56 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
 }
 
 /// What the user chose on the command line; a flag not given is `None` (core decides).
+/// `--precision PCT [--budget DURATION]`, checked: a percentage over 0 and at most 100, a
+/// duration such as 90s, 10m or 1h30m (a bare number is seconds).
+fn precision(args: &RunArgs) -> Result<Option<Precision>> {
+    let Some(pct) = args.precision else {
+        return Ok(None);
+    };
+    if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
+        return Err(InputError(format!(
+            "--precision must be a percentage over 0 and at most 100, got {pct}"
+        ))
+        .into());
+    }
+    let budget_secs = args
+        .budget
+        .as_deref()
+        .map(|b| {
+            parse_duration(b).ok_or_else(|| {
+                InputError(format!(
+                    "--budget takes a duration such as 90s, 10m or 1h30m, not '{b}'"
+                ))
+            })
+        })
+        .transpose()?;
+    Ok(Some(Precision { pct, budget_secs }))
+}
+
+/// Seconds in `90s`, `10m`, `1h30m`, `2h` or `45` (seconds); `None` for anything else or 0.
+fn parse_duration(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Ok(n) = s.parse::<u64>() {
+        return (n > 0).then_some(n);
+    }
+    let (mut total, mut num) = (0u64, String::new());
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+            continue;
+        }
+        let unit = match c {
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return None,
+        };
+        total = total.checked_add(num.parse::<u64>().ok()?.checked_mul(unit)?)?;
+        num.clear();
+    }
+    (num.is_empty() && total > 0).then_some(total)
+}
+
 fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
     let http = if suite.kind.is_http() {
         Some(http_settings(args)?)
@@ -249,6 +319,16 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         baseline: args.baseline.clone(),
         skip_missing: args.skip_missing,
         http,
+        precision: precision(args)?,
+        pair: match args.pair.as_slice() {
+            [] => None,
+            [a, b] => Some([a.clone(), b.clone()]),
+            _ => {
+                return Err(
+                    InputError("--pair takes two runtimes or two tests, A,B".into()).into(),
+                );
+            }
+        },
     })
 }
 
@@ -315,6 +395,8 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.invocations = m.settings.invocations;
     req.order = m.settings.order;
     req.seed = Some(m.settings.seed);
+    req.pair = m.settings.pair.clone();
+    req.precision = m.settings.precision;
     req.measure = m.settings.measure;
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
     let budget = m.settings.http.as_ref().map(|h| h.iteration_budget());
@@ -486,6 +568,22 @@ mod tests {
             let core = case.core_settings();
             assert_eq!(cli.timeout_secs, want, "{argv:?}");
             assert_eq!(cli, core, "{argv:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod durations {
+    use super::parse_duration;
+
+    #[test]
+    fn budgets_are_durations() {
+        assert_eq!(parse_duration("90s"), Some(90));
+        assert_eq!(parse_duration("10m"), Some(600));
+        assert_eq!(parse_duration("1h30m"), Some(5400));
+        assert_eq!(parse_duration("45"), Some(45));
+        for bad in ["", "0", "0s", "10x", "m", "1.5h", "-3s", "10m5"] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }
 }

@@ -101,3 +101,37 @@ pub fn runtimes_missing(missing: &[&str]) -> bool {
     eprintln!("skipping: runtimes not installed: {missing:?}");
     true
 }
+
+/// Builds a C source for wasm32-wasi with clang-19 (as `suites/*/build.sh` do) into `out`;
+/// `false` when clang-19 or wasi-libc is missing (said), which fails under CI.
+pub fn wasi_cc(src: &Path, out: &Path) -> bool {
+    let built = std::process::Command::new("clang-19")
+        .args(["--target=wasm32-wasi", "-O2", "-Wl,--strip-all"])
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .output();
+    match built {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = match other {
+                Ok(o) => String::from_utf8_lossy(&o.stderr).to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert!(
+                std::env::var("CI").is_err(),
+                "CI must build {} with clang-19 (scripts/test installs it): {why}",
+                src.display()
+            );
+            eprintln!("skipping: clang-19 for wasm32-wasi is not installed: {why}");
+            false
+        }
+    }
+}
+
+/// A file of the end-to-end tests' data.
+pub fn test_data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}

@@ -8,6 +8,7 @@ mod cli_runtimes;
 mod common;
 mod compare;
 mod faults;
+mod gate;
 mod history;
 mod http;
 mod http_saturation;

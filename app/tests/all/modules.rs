@@ -790,3 +790,55 @@ fn a_component_runs_on_the_runtimes_that_take_components_and_the_rest_say_why_no
     assert!(err.contains("core modules only"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A program that prints one integer (its checksum, 13288) after about 0.1 s of work is
+/// timed by its phases, not read as libsodium's picoseconds per iteration: it was once
+/// reported as 13 ns "self-timed".
+#[test]
+fn a_module_printing_one_integer_is_not_self_timed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let module = tmp.path().join("k.wasm");
+    if !crate::common::wasi_cc(&crate::common::test_data("checksum.c"), &module) {
+        return;
+    }
+    let results = tmp.path().join("results");
+    // A command suite's defaults: no warm-up, one run per invocation.
+    let flags = ["--runtimes", "wasmtime", "--invocations", "2", "--json"];
+    let out = run_modules(&[&module], &flags, &[], &results);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    let cell = &v["cells"][0];
+    assert_eq!(cell["test"], "k", "{cell}");
+    assert_ne!(cell["source"], "self", "{cell}");
+    assert_eq!(cell["source"], "wall", "{cell}");
+    // The loop takes tens of milliseconds on any runtime here; 13288 ps would be 13 ns.
+    let typical = cell["typical"].as_f64().unwrap();
+    assert!(typical > 5e6, "timed as {typical} ns: {cell}");
+    // Its answer is still what the run kept and compared.
+    let runs = json(&wasmeter(&["runs", "--json"], &results));
+    let dir = Path::new(runs[0]["dir"].as_str().unwrap()).to_path_buf();
+    let answers: Vec<String> = walk(&dir)
+        .into_iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .filter(|s| s.trim() == "13288")
+        .collect();
+    assert!(
+        !answers.is_empty(),
+        "the answer 13288 was not kept in {}",
+        dir.display()
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

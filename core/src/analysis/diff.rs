@@ -3,7 +3,10 @@
 //! guards that say "insufficient data" or "not comparable" rather than guess (method and
 //! sources in docs/statistics.md).
 
-use super::stats::{Groups, RatioEstimate, bh_adjust, median, median_ratio, ratio_estimate};
+use super::stats::{
+    Groups, LogMean, RatioEstimate, bh_adjust, median, median_ratio, paired_estimate,
+    ratio_estimate,
+};
 use super::summary::{Index, ended_invocations};
 use crate::runtime::{Metric, Phase};
 use crate::store::SavedRun;
@@ -45,8 +48,9 @@ pub enum Verdict {
     /// Too few values or invocations, or a partial cell: no verdict either way.
     #[serde(rename = "insufficient data")]
     InsufficientData,
-    /// The two sides were not measured the same way (timing sources differ: no ratio), or
-    /// on a machine busy with other processes (ratio and interval kept, no verdict).
+    /// The two sides were not measured the same way (timing sources or problem sizes
+    /// differ, the reference a side is normalised by failed, or every invocation of a side
+    /// ran on a busy machine): no verdict.
     #[serde(rename = "not comparable")]
     NotComparable,
 }
@@ -86,6 +90,9 @@ pub struct DiffOptions {
     pub threshold_pct: f64,
     /// Compare each runtime relative to this runtime of its own run (run diffs only).
     pub normalize: Option<String>,
+    /// Keep the invocations measured while other processes took more than
+    /// [`super::BUSY_SHARE`] of the CPUs (left out by default), saying so in the warnings.
+    pub allow_busy: bool,
 }
 
 impl DiffOptions {
@@ -97,6 +104,7 @@ impl DiffOptions {
                 "" | "none" => None,
                 rt => Some(rt.to_string()),
             },
+            allow_busy: false,
         })
     }
 }
@@ -106,6 +114,7 @@ impl Default for DiffOptions {
         DiffOptions {
             threshold_pct: DEFAULT_THRESHOLD_PCT,
             normalize: None,
+            allow_busy: false,
         }
     }
 }
@@ -134,6 +143,13 @@ pub struct DiffRow {
     pub a_median: f64,
     /// Median in B, ns.
     pub b_median: f64,
+    /// A's typical value (geometric mean over its invocations), ns: what the ratio is of
+    /// and what front ends show; `None` in diffs saved before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_typical: Option<f64>,
+    /// B's typical value, ns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b_typical: Option<f64>,
     /// B over A (normalised: each relative to its run's reference); `None` when the two
     /// are not comparable.
     pub ratio: Option<f64>,
@@ -156,6 +172,10 @@ pub struct DiffRow {
     pub n: (usize, usize),
     /// Invocations in A and B.
     pub invocations: (usize, usize),
+    /// Rounds paired (a comparison inside one run): the interval is a paired one over
+    /// these rounds' differences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<usize>,
 }
 
 /// The comparison of two runs.
@@ -183,6 +203,13 @@ pub struct Diff {
     /// export) says how it was compared in core's words.
     #[serde(default)]
     pub method: String,
+    /// Two cells of one run compared round by round (paired) rather than as independent
+    /// samples.
+    #[serde(default)]
+    pub paired: bool,
+    /// Invocations left out because the machine was busy during them (see warnings).
+    #[serde(default)]
+    pub busy_left_out: usize,
 }
 
 /// How many rows have each verdict.
@@ -233,13 +260,23 @@ impl Diff {
         c
     }
 
+    /// Rows that carry an estimate: the family the false discovery rate is held over.
+    pub fn family(&self) -> usize {
+        self.rows.iter().filter(|r| r.p_adjusted.is_some()).count()
+    }
+
     /// One line saying how the rows were compared, for every output format.
     pub fn method(&self) -> String {
+        let interval = if self.paired {
+            "95 % paired Student-t interval over the rounds both ran (each round's difference of log means)"
+        } else {
+            "95 % Student-t interval over invocations (Welch)"
+        };
         format!(
-            "B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch); a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows (Benjamini–Hochberg); {}",
+            "B/A of geometric means over invocations, {interval}; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows with an estimate (Benjamini–Hochberg); {}",
             self.threshold_pct,
             self.alpha * 100.0,
-            self.rows.len(),
+            self.family(),
             match &self.normalize {
                 Some(rt) => format!("each side relative to its own run's {rt}"),
                 None => "not normalised".into(),
@@ -259,6 +296,8 @@ impl Diff {
             only_a: Vec::new(),
             only_b: Vec::new(),
             method: String::new(),
+            paired: false,
+            busy_left_out: 0,
         }
     }
 
@@ -289,23 +328,24 @@ impl Diff {
         self.method = self.method();
     }
 
-    /// Withholds every verdict (a run was measured on a busy machine), saying why once in
-    /// the warnings and on each row.
-    fn withhold(&mut self, why: String) {
+    /// Withholds every verdict (the two sides measured different problems), saying why
+    /// once in the warnings and on each row.
+    fn withhold(&mut self, why: String, row_note: &str) {
         for r in &mut self.rows {
             if matches!(
                 r.verdict,
                 Verdict::Faster | Verdict::Slower | Verdict::NoChange
             ) {
                 r.verdict = Verdict::NotComparable;
-                let busy = "not comparable: the machine was busy (see warnings)";
+                r.p_adjusted = None;
                 r.note = Some(match r.note.take() {
-                    Some(n) => format!("{busy}; {n}"),
-                    None => busy.into(),
+                    Some(n) => format!("{row_note}; {n}"),
+                    None => row_note.into(),
                 });
             }
         }
         self.warnings.push(why);
+        self.method = self.method();
     }
 }
 
@@ -330,6 +370,12 @@ pub enum DiffError {
     /// A runtime named for a comparison is not in the run.
     #[error("runtime '{0}' is not in run {1}")]
     NoRuntime(String, String),
+    /// A test named for a comparison is not in the run.
+    #[error("test '{0}' is not in run {1} (it has: {2})")]
+    NoTest(String, String, String),
+    /// The two arms of a comparison inside one run are the same.
+    #[error("the two arms of a comparison must differ, got '{0}' twice")]
+    SameArms(String),
     /// A threshold that is not a percentage.
     #[error("--threshold must be a finite percentage from 0 to 100, got {0}")]
     Threshold(String),
@@ -339,16 +385,41 @@ pub enum DiffError {
 struct Values<'a> {
     values: Cow<'a, [f64]>,
     starts: Cow<'a, [usize]>,
+    ids: Cow<'a, [u32]>,
     /// How it was timed: `self` (the guest), `wall` (the harness) or `rps`.
     source: &'static str,
+    /// Every invocation was busy: the values are kept to be shown, never to decide.
+    all_busy: bool,
 }
 
 impl<'g> Values<'g> {
-    fn borrowed(g: Groups<'g>, source: &'static str) -> Values<'g> {
+    /// The groups of `g` less the invocations in `drop` (busy ones); all of them, marked,
+    /// when every one is to be dropped.
+    fn of(g: Groups<'g>, source: &'static str, drop: Option<&HashSet<u32>>) -> Values<'g> {
+        let dropped = |d: &HashSet<u32>, i: usize| d.contains(&g.id(i));
+        let all_busy = drop.is_some_and(|d| (0..g.invocations()).all(|i| dropped(d, i)));
+        let Some(drop) = drop.filter(|d| !all_busy && (0..g.invocations()).any(|i| dropped(d, i)))
+        else {
+            return Values {
+                values: Cow::Borrowed(g.values),
+                starts: Cow::Borrowed(g.starts),
+                ids: Cow::Borrowed(g.ids),
+                source,
+                all_busy,
+            };
+        };
+        let (mut values, mut starts, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+        for i in (0..g.invocations()).filter(|i| !drop.contains(&g.id(*i))) {
+            starts.push(values.len());
+            ids.push(g.id(i));
+            values.extend_from_slice(g.group(i));
+        }
         Values {
-            values: Cow::Borrowed(g.values),
-            starts: Cow::Borrowed(g.starts),
+            values: Cow::Owned(values),
+            starts: Cow::Owned(starts),
+            ids: Cow::Owned(ids),
             source,
+            all_busy: false,
         }
     }
 
@@ -356,21 +427,42 @@ impl<'g> Values<'g> {
         Groups {
             values: &self.values,
             starts: &self.starts,
+            ids: &self.ids,
         }
+    }
+
+    /// The geometric mean over invocations: what the ratio is of.
+    fn typical(&self) -> Option<f64> {
+        LogMean::of(&self.groups()).map(|m| m.mean.exp())
     }
 }
 
-/// One run as a diff reads it: its measurements indexed, its failed cells, and how many
-/// invocations each cell finished, so each cell is a lookup rather than a scan of the run.
+/// One run as a diff reads it: its measurements indexed, its failed cells, how many
+/// invocations each cell finished, and which were measured on a busy machine, so each cell
+/// is a lookup rather than a scan of the run.
 struct Side<'a> {
     index: Index<'a>,
     failed: HashSet<(&'a str, &'a str)>,
     ended: HashMap<(&'a str, &'a str), u32>,
     planned: u32,
+    /// Invocations left out of verdicts, per cell (none with `--allow-busy`).
+    busy: HashMap<(&'a str, &'a str), HashSet<u32>>,
 }
 
 impl<'a> Side<'a> {
-    fn new(run: &'a SavedRun) -> Side<'a> {
+    fn new(run: &'a SavedRun, allow_busy: bool) -> Side<'a> {
+        let mut busy: HashMap<(&str, &str), HashSet<u32>> = HashMap::new();
+        if !allow_busy {
+            for c in run
+                .cells
+                .iter()
+                .filter(|c| super::load::busy_invocation(run, c))
+            {
+                busy.entry((c.runtime.as_str(), c.test.as_str()))
+                    .or_default()
+                    .insert(c.invocation);
+            }
+        }
         Side {
             index: Index::new(&run.measurements),
             failed: run
@@ -381,6 +473,7 @@ impl<'a> Side<'a> {
                 .collect(),
             ended: ended_invocations(run),
             planned: run.meta.settings.invocations,
+            busy,
         }
     }
 
@@ -393,26 +486,30 @@ impl<'a> Side<'a> {
     /// The values of every comparable phase of a cell: the primary under its phase
     /// (`execute` for commands), then wall time of the other phases, then (HTTP suites) the
     /// time per request at each concurrency level, 1/throughput, so that lower is better
-    /// throughout. Failed cells have none. Other measurements that are not times (memory
-    /// per instance, instances per second) are not diffed.
+    /// throughout. A process-timed cell's whole-process time is its primary and is not
+    /// listed again as `total`: one measurement, one row of the family. Failed cells have
+    /// none; busy invocations are left out.
     fn series(&self, rt: &str, test: &str) -> Vec<(String, Values<'_>)> {
         if self.failed.contains(&(rt, test)) {
             return Vec::new();
         }
         let index = &self.index;
-        let borrowed = Values::borrowed;
+        let drop = self.busy.get(&(rt, test));
+        let of = |g, source| Values::of(g, source, drop);
         let mut out = Vec::new();
         let mut shown = Phase::Execute;
+        let mut process = false;
         if let Some((g, source, phase)) = index.primary(rt, test) {
-            out.push((phase.as_str().to_string(), borrowed(g, source)));
+            out.push((phase.as_str().to_string(), of(g, source)));
             shown = phase;
+            process = source == "process";
         }
         for ph in Phase::ALL {
-            if ph == shown || ph == Phase::Execute {
+            if ph == shown || ph == Phase::Execute || (process && ph == Phase::Total) {
                 continue;
             }
             if let Some(g) = index.groups(rt, test, ph, Metric::WallNs) {
-                out.push((ph.as_str().to_string(), borrowed(g, "wall")));
+                out.push((ph.as_str().to_string(), of(g, "wall")));
             }
         }
         for ph in index.phases(rt, test) {
@@ -424,18 +521,17 @@ impl<'a> Side<'a> {
                     .groups(rt, test, ph, Metric::SaturatedBelowRps)
                     .is_none()
             {
-                let per_request: Vec<f64> = g.values.iter().map(|r| 1e9 / r.max(1e-9)).collect();
-                out.push((
-                    ph.as_str().to_string(),
-                    Values {
-                        values: Cow::Owned(per_request),
-                        starts: Cow::Borrowed(g.starts),
-                        source: "rps",
-                    },
-                ));
+                let mut v = of(g, "rps");
+                v.values = Cow::Owned(v.values.iter().map(|r| 1e9 / r.max(1e-9)).collect());
+                out.push((ph.as_str().to_string(), v));
             }
         }
         out
+    }
+
+    /// Invocations left out as busy.
+    fn busy_count(&self) -> usize {
+        self.busy.values().map(HashSet::len).sum()
     }
 }
 
@@ -470,6 +566,15 @@ struct Part<'s, 'v> {
     partial: Option<u32>,
 }
 
+/// How the two sides of a row are related.
+#[derive(Clone, Copy, PartialEq)]
+enum Design {
+    /// Two runs: independent samples (Welch).
+    Independent,
+    /// Two cells of one run: paired by round.
+    Paired,
+}
+
 /// Builds a row (its verdict decided later, with the others) and its estimate.
 fn row(
     key: &DiffKey,
@@ -477,6 +582,7 @@ fn row(
     b: &Part,
     refs: Option<(&Part, &Part)>,
     note: Option<String>,
+    design: Design,
 ) -> Option<(DiffRow, Option<RatioEstimate>)> {
     let (ga, gb) = (a.values.groups(), b.values.groups());
     let (am, bm) = (median(ga.values)?, median(gb.values)?);
@@ -489,6 +595,8 @@ fn row(
         phase: key.phase.clone(),
         a_median: am,
         b_median: bm,
+        a_typical: a.values.typical(),
+        b_typical: b.values.typical(),
         ratio: None,
         ci_low: None,
         ci_high: None,
@@ -498,6 +606,7 @@ fn row(
         note,
         n: (ga.values.len(), gb.values.len()),
         invocations: (ga.invocations(), gb.invocations()),
+        pairs: None,
     };
     let mut sources = vec![(a.values.source, b.values.source)];
     if let Some((ra, rb)) = refs {
@@ -515,7 +624,13 @@ fn row(
         Some((ra, rb)) => (Some(ra.values.groups()), Some(rb.values.groups())),
         None => (None, None),
     };
-    let estimate = ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref()));
+    let estimate = match design {
+        Design::Independent => ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref())),
+        Design::Paired => paired_estimate(&ga, &gb).map(|(e, n)| {
+            r.pairs = Some(n);
+            e
+        }),
+    };
     r.ratio = estimate
         .as_ref()
         .map(|e| e.ratio)
@@ -533,67 +648,92 @@ fn row(
         return Some((r, None));
     }
     let Some(e) = estimate else {
+        if design == Design::Paired {
+            r.note = Some(format!(
+                "fewer than {MIN_INVOCATIONS} rounds that both sides ran"
+            ));
+        }
         return Some((r, None));
     };
     r.ci_low = Some(e.low);
     r.ci_high = Some(e.high);
     r.halfwidth_pct = Some(e.halfwidth_pct());
+    // A side measured only on a busy machine: its interval is shown, never decided on.
+    if let Some(p) = parts.iter().map(|(p, _)| p).find(|p| p.values.all_busy) {
+        r.verdict = Verdict::NotComparable;
+        r.note = Some(format!(
+            "not comparable: every invocation in {} was measured on a busy machine (see warnings)",
+            p.name
+        ));
+        return Some((r, None));
+    }
     r.verdict = Verdict::NoChange;
     Some((r, Some(e)))
 }
 
+/// One arm of a row: a side (run), a runtime and a test of it.
+#[derive(Clone, Copy)]
+struct Arm<'s> {
+    side: &'s Side<'s>,
+    runtime: &'s str,
+    test: &'s str,
+}
+
+impl<'s> Arm<'s> {
+    fn part<'v>(&self, name: &'static str, values: &'v Values<'v>) -> Part<'s, 'v> {
+        Part {
+            side: self.side,
+            name,
+            values,
+            partial: self.side.partial(self.runtime, self.test),
+        }
+    }
+}
+
+/// A normalising reference of one side: its series, whether partial, whether failed.
+type Reference<'s> = (Vec<(String, Values<'s>)>, Option<u32>, bool);
+
+/// The reference runtime `n`'s cell beside an arm.
+fn reference<'s>(arm: Arm<'s>, n: &str) -> Reference<'s> {
+    (
+        arm.side.series(n, arm.test),
+        arm.side.partial(n, arm.test),
+        arm.side.failed.contains(&(n, arm.test)),
+    )
+}
+
 /// Matches the cells of A and B into rows (verdicts undecided), or into only-A / only-B.
+/// `label` names the row's runtime column, `test_label` its test column.
 #[allow(clippy::too_many_arguments)]
-fn pair_cells<'s>(
+fn pair_cells(
     d: &mut Diff,
     estimates: &mut Vec<Option<RatioEstimate>>,
-    (sa, rt_a): (&'s Side<'s>, &str),
-    (sb, rt_b): (&'s Side<'s>, &str),
-    test: &str,
-    label: &str,
+    a: Arm,
+    b: Arm,
+    (label, test_label): (&str, &str),
     normalize: Option<&str>,
+    design: Design,
 ) {
-    let va = sa.series(rt_a, test);
-    let vb = sb.series(rt_b, test);
+    let va = a.side.series(a.runtime, a.test);
+    let vb = b.side.series(b.runtime, b.test);
     // References: the normalising runtime's series in each run (none for itself).
-    let refs = normalize.filter(|n| *n != rt_a && *n != rt_b).map(|n| {
-        (
-            (
-                sa.series(n, test),
-                sa.partial(n, test),
-                sa.failed.contains(&(n, test)),
-            ),
-            (
-                sb.series(n, test),
-                sb.partial(n, test),
-                sb.failed.contains(&(n, test)),
-            ),
-        )
-    });
+    let refs: Option<(Reference, Reference)> = normalize
+        .filter(|n| *n != a.runtime && *n != b.runtime)
+        .map(|n| (reference(a, n), reference(b, n)));
     let key = |phase: &str| DiffKey {
         runtime: label.to_string(),
-        test: test.to_string(),
+        test: test_label.to_string(),
         phase: phase.to_string(),
     };
-    for (phase, a) in &va {
+    for (phase, va) in &va {
         let k = key(phase);
-        let Some((_, b)) = vb.iter().find(|(p, _)| p == phase) else {
+        let Some((_, vb)) = vb.iter().find(|(p, _)| p == phase) else {
             d.only_a.push(k);
             continue;
         };
-        let pa = Part {
-            side: sa,
-            name: "A",
-            values: a,
-            partial: sa.partial(rt_a, test),
-        };
-        let pb = Part {
-            side: sb,
-            name: "B",
-            values: b,
-            partial: sb.partial(rt_b, test),
-        };
+        let (pa, pb) = (a.part("A", va), b.part("B", vb));
         let mut note = None;
+        let mut refused = None;
         let found = match (&refs, normalize) {
             (Some(((ra, pra, fa), (rb, prb, fb))), Some(n)) => {
                 let ra = ra.iter().find(|(p, _)| p == phase);
@@ -601,36 +741,50 @@ fn pair_cells<'s>(
                 match (ra, rb) {
                     (Some((_, ra)), Some((_, rb))) => Some((
                         Part {
-                            side: sa,
+                            side: a.side,
                             name: "A's reference",
                             values: ra,
                             partial: *pra,
                         },
                         Part {
-                            side: sb,
+                            side: b.side,
                             name: "B's reference",
                             values: rb,
                             partial: *prb,
                         },
                     )),
+                    // The reference failed: a raw ratio would answer another question
+                    // silently, so the row gets none.
+                    _ if *fa || *fb => {
+                        let side = if *fa { "A" } else { "B" };
+                        refused = Some(format!(
+                            "not comparable: the reference {n} failed in {side}"
+                        ));
+                        None
+                    }
+                    // A phase the reference never has (native has no compile): compared as
+                    // measured, and said.
                     _ => {
-                        note = Some(if *fa || *fb {
-                            format!("not normalised: {n} failed")
-                        } else {
-                            format!("not normalised: {n} has no {phase}")
-                        });
+                        note = Some(format!("not normalised: {n} has no {phase}"));
                         None
                     }
                 }
             }
-            (None, Some(n)) if n == rt_a => {
+            (None, Some(n)) if n == a.runtime => {
                 note = Some(format!("not normalised: {n} is the reference"));
                 None
             }
             _ => None,
         };
         let refs = found.as_ref().map(|(x, y)| (x, y));
-        if let Some((r, e)) = row(&k, &pa, &pb, refs, note) {
+        if let Some((mut r, e)) = row(&k, &pa, &pb, refs, note, design) {
+            if let Some(why) = refused {
+                r.verdict = Verdict::NotComparable;
+                r.note = Some(why);
+                d.rows.push(r);
+                estimates.push(None);
+                continue;
+            }
             d.rows.push(r);
             estimates.push(e);
         }
@@ -684,18 +838,45 @@ fn comparability(a: &SavedRun, b: &SavedRun) -> Vec<String> {
             });
         }
     }
-    if ma.settings.size != mb.settings.size {
-        w.push(format!(
-            "problem size differs: {} vs {}",
-            ma.settings.size, mb.settings.size
-        ));
-    }
     for m in [ma, mb] {
         if m.status != crate::store::RunStatus::Complete {
             w.push(format!("run {} is {}", m.id, m.status));
         }
     }
     w
+}
+
+/// Says, in the warnings, which invocations were left out as busy (or kept, with
+/// `--allow-busy`), and for which runs.
+fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: bool) {
+    let left_out: usize = sides.iter().map(|s| s.busy_count()).sum();
+    d.busy_left_out = left_out;
+    let described: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let n = r
+                .cells
+                .iter()
+                .filter(|c| super::load::busy_invocation(r, c))
+                .count();
+            (n > 0).then(|| format!("{n} of {} in run {}", r.cells.len(), r.meta.id))
+        })
+        .collect();
+    if described.is_empty() {
+        return;
+    }
+    let share = super::load::BUSY_SHARE * 100.0;
+    d.warnings.push(if allow_busy {
+        format!(
+            "--allow-busy: verdicts include invocations measured while other processes took more than {share:.0} % of the CPUs ({}); such load moves results by more than their intervals hold",
+            described.join(", ")
+        )
+    } else {
+        format!(
+            "left out of the verdicts: invocations measured while other processes took more than {share:.0} % of the CPUs ({}); rows left with too few say insufficient data (--allow-busy keeps them)",
+            described.join(", ")
+        )
+    });
 }
 
 /// Diffs run B against run A: for each runtime, test and phase both have, the ratio B/A
@@ -720,7 +901,7 @@ pub fn diff_runs(a: &SavedRun, b: &SavedRun, opts: &DiffOptions) -> Result<Diff,
             }
         }
     }
-    let (side_a, side_b) = (Side::new(a), Side::new(b));
+    let (side_a, side_b) = (Side::new(a, opts.allow_busy), Side::new(b, opts.allow_busy));
     let cells = |run: &SavedRun| -> BTreeSet<(String, String)> {
         run.meta
             .tests
@@ -741,60 +922,129 @@ pub fn diff_runs(a: &SavedRun, b: &SavedRun, opts: &DiffOptions) -> Result<Diff,
         pair_cells(
             &mut d,
             &mut estimates,
-            (&side_a, rt),
-            (&side_b, rt),
-            test,
-            rt,
+            Arm {
+                side: &side_a,
+                runtime: rt,
+                test,
+            },
+            Arm {
+                side: &side_b,
+                runtime: rt,
+                test,
+            },
+            (rt.as_str(), test.as_str()),
             opts.normalize.as_deref(),
+            Design::Independent,
         );
     }
     d.decide(estimates);
-    if let Some(why) = super::load::busy_reason(&[a, b]) {
-        d.withhold(why);
+    busy_warnings(&mut d, &[a, b], &[&side_a, &side_b], opts.allow_busy);
+    let (sa, sb) = (&a.meta.settings.size, &b.meta.settings.size);
+    if sa != sb {
+        d.withhold(
+            format!(
+                "problem size differs: {sa} vs {sb}: no verdicts, the runs measured different work"
+            ),
+            "not comparable: problem sizes differ",
+        );
     }
     Ok(d)
 }
 
-/// Compares two runtimes inside one run, test by test: B's time over A's. Normalising
-/// does not apply (both sides ran in the same run).
+/// Compares two runtimes inside one run, test by test: B's time over A's, paired by
+/// round. Normalising does not apply (both sides ran in the same run).
 pub fn compare_runtimes(
     run: &SavedRun,
     rt_a: &str,
     rt_b: &str,
-    threshold_pct: f64,
+    opts: &DiffOptions,
 ) -> Result<Diff, DiffError> {
-    check_threshold(threshold_pct)?;
-    for rt in [rt_a, rt_b] {
-        if !run.meta.runtimes.iter().any(|r| r.id == rt) {
-            return Err(DiffError::NoRuntime(rt.to_string(), run.meta.id.clone()));
-        }
+    compare_in_run(run, [rt_a, rt_b], ArmKind::Runtime, opts)
+}
+
+/// Compares two tests inside one run, runtime by runtime: test B's time over test A's
+/// (two builds of a module, say), paired by round.
+pub fn compare_tests(
+    run: &SavedRun,
+    test_a: &str,
+    test_b: &str,
+    opts: &DiffOptions,
+) -> Result<Diff, DiffError> {
+    compare_in_run(run, [test_a, test_b], ArmKind::Test, opts)
+}
+
+/// What the two arms of a comparison inside one run are.
+#[derive(Clone, Copy, PartialEq)]
+enum ArmKind {
+    Runtime,
+    Test,
+}
+
+/// Two arms of one run, paired by round, over every value of the other dimension (tests
+/// for two runtimes, runtimes for two tests).
+fn compare_in_run(
+    run: &SavedRun,
+    [x, y]: [&str; 2],
+    kind: ArmKind,
+    opts: &DiffOptions,
+) -> Result<Diff, DiffError> {
+    check_threshold(opts.threshold_pct)?;
+    if x == y {
+        return Err(DiffError::SameArms(x.to_string()));
     }
-    let side = Side::new(run);
-    let opts = DiffOptions {
-        threshold_pct,
-        normalize: None,
+    let runtimes: Vec<&str> = run.meta.runtimes.iter().map(|r| r.id.as_str()).collect();
+    let tests: Vec<&str> = run.meta.tests.iter().map(|t| t.name.as_str()).collect();
+    let (arms, others) = match kind {
+        ArmKind::Runtime => (&runtimes, &tests),
+        ArmKind::Test => (&tests, &runtimes),
     };
+    if let Some(missing) = [x, y].into_iter().find(|a| !arms.contains(a)) {
+        let id = run.meta.id.clone();
+        return Err(match kind {
+            ArmKind::Runtime => DiffError::NoRuntime(missing.to_string(), id),
+            ArmKind::Test => DiffError::NoTest(missing.to_string(), id, tests.join(", ")),
+        });
+    }
+    let side = Side::new(run, opts.allow_busy);
     let mut d = Diff::new(
-        format!("{}:{rt_a}", run.meta.id),
-        format!("{}:{rt_b}", run.meta.id),
-        &opts,
+        format!("{}:{x}", run.meta.id),
+        format!("{}:{y}", run.meta.id),
+        &DiffOptions {
+            normalize: None,
+            ..opts.clone()
+        },
     );
-    let label = format!("{rt_a} → {rt_b}");
+    d.paired = true;
+    let label = format!("{x} → {y}");
     let mut estimates = Vec::new();
-    for t in &run.meta.tests {
+    for other in others {
+        let arm = |a| match kind {
+            ArmKind::Runtime => Arm {
+                side: &side,
+                runtime: a,
+                test: other,
+            },
+            ArmKind::Test => Arm {
+                side: &side,
+                runtime: other,
+                test: a,
+            },
+        };
+        let labels = match kind {
+            ArmKind::Runtime => (label.as_str(), *other),
+            ArmKind::Test => (*other, label.as_str()),
+        };
         pair_cells(
             &mut d,
             &mut estimates,
-            (&side, rt_a),
-            (&side, rt_b),
-            &t.name,
-            &label,
+            arm(x),
+            arm(y),
+            labels,
             None,
+            Design::Paired,
         );
     }
     d.decide(estimates);
-    if let Some(why) = super::load::busy_reason(&[run]) {
-        d.withhold(why);
-    }
+    busy_warnings(&mut d, &[run], &[&side], opts.allow_busy);
     Ok(d)
 }

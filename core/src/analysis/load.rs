@@ -2,10 +2,10 @@
 //! a run saw, not the drift between two runs when other processes came and went: on this
 //! project's 2-core VM an A/A diff of runs that shared the machine with builds (1.6 cores)
 //! gave a verdict on 19.6 % of rows, against none on a quiet machine (docs/statistics.md
-//! §6). So a diff says how busy each side was, and withholds its verdicts when either was
-//! busy.
+//! §6). So each invocation records how busy the CPUs were, a summary says how busy the run
+//! was, and a diff leaves busy invocations out of its verdicts.
 
-use crate::store::SavedRun;
+use crate::store::{CellRecord, SavedRun};
 use serde::{Deserialize, Serialize};
 
 /// The share of the machine's cores other processes may take, on average over a run,
@@ -19,10 +19,11 @@ pub const BUSY_SHARE: f64 = 0.25;
 pub struct RunLoad {
     /// Cores' worth of CPU, the mean over the run's invocations weighted by their wall time.
     pub other_cores: f64,
-    /// The machine's logical CPUs.
+    /// The CPUs the run could use.
     pub cores: usize,
-    /// Whether other processes took more than [`BUSY_SHARE`] of the machine: a diff with
-    /// this run gives no verdicts (carried so that front ends need not know the rule).
+    /// Whether other processes took more than [`BUSY_SHARE`] of the CPUs on average over
+    /// the run (carried so that front ends need not know the rule; a diff judges each
+    /// invocation, [`busy_invocation`]).
     pub busy: bool,
 }
 
@@ -37,7 +38,12 @@ impl RunLoad {
                 wall += c.wall_ms;
             }
         }
-        (wall > 0.0).then(|| RunLoad::new(cpu / wall, run.meta.machine.cores))
+        let cpus = run
+            .meta
+            .machine
+            .cpus_allowed
+            .unwrap_or(run.meta.machine.cores);
+        (wall > 0.0).then(|| RunLoad::new(cpu / wall, cpus))
     }
 
     /// The load of `other_cores` on a machine of `cores`, busy or not.
@@ -59,21 +65,18 @@ impl RunLoad {
     }
 }
 
-/// Why verdicts between these runs are withheld, if they are: each busy run, described.
-pub fn busy_reason(runs: &[&SavedRun]) -> Option<String> {
-    let busy: Vec<String> = runs
-        .iter()
-        .filter_map(|r| {
-            let l = RunLoad::of(r)?;
-            l.busy.then(|| l.describe(&r.meta.id))
-        })
-        .collect();
-    (!busy.is_empty()).then(|| {
-        format!(
-            "{} (more than {:.0} % of the machine): no verdicts, as such load moves results \
-             by more than their intervals hold; rerun on a quiet machine",
-            busy.join("; "),
-            BUSY_SHARE * 100.0
-        )
-    })
+/// Whether one invocation was measured on a busy machine: other processes took more than
+/// [`BUSY_SHARE`] of the CPUs the run could use while it ran. A diff leaves such
+/// invocations out of its verdicts (unless `--allow-busy`): judged one invocation at a time,
+/// so a build that ran for two minutes of a ten-minute run costs those two minutes' cells,
+/// not every verdict, and cannot hide in the run's mean either.
+pub fn busy_invocation(run: &SavedRun, cell: &CellRecord) -> bool {
+    let cpus = run
+        .meta
+        .machine
+        .cpus_allowed
+        .unwrap_or(run.meta.machine.cores)
+        .max(1);
+    cell.other_cores
+        .is_some_and(|o| o.is_finite() && o > BUSY_SHARE * cpus as f64)
 }

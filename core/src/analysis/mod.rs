@@ -2,6 +2,7 @@
 
 mod compare;
 mod diff;
+mod gate;
 mod heap;
 mod http;
 mod load;
@@ -13,14 +14,16 @@ pub use compare::{
 };
 pub use diff::{
     ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, Diff, DiffError, DiffKey, DiffOptions,
-    DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes, diff_runs,
+    DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes,
+    compare_tests, diff_runs,
 };
+pub use gate::{FailOn, Gate, gate};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
-pub use load::{BUSY_SHARE, RunLoad, busy_reason};
+pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
-    normal_cdf, ratio_estimate, seed_for, t_cdf, t_quantile,
+    normal_cdf, paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,
 };
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,

@@ -174,6 +174,10 @@ pub struct Groups<'a> {
     pub values: &'a [f64],
     /// Where each invocation's values start in `values` (ascending, first is 0).
     pub starts: &'a [usize],
+    /// The invocation each group came from, parallel to `starts` (its round, in an
+    /// interleaved run): what pairs two cells of one run. Empty when not known (then the
+    /// groups are invocations 0, 1, …).
+    pub ids: &'a [u32],
 }
 
 impl<'a> Groups<'a> {
@@ -182,7 +186,29 @@ impl<'a> Groups<'a> {
         Groups {
             values,
             starts: &[0],
+            ids: &[],
         }
+    }
+
+    /// The invocation (round) group `i` came from.
+    pub fn id(&self, i: usize) -> u32 {
+        self.ids.get(i).copied().unwrap_or(i as u32)
+    }
+
+    /// Each invocation's mean log value with its id: the unit of every interval. `None`
+    /// when a value is not positive and finite.
+    fn log_units(&self) -> Option<Vec<(u32, f64)>> {
+        (0..self.invocations())
+            .map(|i| {
+                let v = self.group(i);
+                v.iter().all(|x| x.is_finite() && *x > 0.0).then(|| {
+                    (
+                        self.id(i),
+                        v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64,
+                    )
+                })
+            })
+            .collect()
     }
 
     /// Invocations that have values.
@@ -356,6 +382,41 @@ pub fn ratio_estimate(
         log_se: se,
         df,
     })
+}
+
+/// B/A of two cells of one run, paired by round: the mean of the per-round differences of
+/// their invocations' mean logs, with a Student-t interval on rounds − 1 degrees of
+/// freedom (a paired t-test, not Welch over two independent samples). Round k ran both
+/// cells' k-th invocations close together, so whatever the machine did in that round
+/// (drift, a noisy neighbour) is in both and cancels in the difference; only what differs
+/// between the two processes of a round is left. Rounds that only one side has (a failed
+/// or busy invocation) are left out. `None` with fewer than 2 shared rounds. Returns the
+/// estimate and the rounds it paired.
+pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)> {
+    let (ua, ub) = (a.log_units()?, b.log_units()?);
+    let d: Vec<f64> = ua
+        .iter()
+        .filter_map(|(id, x)| ub.iter().find(|(j, _)| j == id).map(|(_, y)| y - x))
+        .collect();
+    let n = d.len();
+    if n < 2 {
+        return None;
+    }
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / ((n - 1) * n) as f64;
+    let se = var.sqrt();
+    let df = (n - 1) as f64;
+    let h = t_quantile(0.975, df) * se;
+    Some((
+        RatioEstimate {
+            ratio: mean.exp(),
+            low: (mean - h).exp(),
+            high: (mean + h).exp(),
+            log_se: se,
+            df,
+        },
+        n,
+    ))
 }
 
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms: relative error below 1e-13).
@@ -580,6 +641,7 @@ mod tests {
         let m = LogMean::of(&Groups {
             values: &v,
             starts: &[0, 2],
+            ids: &[],
         })
         .unwrap();
         assert_eq!(m.units, 2);
@@ -643,10 +705,12 @@ mod tests {
                 Groups {
                     values: &va,
                     starts: &sa,
+                    ids: &[],
                 },
                 Groups {
                     values: &vb,
                     starts: &sb,
+                    ids: &[],
                 },
             );
             let h = ratio_estimate(&ga, &gb, None).unwrap();
@@ -659,10 +723,12 @@ mod tests {
                 &Groups {
                     values: &va,
                     starts: &sa,
+                    ids: &[],
                 },
                 &Groups {
                     values: &vb,
                     starts: &sb,
+                    ids: &[],
                 },
                 None,
             )

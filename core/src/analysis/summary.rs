@@ -203,6 +203,7 @@ type Key = (u32, u32, Phase, Metric);
 struct Series {
     values: Vec<f64>,
     starts: Vec<usize>,
+    ids: Vec<u32>,
 }
 
 impl Series {
@@ -210,6 +211,7 @@ impl Series {
         Groups {
             values: &self.values,
             starts: &self.starts,
+            ids: &self.ids,
         }
     }
 }
@@ -248,6 +250,7 @@ impl<'a> Index<'a> {
                 for (inv, value) in v {
                     if last != Some(inv) {
                         s.starts.push(s.values.len());
+                        s.ids.push(inv);
                         last = Some(inv);
                     }
                     s.values.push(value);

@@ -13,7 +13,7 @@ pub struct CsvExporter;
 /// Summary columns, in order.
 pub const SUMMARY_COLUMNS: &str = "run_id,runtime,test,phase,source,n,mean,stddev,median,min,max,mad,p90,p99,ci_low,ci_high,relative,relative_low,relative_high,startup,failure,invocations,halfwidth_pct,note";
 /// Diff columns, in order.
-pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict,halfwidth_pct,p_adjusted,n_a,n_b,invocations_a,invocations_b,note";
+pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_low,ci_high,verdict,halfwidth_pct,p_adjusted,n_a,n_b,invocations_a,invocations_b,note,a_typical,b_typical,pairs";
 
 /// Comparison columns, in order: one row per runtime × test × run, then per runtime × run
 /// the geometric mean (test `geomean`).
@@ -128,7 +128,7 @@ impl Exporter for CsvExporter {
             for r in &d.rows {
                 writeln!(
                     out,
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                     field(&r.runtime),
                     field(&r.test),
                     r.phase,
@@ -144,14 +144,17 @@ impl Exporter for CsvExporter {
                     r.n.1,
                     r.invocations.0,
                     r.invocations.1,
-                    field(r.note.as_deref().unwrap_or(""))
+                    field(r.note.as_deref().unwrap_or("")),
+                    secs(r.a_typical),
+                    secs(r.b_typical),
+                    r.pairs.map(|p| p.to_string()).unwrap_or_default()
                 )?;
             }
             for (keys, what) in [(&d.only_a, "only in A"), (&d.only_b, "only in B")] {
                 for k in keys {
                     writeln!(
                         out,
-                        "{},{},{},,,,,,{what},,,,,,,",
+                        "{},{},{},,,,,,{what},,,,,,,,,,",
                         field(&k.runtime),
                         field(&k.test),
                         k.phase

@@ -2,7 +2,7 @@
 //! diff` and `wasmeter show --phases` print ([`crate::table`]), with the run's settings.
 
 use super::{Exporter, Report};
-use crate::analysis::RunSummary;
+use crate::analysis::{Diff, RunSummary};
 use crate::suite::SuiteKind;
 use crate::table::{
     compare_table, diff_table, escape_markdown as cell, http_tables, lifecycle_tables,
@@ -25,15 +25,7 @@ impl Exporter for MarkdownExporter {
             write!(out, "{}", compare_table(c).to_markdown())?;
         }
         if let Some(d) = &report.diff {
-            writeln!(out, "## Diff: {} → {}\n", cell(&d.a), cell(&d.b))?;
-            for w in &d.warnings {
-                writeln!(out, "> **Warning:** {}", cell(w))?;
-            }
-            if !d.warnings.is_empty() {
-                writeln!(out)?;
-            }
-            writeln!(out, "{}\n\n{}\n", d.counts(), cell(&d.method()))?;
-            write!(out, "{}", diff_table(d).to_markdown())?;
+            write!(out, "{}", diff_markdown(d))?;
         }
         for run in &report.runs {
             let m = run.meta;
@@ -88,6 +80,56 @@ impl Exporter for MarkdownExporter {
         }
         Ok(())
     }
+}
+
+/// A diff as a pull-request comment: a headline that says the outcome, the warnings, only
+/// the rows with a change, then every row and the method folded under `<details>` (GitHub
+/// renders it closed), so a reviewer sees the verdict without scrolling past 100 rows of
+/// no change.
+pub fn diff_markdown(d: &Diff) -> String {
+    let c = d.counts();
+    let mut out = format!("## Diff: {} → {}\n\n", cell(&d.a), cell(&d.b));
+    let changed = c.faster + c.slower;
+    out.push_str(&if changed == 0 {
+        format!(
+            "**No change beyond ±{} %** in {} rows ({c}).\n\n",
+            d.threshold_pct,
+            d.rows.len()
+        )
+    } else {
+        format!(
+            "**{} slower, {} faster** of {} rows ({c}).\n\n",
+            c.slower,
+            c.faster,
+            d.rows.len()
+        )
+    });
+    for w in &d.warnings {
+        out.push_str(&format!("> **Warning:** {}\n", cell(w)));
+    }
+    if !d.warnings.is_empty() {
+        out.push('\n');
+    }
+    let mut table = diff_table(d);
+    if changed > 0 {
+        let mut only = table.clone();
+        only.rows = d
+            .rows
+            .iter()
+            .zip(&table.rows)
+            .filter(|(r, _)| r.verdict.is_change())
+            .map(|(_, t)| t.clone())
+            .collect();
+        out.push_str(&only.to_markdown());
+    }
+    table.title = None;
+    out.push_str(&format!(
+        "<details><summary>All {} rows, and how they were compared</summary>\n\n{}\n\n{}</details>\n\n",
+        table.rows.len(),
+        cell(&d.method()),
+        table.to_markdown()
+    ));
+    out
 }
 
 fn write_failures(out: &mut dyn Write, s: &RunSummary) -> std::io::Result<()> {

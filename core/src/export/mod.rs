@@ -2,6 +2,7 @@
 
 mod csv;
 pub use csv::field as csv_field;
+pub use markdown::diff_markdown;
 mod html;
 mod json;
 mod markdown;

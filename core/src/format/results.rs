@@ -123,6 +123,8 @@ mod tests {
             phase: "execute".into(),
             a_median: 1e6,
             b_median: 1.034e6,
+            a_typical: None,
+            b_typical: None,
             ratio: Some(1.034),
             ci_low: Some(1.0121),
             ci_high: Some(1.057),
@@ -132,6 +134,7 @@ mod tests {
             note: None,
             n: (6, 6),
             invocations: (2, 2),
+            pairs: None,
         };
         assert_eq!(format_ratio(&r), "1.034 [1.012, 1.057] ±2.2 %");
         r.ci_low = None;

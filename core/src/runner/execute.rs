@@ -141,7 +141,7 @@ pub fn execute(
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
     let writer = start_run(plan, results)?;
-    run_cells(plan, writer, &Done::default(), worker, events, cancel)
+    run_cells(plan, writer, &Done::default(), &[], worker, events, cancel)
 }
 
 /// Finishes an interrupted or cancelled run in its own directory: invocations that ended
@@ -154,11 +154,18 @@ pub fn resume(
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
     let (writer, done) = RunWriter::resume(dir)?;
-    run_cells(plan, writer, &done, worker, events, cancel)
+    // Aiming at a precision, the cells' intervals include what ran before the stop.
+    let earlier = match plan.settings.precision {
+        Some(_) => crate::store::load_run(dir)
+            .map(|r| r.measurements)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    run_cells(plan, writer, &done, &earlier, worker, events, cancel)
 }
 
 /// Where a cell stands while its invocations are spread over the run.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct CellState {
     /// Invocations ended (before a resume too).
     ended: u32,
@@ -168,12 +175,17 @@ struct CellState {
     wall_ms: f64,
     /// A failed cell runs no more invocations.
     failed: bool,
+    /// Counted as finished (its planned invocations ended, or it failed).
+    finished: bool,
+    /// Its measured rows of this session, which `--precision` judges its interval by.
+    rows: Vec<MeasurementRow>,
 }
 
 fn run_cells(
     plan: &Plan,
     mut writer: RunWriter,
     done: &Done,
+    earlier: &[MeasurementRow],
     worker: &WorkerCommand,
     events: &Sender<Event>,
     cancel: &AtomicBool,
@@ -202,8 +214,13 @@ fn run_cells(
             CellState {
                 ended,
                 iterations: ended * per_invocation,
-                wall_ms: 0.0,
                 failed: done.failed.contains(&(rt.id.clone(), t.name.clone())),
+                rows: earlier
+                    .iter()
+                    .filter(|m| !m.warmup && m.runtime == rt.id && m.test == t.name)
+                    .cloned()
+                    .collect(),
+                ..CellState::default()
             }
         })
         .collect();
@@ -212,13 +229,33 @@ fn run_cells(
     let mut failed = 0;
     let mut ran = 0;
     let mut status = RunStatus::Complete;
-    for (index, invocation) in plan.schedule() {
+    let mut queue = plan.schedule();
+    let mut next_round = invocations;
+    let mut at = 0;
+    loop {
+        if at == queue.len() {
+            // The planned rounds (or the last added one) are done: with a precision to
+            // reach, another round of the cells that have not reached it.
+            match super::precision::next_round(plan, &state_rows(&state), next_round, started) {
+                Some(round) if status == RunStatus::Complete => {
+                    queue.extend(round);
+                    next_round += 1;
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        let (index, invocation) = queue[at];
+        at += 1;
         let (rt, test) = cells[index];
         if state[index].failed || has(rt, test, invocation) {
             continue;
         }
         if cancel.load(Ordering::SeqCst) {
             status = RunStatus::Cancelled;
+            break;
+        }
+        if invocation >= invocations && super::precision::over_budget(plan, started) {
             break;
         }
         let _ = events.send(Event::CellStarted { index, invocation });
@@ -236,16 +273,20 @@ fn run_cells(
             events,
             run_started: started,
             cancel,
+            kept: Vec::new(),
         };
         let failure = match cell.prepare(compiler.as_ref(), worker) {
             Ok(spec) => cell.run(worker, &spec)?,
             Err(f) => Some(f),
         };
         let iterations = cell.iterations;
+        let kept = std::mem::take(&mut cell.kept);
         if failure == Some(Failure::Cancelled) {
             status = RunStatus::Cancelled;
         }
         let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
+        // Orphans the worker left (a headless run adopts them) are its own load, not other.
+        crate::sample::reap();
         writer.cell(&CellRecord {
             runtime: rt.id.clone(),
             test: test.name.clone(),
@@ -261,14 +302,20 @@ fn run_cells(
         st.iterations += iterations;
         st.wall_ms += wall_ms;
         st.failed = failure.is_some();
+        st.rows.extend(kept);
+        // Finished once: at its planned count or its failure (an added round's failure
+        // fails the cell too, and is said).
         if st.failed || st.ended >= invocations {
-            ran += 1;
-            failed += usize::from(failure.is_some());
-            let _ = events.send(Event::CellFinished {
-                index,
-                failure,
-                wall_ms: st.wall_ms,
-            });
+            if !st.finished || st.failed {
+                ran += usize::from(!st.finished);
+                failed += usize::from(failure.is_some());
+                let _ = events.send(Event::CellFinished {
+                    index,
+                    failure,
+                    wall_ms: st.wall_ms,
+                });
+            }
+            st.finished = true;
         }
         if status == RunStatus::Cancelled {
             break;
@@ -288,6 +335,14 @@ fn run_cells(
         failed,
         cells: ran,
     })
+}
+
+/// Each cell's measured rows and whether it failed, for [`super::precision`].
+fn state_rows(state: &[CellState]) -> Vec<(&[MeasurementRow], bool)> {
+    state
+        .iter()
+        .map(|s| (s.rows.as_slice(), s.failed))
+        .collect()
 }
 
 /// Fails, after the fact, the cells of tests without a known answer whose answer is not
@@ -352,6 +407,8 @@ struct CellCtx<'a> {
     events: &'a Sender<Event>,
     run_started: Instant,
     cancel: &'a AtomicBool,
+    /// The measured (not warm-up) rows of this invocation, kept for `--precision`.
+    kept: Vec<MeasurementRow>,
 }
 
 /// Recording a count can fail the cell, or (saving) the run.
@@ -737,6 +794,9 @@ impl CellCtx<'_> {
                         .collect();
                     if let Err(e) = self.writer.measurements(&rows) {
                         return Some(Failure::Other(format!("cannot save: {e}")));
+                    }
+                    if settings.precision.is_some() && !warmup {
+                        self.kept.extend(rows.iter().cloned());
                     }
                     self.iterations += 1;
                     let _ = self.events.send(Event::Measurement(rows));

@@ -10,6 +10,7 @@ mod plan;
 mod plan_cases;
 mod plan_file;
 mod policy;
+mod precision;
 #[cfg(feature = "testing")]
 mod stand_in;
 mod worker;
@@ -25,6 +26,7 @@ pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
     MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,
 };
+pub use precision::{halfwidth_pct, shortfall, shortfalls};
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{

@@ -50,6 +50,10 @@ pub struct RunRequest {
     pub http: Option<HttpSettings>,
     /// The hash of the plan file this request came from, saved with the run.
     pub plan_hash: Option<String>,
+    /// Two runtimes or two tests whose invocations run side by side in every round.
+    pub pair: Option<[String; 2]>,
+    /// Rounds added until every cell's interval is this narrow (or the budget is spent).
+    pub precision: Option<crate::store::Precision>,
 }
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
@@ -294,6 +298,22 @@ impl Plan {
                     .map(|(id, why)| (id, format!("not available on this machine: {why}"))),
             );
         }
+        if let Some([a, b]) = &req.pair {
+            check_pair(a, b, &tests, &runtimes, req.order)?;
+        }
+        if let Some(p) = req.precision {
+            if !(p.pct.is_finite() && p.pct > 0.0 && p.pct <= 100.0) {
+                return Err(PlanError::Invalid(format!(
+                    "--precision must be a percentage over 0 and at most 100, got {}",
+                    p.pct
+                )));
+            }
+            if req.order == RunOrder::Sequential {
+                return Err(PlanError::Invalid(
+                    "--precision adds rounds; it cannot go with --order sequential".into(),
+                ));
+            }
+        }
         let http = kind.is_http().then(|| req.http.clone().unwrap_or_default());
         if let Some(h) = &http {
             if h.levels.is_empty() || h.levels.contains(&0) {
@@ -326,6 +346,8 @@ impl Plan {
                 baseline,
                 http,
                 plan_hash: req.plan_hash,
+                pair: req.pair,
+                precision: req.precision,
             },
             suite: req.suite,
             tests,
@@ -353,20 +375,106 @@ impl Plan {
         match self.settings.order {
             RunOrder::Sequential => (0..n).flat_map(|c| (0..k).map(move |i| (c, i))).collect(),
             RunOrder::Interleaved => (0..k)
-                .flat_map(|round| {
-                    let mut cells: Vec<usize> = (0..n).collect();
-                    let mut rng = crate::analysis::Rng::new(
-                        self.settings.seed ^ u64::from(round).rotate_left(32),
-                    );
-                    // Fisher–Yates.
-                    for i in (1..cells.len()).rev() {
-                        cells.swap(i, rng.below(i + 1));
-                    }
-                    cells.into_iter().map(move |c| (c, round))
-                })
+                .flat_map(|round| self.round_order(round, None))
                 .collect(),
         }
     }
+
+    /// One round of an interleaved run (of `only` these cells, else all): the cells in an
+    /// order shuffled by the seed and the round; with `--pair`, each pair side by side as
+    /// one unit, A or B first by a coin of the same seed (so neither arm always runs on a
+    /// machine the other has just warmed).
+    pub fn round_order(&self, round: u32, only: Option<&[usize]>) -> Vec<(usize, u32)> {
+        let n = self.tests.len() * self.runtimes.len();
+        let partner = self.partners().unwrap_or_else(|| vec![None; n]);
+        let wanted = |c: usize| only.is_none_or(|o| o.contains(&c));
+        let mut rng =
+            crate::analysis::Rng::new(self.settings.seed ^ u64::from(round).rotate_left(32));
+        let mut units: Vec<Vec<usize>> = (0..n)
+            .filter(|c| {
+                // A pair is one unit, listed at its first cell; wanted if either arm is.
+                match partner[*c] {
+                    Some(p) => p > *c && (wanted(*c) || wanted(p)),
+                    None => wanted(*c),
+                }
+            })
+            .map(|c| {
+                let mut u = vec![c];
+                u.extend(partner[c]);
+                u
+            })
+            .collect();
+        // Fisher–Yates.
+        for i in (1..units.len()).rev() {
+            units.swap(i, rng.below(i + 1));
+        }
+        let paired = self.settings.pair.is_some();
+        units
+            .into_iter()
+            .flat_map(|mut u| {
+                if paired && rng.below(2) == 1 {
+                    u.reverse();
+                }
+                u.into_iter().map(move |c| (c, round))
+            })
+            .collect()
+    }
+
+    /// With `--pair A,B`: for each cell, the cell it runs beside (A's cell → B's, B's →
+    /// A's, others none).
+    pub(super) fn partners(&self) -> Option<Vec<Option<usize>>> {
+        let [a, b] = self.settings.pair.as_ref()?;
+        let r = self.runtimes.len();
+        let rt = |id: &str| self.runtimes.iter().position(|x| x.id == id);
+        let test = |name: &str| self.tests.iter().position(|t| t.name == name);
+        let mut partner = vec![None; self.tests.len() * r];
+        for t in 0..self.tests.len() {
+            for x in 0..r {
+                let c = t * r + x;
+                partner[c] = match ((rt(a), rt(b)), (test(a), test(b))) {
+                    ((Some(ia), Some(ib)), _) if x == ia => Some(t * r + ib),
+                    ((Some(ia), Some(ib)), _) if x == ib => Some(t * r + ia),
+                    (_, (Some(ta), Some(tb))) if t == ta => Some(tb * r + x),
+                    (_, (Some(ta), Some(tb))) if t == tb => Some(ta * r + x),
+                    _ => None,
+                };
+            }
+        }
+        Some(partner)
+    }
+}
+
+/// Checks `--pair A,B`: two different runtimes, or two different tests, of the plan, in
+/// rounds.
+fn check_pair(
+    a: &str,
+    b: &str,
+    tests: &[TestCase],
+    runtimes: &[RuntimeInfo],
+    order: RunOrder,
+) -> Result<(), PlanError> {
+    if a == b {
+        return Err(PlanError::Invalid(format!(
+            "--pair needs two different arms, got '{a}' twice"
+        )));
+    }
+    if order == RunOrder::Sequential {
+        return Err(PlanError::Invalid(
+            "--pair runs the two arms side by side in every round; it cannot go with --order sequential"
+                .into(),
+        ));
+    }
+    let rt = |x: &str| runtimes.iter().any(|r| r.id == x);
+    let test = |x: &str| tests.iter().any(|t| t.name == x);
+    if (rt(a) && rt(b)) || (test(a) && test(b)) {
+        return Ok(());
+    }
+    let list = |v: Vec<&str>| v.join(", ");
+    Err(PlanError::Invalid(format!(
+        "--pair takes two runtimes or two tests of the run, not '{a},{b}' (runtimes: {}; tests: {})",
+        list(runtimes.iter().map(|r| r.id.as_str()).collect()),
+        list(tests.iter().map(|t| t.name.as_str()).collect())
+    )))
 }
 
 /// A seed for a run that was not given one: the clock's nanoseconds and the process id.

@@ -153,6 +153,12 @@ pub struct RunChoices {
     /// HTTP suites: the load (ignored for other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpSettings>,
+    /// Two runtimes or two tests whose invocations run side by side in every round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<[String; 2]>,
+    /// Add rounds until every cell's interval is this narrow, within a budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<crate::store::Precision>,
 }
 
 impl RunRequest {
@@ -187,6 +193,8 @@ impl RunRequest {
             skip_missing: c.skip_missing,
             http: if suite.kind.is_http() { c.http } else { None },
             plan_hash: None,
+            pair: c.pair,
+            precision: c.precision,
             suite,
         }
     }

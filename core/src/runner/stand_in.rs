@@ -80,6 +80,8 @@ pub fn stand_in_run(
             baseline: "native".into(),
             http: None,
             plan_hash: None,
+            pair: None,
+            precision: None,
         },
         label: None,
         skipped: Vec::new(),

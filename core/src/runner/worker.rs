@@ -160,9 +160,9 @@ fn iterate(
                 * f64::from(n)
                 / 1000.0,
         ),
-        None => parsed
-            .self_time_ns
-            .or(parsed.ps_per_iteration.map(|ps| ps / 1000.0)),
+        // Only the protocol line is a time here: a module that prints one integer (its
+        // checksum, say) is timed by its phases or process, never read as picoseconds.
+        None => parsed.self_time_ns,
     };
     if let Some(ns) = self_ns {
         values.push(PhaseValue {

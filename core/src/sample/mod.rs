@@ -10,8 +10,10 @@
 //! samples) nor counted twice (live before, then again in its parent's reaped time).
 
 mod load;
+mod orphans;
 
-pub use load::LoadMeter;
+pub use load::{LoadMeter, allowed_cpus};
+pub use orphans::{adopt_orphans, adopts_orphans, reap};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};

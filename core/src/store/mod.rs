@@ -156,10 +156,38 @@ pub struct RunSettings {
     /// plan, on any machine, are comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan_hash: Option<String>,
+    /// Two arms (runtimes or tests of the run) whose invocations ran side by side, A then B
+    /// or B then A, in every round (`run --pair A,B`): a diff of them is paired as tightly
+    /// as separate processes allow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<[String; 2]>,
+    /// `run --precision PCT [--budget DURATION]`: rounds were added to the cells whose
+    /// interval was still wider than this, so cells may have more invocations than
+    /// `invocations` (never fewer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<Precision>,
 }
 
 fn one() -> u32 {
     1
+}
+
+/// The precision a run aims at: each cell's 95 % interval (or, for `--pair` arms, their
+/// paired interval) within ±`pct` percent, by adding rounds until `budget_secs` of the run
+/// are spent.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Precision {
+    /// Half-width aimed at, percent (over 0, at most 100).
+    pub pct: f64,
+    /// Wall time the whole run may take, seconds; `None`: until the round cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_secs: Option<u64>,
+}
+
+impl Precision {
+    /// Most invocations a cell gets while aiming at a precision: a cell that has not
+    /// narrowed by then is noisy beyond what more rounds fix in reasonable time.
+    pub const MAX_INVOCATIONS: u32 = 50;
 }
 
 /// The order in which a run's cells (each made of invocations) are run.

@@ -157,6 +157,8 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
             baseline: "native".into(),
             http: None,
             plan_hash: None,
+            pair: None,
+            precision: None,
         },
         machine: s.machine.clone(),
         wasmeter_version: crate::VERSION.into(),

@@ -1,15 +1,18 @@
 //! The self-timing protocol: what a guest prints about its own execution time.
 //!
 //! A guest prints a line `wasmeter:time_ns=<u64>`; all `wasmeter:` lines are removed before
-//! the known-answer comparison. libsodium's format is accepted too: stdout that is a single
-//! integer, picoseconds per iteration.
+//! the known-answer comparison. libsodium's format (stdout that is a single integer,
+//! picoseconds per iteration) is read only for suites that declare it
+//! (`Suite::self_timed_iterations`): any other program printing one integer (a checksum)
+//! would otherwise be taken for a time.
 
 /// What a guest's stdout says once the protocol lines are taken out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GuestOutput {
     /// Self-timed execution in nanoseconds, when the guest reported one.
     pub self_time_ns: Option<f64>,
-    /// Self-timed picoseconds per iteration (libsodium format), when reported.
+    /// Stdout read as libsodium's picoseconds per iteration, when it is one integer: a time
+    /// only for suites that declare that format.
     pub ps_per_iteration: Option<f64>,
     /// Stdout without protocol lines: what is compared with the expected file.
     pub answer: String,

@@ -1,11 +1,12 @@
-//! A diff as a table: per runtime × test × phase the two medians, the ratio B/A with its
+//! A diff as a table: per runtime × test × phase the two typical values (what the ratio is
+//! of: geometric means over invocations), the ratio B/A with its
 //! interval and noise, the verdict and why it is what it is; then what only one side has.
 
 use super::{Align, Column, Table};
 use crate::analysis::{Diff, DiffRow, Unit};
 use crate::format::{format_ratio, format_value};
 
-/// The columns of a diff table: the row's key (text), the two medians and the ratio
+/// The columns of a diff table: the row's key (text), the two typical values and the ratio
 /// (numbers), the verdict and its note (text).
 pub fn diff_columns() -> Vec<Column> {
     let mut t = Table::new(
@@ -27,15 +28,15 @@ pub fn diff_columns() -> Vec<Column> {
     t.columns
 }
 
-/// The cells of one compared row, as [`diff_columns`] names them; medians under 100 ns
+/// The cells of one compared row, as [`diff_columns`] names them; values under 100 ns
 /// keep a decimal (a lifecycle call takes ~10 ns).
 pub fn diff_row(r: &DiffRow) -> Vec<String> {
     vec![
         r.runtime.clone(),
         r.test.clone(),
         r.phase.clone(),
-        format_value(Unit::Ns, r.a_median),
-        format_value(Unit::Ns, r.b_median),
+        format_value(Unit::Ns, r.a_typical.unwrap_or(r.a_median)),
+        format_value(Unit::Ns, r.b_typical.unwrap_or(r.b_median)),
         format_ratio(r),
         r.verdict.to_string(),
         r.note.clone().unwrap_or_default(),
@@ -81,8 +82,10 @@ mod tests {
                 runtime: "wasmtime".into(),
                 test: "sha256".into(),
                 phase: "execute".into(),
-                a_median: 2.05e6,
-                b_median: 1.85e6,
+                a_median: 2.0e6,
+                b_median: 1.9e6,
+                a_typical: Some(2.05e6),
+                b_typical: Some(1.85e6),
                 ratio: Some(0.9),
                 ci_low: Some(0.872),
                 ci_high: Some(0.929),
@@ -92,6 +95,7 @@ mod tests {
                 note: None,
                 n: (6, 6),
                 invocations: (2, 2),
+                pairs: None,
             }],
             only_a: vec![DiffKey {
                 runtime: "native".into(),
@@ -99,7 +103,10 @@ mod tests {
                 phase: "total".into(),
             }],
             only_b: Vec::new(),
+            paired: false,
+            busy_left_out: 0,
         };
+        // A and B are the typical values the ratio is of, not the medians.
         let t = diff_table(&d);
         assert_eq!(
             t.rows,
@@ -119,7 +126,7 @@ mod tests {
         );
         // A lifecycle call of a few ns keeps its decimal.
         let mut call = d.rows[0].clone();
-        (call.a_median, call.b_median) = (34.6, 71.24);
+        (call.a_typical, call.b_typical) = (Some(34.6), Some(71.24));
         assert_eq!(diff_row(&call)[3..5], ["34.6 ns", "71.2 ns"]);
         let aligns: Vec<Align> = t.columns.iter().map(|c| c.align).collect();
         use Align::{Left as L, Right as R};

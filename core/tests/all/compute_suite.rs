@@ -152,3 +152,106 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
         }
     }
 }
+
+/// The plan of `--pair a,b` over the compute suite's first three tests on three embedded
+/// runtimes.
+fn paired_plan(pair: [&str; 2], tests: &[&str]) -> Result<wasmeter_core::runner::Plan, String> {
+    use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
+    Plan::new(RunRequest::from_choices(
+        suite(),
+        RunChoices {
+            tests: tests.iter().map(|t| t.to_string()).collect(),
+            runtimes: vec!["wasmtime".into(), "wasmtime-pooling".into(), "wasmi".into()],
+            invocations: Some(5),
+            seed: Some(42),
+            pair: Some(pair.map(str::to_string)),
+            ..RunChoices::default()
+        },
+        Config::default(),
+    ))
+    .map_err(|e| e.to_string())
+}
+
+#[test]
+fn paired_arms_run_side_by_side_in_every_round() {
+    let names: Vec<String> = suite()
+        .tests
+        .iter()
+        .take(3)
+        .map(|t| t.name.clone())
+        .collect();
+    let tests: Vec<&str> = names.iter().map(String::as_str).collect();
+    // Two runtimes: each test's wasmtime and wasmtime-pooling invocations of a round are
+    // adjacent, in both orders over the run; every cell runs once a round.
+    let plan = paired_plan(["wasmtime", "wasmtime-pooling"], &tests).unwrap();
+    assert_eq!(
+        plan.settings.pair,
+        Some(["wasmtime".to_string(), "wasmtime-pooling".to_string()])
+    );
+    let cells = plan.cells();
+    let s = plan.schedule();
+    assert_eq!(s.len(), cells.len() * 5);
+    let (mut a_first, mut b_first) = (0, 0);
+    for round in 0..5u32 {
+        let order: Vec<usize> = s
+            .iter()
+            .filter(|(_, r)| *r == round)
+            .map(|(c, _)| *c)
+            .collect();
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(
+            sorted,
+            (0..cells.len()).collect::<Vec<_>>(),
+            "round {round}"
+        );
+        for t in &tests {
+            let at = |rt: &str| {
+                order
+                    .iter()
+                    .position(|c| cells[*c].0.id == rt && cells[*c].1.name == *t)
+                    .unwrap()
+            };
+            let (a, b) = (at("wasmtime"), at("wasmtime-pooling"));
+            assert_eq!(a.abs_diff(b), 1, "round {round}, {t}: {order:?}");
+            if a < b {
+                a_first += 1;
+            } else {
+                b_first += 1;
+            }
+        }
+    }
+    assert!(a_first > 0 && b_first > 0, "{a_first} vs {b_first}");
+    // Two tests: each runtime's cells of the two tests are adjacent.
+    let plan = paired_plan([tests[0], tests[2]], &tests).unwrap();
+    let cells = plan.cells();
+    let s = plan.schedule();
+    for round in 0..5u32 {
+        let order: Vec<usize> = s
+            .iter()
+            .filter(|(_, r)| *r == round)
+            .map(|(c, _)| *c)
+            .collect();
+        for rt in ["wasmtime", "wasmtime-pooling", "wasmi"] {
+            let at = |t: &str| {
+                order
+                    .iter()
+                    .position(|c| cells[*c].0.id == rt && cells[*c].1.name == t)
+                    .unwrap()
+            };
+            assert_eq!(at(tests[0]).abs_diff(at(tests[2])), 1, "{rt}: {order:?}");
+        }
+    }
+    // Bad arms: one line each.
+    let e = paired_plan(["wasmtime", "wasmtime"], &tests).unwrap_err();
+    assert!(
+        e.contains("two different arms, got 'wasmtime' twice"),
+        "{e}"
+    );
+    let e = paired_plan(["wasmtime", tests[0]], &tests).unwrap_err();
+    assert!(
+        e.contains("--pair takes two runtimes or two tests of the run"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+}

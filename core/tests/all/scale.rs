@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use wasmeter_core::analysis::{Verdict, compare_runtimes, summarize};
+use wasmeter_core::analysis::{DiffOptions, Verdict, compare_runtimes, summarize};
 use wasmeter_core::runner::{Event, execute, stand_in_run};
 use wasmeter_core::store::{RunStatus, load_run};
 
@@ -63,7 +63,7 @@ fn ten_thousand_cells_run_with_bounded_memory_and_load_back() {
 
     // Two runtimes compared test by test: a lookup per cell, not a scan of the run's cells.
     let t = Instant::now();
-    let d = compare_runtimes(&run, "native", "rt001", 2.0).unwrap();
+    let d = compare_runtimes(&run, "native", "rt001", &DiffOptions::default()).unwrap();
     let diff = t.elapsed();
     assert_eq!(d.rows.len(), TESTS);
     assert!(

@@ -1,7 +1,10 @@
 //! The statistics are honest: with the mock runtime's known distributions, an A/A diff
 //! rarely cries wolf and a planted 5 % slowdown at 2 % noise is found.
 
-use wasmeter_core::analysis::{DiffOptions, Rng, Verdict, diff_runs, seed_for, summarize};
+use wasmeter_core::analysis::{
+    DiffOptions, FailOn, Gate, Groups, Rng, Verdict, compare_runtimes, compare_tests, diff_runs,
+    gate, ratio_estimate, seed_for, summarize,
+};
 use wasmeter_core::config::Config;
 use wasmeter_core::machine::Machine;
 use wasmeter_core::runtime::{Job, MockRuntime, Runtime, known_runtimes};
@@ -95,6 +98,8 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 baseline: "mock".into(),
                 http: None,
                 plan_hash: None,
+                pair: None,
+                precision: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "test".into(),
@@ -256,7 +261,7 @@ fn thresholds_must_be_percentages() {
     for bad in [f64::NAN, f64::INFINITY, -1.0, 100.5] {
         let opts = DiffOptions {
             threshold_pct: bad,
-            normalize: None,
+            ..DiffOptions::default()
         };
         let e = diff_runs(&a, &b, &opts).unwrap_err().to_string();
         assert!(e.contains("--threshold"), "{e}");
@@ -286,43 +291,70 @@ fn relative_intervals_contain_the_truth() {
     );
 }
 
-#[test]
-fn a_run_on_a_busy_machine_gets_no_verdicts_and_says_why() {
+/// Run "a" and run "b", whose every test is `slowdown` times slower, at 1 % noise.
+fn a_and_slower_b(slowdown: f64) -> (SavedRun, SavedRun) {
     let a = mock_run("a", &MockRuntime::new(1e6, 0.01, 7), 0.01);
-    let mut b = mock_run(
+    let b = mock_run(
         "b",
-        &MockRuntime::new(1e6, 0.01, 8).with_slowdown(1.10),
+        &MockRuntime::new(1e6, 0.01, 8).with_slowdown(slowdown),
         0.01,
     );
-    let cores = b.meta.machine.cores as f64;
-    let load = |b: &mut SavedRun, share: f64| {
+    (a, b)
+}
+
+#[test]
+fn busy_invocations_are_left_out_of_verdicts_unless_allowed() {
+    let (a, mut b) = a_and_slower_b(1.10);
+    let m = &b.meta.machine;
+    let cpus = m.cpus_allowed.unwrap_or(m.cores) as f64;
+    let load = |b: &mut SavedRun, share: f64, which: &dyn Fn(u32) -> bool| {
         for c in &mut b.cells {
-            c.other_cores = Some(share * cores);
+            c.other_cores = Some(if which(c.invocation) {
+                share * cpus
+            } else {
+                0.0
+            });
         }
     };
     // Quiet enough: the planted change is found.
-    load(&mut b, 0.2);
+    load(&mut b, 0.2, &|_| true);
     let d = diff(&a, &b);
     assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
     assert!(d.warnings.is_empty(), "{:?}", d.warnings);
-    // Busy: every row keeps its ratio and interval but claims nothing, and the diff says
-    // which run was busy and how busy.
-    load(&mut b, 0.8);
+    assert_eq!(d.busy_left_out, 0);
+    // Busy throughout: every invocation of B is left out, so no row can claim anything,
+    // and the diff says how many were left out of which run.
+    load(&mut b, 0.8, &|_| true);
     let d = diff(&a, &b);
+    assert_eq!(d.rows.len(), TESTS);
     assert!(
         d.rows.iter().all(|r| r.verdict == Verdict::NotComparable
             && r.ci_low.is_some()
-            && r.note.as_deref() == Some("not comparable: the machine was busy (see warnings)")),
+            && r.p_adjusted.is_none()
+            && r.note.as_deref()
+                == Some("not comparable: every invocation in B was measured on a busy machine (see warnings)")),
         "{:?}",
-        d.rows
+        d.rows[0]
     );
-    let want = format!(
-        "other processes took {:.2} of {} cores during run b",
-        0.8 * cores,
-        b.meta.machine.cores
-    );
+    assert_eq!(d.family(), 0);
+    assert_eq!(d.busy_left_out, TESTS * INVOCATIONS as usize);
+    let want = format!("{} of {} in run b", TESTS * 3, TESTS * 3);
     assert!(
-        d.warnings.iter().any(|w| w.starts_with(&want)),
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("left out of the verdicts") && w.contains(&want)),
+        "{:?}",
+        d.warnings
+    );
+    // --allow-busy: verdicts anyway, and a warning saying so in every output.
+    let allow = DiffOptions {
+        allow_busy: true,
+        ..DiffOptions::default()
+    };
+    let d = diff_runs(&a, &b, &allow).unwrap();
+    assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
+    assert!(
+        d.warnings.iter().any(|w| w.starts_with("--allow-busy")),
         "{:?}",
         d.warnings
     );
@@ -330,15 +362,340 @@ fn a_run_on_a_busy_machine_gets_no_verdicts_and_says_why() {
         summarize(&b, None).load.is_some_and(|l| l.busy),
         "the summary carries the load"
     );
+    // One busy round of three: only its invocations go; the other two still decide.
+    load(&mut b, 0.8, &|inv| inv == 1);
+    let d = diff(&a, &b);
+    assert_eq!(d.busy_left_out, TESTS);
+    assert!(
+        d.rows.iter().all(|r| r.invocations == (3, 2)),
+        "{:?}",
+        d.rows[0]
+    );
+    assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
     // A run saved before loads were recorded is taken as it is.
     for c in &mut b.cells {
         c.other_cores = None;
     }
     assert!(summarize(&b, None).load.is_none());
-    assert!(
-        diff(&a, &b)
+    let d = diff(&a, &b);
+    assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+}
+
+/// A run of `runtimes` × `tests` whose `k` rounds each have a factor shared by every cell
+/// of that round (the machine drifting: sd `drift`), each invocation its own small factor
+/// (sd `process`), and `value(runtime, test)` as the cell's true time.
+fn rounds_run(
+    id: &str,
+    runtimes: &[&str],
+    tests: &[String],
+    k: u32,
+    (drift, process): (f64, f64),
+    seed: u64,
+    value: &dyn Fn(&str, &str) -> f64,
+) -> SavedRun {
+    let mut run = mock_run(id, &MockRuntime::new(1e6, 0.0, 0), 0.0);
+    let template = run.meta.runtimes[0].clone();
+    run.meta.runtimes = runtimes
+        .iter()
+        .map(|r| {
+            let mut info = template.clone();
+            info.id = r.to_string();
+            info
+        })
+        .collect();
+    run.meta.tests = tests
+        .iter()
+        .map(|t| TestRecord {
+            name: t.clone(),
+            source_hash: "x".into(),
+            module_bytes: None,
+            native_bytes: None,
+        })
+        .collect();
+    run.meta.settings.invocations = k;
+    run.meta.settings.runs = 1;
+    let mut rng = Rng::new(seed);
+    let (mut measurements, mut cells) = (Vec::new(), Vec::new());
+    for inv in 0..k {
+        let round = (drift * rng.normal()).exp();
+        for rt in runtimes {
+            for t in tests {
+                measurements.push(MeasurementRow {
+                    runtime: rt.to_string(),
+                    test: t.clone(),
+                    phase: wasmeter_core::runtime::Phase::Execute,
+                    invocation: inv,
+                    iteration: 0,
+                    warmup: false,
+                    metric: wasmeter_core::runtime::Metric::SelfNs,
+                    value: value(rt, t) * round * (process * rng.normal()).exp(),
+                });
+                cells.push(CellRecord {
+                    runtime: rt.to_string(),
+                    test: t.clone(),
+                    invocation: inv,
+                    failure: None,
+                    wall_ms: 1.0,
+                    other_cores: Some(0.0),
+                });
+            }
+        }
+    }
+    run.measurements = measurements;
+    run.cells = cells;
+    run
+}
+
+#[test]
+fn pairing_by_round_cancels_drift_that_welch_cannot() {
+    // Rounds drift by 10 % (sd), processes differ by 1 %: two runtimes of one run, B 5 %
+    // slower on every test. Paired by round, the drift cancels and the 5 % is found on
+    // nearly every row; the same data as two independent samples (Welch) find almost
+    // nothing.
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let (mut paired_found, mut welch_found, mut rows) = (0, 0, 0);
+    for trial in 0..10 {
+        let run = rounds_run(
+            &format!("r{trial}"),
+            &["x", "y"],
+            &tests,
+            8,
+            (0.10, 0.01),
+            100 + trial,
+            &|rt, _| if rt == "y" { 1.05e6 } else { 1e6 },
+        );
+        let opts = DiffOptions::default();
+        let d = compare_runtimes(&run, "x", "y", &opts).unwrap();
+        assert!(d.paired && d.method().contains("paired"), "{}", d.method());
+        rows += d.rows.len();
+        paired_found += d
             .rows
             .iter()
-            .any(|r| r.verdict == Verdict::Slower)
+            .filter(|r| r.verdict == Verdict::Slower)
+            .count();
+        assert!(d.rows.iter().all(|r| r.pairs == Some(8)), "{:?}", d.rows[0]);
+        assert!(d.rows.iter().all(|r| r.verdict != Verdict::Faster));
+        // The same cells as independent samples.
+        for r in &run.meta.tests {
+            let g = |rt: &str| -> Vec<f64> {
+                run.measurements
+                    .iter()
+                    .filter(|m| m.runtime == rt && m.test == r.name)
+                    .map(|m| m.value)
+                    .collect()
+            };
+            let (ya, yb) = (g("x"), g("y"));
+            let e = ratio_estimate(&Groups::flat(&ya), &Groups::flat(&yb), None).unwrap();
+            welch_found += usize::from(e.low > 1.02);
+        }
+    }
+    assert!(
+        paired_found as f64 >= 0.9 * rows as f64,
+        "paired found {paired_found} of {rows}"
+    );
+    assert!(
+        (welch_found as f64) < 0.2 * rows as f64,
+        "Welch found {welch_found} of {rows}: the drift was not large enough to matter"
+    );
+}
+
+#[test]
+fn paired_same_code_rarely_cries_wolf() {
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let (mut rows, mut changed) = (0, 0);
+    for trial in 0..30 {
+        let run = rounds_run(
+            &format!("s{trial}"),
+            &["x"],
+            &["old".to_string(), "new".to_string()],
+            6,
+            (0.10, 0.02),
+            500 + trial,
+            &|_, _| 1e6,
+        );
+        let d = compare_tests(&run, "old", "new", &DiffOptions::default()).unwrap();
+        assert_eq!(d.rows.len(), 1);
+        assert_eq!(d.rows[0].test, "old → new");
+        assert_eq!(d.rows[0].runtime, "x");
+        rows += d.rows.len();
+        changed += d.rows.iter().filter(|r| r.verdict.is_change()).count();
+        let many = rounds_run(
+            &format!("m{trial}"),
+            &["x", "y"],
+            &tests,
+            6,
+            (0.10, 0.02),
+            900 + trial,
+            &|_, _| 1e6,
+        );
+        let d = compare_runtimes(&many, "x", "y", &DiffOptions::default()).unwrap();
+        rows += d.rows.len();
+        changed += d.rows.iter().filter(|r| r.verdict.is_change()).count();
+    }
+    assert!(
+        changed as f64 <= 0.01 * rows as f64,
+        "same code: {changed} of {rows} rows flagged"
+    );
+}
+
+#[test]
+fn in_run_comparisons_refuse_bad_arms() {
+    let tests = vec!["a".to_string(), "b".to_string()];
+    let run = rounds_run("r", &["x", "y"], &tests, 3, (0.0, 0.01), 1, &|_, _| 1e6);
+    let opts = DiffOptions::default();
+    let e = compare_tests(&run, "a", "a", &opts)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, "the two arms of a comparison must differ, got 'a' twice");
+    let e = compare_tests(&run, "a", "zzz", &opts)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, "test 'zzz' is not in run r (it has: a, b)");
+    let e = compare_runtimes(&run, "x", "x", &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("must differ"), "{e}");
+    // A round that only one arm ran (a failed invocation) is left out of the pairs.
+    let mut gap = run.clone();
+    gap.measurements
+        .retain(|m| !(m.runtime == "y" && m.invocation == 0));
+    gap.cells
+        .retain(|c| !(c.runtime == "y" && c.invocation == 0));
+    gap.meta.settings.invocations = 3;
+    let d = compare_runtimes(&gap, "x", "y", &opts).unwrap();
+    assert!(
+        d.rows
+            .iter()
+            .all(|r| r.verdict == Verdict::InsufficientData),
+        "{:?}",
+        d.rows
+    );
+}
+
+#[test]
+fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
+    let (a, mut b) = a_and_slower_b(1.5);
+    b.meta.settings.size = Size::Full;
+    let d = diff(&a, &b);
+    assert!(
+        d.rows.iter().all(|r| r.verdict == Verdict::NotComparable
+            && r.note.as_deref() == Some("not comparable: problem sizes differ")),
+        "{:?}",
+        d.rows[0]
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("problem size differs: quick vs full"))
+    );
+    assert_eq!(d.family(), 0);
+    // The method line names the family the correction was over: rows with an estimate.
+    b.meta.settings.size = Size::Quick;
+    let d = diff(&a, &b);
+    assert_eq!(d.family(), TESTS);
+    assert!(
+        d.method()
+            .contains(&format!("over the {TESTS} rows with an estimate"))
+    );
+    // Normalised by a runtime that failed in one run: no verdict, not a raw ratio.
+    let tests: Vec<String> = (0..3).map(|i| format!("t{i}")).collect();
+    let ra = rounds_run(
+        "ra",
+        &["native", "x"],
+        &tests,
+        4,
+        (0.0, 0.01),
+        1,
+        &|_, _| 1e6,
+    );
+    let mut rb = rounds_run(
+        "rb",
+        &["native", "x"],
+        &tests,
+        4,
+        (0.0, 0.01),
+        2,
+        &|rt, _| {
+            if rt == "x" { 2e6 } else { 1e6 }
+        },
+    );
+    rb.measurements
+        .retain(|m| !(m.runtime == "native" && m.test == "t0"));
+    rb.cells.push(CellRecord {
+        runtime: "native".into(),
+        test: "t0".into(),
+        invocation: 0,
+        failure: Some(wasmeter_core::runtime::Failure::Trap("unreachable".into())),
+        wall_ms: 1.0,
+        other_cores: None,
+    });
+    let opts = DiffOptions::parse(2.0, "native").unwrap();
+    let d = diff_runs(&ra, &rb, &opts).unwrap();
+    let row = d
+        .rows
+        .iter()
+        .find(|r| r.runtime == "x" && r.test == "t0")
+        .unwrap();
+    assert_eq!(row.verdict, Verdict::NotComparable, "{row:?}");
+    assert_eq!(
+        row.note.as_deref(),
+        Some("not comparable: the reference native failed in B")
+    );
+    let other = d
+        .rows
+        .iter()
+        .find(|r| r.runtime == "x" && r.test == "t1")
+        .unwrap();
+    assert_eq!(other.verdict, Verdict::Slower, "{other:?}");
+}
+
+#[test]
+fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
+    let (a, slow) = a_and_slower_b(1.10);
+    let same = mock_run("s", &MockRuntime::new(1e6, 0.01, 9), 0.01);
+    let fast = mock_run(
+        "f",
+        &MockRuntime::new(1e6, 0.01, 10).with_slowdown(0.90),
+        0.01,
+    );
+    assert_eq!(gate(&diff(&a, &same), FailOn::Slower), Gate::Pass);
+    let g = gate(&diff(&a, &slow), FailOn::Slower);
+    assert_eq!(g.exit_code(), 3, "{g:?}");
+    assert!(
+        g.describe().starts_with("gate failed: "),
+        "{}",
+        g.describe()
+    );
+    assert_eq!(gate(&diff(&a, &fast), FailOn::Slower), Gate::Pass);
+    assert_eq!(gate(&diff(&a, &fast), FailOn::Change).exit_code(), 3);
+    // Could not tell: one invocation a side.
+    let mut one = slow.clone();
+    one.measurements.retain(|m| m.invocation == 0);
+    one.cells.retain(|c| c.invocation == 0);
+    one.meta.settings.invocations = 1;
+    let g = gate(&diff(&a, &one), FailOn::Slower);
+    assert_eq!(g.exit_code(), 4, "{g:?}");
+    assert!(
+        g.describe().contains("insufficient data"),
+        "{}",
+        g.describe()
+    );
+    // Across many runs: a failure anywhere fails; else undecided anywhere is undecided.
+    assert_eq!(
+        Gate::all([Gate::Pass, gate(&diff(&a, &one), FailOn::Slower)]).exit_code(),
+        4
+    );
+    assert_eq!(
+        Gate::all([
+            gate(&diff(&a, &one), FailOn::Slower),
+            gate(&diff(&a, &slow), FailOn::Slower)
+        ])
+        .exit_code(),
+        3
+    );
+    assert_eq!(
+        "faster".parse::<FailOn>().unwrap_err(),
+        "--fail-on takes slower or change, not 'faster'"
     );
 }

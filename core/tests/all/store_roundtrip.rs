@@ -37,6 +37,8 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             baseline: "native".into(),
             http: None,
             plan_hash: None,
+            pair: None,
+            precision: None,
         },
         machine: Machine::detect(),
         wasmeter_version: "test".into(),

@@ -41,7 +41,7 @@ pub async fn export_report<R: tauri::Runtime>(
         let name = format!("{}-{}-runs-compared", loaded[0].meta.suite, loaded.len());
         (r, name)
     } else {
-        let r = build(&loaded, baseline.as_deref(), threshold_pct, None)?;
+        let r = build(&loaded, baseline.as_deref(), threshold_pct, None, false)?;
         (r, runs.join("-vs-"))
     };
     let ext = fmt.extension();

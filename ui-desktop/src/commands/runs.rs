@@ -83,12 +83,14 @@ pub fn build<'a>(
     baseline: Option<&str>,
     threshold_pct: Option<f64>,
     normalize: Option<&str>,
+    allow_busy: bool,
 ) -> CmdResult<Report<'a>> {
-    let opts = DiffOptions::parse(
+    let mut opts = DiffOptions::parse(
         threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT),
         normalize.unwrap_or(DEFAULT_NORMALIZE),
     )
     .map_err(|e| CommandError::new("invalid_input", e))?;
+    opts.allow_busy = allow_busy;
     let d = match runs {
         [a, b] => Some(diff(a, b, &opts).map_err(|e| CommandError::new("invalid_input", e))?),
         _ => None,
@@ -111,10 +113,11 @@ pub async fn load_run(
     baseline: Option<String>,
 ) -> CmdResult<serde_json::Value> {
     let run = [saved(&state, &id)?];
-    to_json(&build(&run, baseline.as_deref(), None, None)?)
+    to_json(&build(&run, baseline.as_deref(), None, None, false)?)
 }
 
 /// Run `b` against run `a`: both reports and the diff with intervals and warnings.
+/// `allow_busy`: verdicts from invocations measured on a busy machine too (`--allow-busy`).
 #[tauri::command]
 pub async fn diff_runs(
     state: tauri::State<'_, Workbench>,
@@ -122,9 +125,17 @@ pub async fn diff_runs(
     b: String,
     threshold_pct: Option<f64>,
     normalize: Option<String>,
+    allow_busy: Option<bool>,
 ) -> CmdResult<serde_json::Value> {
     let runs = [saved(&state, &a)?, saved(&state, &b)?];
-    to_json(&build(&runs, None, threshold_pct, normalize.as_deref())?)
+    let allow = allow_busy.unwrap_or(false);
+    to_json(&build(
+        &runs,
+        None,
+        threshold_pct,
+        normalize.as_deref(),
+        allow,
+    )?)
 }
 
 /// Deletes run `id` (the page asks for confirmation first). Refused for the run in flight.

@@ -25,6 +25,7 @@ fn machine(cpu: &str, fingerprint: &str) -> Machine {
         memory_bytes: 8 << 30,
         arch: "x86_64".into(),
         fingerprint: fingerprint.into(),
+        cpus_allowed: None,
     }
 }
 
@@ -79,6 +80,8 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
             baseline: "native".into(),
             http: None,
             plan_hash: None,
+            pair: None,
+            precision: None,
         },
         machine,
         wasmeter_version: "0.1.0".into(),

@@ -17,6 +17,7 @@ fn machine(cpu: &str, arch: &str, fingerprint: &str) -> Machine {
         memory_bytes: 8 << 30,
         arch: arch.into(),
         fingerprint: fingerprint.into(),
+        cpus_allowed: None,
     }
 }
 

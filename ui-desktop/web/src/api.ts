@@ -537,6 +537,12 @@ export interface DiffRow {
   phase: string;
   a_median: number;
   b_median: number;
+  /** A's and B's typical values (geometric means over invocations): what the ratio is of and
+   * what the table shows; absent in diffs saved before they were recorded. */
+  a_typical?: number | null;
+  b_typical?: number | null;
+  /** Rounds paired (a comparison inside one run). */
+  pairs?: number | null;
   /** B over A (each relative to its run's reference when normalised); null when not comparable. */
   ratio: number | null;
   /** The ratio's 95 % interval; null without enough data. */
@@ -812,10 +818,11 @@ export function loadRun(id: string, baseline?: string): Promise<Report> {
  * to (cancels a machine uniformly faster or slower during one run); the backend's default
  * when absent.
  */
-export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?: string): Promise<Report> {
+export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?: string, allowBusy?: boolean): Promise<Report> {
   const args: Record<string, unknown> = { a, b };
   if (thresholdPct !== undefined) args.thresholdPct = thresholdPct;
   if (normalize !== undefined) args.normalize = normalize;
+  if (allowBusy !== undefined) args.allowBusy = allowBusy;
   return invoke<Report>('diff_runs', args);
 }
 

@@ -148,6 +148,7 @@ pub fn machine(fingerprint: &str) -> Machine {
         memory_bytes: 8 << 30,
         arch: "x86_64".into(),
         fingerprint: fingerprint.into(),
+        cpus_allowed: None,
     }
 }
 
@@ -194,6 +195,8 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             baseline: "native".into(),
             http: None,
             plan_hash: None,
+            pair: None,
+            precision: None,
         },
         machine: machine("fp-1"),
         wasmeter_version: "0.1.0".into(),

@@ -276,8 +276,10 @@ fn history_switches_between_the_machines_series() {
         labels.iter().any(|l| l.contains("Imaginary ARM Neoverse")),
         "{labels:?}"
     );
-    // Each machine's runs only: 12 in each table.
-    assert!(second.contains("12 runs"), "{second}");
+    // Each machine's runs only: 12 in each table (the title, which now also names the
+    // size and plan, is whole at 160 columns).
+    let wide = render(&a, 160, 40);
+    assert!(wide.contains("12 runs"), "{wide}");
     key(&mut a, KeyCode::Char('S'));
     assert_eq!(title(&render(&a, 120, 40)), title(&first));
 }

@@ -1,5 +1,5 @@
 /**
- * Run B against run A, row by row: ratio of medians B/A with its 95 % interval, the
+ * Run B against run A, row by row: ratio of typical values B/A with its 95 % interval, the
  * interval's half-width (the smallest change the row could detect) and a verdict; rows
  * without one say why (insufficient data, not comparable). Comparability warnings (other
  * machine, versions, sources) come first, since they can make every verdict below
@@ -46,8 +46,10 @@ export interface ViewRow {
   runtime: string;
   test: string;
   phase: string;
-  a_median: number | null;
-  b_median: number | null;
+  /** A's typical value (geometric mean over invocations, what the ratio is of); its median
+   * for a diff saved without one. */
+  a_value: number | null;
+  b_value: number | null;
   ratio: number | null;
   ci_low: number | null;
   ci_high: number | null;
@@ -60,11 +62,16 @@ export interface ViewRow {
   p_adjusted?: number | null;
 }
 
-const ONLY = { a_median: null, b_median: null, ratio: null, ci_low: null, ci_high: null, halfwidth_pct: null };
+const ONLY = { a_value: null, b_value: null, ratio: null, ci_low: null, ci_high: null, halfwidth_pct: null };
 
 /** Matched rows and only-A / only-B keys as one list, filtered by phase. */
 export function diffRows(d: Diff, phases: ReadonlySet<string>): ViewRow[] {
-  const rows: ViewRow[] = d.rows.map((r) => ({ ...r, halfwidth_pct: r.halfwidth_pct ?? null }));
+  const rows: ViewRow[] = d.rows.map((r) => ({
+    ...r,
+    a_value: r.a_typical ?? r.a_median,
+    b_value: r.b_typical ?? r.b_median,
+    halfwidth_pct: r.halfwidth_pct ?? null,
+  }));
   for (const k of d.only_a) rows.push({ ...k, ...ONLY, verdict: 'only A' });
   for (const k of d.only_b) rows.push({ ...k, ...ONLY, verdict: 'only B' });
   return rows.filter((r) => phases.has(r.phase));
@@ -367,8 +374,8 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
           <th>runtime</th>
           <th>test</th>
           <th>phase</th>
-          <th class="num">A median</th>
-          <th class="num">B median</th>
+          <th class="num">A</th>
+          <th class="num">B</th>
           <th class="num">B/A</th>
           <th class="num">95 % CI</th>
           <th class="num" title="Half the interval's width: the smallest change this row could detect">
@@ -390,8 +397,8 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
           <td>{r.runtime}</td>
           <td>{r.test}</td>
           <td>{r.phase}</td>
-          <td class="num">{formatDiffMedian(r.phase, r.a_median)}</td>
-          <td class="num">{formatDiffMedian(r.phase, r.b_median)}</td>
+          <td class="num">{formatDiffMedian(r.phase, r.a_value)}</td>
+          <td class="num">{formatDiffMedian(r.phase, r.b_value)}</td>
           <td class="num" data-testid="diff-ratio">
             {formatRatio(r.ratio, 3)}
           </td>

@@ -1,0 +1,344 @@
+//! The pull-request gate: scripts/bench-pr (the steps of .github/workflows/bench-pr.yml)
+//! builds a module at two git revisions, runs both paired in one run and fails on a
+//! slowdown; `diff --fail-on` gives the exit codes and refuses bad input with one line.
+
+use crate::common::{stderr, test_data, wasi_cc, wasmeter};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// scripts/bench-pr with the test's wasmeter.
+fn bench_pr(args: &[&std::ffi::OsStr], cwd: &Path, env: &[(&str, &str)]) -> Output {
+    Command::new(crate::common::suites_root().join("../scripts/bench-pr"))
+        .args(args)
+        .current_dir(cwd)
+        .env("WASMETER", env!("CARGO_BIN_EXE_wasmeter"))
+        .env("WASMETER_SUITES", crate::common::suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run scripts/bench-pr")
+}
+
+fn git(repo: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git");
+    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+/// A repository whose `bench/kernel.c` does `works[i]` rounds at commit i; their hashes.
+fn repo_with(dir: &Path, works: &[u32]) -> Vec<String> {
+    std::fs::create_dir_all(dir.join("bench")).unwrap();
+    git(dir, &["init", "-q"]);
+    let src = std::fs::read_to_string(test_data("kernel.c")).unwrap();
+    works
+        .iter()
+        .map(|w| {
+            let c = src.replace("#define WORK 60000000u", &format!("#define WORK {w}u"));
+            std::fs::write(dir.join("bench/kernel.c"), c).unwrap();
+            git(dir, &["add", "-A"]);
+            git(
+                dir,
+                &["commit", "-q", "--allow-empty", "-m", &format!("work {w}")],
+            );
+            git(dir, &["rev-parse", "HEAD"])
+        })
+        .collect()
+}
+
+const BUILD: &str = "clang-19 --target=wasm32-wasi -O2 -Wl,--strip-all bench/kernel.c -o \"$OUT\"";
+
+#[test]
+fn the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds() {
+    // Only the toolchain check: a missing clang-19 skips (and fails under CI).
+    let tmp = tempfile::tempdir().unwrap();
+    if !wasi_cc(&test_data("kernel.c"), &tmp.path().join("probe.wasm")) {
+        return;
+    }
+    let repo = tmp.path().join("repo");
+    // base, a 25 % slower head, and a head identical to base.
+    let revs = repo_with(&repo, &[60_000_000, 75_000_000, 60_000_000]);
+    let env = [
+        ("BENCH_BUILD", BUILD),
+        ("BENCH_INVOCATIONS", "8"),
+        ("BENCH_ALLOW_BUSY", "1"),
+    ];
+    let wasm = |name: &str| -> PathBuf { tmp.path().join(format!("{name}.wasm")) };
+    for (rev, name) in revs.iter().zip(["base", "slow", "same"]) {
+        let o = bench_pr(
+            &["build".as_ref(), rev.as_ref(), wasm(name).as_os_str()],
+            &repo,
+            &env,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    assert_eq!(
+        std::fs::read(wasm("base")).unwrap(),
+        std::fs::read(wasm("same")).unwrap(),
+        "the same source builds the same module"
+    );
+    // The slower head fails the gate with exit 3; its comment leads with the verdict and
+    // lists the slower row before the folded rest.
+    let out = tmp.path().join("slow");
+    let o = bench_pr(
+        &[
+            "compare".as_ref(),
+            wasm("base").as_os_str(),
+            wasm("slow").as_os_str(),
+            out.as_os_str(),
+        ],
+        &repo,
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let md = std::fs::read_to_string(out.join("comment.md")).unwrap();
+    let d: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("diff.json")).unwrap()).unwrap();
+    let rows = d["rows"].as_array().unwrap();
+    let slower = rows.iter().filter(|r| r["verdict"] == "slower").count();
+    assert!(
+        md.contains(&format!(
+            "**{slower} slower, 0 faster** of {} rows",
+            rows.len()
+        )),
+        "{md}"
+    );
+    let (changed, folded) = md.split_once("<details>").unwrap();
+    assert!(
+        changed.contains("| wasmtime | base → head | execute |"),
+        "{md}"
+    );
+    assert!(
+        !changed.contains("| compile |"),
+        "only changed rows before the fold: {md}"
+    );
+    assert!(
+        folded.contains(&format!("<summary>All {} rows", rows.len())),
+        "{md}"
+    );
+    assert!(
+        stderr(&o).contains("wasmtime × base → head (execute): slower"),
+        "{}",
+        stderr(&o)
+    );
+    let row = rows.iter().find(|r| r["phase"] == "execute").unwrap();
+    assert_eq!(row["verdict"], "slower", "{row}");
+    assert_eq!(row["pairs"], 8, "{row}");
+    let ratio = row["ratio"].as_f64().unwrap();
+    assert!(
+        (1.1..1.45).contains(&ratio),
+        "25 % more work measured as {ratio}: {row}"
+    );
+    assert!(d["paired"].as_bool().unwrap(), "{d}");
+    // Identical builds pass.
+    let out = tmp.path().join("same");
+    let o = bench_pr(
+        &[
+            "compare".as_ref(),
+            wasm("base").as_os_str(),
+            wasm("same").as_os_str(),
+            out.as_os_str(),
+        ],
+        &repo,
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = std::fs::read_to_string(out.join("comment.md")).unwrap();
+    assert!(md.contains("**No change beyond ±2 %** in "), "{md}");
+
+    // diff's own gate and bad input, on that run.
+    let results = out.join("results");
+    let diff = |args: &[&str]| wasmeter(&[&["diff", "latest"], args].concat(), &results);
+    let o = diff(&[
+        "--tests",
+        "base,head",
+        "--fail-on",
+        "change",
+        "--allow-busy",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Without --fail-on the exit code does not depend on verdicts.
+    assert_eq!(diff(&["--tests", "head,base"]).status.code(), Some(0));
+    for (args, want) in [
+        (
+            &["--tests", "base,base"][..],
+            "the two arms of a comparison must differ, got 'base' twice",
+        ),
+        (&["--tests", "base,nope"], "test 'nope' is not in run"),
+        (
+            &["--tests", "base,head", "--fail-on", "worse"],
+            "--fail-on takes slower or change, not 'worse'",
+        ),
+        (
+            &["--runtimes", "wasmtime,wasmtime"],
+            "must differ, got 'wasmtime' twice",
+        ),
+        (
+            &["--tests", "base,head", "--format", "xml"],
+            "--format takes text, md or json, not 'xml'",
+        ),
+        (
+            &["--tests", "base,head", "--threshold", "-1"],
+            "--threshold must be a finite percentage",
+        ),
+    ] {
+        let o = diff(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+    // Bad input to the script: a revision that is not one, a missing module.
+    let o = bench_pr(
+        &[
+            "build".as_ref(),
+            "no-such-rev".as_ref(),
+            wasm("x").as_os_str(),
+        ],
+        &repo,
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no-such-rev: not a commit"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bench_pr(
+        &[
+            "compare".as_ref(),
+            wasm("nope").as_os_str(),
+            wasm("base").as_os_str(),
+            out.as_os_str(),
+        ],
+        &repo,
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("nope.wasm: no such module"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn run_pair_refuses_bad_arms_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (pair, want) in [
+        (
+            "wasmtime,wasmtime",
+            "--pair needs two different arms, got 'wasmtime' twice",
+        ),
+        (
+            "wasmtime,crc32",
+            "--pair takes two runtimes or two tests of the run",
+        ),
+        ("wasmtime", "--pair takes two runtimes or two tests, A,B"),
+    ] {
+        let o = wasmeter(
+            &[
+                "run",
+                "--suite",
+                "compute",
+                "--tests",
+                "crc32,sha256",
+                "--runtimes",
+                "wasmtime,wasmtime-pooling",
+                "--pair",
+                pair,
+            ],
+            tmp.path(),
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{pair}: {err}");
+        assert!(err.contains(want), "{pair}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{pair}: {err}");
+    }
+}
+
+#[test]
+fn precision_adds_rounds_until_the_budget_and_says_what_fell_short() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "run",
+        "--suite",
+        "compute",
+        "--tests",
+        "crc32",
+        "--runtimes",
+        "wasmtime",
+        "--warmup",
+        "0",
+        "--runs",
+        "1",
+        "--invocations",
+        "2",
+        "--json",
+    ];
+    // An aim no run reaches: rounds are added until the budget is spent, then the run says
+    // which cell fell short, by how much and why.
+    let o = wasmeter(
+        &[&base[..], &["--precision", "0.0001", "--budget", "4s"]].concat(),
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let inv = v["cells"][0]["invocations"].as_u64().unwrap();
+    assert!(inv > 2, "no rounds were added: {inv} invocations\n{err}");
+    assert!(err.contains("1 cell(s) did not reach ±0.0001 %:"), "{err}");
+    assert!(err.contains("wasmtime × crc32: ±"), "{err}");
+    assert!(
+        err.contains(&format!("after {inv} invocations (budget spent)")),
+        "{err}"
+    );
+    let runs = crate::common::json(&wasmeter(&["runs", "--json"], tmp.path()));
+    let id = runs[0]["id"].as_str().unwrap().to_string();
+    let show = crate::common::json(&wasmeter(&["show", &id, "--json"], tmp.path()));
+    assert_eq!(
+        show["cells"][0]["invocations"].as_u64(),
+        Some(inv),
+        "{show}"
+    );
+    // An aim four invocations meet (two give t = 12.7: an interval of ±100 % or more):
+    // no round is added beyond the planned four.
+    let mut four = base.to_vec();
+    four[12] = "4";
+    let o = wasmeter(&[&four[..], &["--precision", "100"]].concat(), tmp.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["cells"][0]["invocations"].as_u64(), Some(4), "{v}");
+    assert!(err.contains("every cell reached ±100 %"), "{err}");
+    // Bad input: one line, exit 2, nothing run.
+    for (args, want) in [
+        (
+            &["--precision", "0"][..],
+            "--precision must be a percentage over 0 and at most 100, got 0",
+        ),
+        (&["--precision", "101"], "got 101"),
+        (&["--precision", "-5"], "got -5"),
+        (
+            &["--precision", "5", "--budget", "10x"],
+            "--budget takes a duration such as 90s, 10m or 1h30m, not '10x'",
+        ),
+    ] {
+        let o = wasmeter(&[&base[..], args].concat(), tmp.path());
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
