@@ -172,6 +172,15 @@ fn paired_plan(pair: [&str; 2], tests: &[&str]) -> Result<wasmeter_core::runner:
     .map_err(|e| e.to_string())
 }
 
+/// The cells of one round of a schedule, in the order they run.
+fn round_of(schedule: &[(usize, u32)], round: u32) -> Vec<usize> {
+    schedule
+        .iter()
+        .filter(|(_, r)| *r == round)
+        .map(|(c, _)| *c)
+        .collect()
+}
+
 #[test]
 fn paired_arms_run_side_by_side_in_every_round() {
     let names: Vec<String> = suite()
@@ -193,11 +202,7 @@ fn paired_arms_run_side_by_side_in_every_round() {
     assert_eq!(s.len(), cells.len() * 5);
     let (mut a_first, mut b_first) = (0, 0);
     for round in 0..5u32 {
-        let order: Vec<usize> = s
-            .iter()
-            .filter(|(_, r)| *r == round)
-            .map(|(c, _)| *c)
-            .collect();
+        let order = round_of(&s, round);
         let mut sorted = order.clone();
         sorted.sort();
         assert_eq!(
@@ -227,11 +232,7 @@ fn paired_arms_run_side_by_side_in_every_round() {
     let cells = plan.cells();
     let s = plan.schedule();
     for round in 0..5u32 {
-        let order: Vec<usize> = s
-            .iter()
-            .filter(|(_, r)| *r == round)
-            .map(|(c, _)| *c)
-            .collect();
+        let order = round_of(&s, round);
         for rt in ["wasmtime", "wasmtime-pooling", "wasmi"] {
             let at = |t: &str| {
                 order

@@ -73,15 +73,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
             label: None,
             suite: "mock".into(),
             suite_kind: Default::default(),
-            tests: tests
-                .iter()
-                .map(|t| TestRecord {
-                    name: t.clone(),
-                    source_hash: "x".into(),
-                    module_bytes: None,
-                    native_bytes: None,
-                })
-                .collect(),
+            tests: records(&tests),
             not_applicable: Vec::new(),
             runtimes: vec![runtime],
             settings: RunSettings {
@@ -113,6 +105,19 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
         measurements,
         samples: Vec::new(),
     }
+}
+
+/// Test records of the same source.
+fn records(tests: &[String]) -> Vec<TestRecord> {
+    tests
+        .iter()
+        .map(|t| TestRecord {
+            name: t.clone(),
+            source_hash: "x".into(),
+            module_bytes: None,
+            native_bytes: None,
+        })
+        .collect()
 }
 
 fn diff(a: &SavedRun, b: &SavedRun) -> wasmeter_core::analysis::Diff {
@@ -404,15 +409,7 @@ fn rounds_run(
             info
         })
         .collect();
-    run.meta.tests = tests
-        .iter()
-        .map(|t| TestRecord {
-            name: t.clone(),
-            source_hash: "x".into(),
-            module_bytes: None,
-            native_bytes: None,
-        })
-        .collect();
+    run.meta.tests = records(tests);
     run.meta.settings.invocations = k;
     run.meta.settings.runs = 1;
     let mut rng = Rng::new(seed);
