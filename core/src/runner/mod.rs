@@ -26,7 +26,7 @@ pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
     MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,
 };
-pub use precision::{halfwidth_pct, shortfall, shortfalls};
+pub use precision::shortfalls;
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{

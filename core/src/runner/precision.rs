@@ -10,23 +10,22 @@ use crate::analysis::{Index, LogMean, paired_estimate};
 use crate::store::{MeasurementRow, Precision};
 use std::time::Instant;
 
-/// Half the 95 % interval of a cell's typical value, percent: `None` while it has fewer
-/// than 2 invocations (no interval yet).
-pub fn halfwidth_pct(rows: &[MeasurementRow], rt: &str, test: &str) -> Option<f64> {
-    let index = Index::new(rows);
-    let (g, _, _) = index.primary(rt, test)?;
-    let (lo, hi) = LogMean::of(&g)?.interval()?;
-    Some(50.0 * (hi - lo) / (lo * hi).sqrt())
+/// Half the 95 % interval of a cell's typical value, percent, and its invocations: no
+/// width while it has fewer than 2 invocations (no interval yet).
+fn width_of(index: &Index, rt: &str, test: &str) -> (Option<f64>, u32) {
+    let Some((g, _, _)) = index.primary(rt, test) else {
+        return (None, 0);
+    };
+    let width = LogMean::of(&g)
+        .and_then(|m| m.interval())
+        .map(|(lo, hi)| 50.0 * (hi - lo) / (lo * hi).sqrt());
+    (width, g.invocations() as u32)
 }
 
 /// Half the paired interval of two arms' cells, percent.
-fn paired_halfwidth_pct(
-    a: (&[MeasurementRow], &str, &str),
-    b: (&[MeasurementRow], &str, &str),
-) -> Option<f64> {
-    let (ia, ib) = (Index::new(a.0), Index::new(b.0));
-    let (ga, _, _) = ia.primary(a.1, a.2)?;
-    let (gb, _, _) = ib.primary(b.1, b.2)?;
+fn paired_width(ia: &Index, a: (&str, &str), ib: &Index, b: (&str, &str)) -> Option<f64> {
+    let (ga, _, _) = ia.primary(a.0, a.1)?;
+    let (gb, _, _) = ib.primary(b.0, b.1)?;
     paired_estimate(&ga, &gb).map(|(e, _)| e.halfwidth_pct())
 }
 
@@ -42,25 +41,21 @@ pub fn over_budget(plan: &Plan, started: Instant) -> bool {
 /// the invocation cap, interval wider than ±pct (or none yet). A pair's arms go together.
 pub fn short_cells(plan: &Plan, cells: &[(&[MeasurementRow], bool)], p: Precision) -> Vec<usize> {
     let plan_cells = plan.cells();
-    let invocations = |rows: &[MeasurementRow]| {
-        let mut inv: Vec<u32> = rows.iter().map(|m| m.invocation).collect();
-        inv.sort_unstable();
-        inv.dedup();
-        inv.len() as u32
-    };
     let partner = plan.partners();
+    let indexes: Vec<Index> = cells.iter().map(|(rows, _)| Index::new(rows)).collect();
     let mut short = Vec::new();
-    for (i, (rows, failed)) in cells.iter().enumerate() {
-        if *failed || invocations(rows) >= Precision::MAX_INVOCATIONS {
+    for (i, (_, failed)) in cells.iter().enumerate() {
+        let (rt, test) = (plan_cells[i].0.id.as_str(), plan_cells[i].1.name.as_str());
+        let (own, invocations) = width_of(&indexes[i], rt, test);
+        if *failed || invocations >= Precision::MAX_INVOCATIONS {
             continue;
         }
-        let (rt, test) = (&plan_cells[i].0.id, &plan_cells[i].1.name);
         let width = match partner.as_ref().and_then(|p| p[i]) {
             Some(j) if !cells[j].1 => {
-                let (rt_b, test_b) = (&plan_cells[j].0.id, &plan_cells[j].1.name);
-                paired_halfwidth_pct((rows, rt, test), (cells[j].0, rt_b, test_b))
+                let b = (plan_cells[j].0.id.as_str(), plan_cells[j].1.name.as_str());
+                paired_width(&indexes[i], (rt, test), &indexes[j], b)
             }
-            _ => halfwidth_pct(rows, rt, test),
+            _ => own,
         };
         if width.is_none_or(|w| w > p.pct) {
             short.push(i);
@@ -91,12 +86,7 @@ pub fn next_round(
 }
 
 /// Why a cell did not reach the precision, for the run's closing words: `None` when it did.
-pub fn shortfall(
-    width: Option<f64>,
-    invocations: u32,
-    failed: bool,
-    p: Precision,
-) -> Option<String> {
+fn shortfall(width: Option<f64>, invocations: u32, failed: bool, p: Precision) -> Option<String> {
     if failed {
         return Some("failed".into());
     }
@@ -118,21 +108,12 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
     let Some(p) = run.meta.settings.precision else {
         return Vec::new();
     };
-    let rows = run.measurements.as_slice();
+    // One index of the whole run: each cell a lookup, not a scan of its rows.
+    let index = Index::new(&run.measurements);
     let failed = |rt: &str, t: &str| {
         run.cells
             .iter()
             .any(|c| c.runtime == rt && c.test == t && c.failure.is_some())
-    };
-    let invocations = |rt: &str, t: &str| {
-        let mut inv: Vec<u32> = rows
-            .iter()
-            .filter(|m| !m.warmup && m.runtime == rt && m.test == t)
-            .map(|m| m.invocation)
-            .collect();
-        inv.sort_unstable();
-        inv.dedup();
-        inv.len() as u32
     };
     let partner = |rt: &str, t: &str| -> Option<(String, String)> {
         let [a, b] = run.meta.settings.pair.as_ref()?;
@@ -156,13 +137,14 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
     for t in &run.meta.tests {
         for r in &run.meta.runtimes {
             let (rt, test) = (r.id.as_str(), t.name.as_str());
+            let (own, invocations) = width_of(&index, rt, test);
             let width = match partner(rt, test) {
                 Some((prt, ptest)) if !failed(&prt, &ptest) => {
-                    paired_halfwidth_pct((rows, rt, test), (rows, &prt, &ptest))
+                    paired_width(&index, (rt, test), &index, (&prt, &ptest))
                 }
-                _ => halfwidth_pct(rows, rt, test),
+                _ => own,
             };
-            if let Some(why) = shortfall(width, invocations(rt, test), failed(rt, test), p) {
+            if let Some(why) = shortfall(width, invocations, failed(rt, test), p) {
                 out.push((rt.to_string(), test.to_string(), why));
             }
         }
