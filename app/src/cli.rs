@@ -70,6 +70,11 @@ pub enum Command {
         /// measurement against heap size).
         #[arg(long)]
         phases: bool,
+        /// Where the noise lies instead: per cell, the spread within a worker process,
+        /// between processes, and of the first iteration; with `run --pair`, what the
+        /// pairing cancelled.
+        #[arg(long, conflicts_with = "phases")]
+        noise: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -281,7 +286,7 @@ pub struct RunArgs {
     /// with the run.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "suite", "resume", "modules", "tests", "runtimes", "warmup", "runs", "invocations",
-        "order", "seed", "pair", "precision", "budget", "measure", "timeout", "size", "baseline",
+        "order", "seed", "pair", "pair_mode", "precision", "budget", "measure", "timeout", "size", "baseline",
         "memory_mib", "sample_ms",
         "concurrency", "duration", "latency", "ready_timeout", "threads", "cli_inflight",
     ])]
@@ -319,9 +324,15 @@ pub struct RunArgs {
     pub seed: Option<u64>,
     /// Two runtimes or two tests of the run, `A,B`, whose invocations run side by side in
     /// every round (A then B or B then A), so `diff RUN --runtimes A,B` (or `--tests A,B`)
-    /// pairs them as closely as separate processes allow.
+    /// pairs them on the same rounds.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     pub pair: Vec<String>,
+    /// How the --pair arms run: alternate (default for command suites: both in one worker
+    /// process, iteration by iteration, so what differs between processes cancels in their
+    /// difference) or processes (each arm its own worker, side by side; HTTP and lifecycle
+    /// suites and --measure instructions always run so).
+    #[arg(long, value_name = "MODE", requires = "pair")]
+    pub pair_mode: Option<String>,
     /// Keep adding rounds to the cells whose 95 % interval is wider than ±PCT percent
     /// (with `--pair`: the arms' paired interval) until all meet it, the budget is spent
     /// or a cell has 50 invocations; the run then says which did not and why.

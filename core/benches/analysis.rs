@@ -96,6 +96,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 http: None,
                 plan_hash: None,
                 pair: None,
+                pair_mode: None,
                 precision: None,
             },
             machine: Machine::detect(),

@@ -62,9 +62,16 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
         Command::Runs { json } => runs::main(&ctx, json),
         Command::Show {
             run,
+            noise: true,
+            json,
+            ..
+        } => show::noise(&ctx, &run, json),
+        Command::Show {
+            run,
             baseline,
             phases,
             json,
+            ..
         } => show::main(&ctx, &run, baseline.as_deref(), phases, json),
         Command::Diff {
             a,

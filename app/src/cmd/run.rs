@@ -320,6 +320,12 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         skip_missing: args.skip_missing,
         http,
         precision: precision(args)?,
+        pair_mode: args
+            .pair_mode
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(|e: String| InputError(format!("--pair-mode: {e}")))?,
         pair: match args.pair.as_slice() {
             [] => None,
             [a, b] => Some([a.clone(), b.clone()]),
@@ -396,6 +402,12 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.order = m.settings.order;
     req.seed = Some(m.settings.seed);
     req.pair = m.settings.pair.clone();
+    // A run saved before there was a choice ran its pair in processes.
+    req.pair_mode = m
+        .settings
+        .pair
+        .as_ref()
+        .map(|_| m.settings.pair_mode.unwrap_or_default());
     req.precision = m.settings.precision;
     req.measure = m.settings.measure;
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.

@@ -3,13 +3,35 @@
 use super::Ctx;
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{RunSummary, heap_series, http_cells, summarize};
+use wasmeter_core::analysis::{RunSummary, heap_series, http_cells, noise as noise_of, summarize};
 use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{
-    Table, http_tables, lifecycle_tables, phases_table, startup_corrected_table, summary_table,
+    Table, http_tables, lifecycle_tables, noise_tables, phases_table, startup_corrected_table,
+    summary_table,
 };
+
+/// `wasmeter show RUN --noise`: where the run's noise lies, and what its pair cancelled.
+pub fn noise(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
+    let run = super::load(ctx, spec)?;
+    let n = noise_of(&run);
+    if json {
+        super::print_json(&n)?;
+    } else {
+        let m = &run.meta;
+        let pair = match (&m.settings.pair, m.settings.pair_mode) {
+            (Some([a, b]), mode) => format!(", pair {a},{b} ({})", mode.unwrap_or_default()),
+            _ => String::new(),
+        };
+        println!(
+            "run {} — suite {}, {} invocation(s) × ({} warm-up + {} runs){pair}",
+            m.id, m.suite, m.settings.invocations, m.settings.warmup, m.settings.runs
+        );
+        print!("{}", tables_text(noise_tables(&n)));
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 pub fn main(
     ctx: &Ctx,

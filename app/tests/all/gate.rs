@@ -342,3 +342,170 @@ fn precision_adds_rounds_until_the_budget_and_says_what_fell_short() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// The cells of a `--json` summary by test: (invocations, values, failed).
+fn cells_by_test(v: &serde_json::Value) -> Vec<(String, u64, u64, bool)> {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["test"].as_str().unwrap().to_string(),
+                c["invocations"].as_u64().unwrap_or(0),
+                c["stats"]["n"].as_u64().unwrap_or(0),
+                !c["failure"].is_null(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn alternating_arms_share_one_worker_and_a_failing_arm_fails_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (good, bad) = (tmp.path().join("good.wasm"), tmp.path().join("bad.wasm"));
+    let bad_src = tmp.path().join("bad.c");
+    std::fs::write(&bad_src, "int main(void) { return 3; }\n").unwrap();
+    if !wasi_cc(&test_data("checksum.c"), &good) || !wasi_cc(&bad_src, &bad) {
+        return;
+    }
+    std::fs::copy(&good, tmp.path().join("twin.wasm")).unwrap();
+    let run = |modules: &[&str], pair: &str, results: &Path| {
+        let mut args = vec!["run"];
+        args.extend_from_slice(modules);
+        args.extend([
+            "--runtimes",
+            "wasmtime",
+            "--invocations",
+            "3",
+            "--runs",
+            "2",
+            "--pair",
+            pair,
+            "--json",
+        ]);
+        wasmeter(&args, results)
+    };
+    let paths = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| tmp.path().join(n).display().to_string())
+            .collect()
+    };
+    // Two healthy arms: the default for a command suite alternates them in one worker, so
+    // each round's two invocations end together (one worker's wall time for both).
+    let res = tmp.path().join("ok");
+    let mods = paths(&["good.wasm", "twin.wasm"]);
+    let o = run(&[&mods[0], &mods[1]], "good,twin", &res);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for (test, inv, n, failed) in cells_by_test(&v) {
+        assert_eq!((inv, n, failed), (3, 6, false), "{test}");
+    }
+    let dir = std::fs::read_dir(&res)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("meta.json").exists())
+        .unwrap();
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["settings"]["pair_mode"], "alternate");
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("cells.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 6);
+    for round in 0..3 {
+        let walls: Vec<f64> = records
+            .iter()
+            .filter(|r| r["invocation"] == round)
+            .map(|r| r["wall_ms"].as_f64().unwrap())
+            .collect();
+        assert_eq!(walls.len(), 2, "round {round}");
+        assert_eq!(walls[0], walls[1], "round {round}: two workers, not one");
+    }
+    // `show --noise` says where the noise lies, and what the pairing cancelled.
+    let o = wasmeter(&["show", "latest", "--noise", "--json"], &res);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let n: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(n["cells"].as_array().unwrap().len(), 2);
+    assert!(n["cells"][0]["within_pct"].as_f64().is_some());
+    assert_eq!(n["pairs"][0]["rounds"], 3);
+    assert!(n["pairs"][0]["paired_pct"].as_f64().unwrap() >= 0.0);
+
+    // A failing arm fails only its own cell; the other runs every iteration.
+    let res = tmp.path().join("bad");
+    let mods = paths(&["good.wasm", "bad.wasm"]);
+    let o = run(&[&mods[0], &mods[1]], "good,bad", &res);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cells = cells_by_test(&v);
+    let good = cells.iter().find(|c| c.0 == "good").unwrap();
+    assert_eq!((good.1, good.2, good.3), (3, 6, false), "{cells:?}");
+    assert!(cells.iter().find(|c| c.0 == "bad").unwrap().3, "{cells:?}");
+}
+
+#[test]
+fn pair_mode_refuses_what_cannot_alternate_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            &[
+                "--suite",
+                "lifecycle",
+                "--runtimes",
+                "wasmtime,wasmtime-pooling",
+            ][..],
+            "--pair-mode alternate runs both arms in one worker, which only command suites measured by time can (this is a lifecycle suite)",
+        ),
+        (
+            &[
+                "--suite",
+                "compute",
+                "--tests",
+                "crc32",
+                "--runtimes",
+                "wasmtime,wasmtime-pooling",
+                "--measure",
+                "instructions",
+            ][..],
+            "(this is a command suite counting instructions)",
+        ),
+    ] {
+        let mut all = vec!["run"];
+        all.extend_from_slice(args);
+        all.extend([
+            "--pair",
+            "wasmtime,wasmtime-pooling",
+            "--pair-mode",
+            "alternate",
+        ]);
+        let o = wasmeter(&all, tmp.path());
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--runtimes",
+            "wasmtime,wasmtime-pooling",
+            "--pair",
+            "wasmtime,wasmtime-pooling",
+            "--pair-mode",
+            "sideways",
+        ],
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--pair-mode: unknown pair mode 'sideways' (expected alternate or processes)"),
+        "{err}"
+    );
+}

@@ -6,6 +6,7 @@ mod gate;
 mod heap;
 mod http;
 mod load;
+mod noise;
 mod stats;
 mod summary;
 
@@ -21,6 +22,7 @@ pub use gate::{FailOn, Gate, gate};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
 pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
+pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
     normal_cdf, paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,

@@ -1,6 +1,6 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
-use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg};
+use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Partner, WorkerMsg};
 use super::{Event, NO_NATIVE, Plan, RunnerError, cross_check};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
@@ -230,6 +230,12 @@ fn run_cells(
     let mut ran = 0;
     let mut status = RunStatus::Complete;
     let mut queue = plan.schedule();
+    // With `--pair-mode alternate`, each cell's partner, run in its worker.
+    let alternate = match plan.settings.pair_mode {
+        Some(crate::store::PairMode::Alternate) => plan.partners(),
+        _ => None,
+    };
+    let mut together = std::collections::HashSet::new();
     let mut next_round = invocations;
     let mut at = 0;
     loop {
@@ -248,7 +254,8 @@ fn run_cells(
         let (index, invocation) = queue[at];
         at += 1;
         let (rt, test) = cells[index];
-        if state[index].failed || has(rt, test, invocation) {
+        if state[index].failed || has(rt, test, invocation) || together.remove(&(index, invocation))
+        {
             continue;
         }
         if cancel.load(Ordering::SeqCst) {
@@ -258,64 +265,89 @@ fn run_cells(
         if invocation >= invocations && super::precision::over_budget(plan, started) {
             break;
         }
-        let _ = events.send(Event::CellStarted { index, invocation });
+        // Alternating pairs: the partner's invocation runs in this worker too (unless it
+        // ended before a resume or its cell failed), and is skipped when its turn comes.
+        let mut indexes = vec![index];
+        if let Some(p) = alternate.as_ref().and_then(|a| a[index])
+            && !state[p].failed
+            && !has(cells[p].0, cells[p].1, invocation)
+        {
+            indexes.push(p);
+            together.insert((p, invocation));
+        }
+        for &i in &indexes {
+            let _ = events.send(Event::CellStarted {
+                index: i,
+                invocation,
+            });
+        }
         let t0 = Instant::now();
         let load = crate::sample::LoadMeter::start();
         let mut cell = CellCtx {
             plan,
-            index,
             invocation,
-            iterations_before: state[index].iterations,
-            iterations: 0,
-            runtime: rt,
-            test,
+            arms: indexes
+                .iter()
+                .map(|&i| Arm::new(cells[i], i, state[i].iterations))
+                .collect(),
+            live: Vec::new(),
             writer: &mut writer,
             events,
             run_started: started,
             cancel,
-            kept: Vec::new(),
         };
-        let failure = match cell.prepare(compiler.as_ref(), worker) {
-            Ok(spec) => cell.run(worker, &spec)?,
-            Err(f) => Some(f),
+        let failure = match cell.spec(compiler.as_ref(), worker) {
+            Some(spec) => cell.run(worker, &spec)?,
+            None => None,
         };
-        let iterations = cell.iterations;
-        let kept = std::mem::take(&mut cell.kept);
+        let arms: Vec<(usize, u32, Vec<MeasurementRow>, Option<Failure>)> = cell
+            .arms
+            .into_iter()
+            .map(|a| {
+                // The worker's own end (crash, timeout, cancel) is every live arm's.
+                let f = a.failure.or_else(|| failure.clone());
+                (a.index, a.iterations, a.kept, f)
+            })
+            .collect();
         if failure == Some(Failure::Cancelled) {
             status = RunStatus::Cancelled;
         }
         let wall_ms = t0.elapsed().as_secs_f64() * 1e3;
         // Orphans the worker left (a headless run adopts them) are its own load, not other.
         crate::sample::reap();
-        writer.cell(&CellRecord {
-            runtime: rt.id.clone(),
-            test: test.name.clone(),
-            invocation,
-            failure: failure.clone(),
-            wall_ms,
-            other_cores: load
-                .and_then(|l| l.other_cores())
-                .map(|c| (c * 1000.0).round() / 1000.0),
-        })?;
-        let st = &mut state[index];
-        st.ended += 1;
-        st.iterations += iterations;
-        st.wall_ms += wall_ms;
-        st.failed = failure.is_some();
-        st.rows.extend(kept);
-        // Finished once: at its planned count or its failure (an added round's failure
-        // fails the cell too, and is said).
-        if st.failed || st.ended >= invocations {
-            if !st.finished || st.failed {
-                ran += usize::from(!st.finished);
-                failed += usize::from(failure.is_some());
-                let _ = events.send(Event::CellFinished {
-                    index,
-                    failure,
-                    wall_ms: st.wall_ms,
-                });
+        let other_cores = load
+            .and_then(|l| l.other_cores())
+            .map(|c| (c * 1000.0).round() / 1000.0);
+        for (index, iterations, kept, failure) in arms {
+            let (rt, test) = cells[index];
+            writer.cell(&CellRecord {
+                runtime: rt.id.clone(),
+                test: test.name.clone(),
+                invocation,
+                failure: failure.clone(),
+                wall_ms,
+                other_cores,
+            })?;
+            let st = &mut state[index];
+            st.ended += 1;
+            st.iterations += iterations;
+            st.wall_ms += wall_ms;
+            st.failed = failure.is_some();
+            st.rows.extend(kept);
+            // Finished once: at its planned count or its failure (an added round's failure
+            // fails the cell too, and is said).
+            if st.failed || st.ended >= invocations {
+                if !st.finished || st.failed {
+                    ran += usize::from(!st.finished);
+                    failed += usize::from(failure.is_some());
+                    let _ = events.send(Event::CellFinished {
+                        index,
+                        failure,
+                        wall_ms: st.wall_ms,
+                    });
+                }
+                st.finished = true;
             }
-            st.finished = true;
         }
         if status == RunStatus::Cancelled {
             break;
@@ -395,20 +427,44 @@ fn make_scratch(dir: &Path) -> Result<(), Failure> {
 
 struct CellCtx<'a> {
     plan: &'a Plan,
-    index: usize,
     invocation: u32,
-    /// Iterations the cell's earlier invocations did (progress counts over all of them).
-    iterations_before: u32,
-    /// Iterations this invocation did.
-    iterations: u32,
-    runtime: &'a RuntimeInfo,
-    test: &'a TestCase,
+    /// The cell, and with `--pair-mode alternate` its partner, run in one worker.
+    arms: Vec<Arm<'a>>,
+    /// The arms the worker runs, by the arm number of its reports.
+    live: Vec<usize>,
     writer: &'a mut RunWriter,
     events: &'a Sender<Event>,
     run_started: Instant,
     cancel: &'a AtomicBool,
+}
+
+/// One cell of an invocation's worker.
+struct Arm<'a> {
+    index: usize,
+    runtime: &'a RuntimeInfo,
+    test: &'a TestCase,
+    /// Iterations the cell's earlier invocations did (progress counts over all of them).
+    iterations_before: u32,
+    /// Iterations this invocation did.
+    iterations: u32,
     /// The measured (not warm-up) rows of this invocation, kept for `--precision`.
     kept: Vec<MeasurementRow>,
+    /// This arm's own failure, when the worker went on with the other.
+    failure: Option<Failure>,
+}
+
+impl<'a> Arm<'a> {
+    fn new(cell: (&'a RuntimeInfo, &'a TestCase), index: usize, before: u32) -> Arm<'a> {
+        Arm {
+            index,
+            runtime: cell.0,
+            test: cell.1,
+            iterations_before: before,
+            iterations: 0,
+            kept: Vec::new(),
+            failure: None,
+        }
+    }
 }
 
 /// Recording a count can fail the cell, or (saving) the run.
@@ -433,13 +489,42 @@ fn kill_group(pgid: u32) {
 }
 
 impl CellCtx<'_> {
-    /// Everything the worker needs; failures here are the cell's, not the run's.
+    /// The worker's spec: every arm that could be prepared (one that could not has its
+    /// failure set), the second as the first's partner; `None` when none could.
+    fn spec(
+        &mut self,
+        compiler: Result<&NativeCompiler, &String>,
+        worker: &WorkerCommand,
+    ) -> Option<CellSpec> {
+        let mut specs = Vec::new();
+        for k in 0..self.arms.len() {
+            match self.prepare(&self.arms[k], compiler, worker) {
+                Ok(spec) => {
+                    self.live.push(k);
+                    specs.push(spec);
+                }
+                Err(f) => self.arms[k].failure = Some(f),
+            }
+        }
+        let mut specs = specs.into_iter();
+        let mut spec = specs.next()?;
+        spec.partner = specs.next().map(|b| Partner {
+            spec: Box::new(b),
+            seed: self.plan.settings.seed
+                ^ u64::from(self.invocation).rotate_left(32)
+                ^ self.arms[0].index as u64,
+        });
+        Some(spec)
+    }
+
+    /// Everything the worker needs for one arm; failures here are the cell's, not the run's.
     fn prepare(
         &self,
+        a: &Arm<'_>,
         compiler: Result<&NativeCompiler, &String>,
         worker: &WorkerCommand,
     ) -> Result<CellSpec, Failure> {
-        if let Some(why) = &self.runtime.unavailable {
+        if let Some(why) = &a.runtime.unavailable {
             return Err(Failure::Unavailable(why.clone()));
         }
         // Unique in the process too: two runs in one process (a library user, parallel
@@ -448,23 +533,23 @@ impl CellCtx<'_> {
         let scratch = std::env::temp_dir().join(format!(
             "wasmeter-scratch-{}-{}-{}",
             std::process::id(),
-            self.index,
+            a.index,
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
-        match &self.test.kind {
+        match &a.test.kind {
             // A command makes its scratch directory once nothing else can fail.
-            TestKind::Command(cmd) => self.command_spec(cmd, compiler, scratch),
+            TestKind::Command(cmd) => self.command_spec(a, cmd, compiler, scratch),
             TestKind::Lifecycle(module) => {
                 make_scratch(&scratch)?;
-                Ok(self.lifecycle_spec(*module, scratch, worker))
+                Ok(self.lifecycle_spec(a, *module, scratch, worker))
             }
             TestKind::Gateway(g) => {
                 make_scratch(&scratch)?;
-                Ok(self.http_spec(&g.request, scratch, worker))
+                Ok(self.http_spec(a, &g.request, scratch, worker))
             }
             TestKind::Servers(http) => {
                 make_scratch(&scratch)?;
-                Ok(self.http_spec(http, scratch, worker))
+                Ok(self.http_spec(a, http, scratch, worker))
             }
         }
     }
@@ -473,12 +558,13 @@ impl CellCtx<'_> {
     /// the answer it must give and its check step.
     fn command_spec(
         &self,
+        a: &Arm<'_>,
         cmd: &CommandTest,
         compiler: Result<&NativeCompiler, &String>,
         scratch: PathBuf,
     ) -> Result<CellSpec, Failure> {
         let size = self.plan.settings.size;
-        let on_native = self.runtime.kind == RuntimeKind::Native;
+        let on_native = a.runtime.kind == RuntimeKind::Native;
         let guest = &cmd.guest;
         let read = |path: &Path| {
             std::fs::read_to_string(path)
@@ -496,7 +582,7 @@ impl CellCtx<'_> {
                 run,
             ),
             Build::Source(_) => (
-                Some(read(&self.plan.suite.expected_path(self.test, size))?),
+                Some(read(&self.plan.suite.expected_path(a.test, size))?),
                 vec![size.as_str().to_string()],
                 &none,
             ),
@@ -505,7 +591,7 @@ impl CellCtx<'_> {
             (Build::Prebuilt { native }, true) => native.clone(),
             (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
-                .build(&self.plan.suite, &self.test.name, src)?,
+                .build(&self.plan.suite, &a.test.name, src)?,
             (Build::Module(run), true) => run
                 .native
                 .clone()
@@ -524,20 +610,21 @@ impl CellCtx<'_> {
         let untimed = cmd.check.as_ref().is_some_and(|c| c.untimed.is_some());
         make_scratch(&scratch)?;
         // No known answer: the runtimes' answers are compared when the run ends.
-        let answer_file = self.test.cross_checked().then(|| {
-            cross_check::answer_file(self.writer.dir(), &self.test.name, &self.runtime.id)
-        });
+        let answer_file = a
+            .test
+            .cross_checked()
+            .then(|| cross_check::answer_file(self.writer.dir(), &a.test.name, &a.runtime.id));
         if let Some(dir) = answer_file.as_ref().and_then(|f| f.parent()) {
             make_scratch(dir)?;
         }
         let instructions_dir = (self.plan.settings.measure == crate::store::Measure::Instructions
-            && self.runtime.kind == RuntimeKind::Embedded)
+            && a.runtime.kind == RuntimeKind::Embedded)
             .then(|| scratch.join("callgrind"));
         Ok(CellSpec {
-            runtime: self.runtime.clone(),
+            runtime: a.runtime.clone(),
             job: Job {
                 program,
-                name: self.test.name.clone(),
+                name: a.test.name.clone(),
                 args,
                 env: run.env.clone(),
                 scratch,
@@ -562,6 +649,7 @@ impl CellCtx<'_> {
                 answer_file,
             }),
             instructions_dir,
+            partner: None,
         })
     }
 
@@ -569,11 +657,13 @@ impl CellCtx<'_> {
     /// and may start fresh copies of itself for first-in-process samples.
     fn lifecycle_spec(
         &self,
+        a: &Arm<'_>,
         module: crate::lifecycle::ModuleSpec,
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
         self.host_driven(
+            a,
             PathBuf::new(),
             scratch,
             CellWork::Lifecycle(LifecycleJob {
@@ -585,12 +675,18 @@ impl CellCtx<'_> {
     }
 
     /// A cell the worker drives itself (lifecycle, HTTP): no arguments, no answer file.
-    fn host_driven(&self, program: PathBuf, scratch: PathBuf, work: CellWork) -> CellSpec {
+    fn host_driven(
+        &self,
+        a: &Arm<'_>,
+        program: PathBuf,
+        scratch: PathBuf,
+        work: CellWork,
+    ) -> CellSpec {
         CellSpec {
-            runtime: self.runtime.clone(),
+            runtime: a.runtime.clone(),
             job: Job {
                 program,
-                name: self.test.name.clone(),
+                name: a.test.name.clone(),
                 args: Vec::new(),
                 env: Vec::new(),
                 scratch,
@@ -604,6 +700,7 @@ impl CellCtx<'_> {
             runs: self.plan.settings.runs,
             work,
             instructions_dir: None,
+            partner: None,
         }
     }
 
@@ -611,13 +708,14 @@ impl CellCtx<'_> {
     /// `serve-gateway`) and loads it; no answer file, the driver checks answers.
     fn http_spec(
         &self,
+        a: &Arm<'_>,
         http: &crate::suite::HttpTest,
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
         let kind = self.plan.suite.kind;
         // The gateway's guest (none for a servers suite).
-        let program = self.test.wasm().map(Path::to_path_buf).unwrap_or_default();
+        let program = a.test.wasm().map(Path::to_path_buf).unwrap_or_default();
         let job = HttpJob {
             kind,
             test: http.clone(),
@@ -631,7 +729,7 @@ impl CellCtx<'_> {
                 .join("servers")
                 .join(&self.plan.suite.name),
         };
-        self.host_driven(program, scratch, CellWork::Http(Box::new(job)))
+        self.host_driven(a, program, scratch, CellWork::Http(Box::new(job)))
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).
@@ -668,6 +766,9 @@ impl CellCtx<'_> {
                 });
         }
         let _ = std::fs::remove_dir_all(&spec.job.scratch);
+        if let Some(p) = &spec.partner {
+            let _ = std::fs::remove_dir_all(&p.spec.job.scratch);
+        }
         result
     }
 
@@ -680,15 +781,17 @@ impl CellCtx<'_> {
                 dir.display()
             )))
         })?;
+        // Counting never alternates (plan::pair_mode): the worker ran one arm.
+        let a = &self.arms[0];
         let row = MeasurementRow {
-            runtime: self.runtime.id.clone(),
-            test: self.test.name.clone(),
+            runtime: a.runtime.id.clone(),
+            test: a.test.name.clone(),
             phase: crate::runtime::Phase::Execute,
             invocation: self.invocation,
             iteration: 0,
             warmup: false,
             metric: crate::runtime::Metric::Instructions,
-            value: total / f64::from(self.iterations.max(1)),
+            value: total / f64::from(a.iterations.max(1)),
         };
         self.writer
             .measurements(std::slice::from_ref(&row))
@@ -778,12 +881,19 @@ impl CellCtx<'_> {
                     iteration,
                     warmup,
                     values,
+                    arm,
                 })) => {
+                    let Some(a) = self.live.get(usize::from(arm)).map(|&k| &mut self.arms[k])
+                    else {
+                        return Some(Failure::Other(format!(
+                            "worker reported arm {arm}, which it was not given"
+                        )));
+                    };
                     let rows: Vec<MeasurementRow> = values
                         .into_iter()
                         .map(|v| MeasurementRow {
-                            runtime: spec.runtime.id.clone(),
-                            test: self.test.name.clone(),
+                            runtime: a.runtime.id.clone(),
+                            test: a.test.name.clone(),
                             phase: v.phase,
                             invocation: self.invocation,
                             iteration,
@@ -796,16 +906,23 @@ impl CellCtx<'_> {
                         return Some(Failure::Other(format!("cannot save: {e}")));
                     }
                     if settings.precision.is_some() && !warmup {
-                        self.kept.extend(rows.iter().cloned());
+                        a.kept.extend(rows.iter().cloned());
                     }
-                    self.iterations += 1;
+                    a.iterations += 1;
                     let _ = self.events.send(Event::Measurement(rows));
                     let _ = self.events.send(Event::Progress {
-                        index: self.index,
-                        done: self.iterations_before + self.iterations,
+                        index: a.index,
+                        done: a.iterations_before + a.iterations,
                     });
                 }
-                Ok(Line::Msg(WorkerMsg::Failed { failure, .. })) => return Some(failure),
+                // A cell alone stops at its failure; an alternating worker goes on with the
+                // other arm and says when it is done.
+                Ok(Line::Msg(WorkerMsg::Failed { failure, arm, .. })) => {
+                    match self.live.get(usize::from(arm)) {
+                        Some(&k) if self.live.len() > 1 => self.arms[k].failure = Some(failure),
+                        _ => return Some(failure),
+                    }
+                }
                 Ok(Line::Msg(WorkerMsg::Done)) => return None,
                 Ok(Line::Garbage(l)) => {
                     return Some(Failure::Other(format!(
@@ -821,15 +938,19 @@ impl CellCtx<'_> {
             if now >= next_sample {
                 next_sample = now + interval;
                 let r = sampler.sample();
-                let row = SampleRow {
-                    t_ms: self.run_started.elapsed().as_secs_f64() * 1e3,
-                    runtime: spec.runtime.id.clone(),
-                    test: self.test.name.clone(),
-                    cpu_pct: r.cpu_pct,
-                    rss_bytes: r.rss_bytes,
-                };
-                let _ = self.writer.sample(&row);
-                let _ = self.events.send(Event::Sample(row));
+                // One worker for both arms of an alternating pair: each cell's graph shows it.
+                for &k in &self.live {
+                    let a = &self.arms[k];
+                    let row = SampleRow {
+                        t_ms: self.run_started.elapsed().as_secs_f64() * 1e3,
+                        runtime: a.runtime.id.clone(),
+                        test: a.test.name.clone(),
+                        cpu_pct: r.cpu_pct,
+                        rss_bytes: r.rss_bytes,
+                    };
+                    let _ = self.writer.sample(&row);
+                    let _ = self.events.send(Event::Sample(row));
+                }
                 if r.rss_bytes > settings.memory_cap_bytes {
                     return Some(Failure::OutOfMemory(format!(
                         "resident memory {} MiB over the cap of {} MiB",

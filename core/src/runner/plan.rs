@@ -4,7 +4,7 @@ use super::policy::{DEFAULT_BASELINE, RunChoices, applicability};
 use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
-use crate::store::{Measure, RunOrder, RunSettings};
+use crate::store::{Measure, PairMode, RunOrder, RunSettings};
 use crate::suite::{Build, STARTUP_TEST, Size, Suite, SuiteError, SuiteKind, TestCase};
 use std::time::Duration;
 
@@ -52,6 +52,9 @@ pub struct RunRequest {
     pub plan_hash: Option<String>,
     /// Two runtimes or two tests whose invocations run side by side in every round.
     pub pair: Option<[String; 2]>,
+    /// How the pair's arms share the machine; `None`: [`PairMode::Alternate`] where it can
+    /// (a command suite measured by time), else [`PairMode::Processes`].
+    pub pair_mode: Option<PairMode>,
     /// Rounds added until every cell's interval is this narrow (or the budget is spent).
     pub precision: Option<crate::store::Precision>,
 }
@@ -301,6 +304,7 @@ impl Plan {
         if let Some([a, b]) = &req.pair {
             check_pair(a, b, &tests, &runtimes, req.order)?;
         }
+        let pair_mode = pair_mode(&req, kind)?;
         if let Some(p) = req.precision {
             if !(p.pct.is_finite() && p.pct > 0.0 && p.pct <= 100.0) {
                 return Err(PlanError::Invalid(format!(
@@ -347,6 +351,7 @@ impl Plan {
                 http,
                 plan_hash: req.plan_hash,
                 pair: req.pair,
+                pair_mode,
                 precision: req.precision,
             },
             suite: req.suite,
@@ -475,6 +480,30 @@ fn check_pair(
         list(runtimes.iter().map(|r| r.id.as_str()).collect()),
         list(tests.iter().map(|t| t.name.as_str()).collect())
     )))
+}
+
+/// How `--pair` arms run: alternating in one worker where the cell is a command measured by
+/// time (an HTTP or lifecycle cell drives servers and engines of its own, and callgrind
+/// counts a whole worker), else side by side in processes of their own.
+fn pair_mode(req: &RunRequest, kind: SuiteKind) -> Result<Option<PairMode>, PlanError> {
+    let can_alternate = kind.is_command() && req.measure.is_time();
+    match (&req.pair, req.pair_mode) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => Err(PlanError::Invalid(
+            "--pair-mode says how the arms of --pair run; give --pair A,B too".into(),
+        )),
+        (Some(_), Some(PairMode::Alternate)) if !can_alternate => Err(PlanError::Invalid(format!(
+            "--pair-mode alternate runs both arms in one worker, which only command suites measured by time can (this is a {kind} suite{})",
+            if req.measure.is_time() {
+                ""
+            } else {
+                " counting instructions"
+            }
+        ))),
+        (Some(_), Some(mode)) => Ok(Some(mode)),
+        (Some(_), None) if can_alternate => Ok(Some(PairMode::Alternate)),
+        (Some(_), None) => Ok(Some(PairMode::Processes)),
+    }
 }
 
 /// A seed for a run that was not given one: the clock's nanoseconds and the process id.

@@ -156,6 +156,10 @@ pub struct RunChoices {
     /// Two runtimes or two tests whose invocations run side by side in every round.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pair: Option<[String; 2]>,
+    /// How the pair's arms share the machine (default: alternating in one worker for
+    /// command suites measured by time, else processes side by side).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair_mode: Option<crate::store::PairMode>,
     /// Add rounds until every cell's interval is this narrow, within a budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision: Option<crate::store::Precision>,
@@ -194,6 +198,7 @@ impl RunRequest {
             http: if suite.kind.is_http() { c.http } else { None },
             plan_hash: None,
             pair: c.pair,
+            pair_mode: c.pair_mode,
             precision: c.precision,
             suite,
         }

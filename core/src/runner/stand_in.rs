@@ -81,6 +81,7 @@ pub fn stand_in_run(
             http: None,
             plan_hash: None,
             pair: None,
+            pair_mode: None,
             precision: None,
         },
         label: None,

@@ -28,6 +28,19 @@ pub struct CellSpec {
     /// count goes; the runner reads it when the worker has exited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions_dir: Option<PathBuf>,
+    /// The other arm of `run --pair A,B --pair-mode alternate` (a command cell too): run in
+    /// this worker, iteration by iteration with this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partner: Option<Partner>,
+}
+
+/// The second arm of a cell that alternates two in one worker: its reports carry arm 1.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Partner {
+    /// The arm's own cell.
+    pub spec: Box<CellSpec>,
+    /// Seed of the coin that says, each iteration, which arm goes first.
+    pub seed: u64,
 }
 
 /// What a cell does: each way a cell runs holds only what it needs.
@@ -108,16 +121,26 @@ pub enum WorkerMsg {
         warmup: bool,
         /// Phase values.
         values: Vec<PhaseValue>,
+        /// Which arm of an alternating pair (0, left out, for a cell alone).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        arm: u8,
     },
-    /// The cell failed; no more iterations follow.
+    /// The cell (of an alternating pair: this arm) failed; no more of its iterations follow.
     Failed {
         /// Iteration at which it failed.
         iteration: u32,
         /// Why.
         failure: Failure,
+        /// Which arm of an alternating pair (0, left out, for a cell alone).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        arm: u8,
     },
     /// Every iteration ran.
     Done,
+}
+
+fn is_zero(arm: &u8) -> bool {
+    *arm == 0
 }
 
 fn send(out: &mut impl Write, msg: &WorkerMsg) -> std::io::Result<()> {
@@ -243,21 +266,99 @@ pub fn worker_main(input: impl Read, mut output: impl Write) -> i32 {
 
 /// A command cell: the check step, if any, then every iteration.
 fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 {
-    let rt = match runtime::instantiate(&spec.runtime) {
-        Ok(rt) => rt,
+    if let Some(partner) = &spec.partner {
+        return alternating_cells(spec, partner, out);
+    }
+    let rt = match command_runtime(spec, cmd, out) {
+        Ok(Some(rt)) => rt,
+        Ok(None) => return 1,
         Err(failure) => return fail(out, 0, failure),
     };
-    if let Some(check) = &cmd.check {
-        if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
-            return 1;
-        }
-        if let Err(failure) = check_step(rt.as_ref(), &spec.job, check) {
-            return fail(out, 0, failure);
-        }
-    }
     iterations(out, spec.warmup, spec.runs, |_| {
         iterate(rt.as_ref(), &spec.job, cmd)
     })
+}
+
+/// A command cell's runtime, its check step passed; `None` when the runner has gone.
+fn command_runtime(
+    spec: &CellSpec,
+    cmd: &CommandJob,
+    out: &mut impl Write,
+) -> Result<Option<Box<dyn runtime::Runtime>>, Failure> {
+    let rt = runtime::instantiate(&spec.runtime)?;
+    if let Some(check) = &cmd.check {
+        if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
+            return Ok(None);
+        }
+        check_step(rt.as_ref(), &spec.job, check)?;
+    }
+    Ok(Some(rt))
+}
+
+/// Two command cells in one worker, iteration by iteration, which goes first by a coin:
+/// whatever this process and this moment of the machine do to one arm, they do to the
+/// other. An arm that fails reports it and the other goes on alone.
+fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i32 {
+    let b = partner.spec.as_ref();
+    let mut arms = Vec::with_capacity(2);
+    for (k, spec) in [(0u8, a), (1, b)] {
+        let CellWork::Command(cmd) = &spec.work else {
+            eprintln!("wasmeter worker: only command cells alternate");
+            return 2;
+        };
+        let rt = match command_runtime(spec, cmd, out) {
+            Ok(Some(rt)) => Some(rt),
+            Ok(None) => return 1,
+            Err(failure) => {
+                let msg = WorkerMsg::Failed {
+                    iteration: 0,
+                    failure,
+                    arm: k,
+                };
+                if send(out, &msg).is_err() {
+                    return 1;
+                }
+                None
+            }
+        };
+        arms.push((k, spec, cmd, rt));
+    }
+    let mut coin = crate::analysis::Rng::new(partner.seed);
+    let rounds = (a.warmup + a.runs).max(b.warmup + b.runs);
+    for i in 0..rounds {
+        let first = coin.below(2);
+        for at in [first, 1 - first] {
+            let (k, spec, cmd, slot) = &mut arms[at];
+            let Some(rt) = slot.as_ref() else { continue };
+            if i >= spec.warmup + spec.runs {
+                continue;
+            }
+            if send(out, &WorkerMsg::Started { iteration: i }).is_err() {
+                return 1;
+            }
+            let msg = match iterate(rt.as_ref(), &spec.job, cmd) {
+                Ok(values) => WorkerMsg::Iteration {
+                    iteration: i,
+                    warmup: i < spec.warmup,
+                    values,
+                    arm: *k,
+                },
+                Err(failure) => {
+                    *slot = None;
+                    WorkerMsg::Failed {
+                        iteration: i,
+                        failure,
+                        arm: *k,
+                    }
+                }
+            };
+            if send(out, &msg).is_err() {
+                return 1;
+            }
+        }
+    }
+    let _ = send(out, &WorkerMsg::Done);
+    0
 }
 
 /// Reads a JSON spec from `input`: how the runner hands a cell to a worker, and a worker
@@ -270,7 +371,14 @@ pub fn read_spec<T: serde::de::DeserializeOwned>(mut input: impl Read) -> Result
 
 /// Reports a failure before any iteration ran.
 fn fail(out: &mut impl Write, iteration: u32, failure: Failure) -> i32 {
-    let _ = send(out, &WorkerMsg::Failed { iteration, failure });
+    let _ = send(
+        out,
+        &WorkerMsg::Failed {
+            iteration,
+            failure,
+            arm: 0,
+        },
+    );
     0
 }
 
@@ -290,10 +398,12 @@ fn iterations(
                 iteration: i,
                 warmup: i < warmup,
                 values,
+                arm: 0,
             },
             Err(failure) => WorkerMsg::Failed {
                 iteration: i,
                 failure,
+                arm: 0,
             },
         };
         let failed = matches!(msg, WorkerMsg::Failed { .. });

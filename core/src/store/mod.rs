@@ -161,6 +161,10 @@ pub struct RunSettings {
     /// as separate processes allow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<[String; 2]>,
+    /// How the two arms of `pair` ran: in one worker process, iteration by iteration, or in
+    /// processes of their own side by side (runs saved before there was a choice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_mode: Option<PairMode>,
     /// `run --precision PCT [--budget DURATION]`: rounds were added to the cells whose
     /// interval was still wider than this, so cells may have more invocations than
     /// `invocations` (never fewer).
@@ -221,6 +225,42 @@ impl std::str::FromStr for RunOrder {
             "interleaved" => Ok(RunOrder::Interleaved),
             _ => Err(format!(
                 "unknown order '{s}' (expected interleaved or sequential)"
+            )),
+        }
+    }
+}
+
+/// How the two arms of `run --pair A,B` share the machine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PairMode {
+    /// Each arm in a worker process of its own, the two side by side in every round.
+    #[default]
+    Processes,
+    /// Both arms in one worker process, alternating iteration by iteration (which goes
+    /// first by a coin of the run's seed): what differs between processes (code and data
+    /// placement, the core it ran on, a slow moment of the host) is shared by both arms and
+    /// cancels in their paired difference (tango-bench's and Duet's design).
+    Alternate,
+}
+
+impl std::fmt::Display for PairMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PairMode::Processes => "processes",
+            PairMode::Alternate => "alternate",
+        })
+    }
+}
+
+impl std::str::FromStr for PairMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PairMode, String> {
+        match s {
+            "processes" => Ok(PairMode::Processes),
+            "alternate" => Ok(PairMode::Alternate),
+            _ => Err(format!(
+                "unknown pair mode '{s}' (expected alternate or processes)"
             )),
         }
     }

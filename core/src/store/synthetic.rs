@@ -158,6 +158,7 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
             http: None,
             plan_hash: None,
             pair: None,
+            pair_mode: None,
             precision: None,
         },
         machine: s.machine.clone(),

@@ -13,6 +13,7 @@ mod html;
 mod http;
 mod lifecycle;
 mod markdown;
+mod noise;
 mod phases;
 mod summary;
 mod text;
@@ -24,6 +25,7 @@ pub use history::history_table;
 pub use http::http_tables;
 pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
 pub use markdown::escape_markdown;
+pub use noise::noise_tables;
 pub use phases::phases_table;
 pub use summary::{startup_corrected_table, summary_table};
 

@@ -91,6 +91,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 http: None,
                 plan_hash: None,
                 pair: None,
+                pair_mode: None,
                 precision: None,
             },
             machine: Machine::detect(),

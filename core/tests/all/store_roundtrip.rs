@@ -38,6 +38,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             http: None,
             plan_hash: None,
             pair: None,
+            pair_mode: None,
             precision: None,
         },
         machine: Machine::detect(),

@@ -81,6 +81,7 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
             http: None,
             plan_hash: None,
             pair: None,
+            pair_mode: None,
             precision: None,
         },
         machine,

@@ -196,6 +196,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             http: None,
             plan_hash: None,
             pair: None,
+            pair_mode: None,
             precision: None,
         },
         machine: machine("fp-1"),

@@ -1,0 +1,254 @@
+//! Where a run's noise lies: between the iterations inside one worker process, between
+//! processes, in a cell's first iteration, and how much of it a pair's design cancelled.
+//! It tells which lever narrows an interval: more runs per invocation help only against
+//! the first, more invocations against the second, pairing against what both arms share.
+
+use super::stats::Groups;
+use super::summary::Index;
+use crate::store::SavedRun;
+use serde::Serialize;
+
+/// The noise of one cell's primary measure, as standard deviations of its logarithm in
+/// percent (about the coefficient of variation).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellNoise {
+    /// Runtime id.
+    pub runtime: String,
+    /// Test name.
+    pub test: String,
+    /// Invocations (worker processes) with values.
+    pub invocations: usize,
+    /// Measured values in all.
+    pub values: usize,
+    /// Between iterations of one process (pooled over processes); `None` with one value
+    /// per process.
+    pub within_pct: Option<f64>,
+    /// Between processes beyond what the iterations' own spread explains (one-way random
+    /// effects, method of moments, floored at 0); `None` with fewer than 2 processes.
+    pub between_pct: Option<f64>,
+    /// How much slower a process's first measured iteration was than its others, percent
+    /// (mean over processes with at least 2): what a warm-up would remove.
+    pub first_pct: Option<f64>,
+}
+
+/// What a pair's design cancelled: the per-round differences of its two arms against the
+/// spread two independent arms would have.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairNoise {
+    /// The runtime (for two tests) or test (for two runtimes) the arms share.
+    pub shared: String,
+    /// The arms, A and B.
+    pub arms: [String; 2],
+    /// Rounds both arms have.
+    pub rounds: usize,
+    /// Standard deviation of the per-round difference of the arms' process means, percent.
+    pub paired_pct: f64,
+    /// What it would be if the arms' rounds were independent: the root of the sum of their
+    /// variances, percent.
+    pub unpaired_pct: f64,
+}
+
+impl PairNoise {
+    /// The share of the difference's variance the pairing removed (negative: it added).
+    pub fn removed(&self) -> f64 {
+        1.0 - (self.paired_pct / self.unpaired_pct).powi(2)
+    }
+}
+
+/// Where a run's noise lies.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Noise {
+    /// Each cell with values, in the run's test × runtime order.
+    pub cells: Vec<CellNoise>,
+    /// With `run --pair A,B`: each pair of cells.
+    pub pairs: Vec<PairNoise>,
+}
+
+/// The noise of every cell of `run` (by its primary measure) and of its pair's arms.
+pub fn noise(run: &SavedRun) -> Noise {
+    let index = Index::new(&run.measurements);
+    let runtimes: Vec<&str> = run.meta.runtimes.iter().map(|r| r.id.as_str()).collect();
+    let tests: Vec<&str> = run.meta.tests.iter().map(|t| t.name.as_str()).collect();
+    let mut cells = Vec::new();
+    for test in &tests {
+        for rt in &runtimes {
+            if let Some((g, _, _)) = index.primary(rt, test)
+                && let Some(c) = cell_noise(rt, test, &g)
+            {
+                cells.push(c);
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    if let Some([a, b]) = &run.meta.settings.pair {
+        let by_runtime = runtimes.contains(&a.as_str());
+        let shared: &[&str] = if by_runtime { &tests } else { &runtimes };
+        for s in shared {
+            let (cell_a, cell_b) = if by_runtime {
+                ((a.as_str(), *s), (b.as_str(), *s))
+            } else {
+                ((*s, a.as_str()), (*s, b.as_str()))
+            };
+            let (Some((ga, _, _)), Some((gb, _, _))) = (
+                index.primary(cell_a.0, cell_a.1),
+                index.primary(cell_b.0, cell_b.1),
+            ) else {
+                continue;
+            };
+            if let Some((rounds, paired, unpaired)) = paired_spread(&ga, &gb) {
+                pairs.push(PairNoise {
+                    shared: s.to_string(),
+                    arms: [a.clone(), b.clone()],
+                    rounds,
+                    paired_pct: paired * 100.0,
+                    unpaired_pct: unpaired * 100.0,
+                });
+            }
+        }
+    }
+    Noise { cells, pairs }
+}
+
+/// Each process's logs, by its id; `None` when a value is not positive and finite.
+fn log_groups(g: &Groups) -> Option<Vec<(u32, Vec<f64>)>> {
+    (0..g.invocations())
+        .map(|i| {
+            let v = g.group(i);
+            v.iter()
+                .all(|x| x.is_finite() && *x > 0.0)
+                .then(|| (g.id(i), v.iter().map(|x| x.ln()).collect()))
+        })
+        .collect()
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// Sample variance (n − 1); `None` below 2 values.
+fn variance(v: &[f64]) -> Option<f64> {
+    (v.len() >= 2).then(|| {
+        let m = mean(v);
+        v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64
+    })
+}
+
+fn cell_noise(runtime: &str, test: &str, g: &Groups) -> Option<CellNoise> {
+    let groups = log_groups(g)?;
+    if groups.is_empty() {
+        return None;
+    }
+    let (mut ss, mut df) = (0.0, 0usize);
+    let mut first = Vec::new();
+    for (_, v) in &groups {
+        if v.len() >= 2 {
+            let m = mean(v);
+            ss += v.iter().map(|x| (x - m).powi(2)).sum::<f64>();
+            df += v.len() - 1;
+            first.push(v[0] - mean(&v[1..]));
+        }
+    }
+    let within = (df > 0).then(|| ss / df as f64);
+    let means: Vec<f64> = groups.iter().map(|(_, v)| mean(v)).collect();
+    let per_process = g.values.len() as f64 / groups.len() as f64;
+    let between = variance(&means).map(|vm| (vm - within.unwrap_or(0.0) / per_process).max(0.0));
+    let pct = |var: f64| var.sqrt() * 100.0;
+    Some(CellNoise {
+        runtime: runtime.to_string(),
+        test: test.to_string(),
+        invocations: groups.len(),
+        values: g.values.len(),
+        within_pct: within.map(pct),
+        between_pct: between.map(pct),
+        first_pct: (!first.is_empty()).then(|| mean(&first).exp_m1() * 100.0),
+    })
+}
+
+/// Rounds both arms have, and the standard deviations (log scale) of their per-round
+/// difference and of the difference of independent rounds; `None` below 3 rounds.
+fn paired_spread(a: &Groups, b: &Groups) -> Option<(usize, f64, f64)> {
+    let (la, lb) = (log_groups(a)?, log_groups(b)?);
+    let (mut xa, mut xb) = (Vec::new(), Vec::new());
+    for (id, va) in &la {
+        if let Some((_, vb)) = lb.iter().find(|(j, _)| j == id) {
+            xa.push(mean(va));
+            xb.push(mean(vb));
+        }
+    }
+    if xa.len() < 3 {
+        return None;
+    }
+    let d: Vec<f64> = xa.iter().zip(&xb).map(|(x, y)| y - x).collect();
+    let paired = variance(&d)?.sqrt();
+    let unpaired = (variance(&xa)? + variance(&xb)?).sqrt();
+    (unpaired > 0.0).then_some((xa.len(), paired, unpaired))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn groups<'a>(values: &'a [f64], starts: &'a [usize]) -> Groups<'a> {
+        Groups {
+            values,
+            starts,
+            ids: &[],
+        }
+    }
+
+    #[test]
+    fn within_and_between_are_told_apart() {
+        // Three processes at 100, 200 and 400, each iteration within ±1 % of its own.
+        let v = [99.0, 101.0, 198.0, 202.0, 396.0, 404.0];
+        let c = cell_noise("r", "t", &groups(&v, &[0, 2, 4])).unwrap();
+        let within = c.within_pct.unwrap();
+        assert!((within - 1.414).abs() < 0.01, "{within}");
+        // ln 2 apart, step by step: sd of (ln100, ln200, ln400) = ln 2 = 69.3 %.
+        let between = c.between_pct.unwrap();
+        assert!((between - 69.3).abs() < 0.1, "{between}");
+        assert_eq!((c.invocations, c.values), (3, 6));
+        // The first of each process is 2 % below its second.
+        let first = c.first_pct.unwrap();
+        assert!((first + 1.98).abs() < 0.02, "{first}");
+    }
+
+    #[test]
+    fn one_value_a_process_has_no_within_and_no_first() {
+        let v = [100.0, 110.0, 90.0];
+        let c = cell_noise("r", "t", &groups(&v, &[0, 1, 2])).unwrap();
+        assert_eq!((c.within_pct, c.first_pct), (None, None));
+        assert!(c.between_pct.unwrap() > 9.0);
+        // One process: no between.
+        let c = cell_noise("r", "t", &groups(&v, &[0])).unwrap();
+        assert_eq!(c.between_pct, None);
+        assert!(c.within_pct.is_some());
+    }
+
+    #[test]
+    fn pairing_cancels_what_both_arms_share() {
+        // The machine's speed moves both arms alike by round; B is 5 % slower throughout.
+        let speed = [1.0, 1.3, 0.8, 1.1, 0.9];
+        let a: Vec<f64> = speed.iter().map(|s| 100.0 * s).collect();
+        let b: Vec<f64> = speed
+            .iter()
+            .enumerate()
+            .map(|(i, s)| 105.0 * s * (1.0 + 0.001 * i as f64))
+            .collect();
+        let starts = [0, 1, 2, 3, 4];
+        let (rounds, paired, unpaired) =
+            paired_spread(&groups(&a, &starts), &groups(&b, &starts)).unwrap();
+        assert_eq!(rounds, 5);
+        assert!(paired < 0.002, "{paired}");
+        assert!(unpaired > 0.2, "{unpaired}");
+        let p = PairNoise {
+            shared: "t".into(),
+            arms: ["a".into(), "b".into()],
+            rounds,
+            paired_pct: paired * 100.0,
+            unpaired_pct: unpaired * 100.0,
+        };
+        assert!(p.removed() > 0.99);
+        // Rounds only one arm has are left out; below 3 in common there is no figure.
+        assert!(paired_spread(&groups(&a, &starts), &groups(&b[..2], &[0, 1])).is_none());
+    }
+}
