@@ -2,7 +2,8 @@
 //! real runner and the real application state, drawn the way the TUI's loop draws (a frame
 //! per 50 ms while running), then the saved run opened and scrolled. Each cell is a real
 //! worker process, a stand-in script that reports one measurement: no engine is measured,
-//! only what the UI does with 10,000 cells. Prints frame-time percentiles and peak RSS.
+//! only what the UI does with 10,000 cells. Then a cell's history of 10,000 runs drawn.
+//! Prints frame-time percentiles and peak RSS.
 //!
 //! `cargo bench --profile ci -p wasmeter-tui --bench scale`; with `WASMETER_SCALE_RESULTS=DIR`
 //! the run is saved there and kept (scripts/bench-desktop opens it in the desktop app).
@@ -16,7 +17,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wasmeter_core::runner::{Plan, WorkerCommand, execute, stand_in_run};
 use wasmeter_tui::App;
+use wasmeter_tui::component::Component;
 use wasmeter_tui::launch::{Launcher, RunHandle};
+use wasmeter_tui::panes::history::HistoryPane;
+
+#[path = "../tests/all/history_fixture.rs"]
+mod history_fixture;
 
 const RUNTIMES: usize = 100;
 const TESTS: usize = 100;
@@ -153,5 +159,23 @@ fn main() {
         }
     }
     percentiles("saved run, key + frame", scroll);
+
+    // A cell's history of 10,000 runs: made once, then each frame only draws it.
+    let t = Instant::now();
+    let pane = HistoryPane::with_history(
+        results.clone(),
+        Default::default(),
+        history_fixture::ten_thousand_runs(),
+    );
+    println!("history of 10,000 runs: pane made in {:?}", t.elapsed());
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 160, 50));
+    let history_frames = (0..50)
+        .map(|_| {
+            let t = Instant::now();
+            pane.render(buf.area, &mut buf, true);
+            t.elapsed()
+        })
+        .collect();
+    percentiles("history of 10,000 runs, frame", history_frames);
     println!("peak RSS at the end: {:.0} MiB", peak_rss_mib());
 }

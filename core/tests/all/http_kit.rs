@@ -1,4 +1,10 @@
 //! The HTTP/1.1 codec, the server and the load generator, against real sockets on loopback.
+//! Wall-clock bounds here only catch a hang: how fast or how punctually the kit works is
+//! measured by `cargo bench --bench gateway` and `wasmeter load`, not asserted by tests
+//! that a busy 2-core machine would fail.
+
+/// Longer than any of these tests takes unless something hangs.
+const NO_HANG: std::time::Duration = std::time::Duration::from_secs(10);
 
 mod codec {
     // Wire-format tests: response parsing (lengths, chunks, split reads) and request
@@ -333,6 +339,7 @@ mod server {
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
+    use super::NO_HANG;
     use wasmeter_core::http::codec::Response;
     use wasmeter_core::http::server::{self, Handler, ServerOptions};
 
@@ -468,7 +475,7 @@ mod server {
         let mut idle = connect(addr);
         let t = Instant::now();
         h.stop().unwrap();
-        assert!(t.elapsed() < Duration::from_secs(2));
+        assert!(t.elapsed() < NO_HANG);
         let mut buf = [0u8; 16];
         assert!(matches!(idle.read(&mut buf), Ok(0) | Err(_)));
         assert!(TcpStream::connect(addr).is_err());
@@ -506,6 +513,7 @@ mod load {
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::{Duration, Instant};
 
+    use super::NO_HANG;
     use wasmeter_core::http::codec::Response;
     use wasmeter_core::http::load::{self, LoadError, LoadSpec, Stop};
     use wasmeter_core::http::server::{self, Handler, ServerHandle, ServerOptions};
@@ -568,11 +576,8 @@ mod load {
         s.expect_body = Some(b"Hello, World!".to_vec());
         let t = Instant::now();
         let r = load::run(&s).unwrap();
-        assert!(
-            t.elapsed() < Duration::from_millis(1500),
-            "{:?}",
-            t.elapsed()
-        );
+        // It stops (how close to 500 ms it stops is a timing, for a bench, not a test).
+        assert!(t.elapsed() < NO_HANG, "{:?}", t.elapsed());
         assert!(r.requests > 1000, "{r:?}");
         assert!(r.errors.is_empty(), "{:?}", r.errors);
         assert_eq!(r.statuses.get(&200), Some(&r.requests));
@@ -621,13 +626,15 @@ mod load {
         let [(load::Window::Start, start, a), (load::Window::End, end, b)] = edges[..] else {
             panic!("edges {edges:?}");
         };
+        // The window opens after the warm-up and lasts at least its duration; how soon
+        // after is the scheduler's, not the kit's (a 2-core VM under load can be late).
         assert!(
-            start >= Duration::from_millis(300) && start < Duration::from_millis(400),
+            start >= Duration::from_millis(300) && start < NO_HANG,
             "start {start:?}"
         );
         let window = end - start;
         assert!(
-            window >= Duration::from_millis(595) && window < Duration::from_millis(660),
+            window >= Duration::from_millis(595) && window < NO_HANG,
             "window {window:?}"
         );
         assert!(end <= done);
@@ -725,7 +732,7 @@ mod load {
         s.rate = Some(200.0);
         let t = Instant::now();
         let r = load::run(&s).unwrap();
-        assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+        assert!(t.elapsed() < NO_HANG, "{:?}", t.elapsed());
         assert!(r.errors.is_empty(), "{:?}", r.errors);
         // 200 req/s for 2 s.
         assert!((380..=420).contains(&r.requests), "{}", r.requests);
@@ -834,11 +841,7 @@ mod load {
         s.request_timeout = Duration::from_millis(200);
         let t = Instant::now();
         let r = load::run(&s).unwrap();
-        assert!(
-            t.elapsed() < Duration::from_millis(1300),
-            "{:?}",
-            t.elapsed()
-        );
+        assert!(t.elapsed() < NO_HANG, "{:?}", t.elapsed());
         assert_eq!(r.requests, 0);
         assert!(r.errors["timeout"] >= 4, "{:?}", r.errors);
 
@@ -848,11 +851,7 @@ mod load {
         s.max_time = Duration::from_millis(500);
         let t = Instant::now();
         let r = load::run(&s).unwrap();
-        assert!(
-            t.elapsed() < Duration::from_millis(1500),
-            "{:?}",
-            t.elapsed()
-        );
+        assert!(t.elapsed() < NO_HANG, "{:?}", t.elapsed());
         assert_eq!(r.requests, 0);
         assert_eq!(r.errors["timeout"], 2);
         drop(listener);
@@ -885,7 +884,8 @@ mod load {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let t = Instant::now();
         let err = load::run(&spec(addr, 4, Stop::Duration(Duration::from_secs(5)))).unwrap_err();
-        assert!(t.elapsed() < Duration::from_secs(1));
+        // Refused at once, not after the 5 s of load.
+        assert!(t.elapsed() < Duration::from_secs(4));
         assert_eq!(
             err.to_string(),
             format!("connect to 127.0.0.1:{port} failed: connection refused")

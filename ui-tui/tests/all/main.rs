@@ -7,6 +7,7 @@ mod common;
 mod compare;
 mod flow;
 mod history;
+mod history_fixture;
 mod http_saturated;
 mod modules;
 mod screens;
