@@ -851,17 +851,7 @@ fn comparability(a: &SavedRun, b: &SavedRun) -> Vec<String> {
 fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: bool) {
     let left_out: usize = sides.iter().map(|s| s.busy_count()).sum();
     d.busy_left_out = left_out;
-    let described: Vec<String> = runs
-        .iter()
-        .filter_map(|r| {
-            let n = r
-                .cells
-                .iter()
-                .filter(|c| super::load::busy_invocation(r, c))
-                .count();
-            (n > 0).then(|| format!("{n} of {} in run {}", r.cells.len(), r.meta.id))
-        })
-        .collect();
+    let described = busy_described(runs);
     if described.is_empty() {
         return;
     }
@@ -877,6 +867,20 @@ fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: 
             described.join(", ")
         )
     });
+}
+
+/// How many invocations of each run were busy, as `N of M in run ID`, for runs with any.
+fn busy_described(runs: &[&SavedRun]) -> Vec<String> {
+    runs.iter()
+        .filter_map(|r| {
+            let n = r
+                .cells
+                .iter()
+                .filter(|c| super::load::busy_invocation(r, c))
+                .count();
+            (n > 0).then(|| format!("{n} of {} in run {}", r.cells.len(), r.meta.id))
+        })
+        .collect()
 }
 
 /// Diffs run B against run A: for each runtime, test and phase both have, the ratio B/A
@@ -1005,7 +1009,10 @@ fn compare_in_run(
             ArmKind::Test => DiffError::NoTest(missing.to_string(), id, tests.join(", ")),
         });
     }
-    let side = Side::new(run, opts.allow_busy);
+    // Arms that alternated in one worker shared every moment, busy ones too: the load fell
+    // on both alike and cancels in their paired difference (calibrated: statistics §6c).
+    let exempt = alternated(run, x, y);
+    let side = Side::new(run, opts.allow_busy || exempt);
     let mut d = Diff::new(
         format!("{}:{x}", run.meta.id),
         format!("{}:{y}", run.meta.id),
@@ -1045,6 +1052,25 @@ fn compare_in_run(
         );
     }
     d.decide(estimates);
-    busy_warnings(&mut d, &[run], &[&side], opts.allow_busy);
+    if exempt && !opts.allow_busy {
+        let described = busy_described(&[run]);
+        if !described.is_empty() {
+            d.warnings.push(format!(
+                "the machine was busy during some invocations ({}); {x} and {y} alternated in one worker, so the load fell on both alike and the paired verdicts keep them",
+                described.join(", ")
+            ));
+        }
+    } else {
+        busy_warnings(&mut d, &[run], &[&side], opts.allow_busy);
+    }
     Ok(d)
+}
+
+/// Whether `x` and `y` are the arms of the run's `--pair`, alternated in one worker.
+fn alternated(run: &SavedRun, x: &str, y: &str) -> bool {
+    let s = &run.meta.settings;
+    s.pair_mode == Some(crate::store::PairMode::Alternate)
+        && s.pair
+            .as_ref()
+            .is_some_and(|[a, b]| (a == x && b == y) || (a == y && b == x))
 }

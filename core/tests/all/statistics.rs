@@ -697,3 +697,55 @@ fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
         "--fail-on takes slower or change, not 'faster'"
     );
 }
+
+#[test]
+fn busy_rounds_count_for_arms_that_alternated_in_one_worker_only() {
+    // Two runtimes of one run, y 10 % slower; every invocation measured on a busy machine.
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let mut run = rounds_run(
+        "busy",
+        &["x", "y", "z"],
+        &tests,
+        8,
+        (0.10, 0.01),
+        77,
+        &|rt, _| if rt == "y" { 1.10e6 } else { 1e6 },
+    );
+    let cpus = run
+        .meta
+        .machine
+        .cpus_allowed
+        .unwrap_or(run.meta.machine.cores) as f64;
+    for c in &mut run.cells {
+        c.other_cores = Some(0.9 * cpus);
+    }
+    let opts = DiffOptions::default();
+    // Not a pair of the run: busy invocations are left out, nothing is decided.
+    let d = compare_runtimes(&run, "x", "y", &opts).unwrap();
+    assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));
+    // Paired in processes side by side: still left out.
+    run.meta.settings.pair = Some(["x".into(), "y".into()]);
+    run.meta.settings.pair_mode = Some(PairMode::Processes);
+    let d = compare_runtimes(&run, "x", "y", &opts).unwrap();
+    assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));
+    // Alternated in one worker: the load fell on both arms alike, the verdicts stand, and
+    // the diff says why it kept them.
+    run.meta.settings.pair_mode = Some(PairMode::Alternate);
+    let d = compare_runtimes(&run, "y", "x", &opts).unwrap();
+    assert!(
+        d.rows.iter().all(|r| r.verdict == Verdict::Faster),
+        "{:?}",
+        d.rows[0]
+    );
+    assert_eq!(d.busy_left_out, 0);
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.contains("alternated in one worker, so the load fell on both alike")),
+        "{:?}",
+        d.warnings
+    );
+    // Another pair of the same run is not exempt.
+    let d = compare_runtimes(&run, "x", "z", &opts).unwrap();
+    assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));
+}
