@@ -275,10 +275,11 @@ fn run_cells(
             indexes.push(p);
             together.insert((p, invocation));
         }
-        for &i in &indexes {
+        for (k, &i) in indexes.iter().enumerate() {
             let _ = events.send(Event::CellStarted {
                 index: i,
                 invocation,
+                beside: k > 0,
             });
         }
         let t0 = Instant::now();

@@ -57,6 +57,9 @@ pub enum Event {
         index: usize,
         /// Which invocation, from 0.
         invocation: u32,
+        /// It runs in the worker of the cell started just before (the arms of a
+        /// `--pair-mode alternate` pair): that cell is still running too.
+        beside: bool,
     },
     /// An iteration of the running cell finished.
     Progress {

@@ -93,6 +93,9 @@ pub enum RunEventView {
         index: usize,
         /// Which invocation, from 0.
         invocation: u32,
+        /// It runs in the worker of the cell started just before, which keeps running.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        beside: bool,
     },
     /// Iterations done in the running cell.
     Progress {
@@ -148,9 +151,15 @@ impl From<Event> for RunEventView {
                 iterations_per_cell,
                 invocations,
             },
-            Event::CellStarted { index, invocation } => {
-                RunEventView::CellStarted { index, invocation }
-            }
+            Event::CellStarted {
+                index,
+                invocation,
+                beside,
+            } => RunEventView::CellStarted {
+                index,
+                invocation,
+                beside,
+            },
             Event::Progress { index, done } => RunEventView::Progress { index, done },
             Event::Measurement(rows) => RunEventView::Measurement { rows },
             Event::Sample(sample) => RunEventView::Sample { sample },

@@ -258,7 +258,7 @@ export type RunEvent =
       invocations?: number;
     }
   /** A worker of a cell started: once per invocation (another cell may run in between). */
-  | { type: 'cellStarted'; index: number; invocation?: number }
+  | { type: 'cellStarted'; index: number; invocation?: number; beside?: boolean }
   /** Iterations done in the cell, over its invocations so far. */
   | { type: 'progress'; index: number; done: number }
   | { type: 'measurement'; rows: MeasurementRow[] }

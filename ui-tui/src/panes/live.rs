@@ -53,6 +53,8 @@ pub struct LivePane {
     pub invocations: u32,
     /// The cell whose worker runs now.
     pub current: Option<usize>,
+    /// The other arm of an alternating pair, running in the same worker as `current`.
+    pub alongside: Option<usize>,
     /// Iterations finished over the whole run.
     pub iterations_done: u64,
     /// Time since the run started (set by the app's clock, not read while drawing).
@@ -125,14 +127,29 @@ impl LivePane {
                 self.iterations_per_cell = iterations_per_cell;
                 self.invocations = invocations.max(1);
                 self.current = None;
+                self.alongside = None;
             }
-            Event::CellStarted { index, invocation } => {
-                // The worker that ran before ended its invocation; unless its cell is
-                // finished, that cell now waits for its next one.
-                if let Some(prev) = self.current.filter(|p| *p != index)
-                    && let Some(CellStatus::Running(done, inv)) = self.status.get(prev).cloned()
-                {
-                    self.status[prev] = CellStatus::Between(inv + 1, done);
+            Event::CellStarted {
+                index,
+                invocation,
+                beside,
+            } => {
+                if beside {
+                    // The same worker runs the cell started just before too.
+                    self.alongside = self.current;
+                } else {
+                    // The worker that ran before ended its invocation (for both arms of
+                    // a pair); unless their cells are finished, they wait for their next.
+                    for prev in [self.current, self.alongside.take()]
+                        .into_iter()
+                        .flatten()
+                        .filter(|p| *p != index)
+                    {
+                        if let Some(CellStatus::Running(done, inv)) = self.status.get(prev).cloned()
+                        {
+                            self.status[prev] = CellStatus::Between(inv + 1, done);
+                        }
+                    }
                 }
                 if let Some(s) = self.status.get_mut(index) {
                     let done = match s {
@@ -185,6 +202,9 @@ impl LivePane {
                 };
                 if self.current == Some(index) {
                     self.current = None;
+                }
+                if self.alongside == Some(index) {
+                    self.alongside = None;
                 }
                 // Count the iterations a failed or cut-short cell will never report; a cell
                 // already ended (failed after the fact by the runtimes' cross-check of

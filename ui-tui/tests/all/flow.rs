@@ -164,6 +164,7 @@ fn pick_run_watch_diff_export() {
                 Event::CellStarted {
                     index: i,
                     invocation: round,
+                    beside: false,
                 },
             );
             for k in 0..4 {
@@ -293,6 +294,7 @@ fn cancel_asks_then_sets_the_flag() {
         Event::CellStarted {
             index: 0,
             invocation: 0,
+            beside: false,
         },
     );
     app.tick(Instant::now());
@@ -505,6 +507,7 @@ fn http_suite_settings_and_live_latency() {
                 Event::CellStarted {
                     index,
                     invocation: i,
+                    beside: false,
                 },
             );
             let row = |phase, metric, value| wasmeter_core::store::MeasurementRow {

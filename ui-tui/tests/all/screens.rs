@@ -86,6 +86,7 @@ pub fn live_pane() -> LivePane {
         l.apply(Event::CellStarted {
             index: i,
             invocation: 0,
+            beside: false,
         });
         for k in 0..3 {
             l.apply(Event::Progress {
@@ -106,6 +107,7 @@ pub fn live_pane() -> LivePane {
     l.apply(Event::CellStarted {
         index: 3,
         invocation: 0,
+        beside: false,
     });
     l.apply(Event::Progress { index: 3, done: 1 });
     l.apply(Event::CellFinished {
@@ -116,6 +118,7 @@ pub fn live_pane() -> LivePane {
     l.apply(Event::CellStarted {
         index: 4,
         invocation: 0,
+        beside: false,
     });
     l.apply(Event::Progress { index: 4, done: 1 });
     for i in 0..30u64 {
@@ -197,6 +200,7 @@ fn live_run_finished() {
     l.apply(Event::CellStarted {
         index: 5,
         invocation: 0,
+        beside: false,
     });
     l.apply(m("wasmer-cranelift", "sha256", 0, 5.1e6));
     l.apply(Event::CellFinished {
@@ -233,6 +237,7 @@ fn live_run_interleaved() {
         l.apply(Event::CellStarted {
             index: i,
             invocation: 0,
+            beside: false,
         });
         for d in 1..=done {
             l.apply(Event::Progress { index: i, done: d });
@@ -251,6 +256,7 @@ fn live_run_interleaved() {
     l.apply(Event::CellStarted {
         index: 0,
         invocation: 1,
+        beside: false,
     });
     l.apply(Event::Progress { index: 0, done: 4 });
     assert_eq!(l.status[0], CellStatus::Running(4, 1));
@@ -275,6 +281,53 @@ fn live_run_interleaved() {
         );
     }
     insta::assert_snapshot!(s);
+}
+
+/// An alternating pair: both arms run in one worker, so both show running until the next
+/// worker starts, and then both wait for their next invocation.
+#[test]
+fn live_alternating_pair_runs_both_arms_at_once() {
+    use wasmeter_tui::panes::live::CellStatus;
+    let mut l = LivePane::new("native");
+    l.apply(Event::Planned {
+        run_id: "compute-20261126-090000-beef".into(),
+        cells: vec![
+            ("wasmtime".into(), "sha256".into()),
+            ("wasmer-cranelift".into(), "sha256".into()),
+            ("native".into(), "sha256".into()),
+        ],
+        iterations_per_cell: 4,
+        invocations: 2,
+    });
+    for (index, beside) in [(1usize, false), (0, true)] {
+        l.apply(Event::CellStarted {
+            index,
+            invocation: 0,
+            beside,
+        });
+    }
+    for (index, done) in [(0usize, 1u32), (1, 1), (1, 2), (0, 2)] {
+        l.apply(Event::Progress { index, done });
+    }
+    assert_eq!(
+        l.status[..2],
+        [CellStatus::Running(2, 0), CellStatus::Running(2, 0)]
+    );
+    // The next worker: both arms ended their invocation.
+    l.apply(Event::CellStarted {
+        index: 2,
+        invocation: 0,
+        beside: false,
+    });
+    assert_eq!(
+        l.status,
+        [
+            CellStatus::Between(1, 2),
+            CellStatus::Between(1, 2),
+            CellStatus::Running(0, 0)
+        ]
+    );
+    assert_eq!((l.current, l.alongside), (Some(2), None));
 }
 
 #[test]

@@ -71,6 +71,8 @@ export interface LiveState {
   failedCells: number;
   /** The cell running now. */
   current: number | null;
+  /** The other arm of an alternating pair, running in the same worker as `current`. */
+  alongside: number | null;
   lastSample: SampleRow | null;
   samples: number;
   /** Failed cells as the runner counted them at the end. */
@@ -102,6 +104,7 @@ export function initialState(baseline = 'native', suite: string | null = null): 
     finishedCells: 0,
     failedCells: 0,
     current: null,
+    alongside: null,
     lastSample: null,
     samples: 0,
     failedReported: null,
@@ -152,7 +155,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
     case 'begin':
       return { ...initialState(a.baseline, a.suite ?? null), state: 'running', startedAt: now };
     case 'startFailed':
-      return { ...s, state: 'error', error: a.message, current: null, cancelling: false };
+      return { ...s, state: 'error', error: a.message, current: null, alongside: null, cancelling: false };
     case 'cancelRequested':
       return s.state === 'running' ? { ...s, cancelling: true } : s;
     case 'planned': {
@@ -193,6 +196,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         finishedCells: 0,
         failedCells: 0,
         current: null,
+        alongside: null,
       };
     }
     case 'cellStarted': {
@@ -200,15 +204,20 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
       const invocation = a.invocation ?? 0;
       const perInvocation = s.iterationsPerCell / s.invocations;
       let cells = s.cells;
-      // The worker before this one ended its invocation: unless its cell finished, that
-      // cell waits for its next invocation.
-      const prev = s.current;
-      if (prev !== null && prev !== a.index && cells[prev]?.status === 'running') {
-        cells = updateCell({ ...s, cells }, prev, (c) => ({ ...c, status: 'queued', invocationsEnded: c.invocation + 1 }));
+      // Beside: the same worker runs the cell started just before too. Otherwise the
+      // worker before this one ended its invocation (both arms of a pair): unless their
+      // cells finished, they wait for their next invocation.
+      if (!a.beside) {
+        for (const prev of [s.current, s.alongside]) {
+          if (prev !== null && prev !== a.index && cells[prev]?.status === 'running') {
+            cells = updateCell({ ...s, cells }, prev, (c) => ({ ...c, status: 'queued', invocationsEnded: c.invocation + 1 }));
+          }
+        }
       }
       return {
         ...s,
         current: a.index,
+        alongside: a.beside ? s.current : null,
         cells: updateCell({ ...s, cells }, a.index, (c) => ({
           ...c,
           status: 'running',
@@ -267,6 +276,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
       return {
         ...s,
         current: s.current === a.index ? null : s.current,
+        alongside: s.alongside === a.index ? null : s.alongside,
         finishedCells: s.finishedCells + 1,
         failedCells: s.failedCells + (failed ? 1 : 0),
         lastFinishedAt: now,
@@ -288,6 +298,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         state: s.state === 'error' ? 'error' : finalState(a.status),
         failedReported: a.failed,
         current: null,
+        alongside: null,
         cancelling: false,
         // A cell still running when the run ended was cut short; one between its
         // invocations keeps what it measured, as a partial cell.
@@ -305,7 +316,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           : s.cells,
       };
     case 'error':
-      return { ...s, state: 'error', error: a.message, current: null, cancelling: false };
+      return { ...s, state: 'error', error: a.message, current: null, alongside: null, cancelling: false };
     default:
       return s;
   }

@@ -268,4 +268,35 @@ describe('live state reducer', () => {
     expect(s.cells[1]).toMatchObject({ status: 'failed', failure: 'the run ended before this cell finished' });
     expect(liveMatrix(s).cell('native', 'sha256')).toMatchObject({ status: 'partial', median: 110, ratio: null });
   });
+  it('an alternating pair keeps both arms running until the next worker starts', () => {
+    let s = reduce(
+      initialState(),
+      {
+        type: 'planned',
+        runId: 'r4',
+        cells: [
+          ['wasmtime', 'sha256'],
+          ['wasmer-cranelift', 'sha256'],
+          ['native', 'sha256'],
+        ],
+        iterationsPerCell: 4,
+        invocations: 2,
+      },
+      0,
+    );
+    s = reduceAll(s, [
+      { type: 'cellStarted', index: 1, invocation: 0 },
+      { type: 'cellStarted', index: 0, invocation: 0, beside: true },
+      { type: 'progress', index: 0, done: 1 },
+      { type: 'progress', index: 1, done: 1 },
+    ]);
+    expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 0 });
+    expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 0 });
+    expect([s.current, s.alongside]).toEqual([0, 1]);
+    // The next worker: both arms ended their invocation and wait for the next.
+    s = reduce(s, { type: 'cellStarted', index: 2, invocation: 0 });
+    expect(s.cells[0]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
+    expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
+    expect([s.current, s.alongside]).toEqual([2, null]);
+  });
 });
