@@ -222,51 +222,10 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
 /// `--precision PCT [--budget DURATION]`, checked: a percentage over 0 and at most 100, a
 /// duration such as 90s, 10m or 1h30m (a bare number is seconds).
 fn precision(args: &RunArgs) -> Result<Option<Precision>> {
-    let Some(pct) = args.precision else {
-        return Ok(None);
-    };
-    if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
-        return Err(InputError(format!(
-            "--precision must be a percentage over 0 and at most 100, got {pct}"
-        ))
-        .into());
-    }
-    let budget_secs = args
-        .budget
-        .as_deref()
-        .map(|b| {
-            parse_duration(b).ok_or_else(|| {
-                InputError(format!(
-                    "--budget takes a duration such as 90s, 10m or 1h30m, not '{b}'"
-                ))
-            })
-        })
-        .transpose()?;
-    Ok(Some(Precision { pct, budget_secs }))
-}
-
-/// Seconds in `90s`, `10m`, `1h30m`, `2h` or `45` (seconds); `None` for anything else or 0.
-fn parse_duration(s: &str) -> Option<u64> {
-    let s = s.trim();
-    if let Ok(n) = s.parse::<u64>() {
-        return (n > 0).then_some(n);
-    }
-    let (mut total, mut num) = (0u64, String::new());
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-            continue;
-        }
-        let unit = match c {
-            'h' => 3600,
-            'm' => 60,
-            's' => 1,
-            _ => return None,
-        };
-        total = total.checked_add(num.parse::<u64>().ok()?.checked_mul(unit)?)?;
-        num.clear();
-    }
-    (num.is_empty() && total > 0).then_some(total)
+    args.precision
+        .map(|pct| Precision::parse(pct, args.budget.as_deref()).map_err(InputError))
+        .transpose()
+        .map_err(Into::into)
 }
 
 fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
@@ -580,22 +539,6 @@ mod tests {
             let core = case.core_settings();
             assert_eq!(cli.timeout_secs, want, "{argv:?}");
             assert_eq!(cli, core, "{argv:?}");
-        }
-    }
-}
-
-#[cfg(test)]
-mod durations {
-    use super::parse_duration;
-
-    #[test]
-    fn budgets_are_durations() {
-        assert_eq!(parse_duration("90s"), Some(90));
-        assert_eq!(parse_duration("10m"), Some(600));
-        assert_eq!(parse_duration("1h30m"), Some(5400));
-        assert_eq!(parse_duration("45"), Some(45));
-        for bad in ["", "0", "0s", "10x", "m", "1.5h", "-3s", "10m5"] {
-            assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }
 }

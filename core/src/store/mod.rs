@@ -192,6 +192,49 @@ impl Precision {
     /// Most invocations a cell gets while aiming at a precision: a cell that has not
     /// narrowed by then is noisy beyond what more rounds fix in reasonable time.
     pub const MAX_INVOCATIONS: u32 = 50;
+
+    /// A precision as a user gives it: a percentage and maybe a budget (`90s`, `10m`,
+    /// `1h30m`, or seconds), checked the same for every front end. The error names the
+    /// value as `--precision` / `--budget` do.
+    pub fn parse(pct: f64, budget: Option<&str>) -> Result<Precision, String> {
+        if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
+            return Err(format!(
+                "--precision must be a percentage over 0 and at most 100, got {pct}"
+            ));
+        }
+        let budget_secs = budget
+            .map(|b| {
+                parse_duration(b).ok_or_else(|| {
+                    format!("--budget takes a duration such as 90s, 10m or 1h30m, not '{b}'")
+                })
+            })
+            .transpose()?;
+        Ok(Precision { pct, budget_secs })
+    }
+}
+
+/// Seconds in `90s`, `10m`, `1h30m`, `2h` or `45` (seconds); `None` for anything else or 0.
+pub fn parse_duration(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Ok(n) = s.parse::<u64>() {
+        return (n > 0).then_some(n);
+    }
+    let (mut total, mut num) = (0u64, String::new());
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+            continue;
+        }
+        let unit = match c {
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return None,
+        };
+        total = total.checked_add(num.parse::<u64>().ok()?.checked_mul(unit)?)?;
+        num.clear();
+    }
+    (num.is_empty() && total > 0).then_some(total)
 }
 
 /// The order in which a run's cells (each made of invocations) are run.
@@ -444,4 +487,43 @@ pub struct CellRecord {
     /// it cannot be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_cores: Option<f64>,
+}
+
+#[cfg(test)]
+mod precision_tests {
+    use super::{Precision, parse_duration};
+
+    #[test]
+    fn budgets_are_durations() {
+        assert_eq!(parse_duration("90s"), Some(90));
+        assert_eq!(parse_duration("10m"), Some(600));
+        assert_eq!(parse_duration("1h30m"), Some(5400));
+        assert_eq!(parse_duration("45"), Some(45));
+        for bad in ["", "0", "0s", "10x", "m", "1.5h", "-3s", "10m5"] {
+            assert_eq!(parse_duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_precision_is_a_percentage_with_maybe_a_budget() {
+        assert_eq!(
+            Precision::parse(5.0, Some("8m")),
+            Ok(Precision {
+                pct: 5.0,
+                budget_secs: Some(480)
+            })
+        );
+        assert_eq!(Precision::parse(2.5, None).unwrap().budget_secs, None);
+        for bad in [0.0, -1.0, 100.5, f64::NAN] {
+            assert!(
+                Precision::parse(bad, None)
+                    .unwrap_err()
+                    .starts_with("--precision must be")
+            );
+        }
+        assert_eq!(
+            Precision::parse(5.0, Some("10x")).unwrap_err(),
+            "--budget takes a duration such as 90s, 10m or 1h30m, not '10x'"
+        );
+    }
 }

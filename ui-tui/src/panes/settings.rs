@@ -1,5 +1,7 @@
 //! Run settings: size, warm-up, runs, invocations (fresh worker processes per cell) and
-//! their order, timeout, baseline runtime, label; for an HTTP suite (gateway, servers) the
+//! their order, timeout, baseline runtime, label; a pair of runtimes or tests run side by
+//! side (`--pair A,B`) and how (`--pair-mode`); a precision to aim at with its budget
+//! (`--precision`, `--budget`); for an HTTP suite (gateway, servers) the
 //! load: connection levels, seconds per level, seconds of latency. Warm-up, runs and
 //! invocations start from core's defaults for the ticked suite's kind
 //! ([`Repetition::default_for`]) and are kept per kind once changed. The timeout is the
@@ -27,11 +29,12 @@ use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
     RunOrder, TimeoutSource,
 };
+use wasmeter_core::store::{PairMode, Precision};
 use wasmeter_core::suite::{ModuleRun, Preopen, Size, Suite, SuiteKind, env_var};
 
 /// The settings, in display order (connections to latency for HTTP suites only, arguments
 /// to native for modules added by path only).
-pub const FIELDS: [&str; 18] = [
+pub const FIELDS: [&str; 22] = [
     "size",
     "warm-up",
     "runs",
@@ -40,6 +43,10 @@ pub const FIELDS: [&str; 18] = [
     "timeout (s)",
     "baseline",
     "label",
+    "pair",
+    "pair mode",
+    "precision %",
+    "budget",
     "connections",
     "s per level",
     "latency (s)",
@@ -66,26 +73,34 @@ const TIMEOUT: usize = 5;
 const BASELINE: usize = 6;
 /// Index of the label.
 const LABEL: usize = 7;
+/// Index of the pair's two arms.
+const PAIR: usize = 8;
+/// Index of how the pair's arms run.
+const PAIR_MODE: usize = 9;
+/// Index of the precision aimed at.
+const PRECISION: usize = 10;
+/// Index of the precision's budget.
+const BUDGET: usize = 11;
 /// Index of the connection levels.
-const LEVELS: usize = 8;
+const LEVELS: usize = 12;
 /// Index of the seconds per level.
-const DURATION: usize = 9;
+const DURATION: usize = 13;
 /// Index of the seconds of latency measurement.
-const LATENCY: usize = 10;
+const LATENCY: usize = 14;
 /// Index of the modules' arguments.
-const ARGS: usize = 11;
+const ARGS: usize = 15;
 /// Index of the modules' environment variables.
-const ENV: usize = 12;
+const ENV: usize = 16;
 /// Index of the file the modules read as stdin.
-const STDIN: usize = 13;
+const STDIN: usize = 17;
 /// Index of the file of the output the modules must print.
-const EXPECT: usize = 14;
+const EXPECT: usize = 18;
 /// Index of the host folders the modules see.
-const DIRS: usize = 15;
+const DIRS: usize = 19;
 /// Index of the exported function called instead of `_start`.
-const INVOKE: usize = 16;
+const INVOKE: usize = 20;
 /// Index of the native builds of the modules.
-const NATIVE: usize = 17;
+const NATIVE: usize = 21;
 
 /// State of the settings pane.
 #[derive(Debug)]
@@ -109,6 +124,12 @@ pub struct SettingsPane {
     pub baseline: String,
     /// Label stored with the run.
     pub label: String,
+    /// Two runtimes or two tests run side by side in every round (`--pair`); `None`: no pair.
+    pub pair: Option<[String; 2]>,
+    /// How the pair's arms run (`--pair-mode`); `None`: core decides.
+    pub pair_mode: Option<PairMode>,
+    /// Rounds added until every cell's interval is this narrow, within the budget.
+    pub precision: Option<Precision>,
     /// Selected field.
     pub cursor: usize,
     /// Text being typed into the selected field.
@@ -229,6 +250,9 @@ impl Default for SettingsPane {
             baseline: defaults.baseline.clone(),
             defaults,
             label: String::new(),
+            pair: None,
+            pair_mode: None,
+            precision: None,
             cursor: 0,
             editing: None,
             error: None,
@@ -342,6 +366,9 @@ impl SettingsPane {
             label: Some(self.label.clone()),
             baseline: Some(self.baseline.clone()),
             http: kind.is_http().then(|| self.http.clone()),
+            pair: self.pair.clone(),
+            pair_mode: self.pair.as_ref().and(self.pair_mode),
+            precision: self.precision,
             ..RunChoices::default()
         }
     }
@@ -370,6 +397,21 @@ impl SettingsPane {
             },
             BASELINE => self.baseline.clone(),
             LABEL => self.label.clone(),
+            PAIR => self.pair.as_ref().map(|p| p.join(",")).unwrap_or_default(),
+            PAIR_MODE => match (&self.pair, self.pair_mode) {
+                (None, _) => String::new(),
+                (Some(_), None) => "default".into(),
+                (Some(_), Some(m)) => m.to_string(),
+            },
+            PRECISION => self
+                .precision
+                .map(|p| p.pct.to_string())
+                .unwrap_or_default(),
+            BUDGET => self
+                .precision
+                .and_then(|p| p.budget_secs)
+                .map(|s| format!("{s}s"))
+                .unwrap_or_default(),
             LEVELS => self
                 .http
                 .levels
@@ -419,6 +461,33 @@ impl SettingsPane {
             BASELINE if t.is_empty() => return Err("baseline: name a runtime".into()),
             BASELINE => self.baseline = t.to_string(),
             LABEL => self.label = t.to_string(),
+            PAIR if t.is_empty() => self.pair = None,
+            PAIR => match t.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+                [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
+                    self.pair = Some([a.to_string(), b.to_string()]);
+                }
+                _ => return Err("pair: two different runtimes or two tests, A,B".into()),
+            },
+            PAIR_MODE if t.is_empty() || t == "default" => self.pair_mode = None,
+            PAIR_MODE => {
+                self.pair_mode = Some(t.parse().map_err(|e: String| format!("pair mode: {e}"))?);
+            }
+            PRECISION if t.is_empty() => self.precision = None,
+            PRECISION => {
+                let pct = t.parse::<f64>().unwrap_or(f64::NAN);
+                let budget = self
+                    .precision
+                    .and_then(|p| p.budget_secs)
+                    .map(|s| s.to_string());
+                self.precision = Some(Precision::parse(pct, budget.as_deref())?);
+            }
+            BUDGET => {
+                let Some(p) = self.precision else {
+                    return Err("budget: set a precision first".into());
+                };
+                let budget = (!t.is_empty()).then_some(t);
+                self.precision = Some(Precision::parse(p.pct, budget)?);
+            }
             LEVELS => {
                 let levels: Option<Vec<u32>> = t
                     .split([',', ' '])
@@ -476,6 +545,12 @@ impl SettingsPane {
                     RunOrder::Sequential => RunOrder::Interleaved,
                 }
             }
+            // Core's choice, alternate, processes.
+            PAIR_MODE if self.pair.is_some() => {
+                let modes = [None, Some(PairMode::Alternate), Some(PairMode::Processes)];
+                let i = modes.iter().position(|m| *m == self.pair_mode).unwrap_or(0);
+                self.pair_mode = modes[if up { (i + 1) % 3 } else { (i + 2) % 3 }];
+            }
             TIMEOUT => {
                 let t = self.timeout_secs();
                 self.timeout = Some(if up {
@@ -514,7 +589,7 @@ impl SettingsPane {
 
     /// True for fields ←/→ change.
     fn steps(i: usize) -> bool {
-        !matches!(i, LABEL | LEVELS) && i < ARGS
+        !matches!(i, LABEL | PAIR | PRECISION | BUDGET | LEVELS) && i < ARGS
     }
 
     /// What Tab completes in field `i`: the last word of the text, as a path of the kind
@@ -594,6 +669,35 @@ impl Component for SettingsPane {
                     "a diff needs {MIN_INVOCATIONS} invocations and {MIN_VALUES} values a cell for a verdict"
                 ),
                 Style::default().fg(Color::Yellow),
+            ));
+        }
+        if let Some([x, y]) = &self.pair {
+            msg.push(Line::styled(
+                format!(
+                    "pair: {x} and {y} run side by side in every round ({}); diff the run \
+                     with --runtimes or --tests {x},{y} for a paired verdict",
+                    match self.pair_mode {
+                        Some(PairMode::Alternate) => "in one worker, iteration by iteration",
+                        Some(PairMode::Processes) => "each in its own worker",
+                        None => "for command suites in one worker, else each in its own",
+                    }
+                ),
+                dim,
+            ));
+        }
+        if let Some(p) = self.precision {
+            msg.push(Line::styled(
+                format!(
+                    "precision: rounds are added until every cell is within ±{} %{}",
+                    p.pct,
+                    p.budget_secs
+                        .map(|b| format!(" or {b} s have passed"))
+                        .unwrap_or_else(|| format!(
+                            ", at most {} invocations",
+                            Precision::MAX_INVOCATIONS
+                        ))
+                ),
+                dim,
             ));
         }
         if self.modules {

@@ -442,7 +442,7 @@ fn http_suite_settings_and_live_latency() {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
     // connections: type 1,8; seconds per level: one step down from 2 s.
-    keys(&mut app, "jjjjjjjj");
+    keys(&mut app, "jjjjjjjjjjjj");
     key(&mut app, KeyCode::Enter);
     for _ in 0..30 {
         key(&mut app, KeyCode::Backspace);
@@ -597,4 +597,91 @@ fn the_terminal_ui_plans_as_core_does() {
         assert_eq!(tui.timeout_secs, want, "{}", suite.name);
         assert_eq!(tui, case.core_settings(), "{}", suite.name);
     }
+}
+
+/// A pair and a precision set in the settings reach the plan (`run --pair`, `--pair-mode`,
+/// `--precision`, `--budget`); bad values are refused with why and block nothing else.
+#[test]
+fn pair_and_precision_from_the_settings_reach_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Fake::default();
+    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Pane::Settings);
+    let field = |app: &App, name: &str| {
+        app.settings
+            .shown()
+            .iter()
+            .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
+            .unwrap()
+    };
+    let set = |app: &mut App, name: &str, value: &str| {
+        app.settings.cursor = field(app, name);
+        key(app, KeyCode::Enter);
+        for _ in 0..30 {
+            key(app, KeyCode::Backspace);
+        }
+        keys(app, value);
+        key(app, KeyCode::Enter);
+        app.settings.error.clone()
+    };
+    // Refused, each with why.
+    assert_eq!(
+        set(&mut app, "pair", "wasmtime").as_deref(),
+        Some("pair: two different runtimes or two tests, A,B")
+    );
+    assert_eq!(
+        set(&mut app, "budget", "2m").as_deref(),
+        Some("budget: set a precision first")
+    );
+    assert_eq!(
+        set(&mut app, "precision %", "0").as_deref(),
+        Some("--precision must be a percentage over 0 and at most 100, got 0")
+    );
+    assert_eq!(app.settings.precision, None);
+    // Set: a pair of two runtimes, its mode stepped from core's choice to alternate, a
+    // precision of 5 % within 2 minutes.
+    assert_eq!(set(&mut app, "pair", "wasmtime, native"), None);
+    assert_eq!(set(&mut app, "precision %", "5"), None);
+    assert_eq!(set(&mut app, "budget", "2m"), None);
+    assert_eq!(
+        set(&mut app, "budget", "2 weeks").as_deref(),
+        Some("--budget takes a duration such as 90s, 10m or 1h30m, not '2 weeks'")
+    );
+    app.settings.cursor = field(&app, "pair mode");
+    key(&mut app, KeyCode::Right);
+    app.settings.cursor = 0;
+    let s = screen(&app);
+    for want in [
+        "pair          wasmtime,native",
+        "pair mode     alternate",
+        "precision %   5",
+        "budget        120s",
+    ] {
+        assert!(s.contains(want), "{want:?} missing in\n{s}");
+    }
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.is_running(), "status: {:?}", app.message);
+    let plan = fake.plan.lock().unwrap();
+    let settings = &plan.as_ref().unwrap().settings;
+    assert_eq!(
+        settings.pair,
+        Some(["wasmtime".to_string(), "native".to_string()])
+    );
+    assert_eq!(
+        settings.pair_mode,
+        Some(wasmeter_core::store::PairMode::Alternate)
+    );
+    assert_eq!(
+        settings.precision,
+        Some(wasmeter_core::store::Precision {
+            pct: 5.0,
+            budget_secs: Some(120)
+        })
+    );
 }

@@ -166,6 +166,10 @@ fn settings_editing() {
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::End);
+    // From the last field (budget) up past precision, pair mode and pair to the label.
+    for _ in 0..4 {
+        key(&mut a, KeyCode::Up);
+    }
     key(&mut a, KeyCode::Enter);
     keys(&mut a, "nightly");
     insta::assert_snapshot!(render(&a, 100, 28));
