@@ -151,6 +151,8 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
   /** `none` or a runtime; null until picked (the backend's default). */
   const [normalize, setNormalize] = useState<string | null>(null);
   const [runtimes, setRuntimes] = useState<string[]>([]);
+  /** Keep invocations measured on a busy machine in the verdicts (`--allow-busy`). */
+  const [allowBusy, setAllowBusy] = useState(false);
   const [diff, setDiff] = useState<Diff | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -170,7 +172,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
     if (!a || !b || a === b || thresholdPct === null) return undefined;
     let stale = false;
     setLoading(true);
-    diffRuns(a, b, thresholdPct, normalize ?? undefined)
+    diffRuns(a, b, thresholdPct, normalize ?? undefined, allowBusy || undefined)
       .then((r) => {
         if (stale) return;
         const httpRun = r.runs.find(isHttpRun);
@@ -192,7 +194,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
     return () => {
       stale = true;
     };
-  }, [a, b, thresholdPct, normalize]);
+  }, [a, b, thresholdPct, normalize, allowBusy]);
   const normalizeValue = normalize ?? diff?.normalize ?? 'none';
   const thresholdText = threshold ?? String(defaultThresholdPct ?? diff?.threshold_pct ?? '');
   const normalizeOptions = [...new Set(['none', 'native', ...runtimes, normalizeValue])];
@@ -267,6 +269,18 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
               </option>
             ))}
           </select>
+        </label>
+        <label
+          class="check"
+          title="Verdicts leave out invocations measured while other processes took more than a quarter of the CPUs; keep them anyway (the warnings say so)"
+        >
+          <input
+            type="checkbox"
+            checked={allowBusy}
+            onChange={(e) => setAllowBusy(e.currentTarget.checked)}
+            data-testid="diff-allow-busy"
+          />
+          allow busy
         </label>
         <fieldset class="phase-filter">
           <legend>Phases</legend>

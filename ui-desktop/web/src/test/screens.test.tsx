@@ -245,6 +245,14 @@ describe('Diff screen', () => {
         { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5 },
       ]),
     );
+    // Allow busy is sent only when ticked.
+    fireEvent.click(screen.getByTestId('diff-allow-busy'));
+    await waitFor(() =>
+      expect(calls.at(-1)).toEqual([
+        'diff_runs',
+        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5, allowBusy: true },
+      ]),
+    );
   });
 
   it('puts comparability warnings above the table, and lists rows only one side has', async () => {
