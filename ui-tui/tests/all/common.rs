@@ -632,3 +632,12 @@ pub fn http_run() -> SavedRun {
         samples: samples(),
     }
 }
+
+/// The row of the settings field named `name` among those shown (what the cursor takes).
+pub fn settings_field(app: &wasmeter_tui::App, name: &str) -> usize {
+    app.settings
+        .shown()
+        .iter()
+        .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
+        .unwrap_or_else(|| panic!("no settings field {name}"))
+}

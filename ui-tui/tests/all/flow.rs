@@ -39,6 +39,17 @@ impl Launcher for Fake {
     }
 }
 
+/// The app on the common runtimes and suites, its runs launched by a [`Fake`].
+fn fake_app(results: &Path) -> (App, Fake) {
+    let fake = Fake::default();
+    let app = App::new(results.to_path_buf(), Box::new(fake.clone())).with_data(
+        runtimes(),
+        suites(),
+        vec![],
+    );
+    (app, fake)
+}
+
 fn key(app: &mut App, code: KeyCode) {
     app.on_key(KeyEvent::from(code));
 }
@@ -104,9 +115,7 @@ fn pick_run_watch_diff_export() {
         Some("before"),
         1.0,
     );
-    let fake = Fake::default();
-    let mut app =
-        App::new(results.clone(), Box::new(fake.clone())).with_data(runtimes(), suites(), vec![]);
+    let (mut app, fake) = fake_app(&results);
     app.reload_runs();
     app.export_dir = dir.path().to_path_buf();
     pick_and_start(&mut app);
@@ -273,12 +282,7 @@ fn pick_run_watch_diff_export() {
 #[test]
 fn cancel_asks_then_sets_the_flag() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = Fake::default();
-    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
-        runtimes(),
-        suites(),
-        vec![],
-    );
+    let (mut app, fake) = fake_app(dir.path());
     pick_and_start(&mut app);
     send(
         &fake,
@@ -401,12 +405,7 @@ fn mouse_wheel_moves_and_tab_click_switches() {
 #[test]
 fn http_suite_settings_and_live_latency() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = Fake::default();
-    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
-        runtimes(),
-        suites(),
-        vec![],
-    );
+    let (mut app, fake) = fake_app(dir.path());
     key(&mut app, KeyCode::Char('1'));
     keys(&mut app, "jj "); // leave out wasmtime-winch
     keys(&mut app, "j "); // and wasmer-cranelift
@@ -604,22 +603,11 @@ fn the_terminal_ui_plans_as_core_does() {
 #[test]
 fn pair_and_precision_from_the_settings_reach_the_plan() {
     let dir = tempfile::tempdir().unwrap();
-    let fake = Fake::default();
-    let mut app = App::new(dir.path().to_path_buf(), Box::new(fake.clone())).with_data(
-        runtimes(),
-        suites(),
-        vec![],
-    );
+    let (mut app, fake) = fake_app(dir.path());
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Settings);
-    let field = |app: &App, name: &str| {
-        app.settings
-            .shown()
-            .iter()
-            .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
-            .unwrap()
-    };
+    let field = settings_field;
     let set = |app: &mut App, name: &str, value: &str| {
         app.settings.cursor = field(app, name);
         key(app, KeyCode::Enter);

@@ -234,13 +234,7 @@ fn bad_module_options_show_and_block_the_run() {
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Settings);
     assert!(app.settings.modules, "the modules' fields show");
-    let field = |app: &App, name: &str| {
-        app.settings
-            .shown()
-            .iter()
-            .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
-            .unwrap()
-    };
+    let field = crate::common::settings_field;
     for (name, value, why) in [
         (
             "env",
@@ -417,13 +411,7 @@ fn tab_completes_the_paths_of_module_options() {
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Settings);
     let base = tmp.path().display().to_string();
-    let field = |app: &App, name: &str| {
-        app.settings
-            .shown()
-            .iter()
-            .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
-            .unwrap()
-    };
+    let field = crate::common::settings_field;
     // Any file for stdin; the Tab stays in the field.
     app.settings.cursor = field(&app, "stdin");
     key(&mut app, KeyCode::Enter);
