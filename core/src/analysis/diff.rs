@@ -207,6 +207,10 @@ pub struct Diff {
     /// samples.
     #[serde(default)]
     pub paired: bool,
+    /// The two arms alternated iteration by iteration in one worker (`run --pair
+    /// --pair-mode alternate`): each round's difference is of one process.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alternated: bool,
     /// Invocations left out because the machine was busy during them (see warnings).
     #[serde(default)]
     pub busy_left_out: usize,
@@ -267,7 +271,9 @@ impl Diff {
 
     /// One line saying how the rows were compared, for every output format.
     pub fn method(&self) -> String {
-        let interval = if self.paired {
+        let interval = if self.alternated {
+            "95 % paired Student-t interval over the rounds both ran (each round's difference of log means; the arms alternated in one worker)"
+        } else if self.paired {
             "95 % paired Student-t interval over the rounds both ran (each round's difference of log means)"
         } else {
             "95 % Student-t interval over invocations (Welch)"
@@ -297,6 +303,7 @@ impl Diff {
             only_b: Vec::new(),
             method: String::new(),
             paired: false,
+            alternated: false,
             busy_left_out: 0,
         }
     }
@@ -1022,6 +1029,7 @@ fn compare_in_run(
         },
     );
     d.paired = true;
+    d.alternated = exempt;
     let label = format!("{x} → {y}");
     let mut estimates = Vec::new();
     for other in others {

@@ -104,6 +104,7 @@ mod tests {
             }],
             only_b: Vec::new(),
             paired: false,
+            alternated: false,
             busy_left_out: 0,
         };
         // A and B are the typical values the ratio is of, not the medians.

@@ -738,6 +738,7 @@ fn busy_rounds_count_for_arms_that_alternated_in_one_worker_only() {
         d.rows[0]
     );
     assert_eq!(d.busy_left_out, 0);
+    assert!(d.alternated && d.method().contains("the arms alternated in one worker"));
     assert!(
         d.warnings
             .iter()
