@@ -3,7 +3,7 @@
 //! It tells which lever narrows an interval: more runs per invocation help only against
 //! the first, more invocations against the second, pairing against what both arms share.
 
-use super::stats::Groups;
+use super::stats::{Groups, paired_units};
 use super::summary::Index;
 use crate::store::SavedRun;
 use serde::Serialize;
@@ -109,14 +109,14 @@ pub fn noise(run: &SavedRun) -> Noise {
     Noise { cells, pairs }
 }
 
-/// Each process's logs, by its id; `None` when a value is not positive and finite.
-fn log_groups(g: &Groups) -> Option<Vec<(u32, Vec<f64>)>> {
+/// Each process's logs; `None` when a value is not positive and finite.
+fn log_groups(g: &Groups) -> Option<Vec<Vec<f64>>> {
     (0..g.invocations())
         .map(|i| {
             let v = g.group(i);
             v.iter()
                 .all(|x| x.is_finite() && *x > 0.0)
-                .then(|| (g.id(i), v.iter().map(|x| x.ln()).collect()))
+                .then(|| v.iter().map(|x| x.ln()).collect())
         })
         .collect()
 }
@@ -140,7 +140,7 @@ fn cell_noise(runtime: &str, test: &str, g: &Groups) -> Option<CellNoise> {
     }
     let (mut ss, mut df) = (0.0, 0usize);
     let mut first = Vec::new();
-    for (_, v) in &groups {
+    for v in &groups {
         if v.len() >= 2 {
             let m = mean(v);
             ss += v.iter().map(|x| (x - m).powi(2)).sum::<f64>();
@@ -149,7 +149,7 @@ fn cell_noise(runtime: &str, test: &str, g: &Groups) -> Option<CellNoise> {
         }
     }
     let within = (df > 0).then(|| ss / df as f64);
-    let means: Vec<f64> = groups.iter().map(|(_, v)| mean(v)).collect();
+    let means: Vec<f64> = groups.iter().map(|v| mean(v)).collect();
     let per_process = g.values.len() as f64 / groups.len() as f64;
     let between = variance(&means).map(|vm| (vm - within.unwrap_or(0.0) / per_process).max(0.0));
     let pct = |var: f64| var.sqrt() * 100.0;
@@ -167,14 +167,7 @@ fn cell_noise(runtime: &str, test: &str, g: &Groups) -> Option<CellNoise> {
 /// Rounds both arms have, and the standard deviations (log scale) of their per-round
 /// difference and of the difference of independent rounds; `None` below 3 rounds.
 fn paired_spread(a: &Groups, b: &Groups) -> Option<(usize, f64, f64)> {
-    let (la, lb) = (log_groups(a)?, log_groups(b)?);
-    let (mut xa, mut xb) = (Vec::new(), Vec::new());
-    for (id, va) in &la {
-        if let Some((_, vb)) = lb.iter().find(|(j, _)| j == id) {
-            xa.push(mean(va));
-            xb.push(mean(vb));
-        }
-    }
+    let (xa, xb): (Vec<f64>, Vec<f64>) = paired_units(a, b)?.into_iter().unzip();
     if xa.len() < 3 {
         return None;
     }

@@ -393,10 +393,9 @@ pub fn ratio_estimate(
 /// or busy invocation) are left out. `None` with fewer than 2 shared rounds. Returns the
 /// estimate and the rounds it paired.
 pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)> {
-    let (ua, ub) = (a.log_units()?, b.log_units()?);
-    let d: Vec<f64> = ua
-        .iter()
-        .filter_map(|(id, x)| ub.iter().find(|(j, _)| j == id).map(|(_, y)| y - x))
+    let d: Vec<f64> = paired_units(a, b)?
+        .into_iter()
+        .map(|(x, y)| y - x)
         .collect();
     let n = d.len();
     if n < 2 {
@@ -417,6 +416,17 @@ pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)>
         },
         n,
     ))
+}
+
+/// The two cells' process means (mean logs), round by round, for the rounds (invocation
+/// ids) both have; `None` when a value is not positive and finite.
+pub(super) fn paired_units(a: &Groups, b: &Groups) -> Option<Vec<(f64, f64)>> {
+    let (ua, ub) = (a.log_units()?, b.log_units()?);
+    Some(
+        ua.iter()
+            .filter_map(|(id, x)| ub.iter().find(|(j, _)| j == id).map(|(_, y)| (*x, *y)))
+            .collect(),
+    )
 }
 
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms: relative error below 1e-13).

@@ -306,12 +306,7 @@ impl Plan {
         }
         let pair_mode = pair_mode(&req, kind)?;
         if let Some(p) = req.precision {
-            if !(p.pct.is_finite() && p.pct > 0.0 && p.pct <= 100.0) {
-                return Err(PlanError::Invalid(format!(
-                    "--precision must be a percentage over 0 and at most 100, got {}",
-                    p.pct
-                )));
-            }
+            p.check().map_err(PlanError::Invalid)?;
             if req.order == RunOrder::Sequential {
                 return Err(PlanError::Invalid(
                     "--precision adds rounds; it cannot go with --order sequential".into(),

@@ -197,11 +197,6 @@ impl Precision {
     /// `1h30m`, or seconds), checked the same for every front end. The error names the
     /// value as `--precision` / `--budget` do.
     pub fn parse(pct: f64, budget: Option<&str>) -> Result<Precision, String> {
-        if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
-            return Err(format!(
-                "--precision must be a percentage over 0 and at most 100, got {pct}"
-            ));
-        }
         let budget_secs = budget
             .map(|b| {
                 parse_duration(b).ok_or_else(|| {
@@ -209,7 +204,22 @@ impl Precision {
                 })
             })
             .transpose()?;
-        Ok(Precision { pct, budget_secs })
+        let p = Precision { pct, budget_secs };
+        p.check()?;
+        Ok(p)
+    }
+
+    /// The percentage is over 0 and at most 100: what every precision, however made, must
+    /// hold before a run aims at it.
+    pub fn check(&self) -> Result<(), String> {
+        let pct = self.pct;
+        if pct.is_finite() && pct > 0.0 && pct <= 100.0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "--precision must be a percentage over 0 and at most 100, got {pct}"
+            ))
+        }
     }
 }
 

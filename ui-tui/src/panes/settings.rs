@@ -474,12 +474,13 @@ impl SettingsPane {
             }
             PRECISION if t.is_empty() => self.precision = None,
             PRECISION => {
-                let pct = t.parse::<f64>().unwrap_or(f64::NAN);
-                let budget = self
-                    .precision
-                    .and_then(|p| p.budget_secs)
-                    .map(|s| s.to_string());
-                self.precision = Some(Precision::parse(pct, budget.as_deref())?);
+                // The budget set before stays.
+                let p = Precision {
+                    pct: t.parse::<f64>().unwrap_or(f64::NAN),
+                    budget_secs: self.precision.and_then(|p| p.budget_secs),
+                };
+                p.check()?;
+                self.precision = Some(p);
             }
             BUDGET => {
                 let Some(p) = self.precision else {
