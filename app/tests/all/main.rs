@@ -19,3 +19,4 @@ mod modules;
 mod plans;
 mod report;
 mod tui_tmux;
+mod wasi_http;

@@ -8,14 +8,14 @@
 
 use super::HttpSettings;
 use super::codec::{Request, Response};
-use super::gateway::GatewaySpec;
+use super::gateway::{GatewaySpec, serves_components};
 use super::guest::{expected_body, route};
 use super::launch::{ServerProcess, command_in, free_port, port_in_use};
 use super::load::{self, LoadReport, LoadSpec, Stop};
 use super::server::{Handler, ServerHandle, ServerOptions, spawn_local};
 use super::upstream::request_once;
 use crate::runner::WorkerCommand;
-use crate::runtime::{Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
+use crate::runtime::{Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE};
 use crate::sample::TreeSampler;
 use crate::suite::{HttpTest, ServerDef, SuiteKind};
 use serde::{Deserialize, Serialize};
@@ -88,7 +88,10 @@ impl Driver {
                 d.build(build)?;
             }
             d.server = Some(def);
-        } else if route(&job.test.path).0 == "proxy" {
+        } else {
+            d.guest_for_variant()?;
+        }
+        if job.kind == SuiteKind::Gateway && route(&job.test.path).0 == "proxy" {
             let echo: Handler = Arc::new(|req: &Request| Response::ok(req.body().to_vec()));
             let options = ServerOptions {
                 workers: 1,
@@ -100,6 +103,28 @@ impl Driver {
             d.upstream = Some(up);
         }
         Ok(d)
+    }
+
+    /// A gateway variant that serves components runs the test's `wasi:http` component;
+    /// under `wasmtime serve` no host keeps `state`'s counter.
+    fn guest_for_variant(&mut self) -> Result<(), Failure> {
+        let id = self.runtime.id.as_str();
+        if !serves_components(id) {
+            return Ok(());
+        }
+        self.wasm = self.job.test.component.clone().ok_or_else(|| {
+            Failure::Unavailable(
+                "this test has no wasi:http component (`component` in its suite.toml)".into(),
+            )
+        })?;
+        if id == WASMTIME_SERVE && route(&self.job.test.path).0 == "state" {
+            return Err(Failure::Unavailable(
+                "`wasmtime serve` is the whole server: no host in front of it keeps the counter \
+                 between instances (wasmtime-http serves state with the host's counter)"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 
     fn placeholders(&self, s: &str, port: u16) -> String {
@@ -137,7 +162,12 @@ impl Driver {
 
     /// Starts this cell's server on `port`.
     fn start(&self, port: u16) -> Result<ServerProcess, Failure> {
-        if let Some(def) = &self.server {
+        let component = self
+            .server
+            .as_ref()
+            .and_then(|d| d.component.as_ref())
+            .map(|c| PathBuf::from(self.placeholders(c, port)));
+        if let Some(def) = self.server.as_ref().filter(|_| component.is_none()) {
             let argv: Vec<String> = def
                 .command
                 .iter()
@@ -149,9 +179,13 @@ impl Driver {
             }
             return ServerProcess::spawn(cmd, None, port).map_err(Failure::Other);
         }
+        let wasm = component.unwrap_or_else(|| self.wasm.clone());
+        if self.runtime.id == WASMTIME_SERVE {
+            return self.start_wasmtime_serve(&wasm, port);
+        }
         let spec = GatewaySpec {
             runtime: self.runtime.clone(),
-            wasm: self.wasm.clone(),
+            wasm,
             port,
             upstream: self.upstream.as_ref().map(|u| u.addr()),
             threads: self.job.settings.server_threads,
@@ -164,6 +198,28 @@ impl Driver {
         cmd.args(&gw.args).env("RUST_BACKTRACE", "0");
         let json = serde_json::to_vec(&spec).expect("gateway spec serialises");
         ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)
+    }
+
+    /// The wasmtime CLI as the gateway itself: its own HTTP server, an instance of the
+    /// component per request, compiled at start-up (no cache, as every variant).
+    fn start_wasmtime_serve(&self, wasm: &Path, port: u16) -> Result<ServerProcess, Failure> {
+        let bin = self
+            .runtime
+            .command
+            .as_ref()
+            .and_then(|c| c.run.first())
+            .ok_or_else(|| Failure::Unavailable(format!("{WASMTIME_SERVE}: no command")))?;
+        let mut cmd = std::process::Command::new(bin);
+        cmd.args(["serve", "-C", "cache=n", "-S", "cli=y"])
+            .arg("-W")
+            .arg(format!("max-memory-size={}", self.memory_limit))
+            .arg("--addr")
+            .arg(format!("127.0.0.1:{port}"));
+        if let Some(up) = &self.upstream {
+            cmd.arg("--env").arg(format!("UPSTREAM={}", up.addr()));
+        }
+        cmd.arg(wasm);
+        ServerProcess::spawn(cmd, None, port).map_err(Failure::Other)
     }
 
     fn ready_path(&self) -> String {

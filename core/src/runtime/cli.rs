@@ -523,23 +523,48 @@ const ADAPTERS: &[Adapter] = &[
 /// study compares workerd with node and bun): found and versioned like the adapters, and
 /// "not applicable" to every other suite. Their `run` is the bare binary, `{runtime}` in
 /// the servers manifest.
-const SERVER_ONLY: &[Adapter] = &[Adapter {
-    id: "workerd",
-    binary: "workerd",
-    version: &["--version"],
-    run: &[],
-    precompile: None,
-    env: &[],
-    config: "Cloudflare workerd (V8): the servers suite's app as a worker",
-    hint: "scripts/install-runtimes (npm @cloudflare/workerd-linux-64)",
-}];
+const SERVER_ONLY: &[Adapter] = &[
+    Adapter {
+        id: "workerd",
+        binary: "workerd",
+        version: &["--version"],
+        run: &[],
+        precompile: None,
+        env: &[],
+        config: "Cloudflare workerd (V8): the servers suite's app as a worker",
+        hint: "scripts/install-runtimes (npm @cloudflare/workerd-linux-64)",
+    },
+    Adapter {
+        id: WASMTIME_SERVE,
+        binary: "wasmtime",
+        version: &["--version"],
+        run: &[],
+        precompile: None,
+        env: &[],
+        config: "wasmtime CLI `serve`: a wasi:http/proxy component, a fresh instance per request, no compile cache (gateway and servers suites)",
+        hint: WASMTIME_HINT,
+    },
+];
+
+/// The wasmtime CLI serving wasi:http components: a server of the servers suite and a
+/// variant of the gateway suite (the server itself, with no wasmeter host in front).
+pub const WASMTIME_SERVE: &str = "wasmtime-serve";
+
+/// Subcommands a CLI runtime needs beyond its binary: the argv that must succeed, and what
+/// its row says when it does not.
+const PROBES: &[(&str, &[&str], &str)] = &[(
+    WASMTIME_SERVE,
+    &["serve", "--help"],
+    "this wasmtime CLI has no `serve` subcommand (built without its `serve` feature)",
+)];
 
 /// True for ids of the adapter tables.
 pub fn is_cli_adapter(id: &str) -> bool {
     ADAPTERS.iter().chain(SERVER_ONLY).any(|a| a.id == id)
 }
 
-/// True for the JS runtimes that only the servers suite can use.
+/// True for the runtimes that only the servers suite can use (and, for wasmtime-serve,
+/// the gateway suite).
 pub fn is_server_only(id: &str) -> bool {
     SERVER_ONLY.iter().any(|a| a.id == id)
 }
@@ -686,6 +711,18 @@ fn resolve(a: &Adapter, config: &Config) -> RuntimeInfo {
         let mut version_argv = vec![bin.display().to_string()];
         version_argv.extend(a.version.iter().map(|s| s.to_string()));
         let version = version_of(&version_argv)?;
+        if let Some((_, argv, why)) = PROBES.iter().find(|(id, _, _)| *id == a.id) {
+            let ok = std::process::Command::new(&bin)
+                .args(*argv)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                return Err(format!("{why} ({version})"));
+            }
+        }
         let mut run = vec![bin.display().to_string()];
         for arg in a.run {
             if arg.contains("{wrapper}") {

@@ -13,8 +13,8 @@ mod registry;
 
 pub(crate) use cli::expand;
 pub use cli::{
-    CliCommand, CliRuntime, component_support, guest_dir_support, guest_env_support,
-    invoke_support, parse_version, runtimes_dir,
+    CliCommand, CliRuntime, WASMTIME_SERVE, component_support, guest_dir_support,
+    guest_env_support, invoke_support, parse_version, runtimes_dir,
 };
 pub use failure::Failure;
 #[cfg(feature = "testing")]

@@ -52,10 +52,18 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
         k if info.id == DOCKER && k != SuiteKind::Gateway => {
             Err("the Docker variant is one of the gateway suite's".into())
         }
+        SuiteKind::Gateway | SuiteKind::Servers
+            if crate::http::gateway::serves_components(&info.id) =>
+        {
+            Ok(())
+        }
         SuiteKind::Servers if info.kind == RuntimeKind::Embedded => Err(
             "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
                 .into(),
         ),
+        _ if info.id == super::cli::WASMTIME_SERVE => {
+            Err("serves wasi:http components: the gateway and servers suites only".into())
+        }
         k if k != SuiteKind::Servers && is_server_only(&info.id) => Err(
             "a JS runtime for the servers suite only: it runs no WASI command module".into(),
         ),

@@ -152,6 +152,10 @@ pub struct HttpTest {
     pub duration_secs: Option<f64>,
     /// Servers suite: how each runtime serves this test.
     pub servers: Vec<ServerDef>,
+    /// Gateway suite: the same workload as a `wasi:http/proxy` component, for the variants
+    /// that serve components per request (`wasmtime-http`, `wasmtime-serve`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<std::path::PathBuf>,
 }
 
 /// One way to serve a servers-suite test: a command run by one runtime.
@@ -159,8 +163,13 @@ pub struct HttpTest {
 pub struct ServerDef {
     /// The runtime id this server stands for in the results (`node`, `native`, ...).
     pub runtime: String,
-    /// argv with placeholders `{runtime}`, `{suite}`, `{port}`, `{cache}`.
+    /// argv with placeholders `{runtime}`, `{suite}`, `{port}`, `{cache}`; empty for a
+    /// `component` server.
     pub command: Vec<String>,
+    /// A `wasi:http` component (placeholders expanded) that this runtime serves instead of
+    /// running a command: `wasmtime-http` embedded, or `wasmtime serve`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<String>,
     /// Environment added to the server's (placeholders expanded).
     pub env: Vec<(String, String)>,
     /// Path polled with GET until it answers 200.

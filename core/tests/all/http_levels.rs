@@ -93,7 +93,9 @@ fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driv
                 ready: "/ready".into(),
                 port: None,
                 build: None,
+                component: None,
             }],
+            component: None,
         },
         settings: HttpSettings {
             levels,

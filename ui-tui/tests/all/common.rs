@@ -128,6 +128,7 @@ pub fn suites() -> Vec<Suite> {
                         connections: Vec::new(),
                         duration_secs: None,
                         servers: vec![],
+                        component: None,
                     },
                     guest: guest("hello"),
                 }),

@@ -23,6 +23,14 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Whether a variant serves the test's `wasi:http` component rather than its WASI command:
+/// embedded `wasmtime-http` and the wasmtime CLI's `serve`.
+pub fn serves_components(id: &str) -> bool {
+    id == crate::runtime::WASMTIME_SERVE
+        || crate::runtime::embedded::Embedded::parse(id)
+            == Some(crate::runtime::embedded::Embedded::WasmtimeHttp)
+}
+
 /// One way of running the gateway guest for a request.
 pub trait Backend: Send + Sync {
     /// Runs the guest (or its native equivalent) once and returns its reply.

@@ -49,6 +49,9 @@ pub enum Embedded {
     Wasmi,
     /// wasm3, an interpreter.
     Wasm3,
+    /// wasmtime serving a `wasi:http/proxy` component per request (wasmtime-wasi-http,
+    /// pooling allocator): the gateway suite's production-shaped variant.
+    WasmtimeHttp,
 }
 
 /// Every embedded runtime: its id, the engine configuration it stands for, and that
@@ -78,6 +81,11 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
         "wasmtime-o0",
         Embedded::Wasmtime(WasmtimeVariant::O0),
         "Cranelift, opt-level none",
+    ),
+    (
+        "wasmtime-http",
+        Embedded::WasmtimeHttp,
+        "wasi:http/proxy component per request (wasmtime-wasi-http), Cranelift, pooling allocator, copy-on-write (gateway and servers suites)",
     ),
     (
         "wasmer-cranelift",
@@ -113,7 +121,7 @@ impl Embedded {
     /// The engine's version, read from Cargo.lock at build time.
     pub fn version(self) -> &'static str {
         match self {
-            Embedded::Wasmtime(_) => env!("WASMETER_WASMTIME_VERSION"),
+            Embedded::Wasmtime(_) | Embedded::WasmtimeHttp => env!("WASMETER_WASMTIME_VERSION"),
             Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
             Embedded::Wasmi => env!("WASMETER_WASMI_VERSION"),
             Embedded::Wasm3 => env!("WASMETER_WASM3_VERSION"),
@@ -124,6 +132,9 @@ impl Embedded {
     /// drive an engine through its API need what every engine does not offer.
     pub fn not_for(self, kind: SuiteKind) -> Option<&'static str> {
         match (self, kind) {
+            (Embedded::WasmtimeHttp, k) if !matches!(k, SuiteKind::Gateway | SuiteKind::Servers) => {
+                Some("serves wasi:http components per request: the gateway and servers suites only")
+            }
             (Embedded::Wasmi, SuiteKind::Lifecycle) => {
                 Some("wasmi has no precompiled module format, which the lifecycle suite loads")
             }
@@ -149,7 +160,7 @@ impl Embedded {
     /// Why this engine cannot run a WASI preview 2 command component, if it cannot.
     pub fn cannot_run_components(self) -> Option<&'static str> {
         match self {
-            Embedded::Wasmtime(_) => None,
+            Embedded::Wasmtime(_) | Embedded::WasmtimeHttp => None,
             _ => Some(CORE_MODULES_ONLY),
         }
     }
@@ -162,6 +173,11 @@ impl Embedded {
             Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
             Embedded::Wasmi => Box::new(Wasmi::new()?),
             Embedded::Wasm3 => Box::new(Wasm3::new()?),
+            e @ Embedded::WasmtimeHttp => {
+                return Err(Failure::Unavailable(
+                    e.not_for(SuiteKind::Command).unwrap_or_default().into(),
+                ));
+            }
         })
     }
 
@@ -171,7 +187,7 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
             Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
-            e @ (Embedded::Wasmi | Embedded::Wasm3) => {
+            e @ (Embedded::Wasmi | Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
                 return Err(Failure::Unavailable(
                     e.not_for(SuiteKind::Lifecycle).unwrap_or_default().into(),
                 ));
@@ -210,6 +226,9 @@ impl Embedded {
                 spec.threads,
                 spec.memory_limit,
             )?),
+            Embedded::WasmtimeHttp => {
+                Box::new(wasmtime::gateway_http::WasmtimeHttpBackend::new(spec)?)
+            }
         })
     }
 }

@@ -12,7 +12,8 @@ use toml::Spanned;
 #[serde(deny_unknown_fields)]
 pub(super) struct RawServer {
     runtime: Spanned<String>,
-    command: Spanned<Vec<String>>,
+    command: Option<Spanned<Vec<String>>>,
+    component: Option<Spanned<String>>,
     #[serde(default)]
     env: BTreeMap<String, String>,
     ready: Option<String>,
@@ -30,7 +31,14 @@ pub(super) fn gateway_test(
     t: &RawTest,
     name: &str,
 ) -> Result<TestKind, SuiteError> {
-    let guest = ["source", "wasm", "native", "wasm_cflags", "native_cflags"];
+    let guest = [
+        "source",
+        "wasm",
+        "native",
+        "wasm_cflags",
+        "native_cflags",
+        "component",
+    ];
     m.only(t, &[&REQUEST[..], &guest[..]].concat(), |field| match field {
         "[[test.server]]" => {
             "[[test.server]] applies only to a servers suite (kind = \"servers\")".into()
@@ -39,7 +47,12 @@ pub(super) fn gateway_test(
             "{field} does not apply to a gateway test: its guest answers requests, it is not checked"
         ),
     })?;
-    let request = request(m, t, name)?;
+    let mut request = request(m, t, name)?;
+    request.component = t
+        .component
+        .as_ref()
+        .map(|c| m.existing("component", c, "component"))
+        .transpose()?;
     let guest = super::command::guest(m, suite, t, name)?;
     Ok(TestKind::Gateway(GatewayTest { request, guest }))
 }
@@ -109,6 +122,7 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
         connections,
         duration_secs: t.duration_secs.as_ref().map(|d| *d.get_ref()),
         servers: Vec::new(),
+        component: None,
     })
 }
 
@@ -123,9 +137,29 @@ fn servers(m: &Manifest, t: &RawTest, name: &str) -> Result<Vec<ServerDef>, Suit
                 format!("test '{name}' has two servers for runtime '{runtime}'"),
             ));
         }
-        if s.command.get_ref().is_empty() {
-            return Err(m.err(s.command.span().start, "command is empty".into()));
-        }
+        let command = match (&s.command, &s.component) {
+            (Some(c), None) if c.get_ref().is_empty() => {
+                return Err(m.err(c.span().start, "command is empty".into()));
+            }
+            (Some(c), None) => c.get_ref().clone(),
+            (None, Some(c)) if !crate::http::gateway::serves_components(&runtime) => {
+                return Err(m.err(
+                    c.span().start,
+                    format!(
+                        "'component' applies to runtimes that serve wasi:http components (wasmtime-http, wasmtime-serve), not '{runtime}'"
+                    ),
+                ));
+            }
+            (None, Some(_)) => Vec::new(),
+            _ => {
+                return Err(m.err(
+                    s.runtime.span().start,
+                    format!(
+                        "server '{runtime}' needs either 'command' (a server program) or 'component' (a wasi:http component), not both or neither"
+                    ),
+                ));
+            }
+        };
         let ready = s.ready.clone().unwrap_or_else(|| "/".into());
         if !ready.starts_with('/') {
             return Err(m.err(
@@ -143,7 +177,8 @@ fn servers(m: &Manifest, t: &RawTest, name: &str) -> Result<Vec<ServerDef>, Suit
         }
         defs.push(ServerDef {
             runtime,
-            command: s.command.get_ref().clone(),
+            command,
+            component: s.component.as_ref().map(|c| c.get_ref().clone()),
             env: s.env.clone().into_iter().collect(),
             ready,
             port: s.port.as_ref().map(|p| *p.get_ref()),

@@ -77,6 +77,7 @@ struct RawTest {
     dirs: Option<Spanned<Vec<String>>>,
     invoke: Option<Spanned<String>>,
     native_program: Option<Spanned<String>>,
+    component: Option<Spanned<String>>,
     #[serde(default)]
     server: Vec<RawServer>,
 }
@@ -107,6 +108,7 @@ impl RawTest {
             ("dirs", at(&self.dirs)),
             ("invoke", at(&self.invoke)),
             ("native_program", at(&self.native_program)),
+            ("component", at(&self.component)),
             (
                 "server",
                 (!self.server.is_empty()).then(|| self.name.span().start),

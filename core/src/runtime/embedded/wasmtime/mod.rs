@@ -1,6 +1,6 @@
 //! wasmtime, embedded: its configurations, and the engine behind the command suites
 //! ([`command`]), the lifecycle suite ([`lifecycle`]) and the gateway ([`gateway`], with
-//! its own WASI subset, [`gateway_wasi`]). Adding a wasmtime configuration is a
+//! its own WASI subset, [`gateway_wasi`]; [`gateway_http`] for wasi:http components). Adding a wasmtime configuration is a
 //! [`WasmtimeVariant`] here and its row in [`super::EMBEDDED`].
 
 #[cfg(feature = "engines")]
@@ -9,6 +9,8 @@ mod command;
 mod component;
 #[cfg(feature = "engines")]
 pub(crate) mod gateway;
+#[cfg(feature = "engines")]
+pub(crate) mod gateway_http;
 #[cfg(feature = "engines")]
 mod gateway_wasi;
 #[cfg(feature = "engines")]

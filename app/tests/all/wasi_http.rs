@@ -1,0 +1,291 @@
+//! wasi:http components end to end: the gateway's C guest as a `wasi:http/proxy`
+//! component, served per request by embedded wasmtime (`wasmtime-http`) and by the wasmtime
+//! CLI's `serve`, beside the C-guest variants, every answer checked; the servers suite's JS
+//! app componentized (SpiderMonkey compiled to wasm) on both; and components that cannot be
+//! served failing their own cells with the reason.
+
+use crate::common::{json, not_installed, runtimes_missing, stderr, suites_root, wasmeter};
+use serde_json::Value;
+use std::path::Path;
+
+/// The cells of a run's JSON summary by runtime and test: the failure, or "ok".
+fn outcome(summary: &Value, rt: &str, test: &str) -> String {
+    summary["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["runtime"] == rt && c["test"] == test)
+        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
+        .unwrap_or_else(|| panic!("no cell {rt} × {test}: {summary}"))
+}
+
+/// The HTTP cells of the latest run, exported as JSON.
+fn http_cells(results: &Path) -> Vec<Value> {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
+    let ex = wasmeter(
+        &[
+            "export",
+            "latest",
+            "--format",
+            "json",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        results,
+    );
+    assert!(ex.status.success(), "{}", stderr(&ex));
+    let v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    v["runs"][0]["http"].as_array().unwrap().clone()
+}
+
+fn cell<'a>(cells: &'a [Value], rt: &str, test: &str) -> &'a Value {
+    cells
+        .iter()
+        .find(|c| c["runtime"] == rt && c["test"] == test)
+        .unwrap_or_else(|| panic!("no http cell {rt} × {test}"))
+}
+
+fn num(v: &Value, what: &str) -> f64 {
+    v.as_f64()
+        .unwrap_or_else(|| panic!("{what}: not a number: {v}"))
+}
+
+#[test]
+fn the_gateway_serves_its_component_per_request_beside_the_c_guest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rts = vec!["native", "wasmtime-pooling", "wasmtime-http"];
+    let serve = !runtimes_missing(&not_installed(&["wasmtime-serve"], tmp.path()));
+    if serve {
+        rts.push("wasmtime-serve");
+    }
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "gateway",
+            "--runtimes",
+            &rts.join(","),
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--concurrency",
+            "1,8",
+            "--duration",
+            "0.4",
+            "--latency",
+            "0.3",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    let summary = json(&out);
+    // Every answer is checked by the driver before any load (hello, the compute digest,
+    // the host's counter plus one, the echoed body), so a cell that is ok answered right.
+    for test in ["hello", "compute", "state", "proxy"] {
+        for rt in &rts {
+            let got = outcome(&summary, rt, test);
+            if *rt == "wasmtime-serve" && test == "state" {
+                assert!(
+                    got.contains("no host in front of it keeps the counter"),
+                    "{rt} × {test}: {got}"
+                );
+            } else {
+                assert_eq!(got, "ok", "{rt} × {test}\n{}", stderr(&out));
+            }
+        }
+    }
+    let cells = http_cells(tmp.path());
+    for rt in rts.iter().filter(|r| r.starts_with("wasmtime-")) {
+        for test in ["hello", "compute", "proxy"] {
+            let c = cell(&cells, rt, test);
+            let what = format!("{rt} × {test}");
+            let cold = num(&c["cold_start"]["median"], &what);
+            assert!(cold > 0.0 && cold < 20e9, "{what}: cold start {cold} ns");
+            let p50 = num(&c["p50_ns"], &what);
+            assert!(p50 > 0.0 && p50 <= num(&c["p99_ns"], &what), "{what}: {c}");
+            for l in c["levels"].as_array().unwrap() {
+                assert!(num(&l["rps"]["median"], &what) > 20.0, "{what}: {l}");
+                assert_eq!(num(&l["errors"], &what), 0.0, "{what}: {l}");
+            }
+        }
+    }
+    // The runtimes table says what each variant is.
+    let listed = json(&wasmeter(&["runtimes", "--json"], tmp.path()));
+    let row = |id: &str| {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("no row {id}"))
+            .clone()
+    };
+    assert!(
+        row("wasmtime-http")["config"]
+            .as_str()
+            .unwrap()
+            .contains("wasi:http/proxy component per request")
+    );
+    assert!(
+        row("wasmtime-serve")["config"]
+            .as_str()
+            .unwrap()
+            .contains("`serve`")
+    );
+}
+
+#[test]
+fn a_component_that_cannot_serve_fails_only_its_own_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = suites_root().join("gateway");
+    let dst = tmp.path().join("suites/gateway");
+    std::fs::create_dir_all(dst.join("src")).unwrap();
+    std::fs::create_dir_all(dst.join("wasm")).unwrap();
+    for f in ["src/gateway.c", "src/sha256.h", "wasm/gateway.wasm"] {
+        std::fs::copy(src.join(f), dst.join(f)).unwrap();
+    }
+    // A core module where the component should be, and a component of another world (the
+    // probe as a wasi:cli command) that exports no incoming-handler.
+    std::fs::copy(src.join("wasm/gateway.wasm"), dst.join("wasm/core.wasm")).unwrap();
+    let command = assets_probe_component(tmp.path());
+    std::fs::copy(&command, dst.join("wasm/command.wasm")).unwrap();
+    let manifest = "[suite]\nname = \"gateway\"\nkind = \"gateway\"\nincludes = [\"src/sha256.h\"]\n\
+        [[test]]\nname = \"core\"\nsource = \"src/gateway.c\"\nwasm = \"wasm/gateway.wasm\"\n\
+        component = \"wasm/core.wasm\"\npath = \"/hello\"\ntags = [\"http\"]\ndescription = \"x\"\n\
+        [[test]]\nname = \"command\"\nsource = \"src/gateway.c\"\nwasm = \"wasm/gateway.wasm\"\n\
+        component = \"wasm/command.wasm\"\npath = \"/hello\"\ntags = [\"http\"]\ndescription = \"x\"\n\
+        [[test]]\nname = \"none\"\nsource = \"src/gateway.c\"\nwasm = \"wasm/gateway.wasm\"\n\
+        path = \"/hello\"\ntags = [\"http\"]\ndescription = \"x\"\n";
+    std::fs::write(dst.join("suite.toml"), manifest).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--suite",
+            "gateway",
+            "--runtimes",
+            "wasmtime-pooling,wasmtime-http",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--concurrency",
+            "1",
+            "--duration",
+            "0.2",
+            "--latency",
+            "0.1",
+            "--json",
+            "--results",
+        ])
+        .arg(tmp.path().join("results"))
+        .env("WASMETER_SUITES", tmp.path().join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .unwrap();
+    let summary = json(&out);
+    // The C guest is fine in every test; each broken component fails its own cell, naming
+    // the file and the problem in one line.
+    for test in ["core", "command", "none"] {
+        assert_eq!(outcome(&summary, "wasmtime-pooling", test), "ok");
+    }
+    let core = outcome(&summary, "wasmtime-http", "core");
+    assert!(
+        core.contains("core.wasm") && core.contains("not a valid component"),
+        "{core}"
+    );
+    let command = outcome(&summary, "wasmtime-http", "command");
+    assert!(
+        command.contains("command.wasm")
+            && command.contains("does not export wasi:http/incoming-handler"),
+        "{command}"
+    );
+    let none = outcome(&summary, "wasmtime-http", "none");
+    assert!(none.contains("no wasi:http component"), "{none}");
+    for f in [core, command, none] {
+        assert!(!f.contains('\n'), "one line: {f}");
+    }
+}
+
+/// The probe as a `wasi:cli/command` component, built by assets/modules/build.sh.
+fn assets_probe_component(dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("modules");
+    let build = std::process::Command::new(suites_root().join("../assets/modules/build.sh"))
+        .arg(&out)
+        .output()
+        .expect("run assets/modules/build.sh");
+    let component = out.join("probe/probe-component.wasm");
+    assert!(
+        component.is_file(),
+        "assets/modules/build.sh made no probe component: {}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    component
+}
+
+#[test]
+fn javascript_on_a_wasm_engine_serves_the_servers_suite_app() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let mut rts = vec!["wasmtime-http"];
+    if !runtimes_missing(&not_installed(&["wasmtime-serve"], &results)) {
+        rts.push("wasmtime-serve");
+    }
+    // The servers suite with its JS app and the wasi:http build, short loads.
+    let src = suites_root().join("servers");
+    let dst = tmp.path().join("suites/servers");
+    let app = "src/hello-wasi-http";
+    std::fs::create_dir_all(dst.join(app).join("wit/deps")).unwrap();
+    for f in ["hello.js", "build.sh", "wit/world.wit"] {
+        std::fs::copy(src.join(app).join(f), dst.join(app).join(f)).unwrap();
+    }
+    for e in std::fs::read_dir(src.join(app).join("wit/deps")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dst.join(app).join("wit/deps").join(e.file_name())).unwrap();
+    }
+    let manifest = std::fs::read_to_string(src.join("suite.toml")).unwrap();
+    let short = manifest
+        .replace("connections = [50, 400]", "connections = 8")
+        .replace("duration_secs = 5", "duration_secs = 1");
+    assert_ne!(short, manifest, "the servers suite's load settings moved");
+    std::fs::write(dst.join("suite.toml"), short).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--suite",
+            "servers",
+            "--runtimes",
+            &rts.join(","),
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--latency",
+            "0.3",
+            "--json",
+            "--results",
+        ])
+        .arg(&results)
+        .env("WASMETER_SUITES", tmp.path().join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null")
+        // The component is built once into the cache, as the servers' own builds are.
+        .output()
+        .unwrap();
+    let summary = json(&out);
+    let cells = http_cells(&results);
+    for rt in &rts {
+        assert_eq!(
+            outcome(&summary, rt, "hello"),
+            "ok",
+            "{rt}\n{}",
+            stderr(&out)
+        );
+        let c = cell(&cells, rt, "hello");
+        assert_eq!(num(&c["best"][0], rt), 8.0, "{rt}: {c}");
+        assert!(num(&c["best"][1], rt) > 20.0, "{rt}: {c}");
+        // SpiderMonkey's ~13 MB component compiles at start-up: seconds, not minutes.
+        let cold = num(&c["cold_start"]["median"], rt);
+        assert!(cold > 1e8 && cold < 60e9, "{rt}: cold start {cold} ns");
+    }
+}
