@@ -110,11 +110,12 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
         .arg("--version")
         .output()
         .is_ok();
-    // Lifecycle suites generate their modules: nothing is committed or built.
+    // Lifecycle suites generate their modules and servers suites build theirs into the
+    // cache: nothing is committed for them.
     for s in catalog
         .suites
         .iter()
-        .filter(|s| s.kind == SuiteKind::Command)
+        .filter(|s| matches!(s.kind, SuiteKind::Command | SuiteKind::Gateway))
     {
         let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
         for t in &s.tests {
@@ -144,6 +145,20 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
                 "suites/{}/build.sh --check: committed wasm differs from a rebuild",
                 s.name
             );
+            // The gateway's wasi:http component, from its C source and bindings.
+            let component = s.dir.join("build-component.sh");
+            if component.is_file() {
+                let st = std::process::Command::new("bash")
+                    .arg(&component)
+                    .arg("--check")
+                    .status()
+                    .unwrap();
+                assert!(
+                    st.success(),
+                    "suites/{}/build-component.sh --check: committed component differs from a rebuild",
+                    s.name
+                );
+            }
         } else {
             assert!(
                 std::env::var("CI").is_err(),
