@@ -15,7 +15,9 @@ use super::load::{self, LoadReport, LoadSpec, Stop};
 use super::server::{Handler, ServerHandle, ServerOptions, spawn_local};
 use super::upstream::request_once;
 use crate::runner::WorkerCommand;
-use crate::runtime::{Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE};
+use crate::runtime::{
+    Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE,
+};
 use crate::sample::TreeSampler;
 use crate::suite::{HttpTest, ServerDef, SuiteKind};
 use serde::{Deserialize, Serialize};

@@ -132,7 +132,9 @@ impl Embedded {
     /// drive an engine through its API need what every engine does not offer.
     pub fn not_for(self, kind: SuiteKind) -> Option<&'static str> {
         match (self, kind) {
-            (Embedded::WasmtimeHttp, k) if !matches!(k, SuiteKind::Gateway | SuiteKind::Servers) => {
+            (Embedded::WasmtimeHttp, k)
+                if !matches!(k, SuiteKind::Gateway | SuiteKind::Servers) =>
+            {
                 Some("serves wasi:http components per request: the gateway and servers suites only")
             }
             (Embedded::Wasmi, SuiteKind::Lifecycle) => {

@@ -63,8 +63,7 @@ impl WasiHttpHooks for UpstreamOnly {
         mut request: http::Request<WasiBody>,
         _options: Option<wasmtime_wasi_http::RequestOptions>,
         _fut: Sent,
-    ) -> Box<dyn Future<Output = Result<(http::Response<WasiBody>, Sent), HttpError>> + Send>
-    {
+    ) -> Box<dyn Future<Output = Result<(http::Response<WasiBody>, Sent), HttpError>> + Send> {
         let upstream = self.0;
         Box::new(async move {
             let to = request.uri().authority().map(|a| a.as_str().to_string());
@@ -249,9 +248,7 @@ async fn serve(
         headers: parts
             .headers
             .iter()
-            .filter(|(k, _)| {
-                !matches!(k.as_str(), "content-length" | "transfer-encoding" | "date")
-            })
+            .filter(|(k, _)| !matches!(k.as_str(), "content-length" | "transfer-encoding" | "date"))
             .map(|(k, v)| (k.to_string(), String::from_utf8_lossy(v.as_bytes()).into()))
             .collect(),
         body: body.to_vec(),
