@@ -46,6 +46,7 @@ fn main() {
             cli_inflight: 1,
             memory_limit: 1 << 30,
             scratch: std::env::temp_dir().join("wasmeter-gateway-bench"),
+            listen_any: false,
         };
         let b = backend(&spec).expect("backend");
         for (w, args) in calls.iter().filter(|(w, _)| wanted(1, w)) {

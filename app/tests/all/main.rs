@@ -7,6 +7,7 @@ mod cli;
 mod cli_runtimes;
 mod common;
 mod compare;
+mod container;
 mod faults;
 mod gate;
 mod history;

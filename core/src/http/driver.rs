@@ -8,6 +8,7 @@
 
 use super::HttpSettings;
 use super::codec::{Request, Response};
+use super::container;
 use super::gateway::{GatewaySpec, serves_components};
 use super::guest::{expected_body, route};
 use super::launch::{ServerProcess, command_in, free_port, port_in_use};
@@ -52,6 +53,14 @@ pub struct Driver {
     memory_limit: u64,
     server: Option<ServerDef>,
     upstream: Option<ServerHandle>,
+    container: Option<Container>,
+}
+
+/// The `container` variant's engine, image and the flags this host needs.
+struct Container {
+    engine: container::Engine,
+    image: String,
+    flags: Vec<String>,
 }
 
 impl Driver {
@@ -72,6 +81,7 @@ impl Driver {
             memory_limit,
             server: None,
             upstream: None,
+            container: None,
         };
         if job.kind == SuiteKind::Servers {
             let def = job
@@ -90,6 +100,8 @@ impl Driver {
                 d.build(build)?;
             }
             d.server = Some(def);
+        } else if runtime.id == container::VARIANT {
+            d.container = Some(d.prepare_container()?);
         } else {
             d.guest_for_variant()?;
         }
@@ -105,6 +117,62 @@ impl Driver {
             d.upstream = Some(up);
         }
         Ok(d)
+    }
+
+    /// Finds the engine, clears containers left by dead workers, makes the image (once
+    /// per wasmeter binary) and finds what flags this host needs to start it.
+    fn prepare_container(&self) -> Result<Container, Failure> {
+        if route(&self.job.test.path).0 == "proxy" {
+            return Err(Failure::Unavailable(
+                "the upstream echo server listens on the host's loopback, which a container on a bridge network cannot reach"
+                    .into(),
+            ));
+        }
+        let engine = container::detect()
+            .map_err(|e| Failure::Unavailable(format!("{e}; install {}", container::HINT)))?;
+        engine.clear_stale();
+        let image = engine
+            .image(&self.job.serve_gateway.program)
+            .map_err(Failure::Other)?;
+        let (flags, notes) = engine.probe(&image).map_err(Failure::Other)?;
+        for n in notes {
+            eprintln!("container: adapted to this host: {n}");
+        }
+        Ok(Container {
+            engine,
+            image,
+            flags,
+        })
+    }
+
+    /// The native gateway in a container, its port published on loopback; removed with
+    /// the server.
+    fn start_container(&self, c: &Container, port: u16) -> Result<ServerProcess, Failure> {
+        let name = container::name(port);
+        let spec = GatewaySpec {
+            runtime: crate::runtime::native_info(),
+            wasm: PathBuf::new(),
+            port: container::INNER_PORT,
+            upstream: None,
+            threads: self.job.settings.server_threads,
+            cli_inflight: self.job.settings.cli_inflight,
+            memory_limit: self.memory_limit,
+            scratch: PathBuf::from("/tmp/gateway"),
+            listen_any: true,
+        };
+        let json = serde_json::to_vec(&spec).expect("gateway spec serialises");
+        let cmd = c.engine.run(
+            &c.image,
+            &name,
+            port,
+            &self.job.serve_gateway.args,
+            &c.flags,
+        );
+        let mut server = ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)?;
+        let engine = c.engine.clone();
+        let gone = name.clone();
+        server.on_drop(Box::new(move || engine.remove(&gone)));
+        Ok(server)
     }
 
     /// A gateway variant that serves components runs the test's `wasi:http` component;
@@ -185,6 +253,9 @@ impl Driver {
         if self.runtime.id == WASMTIME_SERVE {
             return self.start_wasmtime_serve(&wasm, port);
         }
+        if let Some(c) = &self.container {
+            return self.start_container(c, port);
+        }
         let spec = GatewaySpec {
             runtime: self.runtime.clone(),
             wasm,
@@ -194,6 +265,7 @@ impl Driver {
             cli_inflight: self.job.settings.cli_inflight,
             memory_limit: self.memory_limit,
             scratch: self.scratch.join("gateway"),
+            listen_any: false,
         };
         let gw = &self.job.serve_gateway;
         let mut cmd = std::process::Command::new(&gw.program);
@@ -330,6 +402,10 @@ impl Driver {
             Metric::WallNs,
             cold.as_nanos() as f64,
         )];
+        if let Some(c) = &self.container {
+            // conmon and the container's processes are not the engine client's children.
+            server.add_roots(c.engine.pids(&container::name(port)));
+        }
         self.check(&mut server)?;
 
         let lat = self.load(
@@ -366,7 +442,7 @@ impl Driver {
             .unwrap_or(Duration::from_millis(s.duration_ms));
         let mut peak_rss = 0u64;
         for c in levels {
-            let sampling = RssWatch::start(server.pid());
+            let sampling = RssWatch::start(server.roots());
             let level = self.level(&mut server, c as usize, per_level);
             let rss = sampling.stop();
             peak_rss = peak_rss.max(rss);
@@ -519,14 +595,14 @@ struct RssWatch {
 }
 
 impl RssWatch {
-    fn start(pid: u32) -> RssWatch {
+    fn start(roots: Vec<u32>) -> RssWatch {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let thread = std::thread::spawn(move || {
-            let mut sampler = TreeSampler::new(pid);
+            let mut samplers: Vec<TreeSampler> = roots.into_iter().map(TreeSampler::new).collect();
             let mut peak = 0;
             loop {
-                peak = peak.max(sampler.sample().rss_bytes);
+                peak = peak.max(samplers.iter_mut().map(|s| s.sample().rss_bytes).sum());
                 if flag.load(Ordering::Relaxed) {
                     return peak;
                 }

@@ -34,6 +34,11 @@ pub struct ServerProcess {
     stderr: Arc<Mutex<Vec<u8>>>,
     /// Where it serves.
     pub addr: SocketAddr,
+    /// Processes serving for it outside its own tree (a container's monitor and main
+    /// process): sampled with it.
+    extra: Vec<u32>,
+    /// Run after it is killed (removing its container).
+    cleanup: Option<Box<dyn FnOnce() + Send>>,
 }
 
 impl ServerProcess {
@@ -81,7 +86,26 @@ impl ServerProcess {
             child,
             stderr,
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+            extra: Vec::new(),
+            cleanup: None,
         })
+    }
+
+    /// Samples these processes' trees with the server's own.
+    pub fn add_roots(&mut self, pids: Vec<u32>) {
+        self.extra.extend(pids);
+    }
+
+    /// The roots of every process tree that serves: its own, then the added ones.
+    pub fn roots(&self) -> Vec<u32> {
+        let mut v = vec![self.pid()];
+        v.extend(&self.extra);
+        v
+    }
+
+    /// Runs `f` once the server is killed.
+    pub fn on_drop(&mut self, f: Box<dyn FnOnce() + Send>) {
+        self.cleanup = Some(f);
     }
 
     /// The process id (leader of its group).
@@ -158,7 +182,12 @@ impl ServerProcess {
     /// every live process's own time plus what it reaped, so a child that ends between two
     /// readings is counted once).
     pub fn cpu_time(&self) -> Duration {
-        Duration::from_nanos(crate::sample::tree_cpu_ns(self.pid()))
+        Duration::from_nanos(
+            self.roots()
+                .into_iter()
+                .map(crate::sample::tree_cpu_ns)
+                .sum(),
+        )
     }
 }
 
@@ -173,6 +202,9 @@ impl Drop for ServerProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(f) = self.cleanup.take() {
+            f();
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! through cold start, warm latency and throughput at each concurrency level.
 
 pub mod codec;
+pub mod container;
 pub mod driver;
 pub mod gateway;
 pub mod guest;

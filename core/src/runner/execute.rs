@@ -358,6 +358,16 @@ fn run_cells(
         failed += cross_check_answers(plan, &cells, &state, &mut writer, events)?;
     }
     let dir = writer.finish(status)?;
+    // A worker killed by a timeout or Ctrl-C leaves the container it started: its worker
+    // is gone now, so the container is stale.
+    if plan
+        .runtimes
+        .iter()
+        .any(|r| r.id == crate::http::container::VARIANT)
+        && let Ok(engine) = crate::http::container::detect()
+    {
+        engine.clear_stale();
+    }
     let _ = events.send(Event::RunFinished { status, failed });
     #[cfg(feature = "parquet")]
     crate::history::index_run(&dir);

@@ -353,7 +353,7 @@ mod tests {
         let wasmtime = rt("wasmtime", RuntimeKind::Embedded);
         let nocow = rt("wasmtime-pooling-nocow", RuntimeKind::Embedded);
         let cli = rt("wasmtime-cli", RuntimeKind::Cli);
-        let docker = rt("docker", RuntimeKind::Cli);
+        let container = rt("container", RuntimeKind::Cli);
         let ok = |r: &RuntimeInfo, k| applicability(r, &suite(k, None)).is_ok();
         use SuiteKind::*;
         let table: [(&RuntimeInfo, [bool; 3]); 5] = [
@@ -362,7 +362,7 @@ mod tests {
             (&wasmtime, [true, true, true]),
             (&nocow, [false, true, false]),
             (&cli, [true, false, true]),
-            (&docker, [false, false, true]),
+            (&container, [false, false, true]),
         ];
         for (r, want) in table {
             assert_eq!(
@@ -372,7 +372,7 @@ mod tests {
                 r.id
             );
         }
-        let why = applicability(&docker, &suite(Command, None)).unwrap_err();
+        let why = applicability(&container, &suite(Command, None)).unwrap_err();
         assert!(why.contains("gateway suite"), "{why}");
         let why = applicability(&native, &suite(Lifecycle, None)).unwrap_err();
         assert!(why.contains("lifecycle suite"), "{why}");

@@ -21,6 +21,7 @@ pub use failure::Failure;
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, cache_root, native_cache_dir};
+pub(crate) use registry::native_info;
 pub use registry::{RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes};
 
 use serde::{Deserialize, Serialize};

@@ -49,8 +49,8 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
         ),
-        k if info.id == DOCKER && k != SuiteKind::Gateway => {
-            Err("the Docker variant is one of the gateway suite's".into())
+        k if info.id == CONTAINER && k != SuiteKind::Gateway => {
+            Err("the container variant is one of the gateway suite's".into())
         }
         SuiteKind::Gateway | SuiteKind::Servers
             if crate::http::gateway::serves_components(&info.id) =>
@@ -80,7 +80,7 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
 /// True for ids wasmeter defines itself (config files may not reuse them).
 pub fn is_builtin(id: &str) -> bool {
     id == "native"
-        || id == DOCKER
+        || id == CONTAINER
         || EMBEDDED.iter().any(|(e, _, _)| *e == id)
         || is_cli_adapter(id)
 }
@@ -101,39 +101,27 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
         command: None,
     }));
     v.extend(cli_runtimes(config));
-    v.push(docker_info());
+    v.push(container_info());
     v
 }
 
-/// The gateway's Docker variant (a container per request), as the published study ran it.
-const DOCKER: &str = "docker";
+/// The gateway's container variant: the native gateway in an OCI container (docker or
+/// podman), as the published study ran it in Docker.
+const CONTAINER: &str = crate::http::container::VARIANT;
 
-/// Whether a Docker engine answers. None runs on the machines wasmeter is developed on, so
-/// no container command line could be verified: the variant is listed, and says so, rather
-/// than offered untested.
-fn docker_info() -> RuntimeInfo {
-    let engine = std::process::Command::new("docker")
-        .args(["version", "--format", "{{.Server.Version}}"])
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let (version, unavailable) = match engine {
-        None => ("-".to_string(), "no Docker engine".to_string()),
-        Some(v) => (
-            v,
-            "a Docker engine answers, but wasmeter has no verified container command line: run the guest through it as a custom runtime in wasmeter.toml (docs/http.md)".to_string(),
-        ),
+/// Whether a container engine answers; without one the variant says how to get one.
+fn container_info() -> RuntimeInfo {
+    let (version, unavailable) = match crate::http::container::detect() {
+        Ok(e) => (e.version, None),
+        Err(why) => ("-".to_string(), Some(why)),
     };
     RuntimeInfo {
-        id: DOCKER.into(),
+        id: CONTAINER.into(),
         kind: RuntimeKind::Cli,
         version,
-        config: "gateway suite: a container per request".into(),
-        unavailable: Some(unavailable),
-        hint: Some("a running Docker engine (`docker version` answering)".into()),
+        config: "gateway suite: the native gateway in an OCI container (bridge network, port published on 127.0.0.1), image made locally from the wasmeter binary".into(),
+        unavailable,
+        hint: Some(crate::http::container::HINT.into()),
         command: None,
     }
 }

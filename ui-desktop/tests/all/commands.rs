@@ -612,7 +612,7 @@ fn the_page_gets_defaults_applicability_and_threshold_from_core() {
             .into_iter()
             .collect()
     };
-    assert_eq!(not_applicable("docker"), all_but(&["gateway"]));
+    assert_eq!(not_applicable("container"), all_but(&["gateway"]));
     assert_eq!(not_applicable("native"), ["lifecycle"]);
     assert_eq!(not_applicable("wasmtime"), ["servers"]);
     assert_eq!(

@@ -64,7 +64,12 @@ async function find(css) {
   if (!id) throw new Error(`no element for ${css}: ${JSON.stringify(v)}`);
   return id;
 }
-const click = async (css) => wd("POST", `/session/${sid}/element/${await find(css)}/click`, {});
+// WebKit's driver scrolls the page, not a nested scroll box (the runtime lists), to an
+// element: bring it into view first.
+const click = async (css) => {
+  await js("document.querySelector(arguments[0]).scrollIntoView({ block: 'center' })", css);
+  return wd("POST", `/session/${sid}/element/${await find(css)}/click`, {});
+};
 const count = (css) => js("return document.querySelectorAll(arguments[0]).length", css);
 const banner = () => js("const b = document.querySelector('[data-testid=error-banner]'); return b ? b.textContent : null");
 

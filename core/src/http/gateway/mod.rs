@@ -56,6 +56,10 @@ pub struct GatewaySpec {
     pub memory_limit: u64,
     /// Private directory for CLI guests and precompiled artifacts.
     pub scratch: PathBuf,
+    /// Listen on every address of the network namespace, not only loopback: inside a
+    /// container, whose published port arrives on its own interface.
+    #[serde(default)]
+    pub listen_any: bool,
 }
 
 /// Builds the backend of a variant. Compiling the guest happens here, at start-up, so it
@@ -180,7 +184,12 @@ pub fn serve_main(input: impl std::io::Read) -> i32 {
             return 2;
         }
     };
-    let listener = match std::net::TcpListener::bind(("127.0.0.1", spec.port)) {
+    let host = if spec.listen_any {
+        "0.0.0.0"
+    } else {
+        "127.0.0.1"
+    };
+    let listener = match std::net::TcpListener::bind((host, spec.port)) {
         Ok(l) => l,
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
             eprintln!("wasmeter serve-gateway: 127.0.0.1:{} is in use", spec.port);

@@ -3,7 +3,7 @@
  * Renders at once with placeholders; the catalog fills in as list_suites/list_runtimes
  * answer. Start stays disabled with a reason until the selection can run. Runtimes a
  * suite does not apply to (native and CLIs for the lifecycle suite, embedded engines for
- * the servers suite, the Docker variant outside the gateway suite) are shown disabled with
+ * the servers suite, the container variant outside the gateway suite) are shown disabled with
  * core's reason, from `list_runtimes`. Each cell runs in several fresh worker processes
  * (invocations), each with its warm-ups and runs, the cells' invocations interleaved in a
  * shuffled order by default. Every setting shows core's default for the suite (from

@@ -164,7 +164,7 @@ describe('lifecycle data', () => {
     const byId = (id: string) => runtimes.find((r) => r.id === id)!;
     expect(notApplicable(byId('native'), 'lifecycle')).toBe(NOT_LIFECYCLE);
     expect(notApplicable(byId('wasmtime-cli'), 'lifecycle')).toBe(NOT_LIFECYCLE);
-    expect(notApplicable(byId('docker'), 'lifecycle')).toBe(NOT_LIFECYCLE);
+    expect(notApplicable(byId('container'), 'lifecycle')).toBe(NOT_LIFECYCLE);
     expect(notApplicable(byId('wasmtime-pooling-nocow'), 'lifecycle')).toBeNull();
     expect(notApplicable(byId('native'), 'compute')).toBeNull();
     expect(notApplicable(byId('wasmtime-pooling-nocow'), 'compute')).toContain('lifecycle suite only');

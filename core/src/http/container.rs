@@ -1,0 +1,368 @@
+//! The gateway's `container` variant: the native gateway (`wasmeter serve-gateway` with the
+//! Rust backend) inside an OCI container on a bridge network, its port published on
+//! 127.0.0.1, as the published study ran its gateway in Docker. The engine is the `docker`
+//! CLI when a Docker engine answers, else podman. The image is made here from the wasmeter
+//! binary and the shared libraries it loads (`podman import` of that root filesystem):
+//! nothing is pulled from a registry.
+//!
+//! Some hosts refuse what an engine does by default; a container that fails to start for a
+//! known reason is retried once with the adaptation, which the cell's server says:
+//! - crun on hybrid cgroups ("cgroups in hybrid mode not supported"): `--runtime runc`;
+//! - setting the default rlimits not permitted ("error setting rlimit"): explicit
+//!   `--ulimit` values at or below this process's own.
+//!
+//! Every container is labelled with the worker that made it and removed when its cell
+//! ends; containers whose worker is gone (a `kill -9`) are removed before the next start.
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The variant's runtime id.
+pub const VARIANT: &str = "container";
+
+/// The name of the container serving on `port` for this process.
+pub fn name(port: u16) -> String {
+    format!("wasmeter-{}-{port}", std::process::id())
+}
+
+/// Label on every container wasmeter makes; its value is the making process's pid.
+pub const LABEL: &str = "wasmeter.owner";
+
+/// The port the gateway listens on inside its container.
+pub const INNER_PORT: u16 = 8080;
+
+/// A container engine's CLI.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    /// `docker` or `podman`, resolved.
+    pub program: PathBuf,
+    /// "podman 4.3.1", "docker 28.2.2".
+    pub version: String,
+}
+
+/// How to get a container engine, for the runtime's row.
+pub const HINT: &str = "podman (Debian: apt-get install podman runc; scripts/test installs it) or a running Docker engine";
+
+/// The engine to use: docker when its engine answers, else podman; `Err` says why none.
+pub fn detect() -> Result<Engine, String> {
+    let answer = |program: &str, args: &[&str]| -> Option<String> {
+        let out = Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    if let Some(v) = answer("docker", &["version", "--format", "{{.Server.Version}}"]) {
+        return Ok(Engine {
+            program: "docker".into(),
+            version: format!("docker {v}"),
+        });
+    }
+    if let Some(v) = answer("podman", &["version", "--format", "{{.Client.Version}}"]) {
+        return Ok(Engine {
+            program: "podman".into(),
+            version: format!("podman {v}"),
+        });
+    }
+    Err("no container engine: neither a Docker engine nor podman answers".into())
+}
+
+impl Engine {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.stdin(Stdio::null());
+        c
+    }
+
+    fn run_quiet(&self, args: &[&str]) -> Result<String, String> {
+        let out = self
+            .cmd()
+            .args(args)
+            .output()
+            .map_err(|e| format!("{}: {e}", self.program.display()))?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        } else {
+            Err(last_line(&out.stderr))
+        }
+    }
+
+    /// The image holding `binary` and its libraries, made once per binary (its name carries
+    /// a hash of the binary's path, size and modification time).
+    pub fn image(&self, binary: &Path) -> Result<String, String> {
+        let meta = std::fs::metadata(binary).map_err(|e| format!("{}: {e}", binary.display()))?;
+        let mut h = Sha256::new();
+        h.update(binary.display().to_string().as_bytes());
+        h.update(meta.len().to_le_bytes());
+        if let Ok(t) = meta.modified()
+            && let Ok(d) = t.duration_since(std::time::UNIX_EPOCH)
+        {
+            h.update(d.as_nanos().to_le_bytes());
+        }
+        let tag = format!(
+            "localhost/wasmeter-gateway:{}",
+            &crate::text::hex(&h.finalize())[..16]
+        );
+        if self
+            .run_quiet(&["image", "inspect", "--format", "{{.Id}}", &tag])
+            .is_ok()
+        {
+            return Ok(tag);
+        }
+        let root = std::env::temp_dir().join(format!("wasmeter-rootfs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let made = rootfs(binary, &root).and_then(|()| self.import(&root, &tag));
+        let _ = std::fs::remove_dir_all(&root);
+        made?;
+        // Images of earlier builds of wasmeter are of no more use: each holds a binary.
+        if let Ok(list) = self.run_quiet(&[
+            "images",
+            "--filter",
+            "reference=localhost/wasmeter-gateway",
+            "--format",
+            "{{.Repository}}:{{.Tag}}",
+        ]) {
+            for old in list.lines().filter(|t| *t != tag) {
+                let _ = self.run_quiet(&["rmi", old]);
+            }
+        }
+        Ok(tag)
+    }
+
+    fn import(&self, root: &Path, tag: &str) -> Result<(), String> {
+        let tar = Command::new("tar")
+            .arg("-C")
+            .arg(root)
+            .args(["-cf", "-", "."])
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("tar: {e}"))?;
+        let out = self
+            .cmd()
+            .args(["import", "--change", "ENTRYPOINT [\"/wasmeter\"]", "-", tag])
+            .stdin(tar.stdout.ok_or("tar: no output")?)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("{} import: {e}", self.program.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "the image build failed ({} import): {}",
+                self.program.display(),
+                last_line(&out.stderr)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Starts `image` once (`--version`) to find what this host needs: the flags to add
+    /// and, for each, what was adapted. `Err` when it cannot start even so.
+    pub fn probe(&self, image: &str) -> Result<(Vec<String>, Vec<String>), String> {
+        let (mut flags, mut notes) = (Vec::new(), Vec::new());
+        loop {
+            let out = self
+                .cmd()
+                .args(["run", "--rm"])
+                .arg("--label")
+                .arg(format!("{LABEL}={}", std::process::id()))
+                .args(&flags)
+                .args([image, "--version"])
+                .output()
+                .map_err(|e| format!("{}: {e}", self.program.display()))?;
+            if out.status.success() {
+                return Ok((flags, notes));
+            }
+            let why = last_line(&out.stderr);
+            match self.adaptation(&why) {
+                Some((more, note)) if !notes.contains(&note) => {
+                    flags.extend(more);
+                    notes.push(note);
+                }
+                _ => return Err(format!("the container engine refused to start it: {why}")),
+            }
+        }
+    }
+
+    /// The `run` command of a container serving the gateway spec it reads on stdin, its
+    /// port published on 127.0.0.1:`port`, with `adapt`'s extra flags.
+    pub fn run(
+        &self,
+        image: &str,
+        name: &str,
+        port: u16,
+        args: &[String],
+        adapt: &[String],
+    ) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(["run", "--rm", "-i", "--name", name])
+            .arg("--label")
+            .arg(format!("{LABEL}={}", std::process::id()))
+            .args(["--network", "bridge", "-p"])
+            .arg(format!("127.0.0.1:{port}:{INNER_PORT}"))
+            .args(adapt)
+            .arg(image)
+            .args(args);
+        c
+    }
+
+    /// Whether a start failure is one a flag works around: the flags and what they adapt.
+    pub fn adaptation(&self, failure: &str) -> Option<(Vec<String>, String)> {
+        if failure.contains("cgroups in hybrid mode not supported") {
+            return Some((
+                vec!["--runtime".into(), "runc".into()],
+                "crun refuses this host's hybrid cgroups: runc".into(),
+            ));
+        }
+        if failure.contains("error setting rlimit") {
+            let (nofile, nproc) = (
+                soft_limit(libc::RLIMIT_NOFILE),
+                soft_limit(libc::RLIMIT_NPROC),
+            );
+            // At or below this process's own: the engine may not raise them, and here it
+            // may not set nproc even to its current value.
+            let nproc = nproc.min(4096);
+            return Some((
+                vec![
+                    "--ulimit".into(),
+                    format!("nofile={nofile}:{nofile}"),
+                    "--ulimit".into(),
+                    format!("nproc={nproc}:{nproc}"),
+                ],
+                format!(
+                    "setting the default rlimits is not permitted here: --ulimit nofile={nofile} nproc={nproc}"
+                ),
+            ));
+        }
+        None
+    }
+
+    /// The roots of a running container's processes outside the client's tree: podman's
+    /// conmon (the container's processes are its children), or docker's main process.
+    pub fn pids(&self, name: &str) -> Vec<u32> {
+        let fmt = if self.is_podman() {
+            "{{.State.ConmonPid}}"
+        } else {
+            "{{.State.Pid}}"
+        };
+        self.run_quiet(&["inspect", "--format", fmt, name])
+            .map(|s| {
+                s.split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .filter(|p| *p > 0)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn is_podman(&self) -> bool {
+        self.program.file_name().is_some_and(|n| n == "podman")
+    }
+
+    /// Removes a container, whatever state it is in.
+    pub fn remove(&self, name: &str) {
+        let _ = self
+            .cmd()
+            .args(["rm", "-f", "-t", "0", name])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+
+    /// Removes the containers wasmeter made whose making process is gone.
+    pub fn clear_stale(&self) {
+        let Ok(list) = self.run_quiet(&[
+            "ps",
+            "-a",
+            "--filter",
+            &format!("label={LABEL}"),
+            "--format",
+            &if self.is_podman() {
+                format!("{{{{.Names}}}} {{{{index .Labels \"{LABEL}\"}}}}")
+            } else {
+                format!("{{{{.Names}}}} {{{{.Label \"{LABEL}\"}}}}")
+            },
+        ]) else {
+            return;
+        };
+        for line in list.lines() {
+            let mut w = line.split_whitespace();
+            let (Some(name), owner) = (w.next(), w.next().and_then(|p| p.parse::<u32>().ok()))
+            else {
+                continue;
+            };
+            if owner.is_none_or(|p| !Path::new(&format!("/proc/{p}")).exists()) {
+                self.remove(name);
+            }
+        }
+    }
+
+    /// The names of the containers wasmeter made that still exist (for tests and checks).
+    pub fn ours(&self) -> Vec<String> {
+        self.run_quiet(&[
+            "ps",
+            "-a",
+            "--filter",
+            &format!("label={LABEL}"),
+            "--format",
+            "{{.Names}}",
+        ])
+        .map(|s| s.lines().map(str::to_string).collect())
+        .unwrap_or_default()
+    }
+}
+
+/// A root filesystem at `root` holding `binary` as /wasmeter and every library `ldd`
+/// names, at the same paths.
+fn rootfs(binary: &Path, root: &Path) -> Result<(), String> {
+    let copy = |from: &Path, to: &Path| -> Result<(), String> {
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::copy(from, to).map_err(|e| format!("{}: {e}", from.display()))?;
+        Ok(())
+    };
+    copy(binary, &root.join("wasmeter"))?;
+    std::fs::create_dir_all(root.join("tmp")).map_err(|e| format!("{e}"))?;
+    let out = Command::new("ldd")
+        .arg(binary)
+        .output()
+        .map_err(|e| format!("ldd: {e}"))?;
+    for lib in String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .filter(|w| w.starts_with('/'))
+    {
+        let from = Path::new(lib);
+        copy(from, &root.join(lib.trim_start_matches('/')))?;
+    }
+    Ok(())
+}
+
+#[allow(unsafe_code)]
+fn soft_limit(resource: libc::__rlimit_resource_t) -> u64 {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct it is given.
+    if unsafe { libc::getrlimit(resource, &mut r) } == 0 {
+        r.rlim_cur
+    } else {
+        1024
+    }
+}
+
+fn last_line(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
