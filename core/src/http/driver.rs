@@ -494,9 +494,9 @@ impl Driver {
         stop: Duration,
     ) -> Result<Level, Failure> {
         let spec = self.load_spec(server, connections, stop);
-        let pid = server.pid();
+        let serving = &*server;
         let (mut start, mut end) = (None, None);
-        let read = || (Instant::now(), crate::sample::tree_cpu_ns(pid));
+        let read = || (Instant::now(), serving.cpu_time().as_nanos() as u64);
         let r = load::run_observed(&spec, &mut |edge| match edge {
             load::Window::Start => start = Some(read()),
             load::Window::End => end = Some(read()),
