@@ -135,3 +135,33 @@ pub fn test_data(name: &str) -> PathBuf {
         .join("tests/data")
         .join(name)
 }
+
+/// The latest run in `results`, exported as JSON.
+pub fn exported(results: &Path) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
+    let ex = wasmeter(
+        &[
+            "export",
+            "latest",
+            "--format",
+            "json",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        results,
+    );
+    assert!(ex.status.success(), "{}", stderr(&ex));
+    serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap()
+}
+
+/// A cell of a run's JSON summary by runtime and test: its failure, or "ok".
+pub fn outcome(summary: &Value, rt: &str, test: &str) -> String {
+    summary["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["runtime"] == rt && c["test"] == test)
+        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
+        .unwrap_or_else(|| panic!("no cell {rt} × {test}: {summary}"))
+}

@@ -2,18 +2,8 @@
 //! (podman here, or docker), its port published on loopback, measured beside the native
 //! gateway; the container's creation counted in its cold start; no container left behind.
 
-use crate::common::{json, not_installed, runtimes_missing, stderr, wasmeter};
+use crate::common::{exported, json, not_installed, outcome, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
-
-fn outcome(summary: &Value, rt: &str, test: &str) -> String {
-    summary["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["runtime"] == rt && c["test"] == test)
-        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
-        .unwrap_or_else(|| panic!("no cell {rt} × {test}: {summary}"))
-}
 
 /// The containers wasmeter made that still exist, by name.
 fn ours(engine: &str) -> Vec<String> {
@@ -90,20 +80,7 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
     let proxy = outcome(&summary, "container", "proxy");
     assert!(proxy.contains("cannot reach"), "{proxy}");
     // Figures: through the published port, with the container's processes sampled.
-    let file = tmp.path().join("export.json");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "json",
-            "-o",
-            file.to_str().unwrap(),
-        ],
-        tmp.path(),
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
-    let v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let v = exported(tmp.path());
     let cell = |rt: &str| {
         v["runs"][0]["http"]
             .as_array()

@@ -4,7 +4,7 @@
 //! port taken, each failing its own cell while the run goes on.
 
 use crate::common::{
-    assert_all_ok, failures, json, not_installed, runtimes_missing, stderr, wasmeter,
+    assert_all_ok, exported, failures, json, not_installed, runtimes_missing, stderr, wasmeter,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -16,25 +16,6 @@ fn http_cell<'a>(report: &'a Value, rt: &str, test: &str) -> &'a Value {
         .iter()
         .find(|c| c["runtime"] == rt && c["test"] == test)
         .unwrap_or_else(|| panic!("no http cell {rt} × {test}"))
-}
-
-/// The latest run in `results`, exported as JSON.
-fn exported(results: &Path) -> Value {
-    let out = tempfile::tempdir().unwrap();
-    let file = out.path().join("export.json");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "json",
-            "-o",
-            file.to_str().unwrap(),
-        ],
-        results,
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
-    serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap()
 }
 
 fn num(v: &Value, what: &str) -> f64 {

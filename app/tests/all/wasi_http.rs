@@ -4,39 +4,18 @@
 //! app componentized (SpiderMonkey compiled to wasm) on both; and components that cannot be
 //! served failing their own cells with the reason.
 
-use crate::common::{json, not_installed, runtimes_missing, stderr, suites_root, wasmeter};
+use crate::common::{
+    exported, json, not_installed, outcome, runtimes_missing, stderr, suites_root, wasmeter,
+};
 use serde_json::Value;
 use std::path::Path;
 
-/// The cells of a run's JSON summary by runtime and test: the failure, or "ok".
-fn outcome(summary: &Value, rt: &str, test: &str) -> String {
-    summary["cells"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["runtime"] == rt && c["test"] == test)
-        .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
-        .unwrap_or_else(|| panic!("no cell {rt} × {test}: {summary}"))
-}
-
 /// The HTTP cells of the latest run, exported as JSON.
 fn http_cells(results: &Path) -> Vec<Value> {
-    let out = tempfile::tempdir().unwrap();
-    let file = out.path().join("export.json");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "json",
-            "-o",
-            file.to_str().unwrap(),
-        ],
-        results,
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
-    let v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    v["runs"][0]["http"].as_array().unwrap().clone()
+    exported(results)["runs"][0]["http"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 fn cell<'a>(cells: &'a [Value], rt: &str, test: &str) -> &'a Value {
@@ -288,4 +267,152 @@ fn javascript_on_a_wasm_engine_serves_the_servers_suite_app() {
         let cold = num(&c["cold_start"]["median"], rt);
         assert!(cold > 1e8 && cold < 60e9, "{rt}: cold start {cold} ns");
     }
+}
+
+/// A component built here from the gateway's committed bindings: `hello` answers, `trap`
+/// traps, `hang` never returns, `short` promises 10 bytes and sends 3.
+const MISBEHAVING: &str = r#"
+#include <string.h>
+#include "gateway_http.h"
+
+static void answer(wasi_http_types_own_response_outparam_t out, const char *len, const char *body) {
+    wasi_http_types_own_fields_t h = wasi_http_types_constructor_fields();
+    wasi_http_types_field_name_t n = {(uint8_t *)"content-length", 14};
+    wasi_http_types_field_value_t v = {(uint8_t *)len, strlen(len)};
+    wasi_http_types_header_error_t herr;
+    wasi_http_types_method_fields_append(wasi_http_types_borrow_fields(h), &n, &v, &herr);
+    wasi_http_types_own_outgoing_response_t r = wasi_http_types_constructor_outgoing_response(h);
+    wasi_http_types_own_outgoing_body_t b;
+    wasi_http_types_method_outgoing_response_body(wasi_http_types_borrow_outgoing_response(r), &b);
+    wasi_http_types_result_own_outgoing_response_error_code_t res = {.is_err = false};
+    res.val.ok = r;
+    wasi_http_types_static_response_outparam_set(out, &res);
+    wasi_http_types_own_output_stream_t s;
+    wasi_http_types_method_outgoing_body_write(wasi_http_types_borrow_outgoing_body(b), &s);
+    gateway_http_list_u8_t chunk = {(uint8_t *)body, strlen(body)};
+    wasi_io_streams_stream_error_t err;
+    wasi_io_streams_method_output_stream_blocking_write_and_flush(
+        wasi_io_streams_borrow_output_stream(s), &chunk, &err);
+    wasi_io_streams_output_stream_drop_own(s);
+    wasi_http_types_error_code_t ferr;
+    wasi_http_types_static_outgoing_body_finish(b, NULL, &ferr);
+}
+
+void exports_wasi_http_incoming_handler_handle(
+    exports_wasi_http_incoming_handler_own_incoming_request_t req,
+    exports_wasi_http_incoming_handler_own_response_outparam_t out) {
+    gateway_http_string_t t;
+    wasi_http_types_method_incoming_request_path_with_query(
+        wasi_http_types_borrow_incoming_request(req), &t);
+    if (t.len >= 5 && memcmp(t.ptr, "/trap", 5) == 0) __builtin_trap();
+    if (t.len >= 5 && memcmp(t.ptr, "/hang", 5) == 0) for (volatile int i = 0;; i++) {}
+    if (t.len >= 6 && memcmp(t.ptr, "/short", 6) == 0) answer(out, "10", "abc");
+    else answer(out, "13", "hello, world\n");
+    wasi_http_types_incoming_request_drop_own(req);
+}
+"#;
+
+#[test]
+fn a_component_that_traps_hangs_or_breaks_its_response_fails_its_own_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gw = suites_root().join("gateway");
+    let dst = tmp.path().join("suites/gateway");
+    std::fs::create_dir_all(dst.join("src")).unwrap();
+    std::fs::create_dir_all(dst.join("wasm")).unwrap();
+    for f in ["src/gateway.c", "src/sha256.h", "wasm/gateway.wasm"] {
+        std::fs::copy(gw.join(f), dst.join(f)).unwrap();
+    }
+    let src = tmp.path().join("bad.c");
+    std::fs::write(&src, MISBEHAVING).unwrap();
+    let core = tmp.path().join("bad-core.wasm");
+    let built = std::process::Command::new("clang-19")
+        .args(["--target=wasm32-wasi", "-O2", "-mexec-model=reactor", "-I"])
+        .arg(gw.join("component"))
+        .arg(&src)
+        .arg(gw.join("component/gateway_http.c"))
+        .arg(gw.join("component/gateway_http_component_type.o"))
+        .arg("-o")
+        .arg(&core)
+        .output();
+    match built {
+        Ok(o) if o.status.success() => {}
+        other => {
+            assert!(
+                std::env::var("CI").is_err(),
+                "CI must build the component with clang-19: {other:?}"
+            );
+            eprintln!("skipping: clang-19 for wasm32-wasi is not installed");
+            return;
+        }
+    }
+    let made = std::process::Command::new(suites_root().join("../scripts/wasm-tools"))
+        .args(["component", "new"])
+        .arg(&core)
+        .arg("-o")
+        .arg(dst.join("wasm/bad.wasm"))
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let mut manifest = String::from(
+        "[suite]\nname = \"gateway\"\nkind = \"gateway\"\nincludes = [\"src/sha256.h\"]\n",
+    );
+    for t in ["trap", "hang", "short", "hello"] {
+        manifest.push_str(&format!(
+            "[[test]]\nname = \"{t}\"\nsource = \"src/gateway.c\"\nwasm = \"wasm/gateway.wasm\"\n\
+             component = \"wasm/bad.wasm\"\npath = \"/{t}\"\ntags = [\"http\"]\ndescription = \"x\"\n"
+        ));
+    }
+    std::fs::write(dst.join("suite.toml"), manifest).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--suite",
+            "gateway",
+            "--runtimes",
+            "wasmtime-http",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--concurrency",
+            "1",
+            "--duration",
+            "0.2",
+            "--latency",
+            "0.1",
+            "--json",
+            "--results",
+        ])
+        .arg(tmp.path().join("results"))
+        .env("WASMETER_SUITES", tmp.path().join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null")
+        .output()
+        .unwrap();
+    let summary = json(&out);
+    let trap = outcome(&summary, "wasmtime-http", "trap");
+    assert!(
+        trap.contains("the component failed") && trap.contains("unreachable"),
+        "{trap}"
+    );
+    let hang = outcome(&summary, "wasmtime-http", "hang");
+    assert!(hang.contains("GET /hang"), "{hang}");
+    let short = outcome(&summary, "wasmtime-http", "short");
+    assert!(
+        short.contains("GET /short") && short.contains("502"),
+        "{short}"
+    );
+    for f in [&trap, &hang, &short] {
+        assert!(!f.contains('\n'), "one line: {f}");
+    }
+    // The run went on: the well-behaved request after them was served.
+    assert_eq!(
+        outcome(&summary, "wasmtime-http", "hello"),
+        "ok",
+        "{}",
+        stderr(&out)
+    );
 }

@@ -228,7 +228,7 @@ async fn serve(
         Err(_) => {
             return Err(match task.await {
                 Ok(Ok(())) => "the component returned without setting a response".into(),
-                Ok(Err(e)) => format!("the component failed: {e:#}"),
+                Ok(Err(e)) => format!("the component failed: {}", one_line(&e)),
                 Err(e) => format!("the component's task failed: {e}"),
             });
         }
@@ -240,7 +240,10 @@ async fn serve(
         .map_err(|e| format!("the component's response body: {e}"))?
         .to_bytes();
     if let Ok(Err(e)) = task.await {
-        return Err(format!("the component failed after answering: {e:#}"));
+        return Err(format!(
+            "the component failed after answering: {}",
+            one_line(&e)
+        ));
     }
     Ok(GuestReply {
         status: parts.status.as_u16(),
@@ -253,6 +256,17 @@ async fn serve(
             .collect(),
         body: body.to_vec(),
     })
+}
+
+/// A guest's failure on one line: its causes without the wasm backtrace wasmtime attaches
+/// (a frame per line), so that a cell's reason stays one line.
+fn one_line(e: &wasmtime::Error) -> String {
+    e.chain()
+        .map(|c| c.to_string())
+        .filter(|c| !c.starts_with("error while executing at wasm backtrace"))
+        .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// A wasi:http error code in a few words.
