@@ -165,3 +165,14 @@ pub fn outcome(summary: &Value, rt: &str, test: &str) -> String {
         .map(|c| c["failure"].as_str().unwrap_or("ok").to_string())
         .unwrap_or_else(|| panic!("no cell {rt} × {test}: {summary}"))
 }
+
+/// wasmeter with the suites under `dir/suites`, results in `dir/results`, no user config.
+pub fn with_own_suites(dir: &Path, args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"));
+    c.args(args)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .env("WASMETER_SUITES", dir.join("suites"))
+        .env("WASMETER_CONFIG", "/dev/null");
+    c
+}

@@ -5,6 +5,7 @@
 
 use crate::common::{
     assert_all_ok, exported, failures, json, not_installed, runtimes_missing, stderr, wasmeter,
+    with_own_suites,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -21,17 +22,6 @@ fn http_cell<'a>(report: &'a Value, rt: &str, test: &str) -> &'a Value {
 fn num(v: &Value, what: &str) -> f64 {
     v.as_f64()
         .unwrap_or_else(|| panic!("{what}: not a number: {v}"))
-}
-
-/// wasmeter with the suites under `dir/suites`, results in `dir/results`, no user config.
-fn with_own_suites(dir: &Path, args: &[&str]) -> std::process::Command {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"));
-    c.args(args)
-        .arg("--results")
-        .arg(dir.join("results"))
-        .env("WASMETER_SUITES", dir.join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null");
-    c
 }
 
 fn cli_available(results: &Path, id: &str) -> bool {

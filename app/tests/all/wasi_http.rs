@@ -6,6 +6,7 @@
 
 use crate::common::{
     exported, json, not_installed, outcome, runtimes_missing, stderr, suites_root, wasmeter,
+    with_own_suites,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -138,8 +139,9 @@ fn a_component_that_cannot_serve_fails_only_its_own_cell() {
         [[test]]\nname = \"none\"\nsource = \"src/gateway.c\"\nwasm = \"wasm/gateway.wasm\"\n\
         path = \"/hello\"\ntags = [\"http\"]\ndescription = \"x\"\n";
     std::fs::write(dst.join("suite.toml"), manifest).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let out = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "gateway",
@@ -156,13 +158,10 @@ fn a_component_that_cannot_serve_fails_only_its_own_cell() {
             "--latency",
             "0.1",
             "--json",
-            "--results",
-        ])
-        .arg(tmp.path().join("results"))
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .unwrap();
+        ],
+    )
+    .output()
+    .unwrap();
     let summary = json(&out);
     // The C guest is fine in every test; each broken component fails its own cell, naming
     // the file and the problem in one line.
@@ -229,8 +228,9 @@ fn javascript_on_a_wasm_engine_serves_the_servers_suite_app() {
         .replace("duration_secs = 5", "duration_secs = 1");
     assert_ne!(short, manifest, "the servers suite's load settings moved");
     std::fs::write(dst.join("suite.toml"), short).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let out = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "servers",
@@ -243,14 +243,10 @@ fn javascript_on_a_wasm_engine_serves_the_servers_suite_app() {
             "--latency",
             "0.3",
             "--json",
-            "--results",
-        ])
-        .arg(&results)
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        // The component is built once into the cache, as the servers' own builds are.
-        .output()
-        .unwrap();
+        ],
+    )
+    .output()
+    .unwrap();
     let summary = json(&out);
     let cells = http_cells(&results);
     for rt in &rts {
@@ -367,8 +363,9 @@ fn a_component_that_traps_hangs_or_breaks_its_response_fails_its_own_cell() {
         ));
     }
     std::fs::write(dst.join("suite.toml"), manifest).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args([
+    let out = with_own_suites(
+        tmp.path(),
+        &[
             "run",
             "--suite",
             "gateway",
@@ -385,13 +382,10 @@ fn a_component_that_traps_hangs_or_breaks_its_response_fails_its_own_cell() {
             "--latency",
             "0.1",
             "--json",
-            "--results",
-        ])
-        .arg(tmp.path().join("results"))
-        .env("WASMETER_SUITES", tmp.path().join("suites"))
-        .env("WASMETER_CONFIG", "/dev/null")
-        .output()
-        .unwrap();
+        ],
+    )
+    .output()
+    .unwrap();
     let summary = json(&out);
     let trap = outcome(&summary, "wasmtime-http", "trap");
     assert!(
