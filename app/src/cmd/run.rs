@@ -370,7 +370,8 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.precision = m.settings.precision;
     req.measure = m.settings.measure;
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
-    let budget = m.settings.http.as_ref().map(|h| h.iteration_budget());
+    let own = wasmeter_core::http::most_own_rates(&req.suite.tests);
+    let budget = m.settings.http.as_ref().map(|h| h.iteration_budget(own));
     req.timeout = Duration::from_secs(m.settings.timeout_secs)
         .saturating_sub(budget.unwrap_or_default())
         .max(Duration::from_secs(1));

@@ -20,6 +20,7 @@ use crate::runtime::{
     Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE,
 };
 use crate::sample::TreeSampler;
+use crate::store::LevelHistogram;
 use crate::suite::{HttpTest, ServerDef, SuiteKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -303,8 +304,18 @@ impl Driver {
         }
     }
 
-    fn load_spec(&self, server: &ServerProcess, connections: usize, stop: Duration) -> LoadSpec {
+    fn load_spec(
+        &self,
+        server: &ServerProcess,
+        connections: usize,
+        stop: Duration,
+        rate: Option<u32>,
+    ) -> LoadSpec {
         let t = &self.job.test;
+        let request_timeout = match rate {
+            Some(_) => Duration::from_millis(super::RATE_REQUEST_TIMEOUT_MS),
+            None => Duration::from_secs(10),
+        };
         LoadSpec {
             path: t.path.clone(),
             method: t.method.clone(),
@@ -312,7 +323,8 @@ impl Driver {
             connections,
             stop: Stop::Duration(stop),
             warmup: (stop / 5).min(Duration::from_millis(500)),
-            request_timeout: Duration::from_secs(10),
+            request_timeout,
+            rate: rate.map(f64::from),
             threads: self.job.settings.client_threads.clamp(1, connections),
             expect_body: if self.job.kind == SuiteKind::Gateway {
                 expected_body(&t.path, &t.body)
@@ -369,8 +381,9 @@ impl Driver {
         }
     }
 
-    /// One iteration: cold start, warm latency, then each concurrency level.
-    pub fn iteration(&mut self) -> Result<Vec<PhaseValue>, Failure> {
+    /// One iteration: cold start, warm latency, each concurrency level, then each offered
+    /// rate and the knee; with the rates' latency histograms.
+    pub fn iteration(&mut self) -> Result<(Vec<PhaseValue>, Vec<LevelHistogram>), Failure> {
         let s = &self.job.settings;
         let port = match self.server.as_ref().and_then(|d| d.port) {
             Some(p) if port_in_use(p) => {
@@ -443,7 +456,7 @@ impl Driver {
         let mut peak_rss = 0u64;
         for c in levels {
             let sampling = RssWatch::start(server.roots());
-            let level = self.level(&mut server, c as usize, per_level);
+            let level = self.level(&mut server, c as usize, per_level, None);
             let rss = sampling.stop();
             peak_rss = peak_rss.max(rss);
             let ph = Phase::Throughput(c);
@@ -474,12 +487,118 @@ impl Driver {
                 }
             }
         }
+        let mut histograms = Vec::new();
+        self.rates(
+            &mut server,
+            per_level,
+            &mut v,
+            &mut histograms,
+            &mut peak_rss,
+        )?;
         v.push(PhaseValue::new(
             Phase::Total,
             Metric::MaxRssKib,
             (peak_rss / 1024) as f64,
         ));
-        Ok(v)
+        Ok((v, histograms))
+    }
+
+    /// The open-model phases: each offered rate in turn, ascending; then, while no rate
+    /// has broken the SLO and the knee budget lasts, twice the last; then the knee.
+    fn rates(
+        &self,
+        server: &mut ServerProcess,
+        per_level: Duration,
+        v: &mut Vec<PhaseValue>,
+        histograms: &mut Vec<LevelHistogram>,
+        peak_rss: &mut u64,
+    ) -> Result<(), Failure> {
+        let s = &self.job.settings;
+        let mut queue: std::collections::VecDeque<u32> = s.rates_for(&self.job.test.rates).into();
+        let Some(&lowest) = queue.front() else {
+            return Ok(());
+        };
+        let slo_ns = s.slo_p99_ms * 1e6;
+        let budget = Duration::from_millis(s.knee_budget_ms);
+        let mut knee = Knee::default();
+        let mut stepping: Option<Instant> = None;
+        while let Some(rate) = queue.pop_front() {
+            let ph = Phase::Rate(rate);
+            let sampling = RssWatch::start(server.roots());
+            let level = self.level(server, s.rate_connections as usize, per_level, Some(rate));
+            let rss = sampling.stop();
+            *peak_rss = (*peak_rss).max(rss);
+            let (r, cores) = match level? {
+                Level::Served { report, cores } => (report, cores),
+                Level::Saturated { report } => (report, None),
+            };
+            let timeouts = r.errors.get("timeout").copied().unwrap_or(0) as f64;
+            v.push(PhaseValue::new(ph, Metric::Rps, r.rps));
+            v.push(PhaseValue::new(ph, Metric::Errors, error_count(&r)));
+            v.push(PhaseValue::new(ph, Metric::Timeouts, timeouts));
+            v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
+            if r.requests > 0 {
+                let c = r.latency;
+                for (m, x) in [
+                    (Metric::WallNs, c.p50),
+                    (Metric::P90Ns, c.p90),
+                    (Metric::P99Ns, c.p99),
+                    (Metric::P999Ns, c.p999),
+                ] {
+                    v.push(PhaseValue::new(ph, m, x as f64));
+                }
+                if let Some(u) = r.uncorrected_latency() {
+                    for (m, x) in [
+                        (Metric::UncorrectedP50Ns, u.p50),
+                        (Metric::UncorrectedP90Ns, u.p90),
+                        (Metric::UncorrectedP99Ns, u.p99),
+                        (Metric::UncorrectedP999Ns, u.p999),
+                    ] {
+                        v.push(PhaseValue::new(ph, m, x as f64));
+                    }
+                }
+                if let Some(cores) = cores {
+                    v.push(PhaseValue::new(
+                        ph,
+                        Metric::CpuNsPer1k,
+                        cores * 1e9 / r.rps * 1000.0,
+                    ));
+                }
+                histograms.push(LevelHistogram::new(ph, true, &r.histogram));
+                if let Some(u) = &r.uncorrected {
+                    histograms.push(LevelHistogram::new(ph, false, u));
+                }
+            }
+            let verdict = RateVerdict::of(&r, rate, slo_ns);
+            if verdict == RateVerdict::GeneratorBound {
+                v.push(PhaseValue::new(ph, Metric::GeneratorBoundRps, r.sent_rps()));
+            }
+            knee.saw(rate, verdict);
+            // Past the listed rates: double while the SLO holds and the budget lasts.
+            if queue.is_empty() && verdict == RateVerdict::Met && !budget.is_zero() {
+                let since = *stepping.get_or_insert_with(Instant::now);
+                let next = rate.saturating_mul(2);
+                if next > rate && since.elapsed() + per_level <= budget {
+                    queue.push_back(next);
+                }
+            }
+        }
+        match knee.best {
+            Some(b) => v.push(PhaseValue::new(Phase::Knee, Metric::Rps, f64::from(b))),
+            // Broke at the lowest rate tried: the knee is below it.
+            None if knee.broke.is_some() => v.push(PhaseValue::new(
+                Phase::Knee,
+                Metric::SaturatedBelowRps,
+                f64::from(lowest),
+            )),
+            None => {}
+        }
+        v.push(PhaseValue::new(
+            Phase::Knee,
+            Metric::Unbroken,
+            if knee.broke.is_none() { 1.0 } else { 0.0 },
+        ));
+        Ok(())
     }
 
     /// Loads the server at one concurrency level, reading its CPU time at the edges of
@@ -492,8 +611,9 @@ impl Driver {
         server: &mut ServerProcess,
         connections: usize,
         stop: Duration,
+        rate: Option<u32>,
     ) -> Result<Level, Failure> {
-        let spec = self.load_spec(server, connections, stop);
+        let spec = self.load_spec(server, connections, stop, rate);
         let serving = &*server;
         let (mut start, mut end) = (None, None);
         let read = || (Instant::now(), serving.cpu_time().as_nanos() as u64);
@@ -501,7 +621,10 @@ impl Driver {
             load::Window::Start => start = Some(read()),
             load::Window::End => end = Some(read()),
         });
-        let what = format!("{connections} connections");
+        let what = match rate {
+            Some(r) => format!("{r} requests/s"),
+            None => format!("{connections} connections"),
+        };
         let r = self.checked(server, r, &what)?;
         if r.requests == 0 {
             // Nothing completed, and nothing failed but requests that ran out of time:
@@ -529,7 +652,7 @@ impl Driver {
         stop: Duration,
         what: &str,
     ) -> Result<LoadReport, Failure> {
-        let spec = self.load_spec(server, connections, stop);
+        let spec = self.load_spec(server, connections, stop, None);
         let r = self.checked(server, load::run(&spec), what)?;
         if r.requests == 0 {
             if r.errors.is_empty() {
@@ -572,6 +695,59 @@ enum Level {
     },
     /// No request completed within the duration: throughput below 1 / duration.
     Saturated { report: LoadReport },
+}
+
+/// How an offered rate went against the SLO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RateVerdict {
+    /// Corrected p99 within the SLO, at least 90 % of the rate achieved, no timeouts and
+    /// under 1 % errors.
+    Met,
+    /// Any of those failed.
+    Broke,
+    /// The load generator could not offer the rate: the level says nothing of the server.
+    GeneratorBound,
+}
+
+impl RateVerdict {
+    fn of(r: &LoadReport, rate: u32, slo_ns: f64) -> RateVerdict {
+        let rate = f64::from(rate);
+        if r.generator_bound(rate) {
+            return RateVerdict::GeneratorBound;
+        }
+        let errors = error_count(r);
+        let met = r.requests > 0
+            && (r.latency.p99 as f64) <= slo_ns
+            && r.rps >= 0.9 * rate
+            && !r.errors.contains_key("timeout")
+            && errors < 0.01 * r.sent.max(1) as f64;
+        if met {
+            RateVerdict::Met
+        } else {
+            RateVerdict::Broke
+        }
+    }
+}
+
+/// The knee as the rates go up: the highest rate that met the SLO below the first that
+/// broke it.
+#[derive(Debug, Default)]
+struct Knee {
+    best: Option<u32>,
+    broke: Option<u32>,
+}
+
+impl Knee {
+    fn saw(&mut self, rate: u32, verdict: RateVerdict) {
+        if self.broke.is_some() {
+            return;
+        }
+        match verdict {
+            RateVerdict::Met => self.best = Some(rate),
+            RateVerdict::Broke => self.broke = Some(rate),
+            RateVerdict::GeneratorBound => {}
+        }
+    }
 }
 
 fn error_count(r: &LoadReport) -> f64 {

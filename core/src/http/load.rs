@@ -160,8 +160,50 @@ pub struct LoadReport {
     pub bytes_read: u64,
     /// Connections opened again after the server closed one or after an error.
     pub reconnects: u64,
-    /// Latencies of the successful requests, in nanoseconds (3 significant digits).
+    /// Latencies of the successful requests, in nanoseconds (3 significant digits);
+    /// at a constant rate corrected for coordinated omission.
     pub histogram: Histogram<u64>,
+    /// Constant rate only: the same requests timed from their actual write, without the
+    /// correction (what a closed-loop tool would have reported).
+    pub uncorrected: Option<Histogram<u64>>,
+    /// Requests started in the measured phase (at a constant rate, what was offered).
+    pub sent: u64,
+    /// CPU time the load threads used over the measured phase (`None` where the threads'
+    /// clocks cannot be read).
+    pub generator_cpu: Option<Duration>,
+    /// Load threads.
+    pub generator_threads: usize,
+}
+
+impl LoadReport {
+    /// The uncorrected latency summary (constant rate only).
+    pub fn uncorrected_latency(&self) -> Option<Latency> {
+        self.uncorrected.as_ref().map(Latency::from_histogram)
+    }
+
+    /// Requests started per second in the measured phase.
+    pub fn sent_rps(&self) -> f64 {
+        if self.elapsed.is_zero() {
+            0.0
+        } else {
+            self.sent as f64 / self.elapsed.as_secs_f64()
+        }
+    }
+
+    /// Requests per second the load threads could start with a core each, from the CPU
+    /// they spent per request started. CPU time, not wall time, so a generator starved by
+    /// other work still knows its own cost.
+    pub fn generator_capacity(&self) -> Option<f64> {
+        let cpu = self.generator_cpu?.as_secs_f64();
+        (cpu > 0.0 && self.sent > 0).then(|| self.generator_threads as f64 * self.sent as f64 / cpu)
+    }
+
+    /// At a constant `rate`: the load generator, not the server, fell short of it — it
+    /// started fewer than 95 % of the requests due, and the rate needs at least 90 % of
+    /// what its threads can offer. The level then says nothing about the server.
+    pub fn generator_bound(&self, rate: f64) -> bool {
+        self.sent_rps() < 0.95 * rate && self.generator_capacity().is_some_and(|c| rate >= 0.9 * c)
+    }
 }
 
 /// Why a run could not take place at all. Per-request failures are not errors: they are
@@ -427,6 +469,10 @@ pub fn run_observed(spec: &LoadSpec, at: &mut dyn FnMut(Window)) -> Result<LoadR
         bytes_read: total.bytes_read,
         reconnects: total.reconnects,
         histogram: total.histogram,
+        uncorrected: spec.rate.is_some().then_some(total.uncorrected),
+        sent: total.sent,
+        generator_cpu: (total.window_ns > 0).then(|| Duration::from_nanos(total.busy_ns)),
+        generator_threads: threads,
     })
 }
 
@@ -505,6 +551,11 @@ struct Stats {
     reconnects: u64,
     last_done: Option<Instant>,
     histogram: Histogram<u64>,
+    uncorrected: Histogram<u64>,
+    sent: u64,
+    /// The thread's CPU time over the measured phase, and that phase's wall time, ns.
+    busy_ns: u64,
+    window_ns: u64,
 }
 
 impl Stats {
@@ -516,8 +567,11 @@ impl Stats {
             bytes_read: 0,
             reconnects: 0,
             last_done: None,
-            histogram: Histogram::new_with_bounds(1, MAX_LATENCY_NS, 3)
-                .expect("static histogram bounds are valid"),
+            histogram: latency_histogram(),
+            uncorrected: latency_histogram(),
+            sent: 0,
+            busy_ns: 0,
+            window_ns: 0,
         }
     }
 
@@ -538,7 +592,16 @@ impl Stats {
         self.last_done = self.last_done.max(o.last_done);
         // Same bounds on both sides, so adding cannot fail.
         let _ = self.histogram.add(&o.histogram);
+        let _ = self.uncorrected.add(&o.uncorrected);
+        self.sent += o.sent;
+        self.busy_ns += o.busy_ns;
+        self.window_ns += o.window_ns;
     }
+}
+
+/// An empty histogram of latencies in ns, 1 ns to [`MAX_LATENCY_NS`], 3 significant digits.
+pub fn latency_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, MAX_LATENCY_NS, 3).expect("static histogram bounds are valid")
 }
 
 /// One load thread: its connections as tasks on a current-thread runtime.
@@ -546,6 +609,16 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
     let stats = std::rc::Rc::new(std::cell::RefCell::new(Stats::new()));
     let local = tokio::task::LocalSet::new();
     local.block_on(&rt, async {
+        // How busy this thread is over the measured phase, read on the thread itself: from
+        // the start of the measured phase to its end or the last response, if sooner.
+        let start = std::rc::Rc::new(std::cell::Cell::new(None));
+        let busy = {
+            let (start, at) = (start.clone(), shared.measure_start);
+            tokio::task::spawn_local(async move {
+                tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await;
+                start.set(Some((Instant::now(), crate::sample::thread_cpu_ns())));
+            })
+        };
         let tasks: Vec<_> = ids
             .into_iter()
             .map(|id| tokio::task::spawn_local(connection(id, shared.clone(), stats.clone())))
@@ -558,6 +631,15 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
         // Every wait inside a connection is bounded by the hard deadline; this is a net.
         let net = tokio::time::Instant::from_std(shared.hard_deadline + Duration::from_secs(1));
         let _ = tokio::time::timeout_at(net, all).await;
+        busy.abort();
+        if let (Some((t0, Some(c0))), Some(c1)) = (start.get(), crate::sample::thread_cpu_ns()) {
+            let mut st = stats.borrow_mut();
+            st.busy_ns = c1.saturating_sub(c0);
+            st.window_ns = Instant::now()
+                .min(shared.end)
+                .saturating_duration_since(t0)
+                .as_nanos() as u64;
+        }
     });
     drop(local);
     drop(rt);
@@ -768,6 +850,9 @@ async fn connection(id: usize, shared: Arc<Shared>, stats: std::rc::Rc<std::cell
         }
 
         // 4. Send and wait for the response.
+        if measured {
+            stats.borrow_mut().sent += 1;
+        }
         let sent = Instant::now();
         let start = if behind { intended } else { sent };
         let request_deadline = sent + shared.request_timeout;
@@ -824,6 +909,11 @@ async fn connection(id: usize, shared: Arc<Shared>, stats: std::rc::Rc<std::cell
                         let ns = u64::try_from(done.duration_since(start).as_nanos())
                             .unwrap_or(u64::MAX);
                         st.histogram.saturating_record(ns.max(1));
+                        if shared.interval.is_some() {
+                            let raw = u64::try_from(done.duration_since(sent).as_nanos())
+                                .unwrap_or(u64::MAX);
+                            st.uncorrected.saturating_record(raw.max(1));
+                        }
                         st.last_done = Some(done);
                     }
                     if reply.trailing_garbage {

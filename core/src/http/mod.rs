@@ -15,6 +15,9 @@ mod upstream;
 
 use serde::{Deserialize, Serialize};
 
+/// Longest a request of an open-model level may take before it counts as a timeout, ms.
+pub const RATE_REQUEST_TIMEOUT_MS: u64 = 5000;
+
 /// How an HTTP suite loads each server, recorded with the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HttpSettings {
@@ -32,6 +35,36 @@ pub struct HttpSettings {
     pub cli_inflight: usize,
     /// Longest a server may take to answer its first 200 OK, ms.
     pub ready_timeout_ms: u64,
+    /// Offered rates of the open-model phases, requests/s (empty: the tests' own `rates`,
+    /// else none). Each is loaded for `duration_ms` after the concurrency levels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rates: Vec<u32>,
+    /// The latency objective of the knee: the highest rate whose corrected p99 stays at
+    /// or under this, ms.
+    #[serde(default = "default_slo_p99_ms")]
+    pub slo_p99_ms: f64,
+    /// Connections that carry the open-model load (each sends on its own schedule).
+    #[serde(default = "default_rate_connections")]
+    pub rate_connections: u32,
+    /// Time per iteration for stepping the rate past the highest listed one (doubling
+    /// it) while the SLO still holds, ms; 0 measures the listed rates only.
+    #[serde(default = "default_knee_budget_ms")]
+    pub knee_budget_ms: u64,
+}
+
+/// Default SLO of the knee: p99 within 100 ms.
+pub const DEFAULT_SLO_P99_MS: f64 = 100.0;
+
+fn default_slo_p99_ms() -> f64 {
+    DEFAULT_SLO_P99_MS
+}
+
+fn default_rate_connections() -> u32 {
+    64
+}
+
+fn default_knee_budget_ms() -> u64 {
+    20_000
 }
 
 impl Default for HttpSettings {
@@ -44,17 +77,62 @@ impl Default for HttpSettings {
             client_threads: 2,
             cli_inflight: 8,
             ready_timeout_ms: 20_000,
+            rates: Vec::new(),
+            slo_p99_ms: DEFAULT_SLO_P99_MS,
+            rate_connections: default_rate_connections(),
+            knee_budget_ms: default_knee_budget_ms(),
         }
     }
 }
 
 impl HttpSettings {
     /// Longest one iteration of a cell can take when every server behaves: what the
-    /// runner's per-iteration timeout is extended by.
-    pub fn iteration_budget(&self) -> std::time::Duration {
+    /// runner's per-iteration timeout is extended by. `test_rates` is the most rates any
+    /// test lists itself (used when the run sets none).
+    pub fn iteration_budget(&self, test_rates: usize) -> std::time::Duration {
         let levels = self.levels.len() as u64;
+        let rates = if self.rates.is_empty() {
+            test_rates
+        } else {
+            self.rates.len()
+        } as u64;
+        // A rate level waits up to the request timeout for its last requests.
+        let knee = if rates > 0 && self.knee_budget_ms > 0 {
+            self.knee_budget_ms + self.duration_ms + RATE_REQUEST_TIMEOUT_MS + 3000
+        } else {
+            0
+        };
         std::time::Duration::from_millis(
-            self.ready_timeout_ms + self.latency_ms + levels * (self.duration_ms + 3000) + 5000,
+            self.ready_timeout_ms
+                + self.latency_ms
+                + levels * (self.duration_ms + 3000)
+                + rates * (self.duration_ms + RATE_REQUEST_TIMEOUT_MS + 3000)
+                + knee
+                + 5000,
         )
     }
+
+    /// The rates a test that lists `own` is loaded at, ascending: the run's when it sets
+    /// any, else the test's.
+    pub fn rates_for(&self, own: &[u32]) -> Vec<u32> {
+        let mut v = if self.rates.is_empty() {
+            own.to_vec()
+        } else {
+            self.rates.clone()
+        };
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+/// The most rates any of `tests` lists itself (what [`HttpSettings::iteration_budget`]
+/// allows for when a run sets none).
+pub fn most_own_rates<'a>(tests: impl IntoIterator<Item = &'a crate::suite::TestCase>) -> usize {
+    tests
+        .into_iter()
+        .filter_map(|t| t.http())
+        .map(|h| h.rates.len())
+        .max()
+        .unwrap_or(0)
 }

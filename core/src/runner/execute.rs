@@ -8,8 +8,8 @@ use crate::runtime::process::signal_name;
 use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
 use crate::sample::TreeSampler;
 use crate::store::{
-    CellRecord, Done, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
-    SampleRow, TestRecord, new_run_id,
+    CellRecord, Done, HistogramRow, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter,
+    SCHEMA_VERSION, SampleRow, TestRecord, new_run_id,
 };
 use crate::suite::{Build, CommandTest, TestCase, TestKind};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
@@ -892,6 +892,7 @@ impl CellCtx<'_> {
                     iteration,
                     warmup,
                     values,
+                    histograms,
                     arm,
                 })) => {
                     let Some(a) = self.live.get(usize::from(arm)).map(|&k| &mut self.arms[k])
@@ -915,6 +916,22 @@ impl CellCtx<'_> {
                         .collect();
                     if let Err(e) = self.writer.measurements(&rows) {
                         return Some(Failure::Other(format!("cannot save: {e}")));
+                    }
+                    if !histograms.is_empty() {
+                        let saved: Vec<HistogramRow> = histograms
+                            .into_iter()
+                            .map(|level| HistogramRow {
+                                runtime: a.runtime.id.clone(),
+                                test: a.test.name.clone(),
+                                invocation: self.invocation,
+                                iteration,
+                                warmup,
+                                level,
+                            })
+                            .collect();
+                        if let Err(e) = self.writer.histograms(&saved) {
+                            return Some(Failure::Other(format!("cannot save: {e}")));
+                        }
                     }
                     if settings.precision.is_some() && !warmup {
                         a.kept.extend(rows.iter().cloned());

@@ -323,12 +323,27 @@ impl Plan {
             if h.duration_ms == 0 || h.latency_ms == 0 {
                 return Err(PlanError::Invalid("load durations must be positive".into()));
             }
+            if h.rates.contains(&0) {
+                return Err(PlanError::Invalid(
+                    "rates must be whole numbers of requests per second, at least 1".into(),
+                ));
+            }
+            if !(h.slo_p99_ms.is_finite() && h.slo_p99_ms > 0.0) {
+                return Err(PlanError::Invalid(
+                    "the p99 SLO must be a positive duration".into(),
+                ));
+            }
+            if h.rate_connections == 0 {
+                return Err(PlanError::Invalid(
+                    "rate connections must be at least 1".into(),
+                ));
+            }
         }
         // An HTTP iteration loads the server at every level: the timeout is on top of that.
         let timeout = req.timeout
             + http
                 .as_ref()
-                .map(|h| h.iteration_budget())
+                .map(|h| h.iteration_budget(crate::http::most_own_rates(&tests)))
                 .unwrap_or_default();
         Ok(Plan {
             settings: crate::store::RunSettings {

@@ -5,6 +5,7 @@ use super::WorkerCommand;
 use crate::http::driver::{Driver as HttpDriver, HttpJob};
 use crate::lifecycle::{self, Driver, ModuleSpec};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
+use crate::store::LevelHistogram;
 use crate::suite::{OutputCheck, check_output, parse_output};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
@@ -121,6 +122,9 @@ pub enum WorkerMsg {
         warmup: bool,
         /// Phase values.
         values: Vec<PhaseValue>,
+        /// Latency histograms of its open-model levels (HTTP suites).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        histograms: Vec<LevelHistogram>,
         /// Which arm of an alternating pair (0, left out, for a cell alone).
         #[serde(default, skip_serializing_if = "is_zero")]
         arm: u8,
@@ -341,6 +345,7 @@ fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i
                     iteration: i,
                     warmup: i < spec.warmup,
                     values,
+                    histograms: Vec::new(),
                     arm: *k,
                 },
                 Err(failure) => {
@@ -383,21 +388,37 @@ fn fail(out: &mut impl Write, iteration: u32, failure: Failure) -> i32 {
 }
 
 /// Runs and reports every iteration, warm-ups first, until one fails.
-fn iterations(
+/// What one iteration measured: its values, and the histograms of HTTP rate levels.
+pub struct Measured(Vec<PhaseValue>, Vec<LevelHistogram>);
+
+impl From<Vec<PhaseValue>> for Measured {
+    fn from(v: Vec<PhaseValue>) -> Measured {
+        Measured(v, Vec::new())
+    }
+}
+
+impl From<(Vec<PhaseValue>, Vec<LevelHistogram>)> for Measured {
+    fn from((v, h): (Vec<PhaseValue>, Vec<LevelHistogram>)) -> Measured {
+        Measured(v, h)
+    }
+}
+
+fn iterations<M: Into<Measured>>(
     out: &mut impl Write,
     warmup: u32,
     runs: u32,
-    mut one: impl FnMut(u32) -> Result<Vec<PhaseValue>, Failure>,
+    mut one: impl FnMut(u32) -> Result<M, Failure>,
 ) -> i32 {
     for i in 0..warmup + runs {
         if send(out, &WorkerMsg::Started { iteration: i }).is_err() {
             return 1;
         }
-        let msg = match one(i) {
-            Ok(values) => WorkerMsg::Iteration {
+        let msg = match one(i).map(Into::into) {
+            Ok(Measured(values, histograms)) => WorkerMsg::Iteration {
                 iteration: i,
                 warmup: i < warmup,
                 values,
+                histograms,
                 arm: 0,
             },
             Err(failure) => WorkerMsg::Failed {

@@ -77,11 +77,16 @@ pub enum Phase {
     Latency,
     /// HTTP suites: the server under load from this many concurrent connections.
     Throughput(u32),
+    /// HTTP suites: the server offered this many requests per second (open model).
+    Rate(u32),
+    /// HTTP suites: the highest offered rate at which the p99 latency met the SLO.
+    Knee,
 }
 
 impl Phase {
-    /// Every phase with a fixed name ([`Phase::Throughput`] takes any concurrency).
-    pub const ALL: [Phase; 11] = [
+    /// Every phase with a fixed name ([`Phase::Throughput`] takes any concurrency and
+    /// [`Phase::Rate`] any rate).
+    pub const ALL: [Phase; 12] = [
         Phase::Compile,
         Phase::Load,
         Phase::Instantiate,
@@ -93,6 +98,7 @@ impl Phase {
         Phase::Total,
         Phase::ColdStart,
         Phase::Latency,
+        Phase::Knee,
     ];
 
     /// The phases of running a WASI command, in the order they happen.
@@ -129,19 +135,25 @@ impl Phase {
             Phase::FirstCall => "first_call",
             Phase::ColdStart => "cold_start",
             Phase::Latency => "latency",
-            Phase::Throughput(c) => throughput_name(c),
+            Phase::Throughput(c) => leveled_name(THROUGHPUT_PREFIX, c),
+            Phase::Rate(r) => leveled_name(RATE_PREFIX, r),
+            Phase::Knee => "knee",
         }
     }
 
     /// Parses [`Phase::as_str`] back.
     pub fn parse(s: &str) -> Option<Phase> {
-        if let Some(c) = s.strip_prefix(THROUGHPUT_PREFIX) {
-            // Only the canonical spelling, so that names round-trip exactly.
-            return c
-                .parse::<u32>()
+        // Only the canonical spelling of a level, so that names round-trip exactly.
+        let level = |c: &str| {
+            c.parse::<u32>()
                 .ok()
                 .filter(|n| *n > 0 && n.to_string() == c)
-                .map(Phase::Throughput);
+        };
+        if let Some(c) = s.strip_prefix(THROUGHPUT_PREFIX) {
+            return level(c).map(Phase::Throughput);
+        }
+        if let Some(r) = s.strip_prefix(RATE_PREFIX) {
+            return level(r).map(Phase::Rate);
         }
         Phase::ALL.into_iter().find(|p| p.as_str() == s)
     }
@@ -153,23 +165,32 @@ impl Phase {
             _ => None,
         }
     }
+
+    /// The offered requests per second of a [`Phase::Rate`].
+    pub fn rate(self) -> Option<u32> {
+        match self {
+            Phase::Rate(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 const THROUGHPUT_PREFIX: &str = "throughput_c";
+const RATE_PREFIX: &str = "rate_r";
 
-/// The name of a throughput phase, made once per concurrency level and kept for the life
-/// of the process, so that [`Phase::as_str`] can stay `&'static` like the fixed names.
-fn throughput_name(c: u32) -> &'static str {
+/// The name of a throughput or rate phase, made once per level and kept for the life of
+/// the process, so that [`Phase::as_str`] can stay `&'static` like the fixed names.
+fn leveled_name(prefix: &'static str, n: u32) -> &'static str {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    static NAMES: OnceLock<Mutex<HashMap<u32, &'static str>>> = OnceLock::new();
+    static NAMES: OnceLock<Mutex<HashMap<(&'static str, u32), &'static str>>> = OnceLock::new();
     let mut names = NAMES
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|p| p.into_inner());
     names
-        .entry(c)
-        .or_insert_with(|| Box::leak(format!("{THROUGHPUT_PREFIX}{c}").into_boxed_str()))
+        .entry((prefix, n))
+        .or_insert_with(|| Box::leak(format!("{prefix}{n}").into_boxed_str()))
 }
 
 impl Serialize for Phase {
@@ -207,6 +228,26 @@ pub enum Metric {
     P90Ns,
     /// HTTP: 99th percentile of request latency, ns.
     P99Ns,
+    /// HTTP: 99.9th percentile of request latency, ns.
+    P999Ns,
+    /// HTTP at a rate: median latency timed from the actual write, without the correction
+    /// for coordinated omission, ns (the corrected one is `wall_ns`).
+    UncorrectedP50Ns,
+    /// HTTP at a rate: uncorrected 90th percentile, ns.
+    UncorrectedP90Ns,
+    /// HTTP at a rate: uncorrected 99th percentile, ns.
+    UncorrectedP99Ns,
+    /// HTTP at a rate: uncorrected 99.9th percentile, ns.
+    UncorrectedP999Ns,
+    /// HTTP: requests that timed out (also counted in `errors`).
+    Timeouts,
+    /// HTTP at a rate: the load generator could start only this many requests per second,
+    /// short of an offered rate that needs nearly all of its threads' CPU: the level
+    /// measured the generator, not the server.
+    GeneratorBoundRps,
+    /// HTTP knee: 1 when no tested rate broke the SLO within the budget (or the generator
+    /// ran out first), so the knee is only a lower bound.
+    Unbroken,
     /// HTTP: successful requests per second.
     Rps,
     /// HTTP: CPU time of the server (its children included) per 1,000 requests, ns.
@@ -239,6 +280,14 @@ impl Metric {
             Metric::InstancesPerSec => "instances_per_sec",
             Metric::P90Ns => "p90_ns",
             Metric::P99Ns => "p99_ns",
+            Metric::P999Ns => "p999_ns",
+            Metric::UncorrectedP50Ns => "uncorrected_p50_ns",
+            Metric::UncorrectedP90Ns => "uncorrected_p90_ns",
+            Metric::UncorrectedP99Ns => "uncorrected_p99_ns",
+            Metric::UncorrectedP999Ns => "uncorrected_p999_ns",
+            Metric::Timeouts => "timeouts",
+            Metric::GeneratorBoundRps => "generator_bound_rps",
+            Metric::Unbroken => "unbroken",
             Metric::Rps => "rps",
             Metric::CpuNsPer1k => "cpu_ns_per_1k",
             Metric::RssBytes => "rss_bytes",
@@ -249,7 +298,7 @@ impl Metric {
     }
 
     /// Every metric.
-    pub const ALL: [Metric; 15] = [
+    pub const ALL: [Metric; 23] = [
         Metric::WallNs,
         Metric::SelfNs,
         Metric::UserNs,
@@ -259,6 +308,14 @@ impl Metric {
         Metric::InstancesPerSec,
         Metric::P90Ns,
         Metric::P99Ns,
+        Metric::P999Ns,
+        Metric::UncorrectedP50Ns,
+        Metric::UncorrectedP90Ns,
+        Metric::UncorrectedP99Ns,
+        Metric::UncorrectedP999Ns,
+        Metric::Timeouts,
+        Metric::GeneratorBoundRps,
+        Metric::Unbroken,
         Metric::Rps,
         Metric::CpuNsPer1k,
         Metric::RssBytes,

@@ -135,6 +135,16 @@ fn cpu_clock_ns(pid: u32) -> Option<u64> {
     if unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) } != 0 {
         return None;
     }
+    clock_ns(clock)
+}
+
+/// CPU time of the calling thread, ns: how busy a load generator thread was.
+pub(crate) fn thread_cpu_ns() -> Option<u64> {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+#[allow(unsafe_code)]
+fn clock_ns(clock: libc::clockid_t) -> Option<u64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -6,6 +6,7 @@
 //! results/<run-id>/cells.jsonl          one line per finished cell (ok or failed, with reason)
 //! results/<run-id>/measurements.jsonl   tidy rows, appended and flushed as the run goes
 //! results/<run-id>/samples.jsonl        live CPU/RSS samples
+//! results/<run-id>/histograms.jsonl     latency histograms of open-model levels (kept)
 //! results/<run-id>/measurements.parquet after compaction (the .jsonl is then removed)
 //! results/<run-id>/samples.parquet
 //! ```
@@ -17,6 +18,7 @@
 // Without the `parquet` feature (the fuzz build) a finished run stays in JSON lines.
 #[cfg_attr(not(feature = "parquet"), path = "no_parquet.rs")]
 mod columnar;
+mod histogram;
 mod lines;
 mod reader;
 #[cfg(feature = "testing")]
@@ -25,6 +27,7 @@ mod writer;
 
 #[cfg(feature = "parquet")]
 pub(crate) use columnar::{measurement_rows, polars_err, quiet_polars_panics};
+pub use histogram::{HISTOGRAMS_FILE, HistogramRow, LevelHistogram, load_histograms};
 pub use lines::digest;
 // For history, which reads runs through polars (the `parquet` feature).
 #[cfg(feature = "parquet")]

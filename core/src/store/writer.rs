@@ -2,7 +2,8 @@
 //! at most the cell in flight.
 
 use super::{
-    CellRecord, MeasurementRow, RunMeta, RunStatus, SampleRow, StoreError, columnar, reader,
+    CellRecord, HISTOGRAMS_FILE, HistogramRow, MeasurementRow, RunMeta, RunStatus, SampleRow,
+    StoreError, columnar, reader,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -26,6 +27,8 @@ pub struct RunWriter {
     measurements: Appender,
     samples: Appender,
     cells: Appender,
+    /// Opened with the first histogram: most runs have none.
+    histograms: Option<Appender>,
 }
 
 struct Appender {
@@ -81,6 +84,7 @@ impl RunWriter {
             measurements: Appender::open(dir.join("measurements.jsonl"))?,
             samples: Appender::open(dir.join("samples.jsonl"))?,
             cells: Appender::open(dir.join("cells.jsonl"))?,
+            histograms: None,
             dir,
             meta,
         })
@@ -156,6 +160,16 @@ impl RunWriter {
                 .map(json_line)
                 .collect(),
         )?;
+        if dir.join(HISTOGRAMS_FILE).exists() {
+            rewrite(
+                HISTOGRAMS_FILE,
+                super::load_histograms(dir)?
+                    .iter()
+                    .filter(|h| keep(&h.runtime, &h.test, h.invocation))
+                    .map(json_line)
+                    .collect(),
+            )?;
+        }
         for stale in ["measurements.parquet", "samples.parquet"] {
             let p = dir.join(stale);
             if p.exists() {
@@ -173,6 +187,7 @@ impl RunWriter {
                 measurements: Appender::open(dir.join("measurements.jsonl"))?,
                 samples: Appender::open(dir.join("samples.jsonl"))?,
                 cells: Appender::open(dir.join("cells.jsonl"))?,
+                histograms: None,
                 dir: dir.to_path_buf(),
                 meta,
             },
@@ -198,6 +213,20 @@ impl RunWriter {
         self.measurements.flush()
     }
 
+    /// Appends an iteration's level histograms and flushes them to disk.
+    pub fn histograms(&mut self, rows: &[HistogramRow]) -> Result<(), StoreError> {
+        let out = match &mut self.histograms {
+            Some(a) => a,
+            None => self
+                .histograms
+                .insert(Appender::open(self.dir.join(HISTOGRAMS_FILE))?),
+        };
+        for r in rows {
+            out.push(r)?;
+        }
+        out.flush()
+    }
+
     /// Appends a live sample (flushed with the next cell or measurement).
     pub fn sample(&mut self, row: &SampleRow) -> Result<(), StoreError> {
         self.samples.push(row)
@@ -216,14 +245,18 @@ impl RunWriter {
         self.measurements.flush()?;
         self.samples.flush()?;
         self.cells.flush()?;
+        if let Some(h) = &mut self.histograms {
+            h.flush()?;
+        }
         let Self {
             dir,
             mut meta,
             measurements,
             samples,
             cells,
+            histograms,
         } = self;
-        drop((cells, measurements, samples));
+        drop((cells, measurements, samples, histograms));
         meta.files.extend(columnar::compact(&dir)?);
         meta.status = status;
         meta.finished_unix = Some(now_unix());

@@ -148,6 +148,10 @@ pub struct HttpTest {
     /// levels). Saved runs before lists hold one number or null.
     #[serde(default, deserialize_with = "one_or_many")]
     pub connections: Vec<u32>,
+    /// Offered rates of the open-model phases, requests/s (the run's `--rates` replace
+    /// them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rates: Vec<u32>,
     /// Seconds of load per level, overriding the run's setting.
     pub duration_secs: Option<f64>,
     /// Servers suite: how each runtime serves this test.

@@ -764,6 +764,54 @@ mod load {
             "min {}",
             r.latency.min
         );
+        // Uncorrected, each request took its 30 ms of service: what a closed-loop tool
+        // would report, and what the correction exists to expose.
+        let raw = r.uncorrected_latency().expect("a constant rate keeps both");
+        assert!(
+            raw.max < 40_000_000 && raw.p50 >= 30_000_000,
+            "uncorrected {raw:?}"
+        );
+        assert!(r.latency.p99 > 5 * raw.p99, "{:?} vs {raw:?}", r.latency);
+        // It started ~33 of the 100 requests due: the server's fault, not the generator's.
+        assert!(r.sent_rps() < 45.0, "{}", r.sent_rps());
+        assert!(
+            !r.generator_bound(100.0),
+            "capacity {:?}",
+            r.generator_capacity()
+        );
+    }
+
+    #[test]
+    fn a_rate_beyond_the_generator_is_reported_as_its_limit() {
+        let h = start(Arc::new(|_| Response::ok(&b"ok"[..])), 1);
+        // Within reach: 300 req/s from one generator thread.
+        let mut s = spec(h.addr(), 32, Stop::Duration(Duration::from_millis(1500)));
+        s.threads = 1;
+        s.rate = Some(300.0);
+        let r = load::run(&s).unwrap();
+        let capacity = r
+            .generator_capacity()
+            .expect("thread CPU clocks are readable");
+        assert!(capacity > 3000.0, "capacity {capacity}");
+        assert!((r.sent_rps() - 300.0).abs() < 15.0, "{}", r.sent_rps());
+        assert!(!r.generator_bound(300.0));
+        // Out of reach: 5 M req/s from one thread. It sends what it can and says that the
+        // rate is beyond it, rather than blaming the server.
+        s.rate = Some(5e6);
+        s.connections = 128;
+        let r = load::run(&s).unwrap();
+        let capacity = r.generator_capacity().unwrap();
+        assert!(r.sent_rps() < 0.95 * 5e6, "{}", r.sent_rps());
+        assert!(capacity < 4.5e6, "capacity {capacity}");
+        assert!(r.generator_bound(5e6));
+        // Closed loop keeps no uncorrected copy: there is nothing to correct.
+        let closed = load::run(&spec(
+            h.addr(),
+            2,
+            Stop::Duration(Duration::from_millis(300)),
+        ))
+        .unwrap();
+        assert!(closed.uncorrected.is_none());
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //!   measurement with a bound (fewer than one request per duration), not a failure: the
 //!   cell keeps the levels that served and marks that one;
 //! - the server's CPU per request times the rate is at most the machine's cores (the CPU is
-//!   read over the same window the requests are counted in, not over the warm-up too).
+//!   read over the same window the requests are counted in, not over the warm-up too);
+//! - offered rates (open model) against a server of known capacity: below it the SLO
+//!   holds, above it the corrected p99 breaks it while the uncorrected one hides the
+//!   queueing; the knee is the last rate that held, also when found by stepping up.
 
 use std::path::Path;
 use wasmeter_core::http::HttpSettings;
@@ -65,6 +68,17 @@ S(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
 }
 
 fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driver {
+    let settings = HttpSettings {
+        levels,
+        duration_ms,
+        latency_ms: 300,
+        ready_timeout_ms: 15_000,
+        ..HttpSettings::default()
+    };
+    driver_with(dir, script, settings)
+}
+
+fn driver_with(dir: &Path, script: &Path, settings: HttpSettings) -> Driver {
     let runtime = RuntimeInfo {
         id: "native".into(),
         kind: RuntimeKind::Native,
@@ -81,6 +95,7 @@ fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driv
             method: "GET".into(),
             body: Vec::new(),
             connections: Vec::new(),
+            rates: Vec::new(),
             duration_secs: None,
             servers: vec![ServerDef {
                 runtime: "native".into(),
@@ -97,13 +112,7 @@ fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driv
             }],
             component: None,
         },
-        settings: HttpSettings {
-            levels,
-            duration_ms,
-            latency_ms: 300,
-            ready_timeout_ms: 15_000,
-            ..HttpSettings::default()
-        },
+        settings,
         serve_gateway: WorkerCommand {
             program: "/bin/false".into(),
             args: Vec::new(),
@@ -127,7 +136,7 @@ fn a_level_too_slow_for_its_duration_is_saturated_not_a_failure() {
     // the level's warm-up and 1 s of load together.
     let script = server_script(tmp.path(), 3, 4.0, false);
     let mut d = driver(tmp.path(), &script, vec![1, 2, 8], 1000);
-    let v = d
+    let (v, _) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
 
@@ -165,7 +174,7 @@ fn cpu_per_request_times_the_rate_fits_in_the_cores() {
     // than the machine has, the load generator's share included.
     let script = server_script(tmp.path(), 0, 0.0, true);
     let mut d = driver(tmp.path(), &script, vec![2, 8], 1500);
-    let v = d
+    let (v, _) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
@@ -192,4 +201,114 @@ fn cpu_per_request_times_the_rate_fits_in_the_cores() {
             "{c} connections: the server used {used:.2} cores"
         );
     }
+}
+
+/// A keep-alive server that serves one request at a time, 10 ms each: about 100
+/// requests/s however many connections wait.
+fn serial_server(dir: &Path) -> std::path::PathBuf {
+    let script = r#"import http.server, socketserver, sys, threading, time
+lock = threading.Lock()
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+    def do_GET(self):
+        if self.path == '/':
+            with lock:
+                time.sleep(0.01)
+        body = b'ok\n'
+        self.send_response(200)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+S(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
+"#;
+    let path = dir.join("serial.py");
+    std::fs::write(&path, script).unwrap();
+    path
+}
+
+fn rate_settings(rates: Vec<u32>, knee_budget_ms: u64) -> HttpSettings {
+    HttpSettings {
+        levels: vec![1],
+        duration_ms: 1000,
+        latency_ms: 300,
+        ready_timeout_ms: 15_000,
+        rates,
+        slo_p99_ms: 100.0,
+        rate_connections: 16,
+        knee_budget_ms,
+        ..HttpSettings::default()
+    }
+}
+
+#[test]
+fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = serial_server(tmp.path());
+    let mut d = driver_with(tmp.path(), &script, rate_settings(vec![400, 20, 50], 0));
+    let (v, hist) = d
+        .iteration()
+        .unwrap_or_else(|f| panic!("the cell failed: {f}"));
+    for r in [20, 50] {
+        let ph = Phase::Rate(r);
+        let rps = value(&v, ph, Metric::Rps).unwrap();
+        assert!(
+            (rps - f64::from(r)).abs() < 0.15 * f64::from(r),
+            "{r}/s: {rps}"
+        );
+        let p99 = value(&v, ph, Metric::P99Ns).unwrap();
+        assert!((10e6..100e6).contains(&p99), "{r}/s: p99 {p99}");
+        assert_eq!(value(&v, ph, Metric::Errors), Some(0.0));
+        assert_eq!(value(&v, ph, Metric::GeneratorBoundRps), None);
+    }
+    // 4× the capacity: requests queue; timed from when they were due, p99 is far over the
+    // SLO; timed from the write, the queue behind 16 connections is all one sees.
+    let ph = Phase::Rate(400);
+    let rps = value(&v, ph, Metric::Rps).unwrap();
+    assert!(rps < 150.0, "achieved {rps}/s of 400");
+    let p99 = value(&v, ph, Metric::P99Ns).unwrap();
+    let raw = value(&v, ph, Metric::UncorrectedP99Ns).unwrap();
+    assert!(p99 > 300e6, "corrected p99 {p99}");
+    assert!(p99 > 2.0 * raw, "corrected {p99} vs uncorrected {raw}");
+    assert!(value(&v, ph, Metric::P999Ns).unwrap() >= p99);
+    assert_eq!(value(&v, ph, Metric::GeneratorBoundRps), None);
+    // Listed rates only (no budget to step up): the knee is 50, and it broke.
+    assert_eq!(value(&v, Phase::Knee, Metric::Rps), Some(50.0), "{v:?}");
+    assert_eq!(value(&v, Phase::Knee, Metric::Unbroken), Some(0.0));
+    assert!(value(&v, Phase::Rate(800), Metric::Rps).is_none());
+    // Both histograms of each rate, each holding every successful request.
+    assert_eq!(
+        hist.len(),
+        6,
+        "{:?}",
+        hist.iter()
+            .map(|h| (h.phase, h.corrected))
+            .collect::<Vec<_>>()
+    );
+    for h in &hist {
+        let n: u64 = h.counts.iter().map(|c| c.1).sum();
+        let rps = value(&v, h.phase, Metric::Rps).unwrap();
+        assert!((n as f64 - rps).abs() <= 1.0, "{:?}: {n} vs {rps}", h.phase);
+    }
+}
+
+#[test]
+fn the_knee_steps_the_rate_up_until_it_breaks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = serial_server(tmp.path());
+    let mut d = driver_with(tmp.path(), &script, rate_settings(vec![25], 30_000));
+    let (v, _) = d
+        .iteration()
+        .unwrap_or_else(|f| panic!("the cell failed: {f}"));
+    let tried: Vec<u32> = v.iter().filter_map(|x| x.phase.rate()).collect();
+    // 25 held, so it doubled: 50 holds, and by 200 (twice the capacity) it has broken.
+    assert!(tried.contains(&50), "{tried:?}");
+    assert!(!tried.contains(&400), "went on past the break: {tried:?}");
+    let knee = value(&v, Phase::Knee, Metric::Rps).unwrap();
+    assert!(knee == 50.0 || knee == 100.0, "knee {knee}");
+    assert_eq!(value(&v, Phase::Knee, Metric::Unbroken), Some(0.0));
 }

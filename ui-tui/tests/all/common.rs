@@ -126,6 +126,7 @@ pub fn suites() -> Vec<Suite> {
                         method: "GET".into(),
                         body: vec![],
                         connections: Vec::new(),
+                        rates: Vec::new(),
                         duration_secs: None,
                         servers: vec![],
                         component: None,

@@ -22,7 +22,7 @@ pub(super) struct RawServer {
 }
 
 /// The fields of the request, in both HTTP kinds.
-const REQUEST: [&str; 4] = ["path", "body", "connections", "duration_secs"];
+const REQUEST: [&str; 5] = ["path", "body", "connections", "rates", "duration_secs"];
 
 /// A gateway test: the request and the guest that answers it.
 pub(super) fn gateway_test(
@@ -102,6 +102,22 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
             "connections must be at least 1 (a number or a non-empty list)".into(),
         ));
     }
+    let rates = match &t.rates {
+        Some(r)
+            if !r.get_ref().is_empty()
+                && r.get_ref().iter().all(|&n| n >= 1 && n <= u32::MAX.into()) =>
+        {
+            r.get_ref().iter().map(|&n| n as u32).collect()
+        }
+        Some(r) => {
+            return Err(m.err(
+                r.span().start,
+                "rates must be a non-empty list of whole requests per second, each at least 1"
+                    .into(),
+            ));
+        }
+        None => Vec::new(),
+    };
     if let Some(d) = &t.duration_secs
         && !(d.get_ref().is_finite() && *d.get_ref() > 0.0 && *d.get_ref() <= 3600.0)
     {
@@ -120,6 +136,7 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
         method: if body.is_empty() { "GET" } else { "POST" }.into(),
         body,
         connections,
+        rates,
         duration_secs: t.duration_secs.as_ref().map(|d| *d.get_ref()),
         servers: Vec::new(),
         component: None,

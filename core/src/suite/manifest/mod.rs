@@ -69,6 +69,7 @@ struct RawTest {
     path: Option<Spanned<String>>,
     body: Option<Spanned<String>>,
     connections: Option<Spanned<crate::suite::test::OneOrMany>>,
+    rates: Option<Spanned<Vec<i64>>>,
     duration_secs: Option<Spanned<f64>>,
     args: Option<Spanned<Vec<String>>>,
     expect: Option<Spanned<String>>,
