@@ -155,16 +155,18 @@ pub enum Command {
         allow_busy: bool,
     },
     /// Export a run, the diff of two, or many runs compared (three or more, or two with
-    /// `--compare`) as CSV, JSON, Markdown or HTML.
+    /// `--compare`) as CSV, JSON, Markdown or HTML; or one run's open-model latency
+    /// histograms as `.hgrm` files (`--format hgrm -o DIR`).
     Export {
         /// Runs (id, unique prefix, `latest`, or path): one, two (their diff), or more
         /// (compared side by side, as `wasmeter compare`).
         #[arg(required = true, num_args = 1..)]
         runs: Vec<String>,
-        /// csv, json, md or html.
+        /// csv, json, md, html, or hgrm (one run's histograms, one file per variant,
+        /// request, rate and correction, into the directory given by -o).
         #[arg(long)]
         format: String,
-        /// Output file (`-` for stdout).
+        /// Output file (`-` for stdout; a directory for hgrm).
         #[arg(short = 'o', long = "output")]
         output: String,
         /// Baseline runtime (default: the run's).
@@ -373,6 +375,28 @@ pub struct RunArgs {
     /// HTTP suites: concurrency levels, comma-separated (default 1,10,50,100,200,400).
     #[arg(long, value_delimiter = ',', value_name = "N,N")]
     pub concurrency: Vec<u32>,
+    /// HTTP suites: offered rates (open model), requests/s, comma-separated, e.g.
+    /// 1000,5000,20000: each loaded for --duration after the concurrency levels, with
+    /// latency corrected for coordinated omission, and the knee found (replaces the tests'
+    /// own `rates`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "R,R",
+        allow_hyphen_values = true
+    )]
+    pub rates: Vec<String>,
+    /// HTTP suites: the knee's latency objective, the p99 at each rate: 250, 250ms, 0.5s
+    /// (default 100 ms).
+    #[arg(long = "slo-p99", value_name = "MS", allow_hyphen_values = true)]
+    pub slo_p99: Option<String>,
+    /// HTTP suites: seconds per iteration for doubling the rate past the highest listed one
+    /// while the SLO holds (default 20; 0 measures the listed rates only).
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true)]
+    pub knee_budget: Option<f64>,
+    /// HTTP suites: connections that carry the open-model load (default 64).
+    #[arg(long, value_name = "N")]
+    pub rate_connections: Option<u32>,
     /// HTTP suites: seconds of load per concurrency level (default 2).
     #[arg(long, value_name = "SECS")]
     pub duration: Option<f64>,

@@ -25,7 +25,12 @@ pub fn main(
     baseline: Option<&str>,
     opts: Options,
 ) -> Result<ExitCode> {
-    let format: Format = format.parse().map_err(InputError)?;
+    if format == "hgrm" {
+        return histograms(ctx, specs, output);
+    }
+    let format: Format = format
+        .parse()
+        .map_err(|e: String| InputError(format!("{e}, or hgrm")))?;
     let compared = specs.len() > 2 || opts.compare;
     if compared && specs.len() < 2 {
         return Err(InputError("--compare takes at least two runs".into()).into());
@@ -58,5 +63,41 @@ pub fn main(
             .context("cannot write the export")?;
         eprintln!("wrote {output}");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One run's open-model histograms as `.hgrm` files in the directory `output` (created), or
+/// on stdout one after another, each after a `# file` line.
+fn histograms(ctx: &Ctx, specs: &[String], output: &str) -> Result<ExitCode> {
+    let [spec] = specs else {
+        return Err(
+            InputError("--format hgrm exports one run's histograms; give one run".into()).into(),
+        );
+    };
+    let run = super::load(ctx, spec)?;
+    let files = wasmeter_core::export::hgrm_files(&run).map_err(|e| InputError(e.to_string()))?;
+    if files.is_empty() {
+        return Err(InputError(format!(
+            "run {} has no latency histograms: only HTTP runs with --rates (or a test's `rates`) save them",
+            run.meta.id
+        ))
+        .into());
+    }
+    if output == "-" {
+        let mut out = std::io::stdout().lock();
+        for (name, text) in &files {
+            writeln!(out, "# {name}")?;
+            out.write_all(text.as_bytes())?;
+        }
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let dir = std::path::Path::new(output);
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (name, text) in &files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    eprintln!("wrote {} .hgrm files in {output}", files.len());
     Ok(ExitCode::SUCCESS)
 }

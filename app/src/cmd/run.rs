@@ -237,9 +237,13 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         || args.ready_timeout.is_some()
         || args.cli_inflight.is_some()
         || !args.threads.is_empty()
+        || !args.rates.is_empty()
+        || args.slo_p99.is_some()
+        || args.knee_budget.is_some()
+        || args.rate_connections.is_some()
     {
         return Err(InputError(format!(
-            "--concurrency, --duration and --latency apply to HTTP suites; '{}' is a {} suite",
+            "--concurrency, --duration, --latency and --rates apply to HTTP suites; '{}' is a {} suite",
             suite.name, suite.kind
         ))
         .into());
@@ -329,7 +333,52 @@ fn http_settings(args: &RunArgs) -> Result<HttpSettings> {
     if let Some(n) = args.cli_inflight {
         h.cli_inflight = n.max(1);
     }
+    h.rates = args
+        .rates
+        .iter()
+        .map(|r| match r.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(InputError(format!(
+                "--rates: '{r}' is not a rate; give whole requests per second of at least 1, e.g. --rates 1000,5000"
+            ))),
+        })
+        .collect::<Result<_, _>>()?;
+    if let Some(slo) = &args.slo_p99 {
+        h.slo_p99_ms = slo_ms(slo).ok_or_else(|| {
+            InputError(format!(
+                "--slo-p99: '{slo}' is not a positive duration (e.g. 100, 100ms, 0.5s, 800us)"
+            ))
+        })?;
+    }
+    if let Some(b) = args.knee_budget {
+        if !(b.is_finite() && (0.0..=3600.0).contains(&b)) {
+            return Err(InputError("--knee-budget must be 0 to 3600 seconds".into()).into());
+        }
+        h.knee_budget_ms = (b * 1000.0).round() as u64;
+    }
+    if let Some(n) = args.rate_connections {
+        if n == 0 {
+            return Err(InputError("--rate-connections must be at least 1".into()).into());
+        }
+        h.rate_connections = n;
+    }
     Ok(h)
+}
+
+/// A latency objective in ms: a bare number is ms; `us`, `ms` and `s` are units.
+fn slo_ms(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let (num, scale) = if let Some(n) = s.strip_suffix("us") {
+        (n, 1e-3)
+    } else if let Some(n) = s.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1e3)
+    } else {
+        (s, 1.0)
+    };
+    let v = num.trim().parse::<f64>().ok()? * scale;
+    (v.is_finite() && v > 0.0).then_some(v)
 }
 
 /// The request a saved run was made with, to finish it.

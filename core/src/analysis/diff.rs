@@ -532,6 +532,16 @@ impl<'a> Side<'a> {
                 v.values = Cow::Owned(v.values.iter().map(|r| 1e9 / r.max(1e-9)).collect());
                 out.push((ph.as_str().to_string(), v));
             }
+            // Latency at an offered rate: its corrected p99, the figure its SLO is about.
+            // A rate beyond the load generator measured the generator, and is left out.
+            if let Some(g) = index.groups(rt, test, ph, Metric::P99Ns)
+                && ph.rate().is_some()
+                && index
+                    .groups(rt, test, ph, Metric::GeneratorBoundRps)
+                    .is_none()
+            {
+                out.push((format!("{} p99", ph.as_str()), of(g, "p99")));
+            }
         }
         out
     }

@@ -64,6 +64,65 @@ impl SaturatedLevel {
     }
 }
 
+/// One offered rate of one cell (open model); medians over the measured iterations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatePoint {
+    /// Offered requests per second.
+    pub offered: u32,
+    /// Achieved (successful) requests per second.
+    pub achieved: Option<f64>,
+    /// Latency percentiles corrected for coordinated omission, ns: p50, p90, p99, p99.9.
+    pub corrected_ns: [Option<f64>; 4],
+    /// The same timed from each request's actual write, ns.
+    pub uncorrected_ns: [Option<f64>; 4],
+    /// Failed requests, summed over iterations.
+    pub errors: f64,
+    /// Timed-out requests (among the errors), summed over iterations.
+    pub timeouts: f64,
+    /// Server CPU time per 1,000 requests, ns.
+    pub cpu_ns_per_1k: Option<f64>,
+    /// Peak resident memory of the server under this rate, bytes.
+    pub rss_bytes: Option<f64>,
+    /// The load generator could start only this many requests per second (in any
+    /// iteration): the rate is beyond it, and says nothing of the server.
+    pub generator_bound_rps: Option<f64>,
+    /// Its corrected p99 met the run's SLO (and it kept up without errors).
+    pub met_slo: bool,
+}
+
+impl RatePoint {
+    /// The corrected p99, ns.
+    pub fn p99_ns(&self) -> Option<f64> {
+        self.corrected_ns[2]
+    }
+}
+
+/// The highest offered rate whose p99 met the SLO, median over iterations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KneePoint {
+    /// The knee, requests/s; `None` when even the lowest rate broke the SLO.
+    pub rps: Option<f64>,
+    /// When even the lowest rate broke it: that rate (the knee is below).
+    pub below_rps: Option<f64>,
+    /// No tested rate broke the SLO (the budget or the generator ran out first): the knee
+    /// is at least `rps`.
+    pub unbroken: bool,
+    /// The SLO, p99 in ms.
+    pub slo_p99_ms: f64,
+}
+
+impl KneePoint {
+    /// How it reads in every front end: `5.00k/s`, `≥ 20.0k/s`, `< 1.00k/s`.
+    pub fn label(&self) -> String {
+        match (self.rps, self.below_rps) {
+            (Some(r), _) if self.unbroken => format!("≥ {}", crate::format::format_rate(r)),
+            (Some(r), _) => crate::format::format_rate(r),
+            (None, Some(b)) => format!("< {}", crate::format::format_rate(b)),
+            (None, None) => "—".into(),
+        }
+    }
+}
+
 /// One server variant × request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HttpCell {
@@ -89,6 +148,12 @@ pub struct HttpCell {
     pub best_vs_baseline: Option<f64>,
     /// Peak resident memory of the server over the whole iteration, KiB.
     pub peak_rss_kib: Option<f64>,
+    /// Open-model levels by offered rate, ascending.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rates: Vec<RatePoint>,
+    /// The knee of the rates, when any rate was offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knee: Option<KneePoint>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
 }
@@ -97,6 +162,8 @@ pub struct HttpCell {
 pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
     let index = Index::new(&run.measurements);
     let med = |rt: &str, t: &str, p: Phase, m: Metric| index.get(rt, t, p, m).and_then(median);
+    let http = run.meta.settings.http.clone().unwrap_or_default();
+    let slo = http.slo_p99_ms;
     let mut out = Vec::new();
     for test in run.meta.tests.iter().map(|t| t.name.as_str()) {
         let mut cells: Vec<HttpCell> = Vec::new();
@@ -144,6 +211,67 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                     saturated_iterations: bounds.len(),
                 });
             }
+            let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
+            let mut rates: Vec<RatePoint> = index
+                .phases(rt, test)
+                .into_iter()
+                .filter_map(|p| {
+                    let offered = p.rate()?;
+                    let m = |metric| med(rt, test, p, metric);
+                    let corrected_ns = [
+                        m(Metric::WallNs),
+                        m(Metric::P90Ns),
+                        m(Metric::P99Ns),
+                        m(Metric::P999Ns),
+                    ];
+                    let achieved = m(Metric::Rps);
+                    let errors = sum(p, Metric::Errors);
+                    let timeouts = sum(p, Metric::Timeouts);
+                    let generator_bound_rps = index
+                        .get(rt, test, p, Metric::GeneratorBoundRps)
+                        .and_then(|v| v.iter().copied().reduce(f64::min));
+                    let iterations = index
+                        .get(rt, test, p, Metric::Errors)
+                        .map_or(1, |v| v.len().max(1)) as f64;
+                    let seconds = http.duration_ms as f64 / 1e3;
+                    let met_slo = generator_bound_rps.is_none()
+                        && crate::http::RateOutcome {
+                            offered: f64::from(offered),
+                            achieved: achieved.unwrap_or(0.0),
+                            p99_ns: corrected_ns[2],
+                            errors: errors / iterations,
+                            timeouts,
+                            seconds,
+                        }
+                        .meets(slo);
+                    Some(RatePoint {
+                        offered,
+                        achieved,
+                        corrected_ns,
+                        uncorrected_ns: [
+                            m(Metric::UncorrectedP50Ns),
+                            m(Metric::UncorrectedP90Ns),
+                            m(Metric::UncorrectedP99Ns),
+                            m(Metric::UncorrectedP999Ns),
+                        ],
+                        errors,
+                        timeouts,
+                        cpu_ns_per_1k: m(Metric::CpuNsPer1k),
+                        rss_bytes: m(Metric::RssBytes),
+                        generator_bound_rps,
+                        met_slo,
+                    })
+                })
+                .collect();
+            rates.sort_by_key(|r| r.offered);
+            let knee = index
+                .get(rt, test, Phase::Knee, Metric::Unbroken)
+                .map(|unbroken| KneePoint {
+                    rps: med(rt, test, Phase::Knee, Metric::Rps),
+                    below_rps: med(rt, test, Phase::Knee, Metric::SaturatedBelowRps),
+                    unbroken: unbroken.iter().all(|u| *u > 0.0),
+                    slo_p99_ms: slo,
+                });
             let best = levels
                 .iter()
                 .map(|l| (l.connections, l.rps.median))
@@ -162,6 +290,8 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 best,
                 best_vs_baseline: None,
                 peak_rss_kib: med(rt, test, Phase::Total, Metric::MaxRssKib),
+                rates,
+                knee,
                 failure,
             });
         }
@@ -178,6 +308,17 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
         out.extend(cells);
     }
     out
+}
+
+/// The offered rates that appear in any cell, ascending.
+pub fn rates_of(cells: &[HttpCell]) -> Vec<u32> {
+    let mut v: Vec<u32> = cells
+        .iter()
+        .flat_map(|c| c.rates.iter().map(|r| r.offered))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The concurrency levels that appear in any cell, served or saturated, ascending.

@@ -20,7 +20,9 @@ pub use diff::{
 };
 pub use gate::{FailOn, Gate, gate};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
-pub use http::{HttpCell, LevelPoint, SaturatedLevel, http_cells, levels_of};
+pub use http::{
+    HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
+};
 pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use stats::{

@@ -2,6 +2,8 @@
 
 mod csv;
 pub use csv::field as csv_field;
+mod hgrm;
+pub use hgrm::{hgrm_files, percentile_distribution};
 pub use markdown::diff_markdown;
 mod html;
 mod json;

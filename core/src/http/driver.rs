@@ -518,7 +518,6 @@ impl Driver {
         let Some(&lowest) = queue.front() else {
             return Ok(());
         };
-        let slo_ns = s.slo_p99_ms * 1e6;
         let budget = Duration::from_millis(s.knee_budget_ms);
         let mut knee = Knee::default();
         let mut stepping: Option<Instant> = None;
@@ -569,7 +568,7 @@ impl Driver {
                     histograms.push(LevelHistogram::new(ph, false, u));
                 }
             }
-            let verdict = RateVerdict::of(&r, rate, slo_ns);
+            let verdict = RateVerdict::of(&r, rate, s.slo_p99_ms);
             if verdict == RateVerdict::GeneratorBound {
                 v.push(PhaseValue::new(ph, Metric::GeneratorBoundRps, r.sent_rps()));
             }
@@ -700,8 +699,7 @@ enum Level {
 /// How an offered rate went against the SLO.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RateVerdict {
-    /// Corrected p99 within the SLO, at least 90 % of the rate achieved, no timeouts and
-    /// under 1 % errors.
+    /// The SLO held ([`super::RateOutcome::meets`]).
     Met,
     /// Any of those failed.
     Broke,
@@ -710,17 +708,20 @@ enum RateVerdict {
 }
 
 impl RateVerdict {
-    fn of(r: &LoadReport, rate: u32, slo_ns: f64) -> RateVerdict {
+    fn of(r: &LoadReport, rate: u32, slo_ms: f64) -> RateVerdict {
         let rate = f64::from(rate);
         if r.generator_bound(rate) {
             return RateVerdict::GeneratorBound;
         }
-        let errors = error_count(r);
-        let met = r.requests > 0
-            && (r.latency.p99 as f64) <= slo_ns
-            && r.rps >= 0.9 * rate
-            && !r.errors.contains_key("timeout")
-            && errors < 0.01 * r.sent.max(1) as f64;
+        let met = super::RateOutcome {
+            offered: rate,
+            achieved: r.rps,
+            p99_ns: (r.requests > 0).then_some(r.latency.p99 as f64),
+            errors: error_count(r),
+            timeouts: r.errors.get("timeout").copied().unwrap_or(0) as f64,
+            seconds: r.elapsed.as_secs_f64(),
+        }
+        .meets(slo_ms);
         if met {
             RateVerdict::Met
         } else {

@@ -136,3 +136,32 @@ pub fn most_own_rates<'a>(tests: impl IntoIterator<Item = &'a crate::suite::Test
         .max()
         .unwrap_or(0)
 }
+
+/// What one offered rate did, as the SLO judges it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateOutcome {
+    /// Offered requests per second.
+    pub offered: f64,
+    /// Successful requests per second.
+    pub achieved: f64,
+    /// Corrected p99 latency, ns (`None` when no request succeeded).
+    pub p99_ns: Option<f64>,
+    /// Failed requests, timeouts among them.
+    pub errors: f64,
+    /// Timed-out requests.
+    pub timeouts: f64,
+    /// Seconds the rate was offered for.
+    pub seconds: f64,
+}
+
+impl RateOutcome {
+    /// The one rule for meeting the SLO, wherever a verdict is drawn: corrected p99 within
+    /// it, at least 95 % of the rate achieved, no timeouts, errors under 1 % of the
+    /// requests due.
+    pub fn meets(&self, slo_p99_ms: f64) -> bool {
+        self.p99_ns.is_some_and(|p| p <= slo_p99_ms * 1e6)
+            && self.achieved >= 0.95 * self.offered
+            && self.timeouts == 0.0
+            && self.errors < 0.01 * (self.offered * self.seconds).max(1.0)
+    }
+}

@@ -19,28 +19,35 @@ pub struct LevelHistogram {
     /// Corrected for coordinated omission (timed from when each request was due), or
     /// timed from its actual write.
     pub corrected: bool,
-    /// `(value, count)` of every non-empty bucket, values in ns.
-    pub counts: Vec<(u64, u64)>,
+    /// The histogram in HdrHistogram's own interchange form (V2, deflated, base64), as
+    /// its log tools read it: a few hundred bytes where bucket lists take tens of KB.
+    pub hdr: String,
 }
 
 impl LevelHistogram {
-    /// Keeps the non-empty buckets of `h`.
+    /// Encodes `h`.
     pub fn new(phase: Phase, corrected: bool, h: &Histogram<u64>) -> LevelHistogram {
+        use base64::Engine;
+        use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
+        let mut bytes = Vec::new();
+        // Into a Vec, from a histogram we made: nothing can fail.
+        let _ = V2DeflateSerializer::new().serialize(h, &mut bytes);
         LevelHistogram {
             phase,
             corrected,
-            counts: h
-                .iter_recorded()
-                .map(|v| (v.value_iterated_to(), v.count_at_value()))
-                .collect(),
+            hdr: base64::engine::general_purpose::STANDARD.encode(bytes),
         }
     }
 
-    /// Adds the buckets into `h` (values beyond its range are clamped to it).
-    pub fn add_to(&self, h: &mut Histogram<u64>) {
-        for &(v, n) in &self.counts {
-            h.saturating_record_n(v, n);
-        }
+    /// Decodes the histogram; the error says what is wrong with the saved bytes.
+    pub fn histogram(&self) -> Result<Histogram<u64>, String> {
+        use base64::Engine;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(&self.hdr)
+            .map_err(|e| format!("not base64: {e}"))?;
+        hdrhistogram::serialization::Deserializer::new()
+            .deserialize(&mut bytes.as_slice())
+            .map_err(|e| format!("not an HdrHistogram: {e:?}"))
     }
 }
 

@@ -1,9 +1,11 @@
 //! The HTTP suites' tables: per request, a table of variants with cold start, latency
 //! percentiles, best throughput, memory and CPU, then requests per second against
-//! concurrency, where a saturated level reads `saturated (< 0.50/s)`: its bound, not a rate.
+//! concurrency, where a saturated level reads `saturated (< 0.50/s)`: its bound, not a rate;
+//! then, for runs with offered rates, latency at each rate (corrected for coordinated
+//! omission, uncorrected beside it) and each variant's knee.
 
 use super::Table;
-use crate::analysis::{HttpCell, levels_of};
+use crate::analysis::{HttpCell, RatePoint, levels_of};
 use crate::format::{FAILED, MISSING, format_bytes, format_ns, format_rate};
 
 fn or_dash(v: Option<String>) -> String {
@@ -71,6 +73,7 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<Table> {
             })
             .collect();
         out.push(overview);
+        out.extend(rate_tables(test, &mine));
         if levels.is_empty() {
             continue;
         }
@@ -128,4 +131,95 @@ pub fn http_tables(cells: &[HttpCell], baseline: &str) -> Vec<Table> {
         )));
     }
     out
+}
+
+/// Latency at each offered rate, and the knee of each variant; none without rates.
+fn rate_tables(test: &str, mine: &[&HttpCell]) -> Vec<Table> {
+    let served: Vec<&&HttpCell> = mine
+        .iter()
+        .filter(|c| c.failure.is_none() && !c.rates.is_empty())
+        .collect();
+    let Some(slo) = served
+        .iter()
+        .find_map(|c| c.knee.as_ref().map(|k| k.slo_p99_ms))
+    else {
+        return Vec::new();
+    };
+    let mut at_rate = Table::new(
+        [
+            "variant",
+            "offered/s",
+            "achieved/s",
+            "p50",
+            "p90",
+            "p99",
+            "p99.9",
+            "uncorrected p50",
+            "uncorrected p99",
+            "errors",
+            "SLO",
+        ],
+        2,
+    )
+    .titled(format!(
+        "{test}: latency at offered rates, corrected for coordinated omission (lower is better); SLO p99 ≤ {}",
+        crate::format::format_ns(slo * 1e6)
+    ));
+    let ns = |v: Option<f64>| or_dash(v.map(format_ns));
+    for c in &served {
+        for r in &c.rates {
+            at_rate.rows.push(vec![
+                c.runtime.clone(),
+                format_rate(f64::from(r.offered)),
+                or_dash(r.achieved.map(format_rate)),
+                ns(r.corrected_ns[0]),
+                ns(r.corrected_ns[1]),
+                ns(r.corrected_ns[2]),
+                ns(r.corrected_ns[3]),
+                ns(r.uncorrected_ns[0]),
+                ns(r.uncorrected_ns[2]),
+                error_note(r),
+                verdict(r),
+            ]);
+        }
+    }
+    let mut knees = Table::new(["variant", "knee", "how far it went"], 1).titled(format!(
+        "{test}: knee, the highest offered rate whose p99 stayed within {} (higher is better)",
+        crate::format::format_ns(slo * 1e6)
+    ));
+    for c in &served {
+        let Some(k) = &c.knee else { continue };
+        let top = c.rates.last().map(|r| r.offered).unwrap_or(0);
+        let bound = c.rates.iter().find_map(|r| r.generator_bound_rps);
+        let why = match (k.unbroken, bound) {
+            (true, Some(g)) => format!(
+                "the load generator could offer only {}: no higher rate was tried",
+                format_rate(g)
+            ),
+            (true, None) => format!(
+                "held up to {} (the highest tried within the budget)",
+                format_rate(f64::from(top))
+            ),
+            (false, _) => "broke above it".into(),
+        };
+        knees.rows.push(vec![c.runtime.clone(), k.label(), why]);
+    }
+    vec![at_rate, knees]
+}
+
+fn error_note(r: &RatePoint) -> String {
+    match (r.errors, r.timeouts) {
+        (0.0, _) => "0".into(),
+        (e, 0.0) => format!("{e}"),
+        (e, t) => format!("{e} ({t} timeouts)"),
+    }
+}
+
+/// `met`, `broke`, or why the rate says nothing of the server.
+fn verdict(r: &RatePoint) -> String {
+    match r.generator_bound_rps {
+        Some(g) => format!("beyond the load generator (sent {})", format_rate(g)),
+        None if r.met_slo => "met".into(),
+        None => "broke".into(),
+    }
 }

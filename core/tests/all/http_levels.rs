@@ -290,7 +290,7 @@ fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
             .collect::<Vec<_>>()
     );
     for h in &hist {
-        let n: u64 = h.counts.iter().map(|c| c.1).sum();
+        let n = h.histogram().unwrap().len();
         let rps = value(&v, h.phase, Metric::Rps).unwrap();
         assert!((n as f64 - rps).abs() <= 1.0, "{:?}: {n} vs {rps}", h.phase);
     }
