@@ -207,6 +207,12 @@ try {
           latGroups: Array.from(d.querySelectorAll('.http-lat-chart svg [data-series]')).map((g) => g.getAttribute('data-series')),
           latBars: d.querySelectorAll('.http-lat-chart svg rect.lat-bar').length,
           legend: Array.from(d.querySelectorAll('.legend')).map((l) => l.textContent).join(' | '),
+          rateSvg: d.querySelectorAll('.http-rate-chart svg').length,
+          rateLines: Array.from(d.querySelectorAll('.http-rate-chart svg [data-series]')).map((g) => g.getAttribute('data-series')),
+          ratePoints: d.querySelectorAll('.http-rate-chart svg [data-series] circle:not(.rate-knee) > title').length,
+          rateKnees: Array.from(d.querySelectorAll('.http-rate-chart svg circle.rate-knee')).map((c) => Number(c.getAttribute('data-knee'))),
+          rateSlo: d.querySelectorAll('.http-rate-chart svg .rate-slo').length,
+          rateRows: d.querySelectorAll('table.http-rate-table tbody tr').length,
         };
       }),
     };
@@ -276,6 +282,22 @@ try {
       check(shown.latGroups.length === withPcts.length, `${where}: the latency chart has ${shown.latGroups.length} groups, ${withPcts.length} variants have latency`);
       const nBars = withPcts.reduce((n, c) => n + ['p50_ns', 'p90_ns', 'p99_ns'].filter((k) => typeof c[k] === 'number' && c[k] > 0).length, 0);
       check(shown.latBars === nBars, `${where}: the latency chart has ${shown.latBars} bars, expected ${nBars}`);
+      // Open-model levels: a latency-vs-rate chart with a line per variant that has rates,
+      // a point per rate with a p99, the SLO line, each knee ringed, and a table row per rate.
+      const withRates = cells.filter((c) => Array.isArray(c.rates) && c.rates.length);
+      if (withRates.length) {
+        const nRates = withRates.reduce((n, c) => n + c.rates.length, 0);
+        const nP99 = withRates.reduce((n, c) => n + c.rates.filter((r) => Array.isArray(r.corrected_ns) && r.corrected_ns[2] > 0).length, 0);
+        const knees = withRates.filter((c) => c.knee && typeof c.knee.rps === 'number').map((c) => c.knee.rps).sort((a, b) => a - b);
+        check(shown.rateSvg === 1, `${where}: rates in the data but no latency-vs-rate chart`);
+        check(shown.rateLines.length === withRates.length, `${where}: the rate chart draws ${shown.rateLines.join(', ') || 'no lines'}; ${withRates.length} variants have rates`);
+        check(shown.ratePoints === nP99, `${where}: the rate chart has ${shown.ratePoints} points with a tooltip, the data has ${nP99} rates with a p99`);
+        check(JSON.stringify(shown.rateKnees.slice().sort((a, b) => a - b)) === JSON.stringify(knees), `${where}: knees drawn at ${shown.rateKnees}, the data has ${knees}`);
+        check(shown.rateSlo === 1, `${where}: the rate chart has no SLO line`);
+        check(shown.rateRows === nRates, `${where}: the rate table has ${shown.rateRows} rows, the data has ${nRates} rates`);
+      } else {
+        check(shown.rateSvg === 0, `${where}: a rate chart without rates in the data`);
+      }
       for (const c of cells) {
         const row = shown.rows.find((r) => r.variant === String(c.runtime));
         if (!check(Boolean(row), `${where}: no table row for ${c.runtime}`)) continue;
