@@ -12,6 +12,7 @@ mod faults;
 mod gate;
 mod history;
 mod http;
+mod http_rates;
 mod http_saturation;
 mod interrupt;
 mod libsodium;

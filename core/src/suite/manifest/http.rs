@@ -247,10 +247,17 @@ mod tests {
         assert_eq!(s.tests[0].wasm(), None);
         assert_eq!(h.connections, vec![20]);
         let many = parse(
-            "[suite]\nname = \"s\"\nkind = \"servers\"\n[[test]]\nname = \"hello\"\npath = \"/\"\nconnections = [50, 400]\n[[test.server]]\nruntime = \"node\"\ncommand = [\"{runtime}\", \"x.js\"]\n",
+            "[suite]\nname = \"s\"\nkind = \"servers\"\n[[test]]\nname = \"hello\"\npath = \"/\"\nconnections = [50, 400]\nrates = [5000, 1000]\n[[test.server]]\nruntime = \"node\"\ncommand = [\"{runtime}\", \"x.js\"]\n",
         )
         .unwrap();
         assert_eq!(many.tests[0].http().unwrap().connections, vec![50, 400]);
+        // A test's own rates, loaded ascending unless the run sets its own.
+        let own = &many.tests[0].http().unwrap().rates;
+        assert_eq!(own, &vec![5000, 1000]);
+        let mut settings = crate::http::HttpSettings::default();
+        assert_eq!(settings.rates_for(own), vec![1000, 5000]);
+        settings.rates = vec![200];
+        assert_eq!(settings.rates_for(own), vec![200]);
         // Saved runs from before lists hold one number or null.
         for (saved, want) in [
             ("50", vec![50]),
@@ -286,6 +293,9 @@ mod tests {
             (format!("{gw}path = \"/\"\nconnections = 0\n"), 8, "connections must be at least 1"),
             (format!("{gw}path = \"/\"\nconnections = []\n"), 8, "connections must be at least 1"),
             (format!("{gw}path = \"/\"\nconnections = [50, 0]\n"), 8, "connections must be at least 1"),
+            (format!("{gw}path = \"/\"\nrates = [1000, 0]\n"), 8, "rates must be a non-empty list"),
+            (format!("{gw}path = \"/\"\nrates = [-5]\n"), 8, "rates must be a non-empty list"),
+            (format!("{gw}path = \"/\"\nrates = []\n"), 8, "rates must be a non-empty list"),
             (
                 format!("{gw}path = \"/\"\n[[test.server]]\nruntime = \"node\"\ncommand = [\"n\"]\n"),
                 5,
