@@ -47,6 +47,8 @@ pub enum View {
     /// HTTP runs: the selected request's variants, requests/s against connections, and
     /// failures.
     Http,
+    /// HTTP runs with offered rates: latency against offered rate and the knees.
+    Rates,
 }
 
 /// State of the run-detail pane.
@@ -653,6 +655,11 @@ impl Component for DetailPane {
             View::Phases => self.render_phases(lower, buf),
             View::Heap => self.render_heap(lower, buf),
             View::Http => self.render_http(lower, buf),
+            View::Rates => {
+                if let Some((rt, test)) = self.selected() {
+                    self.http.render_rates(test, Some(rt), lower, buf);
+                }
+            }
         }
     }
 
@@ -668,7 +675,8 @@ impl Component for DetailPane {
             }
             KeyCode::Char('v') => {
                 self.view = match self.view {
-                    View::Http => View::Distribution,
+                    View::Http if self.http.has_rates() => View::Rates,
+                    View::Http | View::Rates => View::Distribution,
                     View::Resources if self.is_http() => View::Http,
                     View::Distribution => View::Resources,
                     View::Resources => View::Phases,

@@ -5,6 +5,8 @@
 //! variants differ by orders of magnitude; the measured levels label the x axis, one line
 //! per variant; a saturated level — no request within the duration — is not a point: the
 //! table and the chosen variant's list show it with its bound), and why variants failed.
+//! Runs with offered rates have a second view: latency against offered rate (corrected
+//! p99, log–log), the SLO and each variant's knee, the chosen variant's rates beside it.
 
 use super::{aligned, clip, pane_block};
 use ratatui::buffer::Buffer;
@@ -16,7 +18,7 @@ use ratatui::widgets::{
     Axis, Block, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget, Wrap,
 };
 use wasmeter_core::analysis::{HttpCell, http_cells, levels_of};
-use wasmeter_core::format::{FAILED, format_rate};
+use wasmeter_core::format::{FAILED, format_ns, format_rate};
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::table::http_tables;
 
@@ -428,5 +430,177 @@ fn render_chart(cells: &[HttpCell], chosen: Option<&str>, area: Rect, buf: &mut 
             lines.extend(rows.into_iter().map(|(_, l)| l));
             Paragraph::new(lines).render(below.inner(Margin::new(1, 0)), buf);
         }
+    }
+}
+
+impl HttpView {
+    /// True when any variant of `test` was loaded at offered rates.
+    pub fn has_rates(&self) -> bool {
+        self.cells.iter().any(|c| !c.rates.is_empty())
+    }
+
+    /// Latency against offered rate for request `test`, the variant `chosen` in bold and
+    /// its rates listed beside the chart.
+    pub fn render_rates(&self, test: &str, chosen: Option<&str>, area: Rect, buf: &mut Buffer) {
+        let cells = self.of_test(test);
+        let slo = cells
+            .iter()
+            .find_map(|c| c.knee.as_ref().map(|k| k.slo_p99_ms));
+        let block = pane_block(
+            &format!(
+                "{test}: corrected p99 vs offered rate{}  (v: next view)",
+                slo.map(|s| format!(", SLO {}", format_ns(s * 1e6)))
+                    .unwrap_or_default()
+            ),
+            false,
+        );
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let series: Vec<Series> = cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.failure.is_none())
+            .map(|(i, c)| {
+                let pts = c
+                    .rates
+                    .iter()
+                    .filter_map(|r| Some((f64::from(r.offered).log10(), r.p99_ns()?.log10())))
+                    .collect();
+                (i, c, pts)
+            })
+            .filter(|(_, _, pts): &Series| !pts.is_empty())
+            .collect();
+        if series.is_empty() || inner.height < 6 || inner.width < 30 {
+            Paragraph::new("no offered rates in this run (wasmeter run --rates 1000,5000,…)")
+                .render(inner, buf);
+            return;
+        }
+        let xs = series.iter().flat_map(|s| s.2.iter().map(|p| p.0));
+        let ys = series
+            .iter()
+            .flat_map(|s| s.2.iter().map(|p| p.1))
+            .chain(slo.map(|s| (s * 1e6).log10()));
+        let bounds = |v: Vec<f64>| {
+            let (a, b) = v
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                    (a.min(*x), b.max(*x))
+                });
+            let pad = ((b - a) * 0.08).max(0.1);
+            [a - pad, b + pad]
+        };
+        let (xb, yb) = (bounds(xs.collect()), bounds(ys.collect()));
+        let [plot, side] =
+            Layout::horizontal([Constraint::Min(0), Constraint::Length(44)]).areas(inner);
+        let knees: Vec<Vec<(f64, f64)>> = series
+            .iter()
+            .map(|(_, c, _)| {
+                let k = c.knee.as_ref().and_then(|k| k.rps);
+                c.rates
+                    .iter()
+                    .filter(|r| Some(f64::from(r.offered)) == k)
+                    .filter_map(|r| Some((f64::from(r.offered).log10(), r.p99_ns()?.log10())))
+                    .collect()
+            })
+            .collect();
+        let slo_line: Vec<(f64, f64)> = slo
+            .map(|s| vec![(xb[0], (s * 1e6).log10()), (xb[1], (s * 1e6).log10())])
+            .unwrap_or_default();
+        let mut datasets: Vec<Dataset> = vec![
+            Dataset::default()
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::default().fg(Color::Red))
+                .data(&slo_line),
+        ];
+        for ((i, c, pts), knee) in series.iter().zip(&knees) {
+            let mut style = Style::default().fg(color(*i));
+            if Some(c.runtime.as_str()) == chosen {
+                style = style.add_modifier(Modifier::BOLD);
+            }
+            datasets.push(
+                Dataset::default()
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(style)
+                    .data(pts),
+            );
+            // The knee: a block on the line.
+            datasets.push(
+                Dataset::default()
+                    .marker(Marker::Block)
+                    .graph_type(GraphType::Scatter)
+                    .style(style)
+                    .data(knee),
+            );
+        }
+        // Labels evenly spaced on a log axis are the powers at those places.
+        let labels = |b: [f64; 2], f: &dyn Fn(f64) -> String| -> Vec<String> {
+            (0..3)
+                .map(|k| f(10f64.powf(b[0] + (b[1] - b[0]) * k as f64 / 2.0)))
+                .collect()
+        };
+        let dim = Style::default().fg(Color::DarkGray);
+        Chart::new(datasets)
+            .x_axis(
+                Axis::default()
+                    .title(Line::styled("offered requests/s (log)", dim))
+                    .bounds(xb)
+                    .labels(labels(xb, &format_rate))
+                    .style(dim),
+            )
+            .y_axis(
+                Axis::default()
+                    .title(Line::styled("p99, corrected (log)", dim))
+                    .bounds(yb)
+                    .labels(labels(yb, &format_ns))
+                    .style(dim),
+            )
+            .render(plot, buf);
+        let mut lines: Vec<Line> = series
+            .iter()
+            .map(|(i, c, _)| {
+                let mut style = Style::default().fg(color(*i));
+                if Some(c.runtime.as_str()) == chosen {
+                    style = style.add_modifier(Modifier::BOLD);
+                }
+                let knee = c.knee.as_ref().map(|k| k.label()).unwrap_or_default();
+                Line::from(vec![
+                    Span::styled(format!("━ {:<20}", clip(&c.runtime, 20)), style),
+                    Span::raw(format!(" knee {knee}")),
+                ])
+            })
+            .collect();
+        if let Some((_, c, _)) = series
+            .iter()
+            .find(|(_, c, _)| Some(c.runtime.as_str()) == chosen)
+        {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!(
+                    "{:>8} {:>8} {:>9} {:>9}",
+                    "offered", "achieved", "p99", "uncorr."
+                ),
+                dim,
+            ));
+            for r in &c.rates {
+                let verdict = match r.generator_bound_rps {
+                    Some(_) => Span::styled(" gen", Style::default().fg(Color::Yellow)),
+                    None if r.met_slo => Span::styled(" ok", Style::default().fg(Color::Green)),
+                    None => Span::styled(" ✗", Style::default().fg(Color::Red)),
+                };
+                lines.push(Line::from(vec![
+                    Span::raw(format!(
+                        "{:>8} {:>8} {:>9} {:>9}",
+                        format_rate(f64::from(r.offered)),
+                        r.achieved.map(format_rate).unwrap_or_default(),
+                        r.p99_ns().map(format_ns).unwrap_or_default(),
+                        r.uncorrected_ns[2].map(format_ns).unwrap_or_default(),
+                    )),
+                    verdict,
+                ]));
+            }
+        }
+        Paragraph::new(lines).render(side.inner(Margin::new(1, 0)), buf);
     }
 }

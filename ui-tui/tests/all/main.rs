@@ -8,6 +8,7 @@ mod compare;
 mod flow;
 mod history;
 mod history_fixture;
+mod http_rates;
 mod http_saturated;
 mod modules;
 mod screens;
