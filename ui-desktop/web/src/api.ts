@@ -511,7 +511,38 @@ export interface HttpCell {
   /** Best requests/s over the baseline's best (higher is better). */
   best_vs_baseline: number | null;
   peak_rss_kib: number | null;
+  /** Open-model levels by ascending offered rate (absent without rates). */
+  rates?: HttpRatePoint[];
+  /** The knee of the rates (absent without rates). */
+  knee?: HttpKnee;
   failure: string | null;
+}
+
+/** One offered rate of a cell; medians over iterations. */
+export interface HttpRatePoint {
+  offered: number;
+  achieved: number | null;
+  /** p50, p90, p99, p99.9 corrected for coordinated omission, ns. */
+  corrected_ns: [number | null, number | null, number | null, number | null];
+  /** The same timed from the actual write, ns. */
+  uncorrected_ns: [number | null, number | null, number | null, number | null];
+  errors: number;
+  timeouts: number;
+  cpu_ns_per_1k: number | null;
+  rss_bytes: number | null;
+  /** The load generator could start only this many requests/s: the rate is beyond it. */
+  generator_bound_rps: number | null;
+  met_slo: boolean;
+}
+
+/** The highest offered rate whose p99 met the SLO. */
+export interface HttpKnee {
+  rps: number | null;
+  /** Even the lowest rate broke the SLO: the knee is below this. */
+  below_rps: number | null;
+  /** No rate broke the SLO: the knee is at least `rps`. */
+  unbroken: boolean;
+  slo_p99_ms: number;
 }
 
 /** A run as a report carries it: metadata, summary, iteration values, samples. */

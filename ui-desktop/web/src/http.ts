@@ -5,7 +5,7 @@
  * (`http` of a run's report, core/src/analysis/http.rs), so the desktop shows what the
  * exports show.
  */
-import type { HttpCell, HttpLevel, RunData, SuiteKind } from './api';
+import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';
 import { sig3 } from './format';
 
 /** Suites whose cells are servers under load. */
@@ -119,4 +119,45 @@ export function parseSecondsMs(text: string, min: number, max: number): number |
   const s = Number(t);
   if (!Number.isFinite(s) || s < min || s > max) return null;
   return Math.round(s * 1000);
+}
+
+/** A cell's offered rates, ascending (none in runs without rates). */
+export function offeredRates(c: HttpCell): HttpRatePoint[] {
+  return (c.rates ?? []).filter((r) => r.offered > 0).sort((a, b) => a.offered - b.offered);
+}
+
+/** How a knee reads, as in the CLI: "5.00k req/s", "≥ 20.0k req/s", "< 1.00k req/s". */
+export function kneeLabel(k: HttpKnee | undefined): string {
+  if (!k) return '–';
+  if (k.rps !== null) return `${k.unbroken ? '≥ ' : ''}${formatRps(k.rps)} req/s`;
+  if (k.below_rps !== null) return `< ${formatRps(k.below_rps)} req/s`;
+  return '–';
+}
+
+export interface RateLine {
+  runtime: string;
+  colorIndex: number;
+  /** Corrected p99 (ns) at each of the chart's rates (null where not measured). */
+  p99: (number | null)[];
+  /** The same series with only the knee's point. */
+  knee: (number | null)[];
+}
+
+/** Corrected p99 against offered rate: every rate any variant was offered, a line per variant. */
+export function rateChartData(cells: readonly HttpCell[], runtimes: readonly string[]): { x: number[]; lines: RateLine[] } {
+  const x = [...new Set(cells.flatMap((c) => offeredRates(c).map((r) => r.offered)))].sort((a, b) => a - b);
+  const lines = cells
+    .filter((c) => offeredRates(c).some((r) => r.corrected_ns[2] !== null))
+    .map((c) => {
+      const at = new Map(offeredRates(c).map((r) => [r.offered, r.corrected_ns[2]]));
+      const i = runtimes.indexOf(c.runtime);
+      const kneeAt = c.knee?.rps ?? null;
+      return {
+        runtime: c.runtime,
+        colorIndex: i < 0 ? runtimes.length + cells.indexOf(c) : i,
+        p99: x.map((n) => at.get(n) ?? null),
+        knee: x.map((n) => (n === kneeAt ? (at.get(n) ?? null) : null)),
+      };
+    });
+  return { x, lines };
 }

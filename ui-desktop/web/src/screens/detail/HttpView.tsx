@@ -5,14 +5,26 @@
  * level, failed requests), requests/s against connections (uPlot, log x) and the latency
  * percentiles side by side (SVG bars, log y). Failed cells say why. A saturated level (no
  * request completed within the duration) shows its bound, `saturated (< 0.50 req/s)`,
- * under the table and is never drawn as a point.
+ * under the table and is never drawn as a point. Runs with offered rates (open model) add
+ * corrected p99 against offered rate (uPlot, log–log, each knee a point of its own) and a
+ * table of every rate with the uncorrected figures and the SLO's verdict.
  */
 import { useMemo, useState } from 'preact/hooks';
 import type { HttpCell, HttpSaturatedLevel } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
 import { formatBytes, formatNs, formatRatio, ratioColor } from '../../format';
-import { bestLevel, formatRps, formatRpsTick, httpRequests, measuredLevels, rpsChartData } from '../../http';
+import {
+  bestLevel,
+  formatRps,
+  formatRpsTick,
+  httpRequests,
+  kneeLabel,
+  measuredLevels,
+  offeredRates,
+  rateChartData,
+  rpsChartData,
+} from '../../http';
 
 interface HttpViewProps {
   runId: string;
@@ -37,6 +49,7 @@ export function HttpView({ runId, cells, runtimes, baseline }: HttpViewProps) {
             <RpsChart runId={runId} test={r.test} cells={r.cells} runtimes={runtimes} />
             <LatencyBars test={r.test} cells={r.cells} runtimes={runtimes} />
           </div>
+          <Rates runId={runId} test={r.test} cells={r.cells} runtimes={runtimes} />
         </div>
       ))}
     </>
@@ -378,5 +391,102 @@ export function LatencyBars({ test, cells, runtimes }: { test: string; cells: Ht
         (lighter to darker; hover a bar for its value)
       </div>
     </figure>
+  );
+}
+
+/** Latency against offered rate and each rate's figures; nothing for a run without rates. */
+function Rates({ runId, test, cells, runtimes }: { runId: string; test: string; cells: HttpCell[]; runtimes: string[] }) {
+  const chart = useMemo(() => rateChartData(cells, runtimes), [cells, runtimes]);
+  const slo = cells.find((c) => c.knee)?.knee?.slo_p99_ms ?? null;
+  const spec = useMemo(
+    (): ChartSpec => ({
+      height: 300,
+      legend: true,
+      series: chart.lines.flatMap((l) => [
+        { label: `${l.runtime} p99`, color: paletteColor(l.colorIndex), points: true, width: 2 },
+        { label: `${l.runtime} knee`, color: paletteColor(l.colorIndex), points: true, width: 0 },
+      ]),
+      xLog: 10,
+      xSplits: chart.x,
+      xLabel: 'offered req/s',
+      xFormat: (v) => formatRpsTick(v),
+      y: { label: 'p99, corrected', format: (v) => formatNs(v), log: 10 },
+    }),
+    [chart],
+  );
+  const data = useMemo((): ChartData => [chart.x, ...chart.lines.flatMap((l) => [l.p99, l.knee])], [chart]);
+  const served = cells.filter((c) => offeredRates(c).length > 0);
+  if (served.length === 0) return null;
+  const labels = chart.lines.map((l) => l.runtime).join('|');
+  return (
+    <div class="http-rates" data-testid="http-rates">
+      <h3>Latency vs offered rate (open model){slo !== null && `, SLO p99 ≤ ${formatNs(slo * 1e6)}`}</h3>
+      <p class="muted small">
+        Each variant loaded at fixed arrival rates; latency timed from when each request was due (coordinated omission corrected), the
+        uncorrected figures beside. Knee: the highest offered rate whose p99 stayed within the SLO.
+      </p>
+      {chart.lines.length > 0 && (
+        <Chart
+          spec={spec}
+          specKey={`http-rates:${runId}:${test}:${labels}:${chart.x.join(',')}`}
+          data={data}
+          label={`Corrected p99 against offered rate for ${test}: ${chart.lines
+            .map((l) => `${l.runtime} ${l.p99.map((v) => formatNs(v)).join('/')}`)
+            .join('; ')} at ${chart.x.join(', ')} req/s`}
+          testid="http-rate-chart"
+        />
+      )}
+      <div class="table-scroll">
+        <table class="http-table" data-testid="http-rate-table">
+          <thead>
+            <tr>
+              <th>variant</th>
+              <th>knee</th>
+              <th class="num">offered req/s</th>
+              <th class="num">achieved</th>
+              <th class="num">p50</th>
+              <th class="num">p99</th>
+              <th class="num">p99.9</th>
+              <th class="num" title="Timed from the actual write, as a closed-loop tool would">
+                uncorrected p99
+              </th>
+              <th class="num">errors</th>
+              <th>SLO</th>
+            </tr>
+          </thead>
+          <tbody>
+            {served.flatMap((c) =>
+              offeredRates(c).map((r, i) => (
+                <tr key={`${c.runtime}/${r.offered}`} data-testid="http-rate-row" data-runtime={c.runtime} data-rate={r.offered}>
+                  <th scope="row">{i === 0 ? c.runtime : ''}</th>
+                  <td data-col="knee">{i === 0 ? kneeLabel(c.knee) : ''}</td>
+                  <td class="num">{formatRps(r.offered)}</td>
+                  <td class="num">{formatRps(r.achieved)}</td>
+                  <td class="num">{formatNs(r.corrected_ns[0])}</td>
+                  <td class="num" data-col="p99">
+                    {formatNs(r.corrected_ns[2])}
+                  </td>
+                  <td class="num">{formatNs(r.corrected_ns[3])}</td>
+                  <td class="num" data-col="uncorrected-p99">
+                    {formatNs(r.uncorrected_ns[2])}
+                  </td>
+                  <td class={r.errors > 0 ? 'num bad' : 'num'}>
+                    {r.errors}
+                    {r.timeouts > 0 && ` (${r.timeouts} timeouts)`}
+                  </td>
+                  <td data-col="verdict" class={r.met_slo ? 'good' : 'bad'}>
+                    {r.generator_bound_rps !== null
+                      ? `beyond the load generator (sent ${formatRps(r.generator_bound_rps)} req/s)`
+                      : r.met_slo
+                        ? 'met'
+                        : 'broke'}
+                  </td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
 }
