@@ -136,22 +136,27 @@ pub fn test_data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The latest run in `results`, exported as JSON.
-pub fn exported(results: &Path) -> Value {
-    let out = tempfile::tempdir().unwrap();
-    let file = out.path().join("export.json");
+/// `wasmeter export latest --format FORMAT -o OUT`, which must succeed.
+pub fn export_latest(results: &Path, format: &str, out: &Path) {
     let ex = wasmeter(
         &[
             "export",
             "latest",
             "--format",
-            "json",
+            format,
             "-o",
-            file.to_str().unwrap(),
+            out.to_str().unwrap(),
         ],
         results,
     );
     assert!(ex.status.success(), "{}", stderr(&ex));
+}
+
+/// The latest run in `results`, exported as JSON.
+pub fn exported(results: &Path) -> Value {
+    let out = tempfile::tempdir().unwrap();
+    let file = out.path().join("export.json");
+    export_latest(results, "json", &file);
     serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap()
 }
 

@@ -4,7 +4,7 @@
 //! Chromium, diff), the histograms exported as `.hgrm`, and bad rates or SLOs refused with
 //! one line.
 
-use crate::common::{assert_all_ok, exported, json, stderr, wasmeter};
+use crate::common::{assert_all_ok, export_latest, exported, json, stderr, wasmeter};
 use serde_json::Value;
 
 const RUNTIMES: [&str; 2] = ["native", "wasmtime-http"];
@@ -129,18 +129,7 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
 
     // .hgrm: one file per variant × request × rate × correction.
     let dir = tmp.path().join("hgrm");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "hgrm",
-            "-o",
-            dir.to_str().unwrap(),
-        ],
-        results,
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
+    export_latest(results, "hgrm", &dir);
     let files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -163,18 +152,7 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
 
     // HTML: the chart and table, checked in headless Chromium against the data.
     let html = tmp.path().join("rates.html");
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "html",
-            "-o",
-            html.to_str().unwrap(),
-        ],
-        results,
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
+    export_latest(results, "html", &html);
     crate::report::browser_check(&html, "rates.png");
 
     // diff: latency at a rate is a row like any other (here two variants of one run).

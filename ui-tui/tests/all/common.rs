@@ -643,3 +643,22 @@ pub fn settings_field(app: &wasmeter_tui::App, name: &str) -> usize {
         .position(|&i| wasmeter_tui::panes::settings::FIELDS[i] == name)
         .unwrap_or_else(|| panic!("no settings field {name}"))
 }
+
+/// What `draw` puts on a `width` × `height` screen, as lines of text.
+pub fn screen_text(
+    width: u16,
+    height: u16,
+    draw: impl FnOnce(ratatui::layout::Rect, &mut ratatui::buffer::Buffer),
+) -> String {
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    draw(area, &mut buf);
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

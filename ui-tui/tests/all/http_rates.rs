@@ -2,8 +2,6 @@
 //! the title, each variant's knee beside the chart and the chosen variant's rates with
 //! their verdicts — and no such view for a run without rates.
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use wasmeter_core::runtime::{Metric, Phase};
 use wasmeter_core::store::MeasurementRow;
 use wasmeter_tui::panes::http::HttpView;
@@ -78,17 +76,9 @@ fn run() -> wasmeter_core::store::SavedRun {
 }
 
 fn draw(view: &HttpView, chosen: &str) -> String {
-    let area = Rect::new(0, 0, 120, 30);
-    let mut buf = Buffer::empty(area);
-    view.render_rates("hello", Some(chosen), area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::common::screen_text(120, 30, |area, buf| {
+        view.render_rates("hello", Some(chosen), area, buf)
+    })
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! are drawn as before, and the saturated one is listed with its bound — never as a rate
 //! or a point of the chart.
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use wasmeter_core::runtime::{Metric, Phase};
 use wasmeter_tui::panes::http::HttpView;
 
@@ -32,17 +30,9 @@ fn run() -> wasmeter_core::store::SavedRun {
 }
 
 fn draw(view: &HttpView, chosen: &str) -> String {
-    let area = Rect::new(0, 0, 110, 36);
-    let mut buf = Buffer::empty(area);
-    view.render("hello", Some(chosen), area, &mut buf);
-    (0..area.height)
-        .map(|y| {
-            (0..area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::common::screen_text(110, 36, |area, buf| {
+        view.render("hello", Some(chosen), area, buf)
+    })
 }
 
 #[test]

@@ -5,24 +5,10 @@
  */
 import { render, screen, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { HttpCell, HttpRatePoint, Stats } from '../api';
+import type { HttpCell, HttpRatePoint } from '../api';
 import { kneeLabel, rateChartData } from '../http';
 import { HttpView } from '../screens/detail/HttpView';
-
-const stats = (median: number): Stats =>
-  ({
-    n: 1,
-    min: median,
-    max: median,
-    median,
-    mean: median,
-    stddev: 0,
-    mad: 0,
-    p90: median,
-    p99: median,
-    ci_low: null,
-    ci_high: null,
-  }) as Stats;
+import { stats } from './stats';
 
 const rate = (offered: number, p99: number, met: boolean, bound: number | null = null): HttpRatePoint => ({
   offered,
