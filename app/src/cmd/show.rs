@@ -158,6 +158,15 @@ pub fn render_http(run: &SavedRun, s: &RunSummary) -> String {
         "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server\n",
     );
     out.push_str(&tables_text(http_tables(&cells, &s.baseline)));
+    let mut noted = cells.iter().filter(|c| !c.notes.is_empty()).peekable();
+    if noted.peek().is_some() {
+        out.push_str("\nhow cells were adapted to this host:\n");
+        for c in noted {
+            for n in &c.notes {
+                out.push_str(&format!("  {} × {}: {n}\n", c.runtime, c.test));
+            }
+        }
+    }
     if !run.meta.not_applicable.is_empty() {
         out.push('\n');
         out.push_str(&render_not_applicable(&run.meta.not_applicable));

@@ -5,6 +5,13 @@
 use crate::common::{exported, json, not_installed, outcome, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
 
+/// The tests here count every container wasmeter made on the machine: one at a time.
+static ENGINE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ENGINE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The containers wasmeter made that still exist, by name.
 fn ours(engine: &str) -> Vec<String> {
     let out = std::process::Command::new(engine)
@@ -26,23 +33,12 @@ fn ours(engine: &str) -> Vec<String> {
 
 #[test]
 fn the_native_gateway_in_a_container_is_measured_and_removed() {
+    let _one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
     if runtimes_missing(&not_installed(&["container"], tmp.path())) {
         return;
     }
-    let listed = json(&wasmeter(&["runtimes", "--json"], tmp.path()));
-    let row = listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == "container")
-        .unwrap()
-        .clone();
-    let engine = if row["version"].as_str().unwrap().starts_with("docker") {
-        "docker"
-    } else {
-        "podman"
-    };
+    let engine = engine_of(tmp.path());
     let out = wasmeter(
         &[
             "run",
@@ -112,7 +108,223 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
             "container {cpu} ns/1k vs native {native_cpu}: {l}"
         );
     }
+    // What the host needed (flags the probe found) is kept with the cell and shown.
+    let notes: Vec<&str> = boxed["notes"]
+        .as_array()
+        .map(|n| n.iter().map(|v| v.as_str().unwrap()).collect())
+        .unwrap_or_default();
+    assert!(native["notes"].is_null(), "{native}");
+    let shown = wasmeter(&["show", "latest"], tmp.path());
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    for n in &notes {
+        assert!(n.starts_with("adapted to this host: "), "{n}");
+        assert!(
+            shown.contains(&format!("container × hello: {n}")),
+            "{n}\n{shown}"
+        );
+    }
+    eprintln!("container notes: {notes:?}");
     // Every container is gone when the run ends.
     let left = ours(engine);
     assert!(left.is_empty(), "containers left: {left:?}");
+}
+
+/// `kill -9` of wasmeter and its workers (the whole process group) mid-cell leaves the
+/// container running, owned by a dead process; resuming the run clears it before anything
+/// else, finishes the run, and leaves none behind.
+#[test]
+fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
+    use std::os::unix::process::CommandExt;
+    let _one = one_at_a_time();
+    let tmp = tempfile::tempdir().unwrap();
+    if runtimes_missing(&not_installed(&["container"], tmp.path())) {
+        return;
+    }
+    let engine = engine_of(tmp.path());
+    let results = tmp.path().join("results");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args([
+            "run",
+            "--suite",
+            "gateway",
+            "--tests",
+            "hello",
+            "--runtimes",
+            "container",
+            "--warmup",
+            "0",
+            "--runs",
+            "2",
+            "--invocations",
+            "1",
+            "--concurrency",
+            "1",
+            "--duration",
+            "4",
+            "--latency",
+            "0.3",
+            "--results",
+        ])
+        .arg(&results)
+        .env("WASMETER_SUITES", crate::common::suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Until the gateway's container runs (the image may be made first).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    while ours(engine).is_empty() {
+        assert!(std::time::Instant::now() < deadline, "no container started");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let pgid = child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    child.wait().unwrap();
+    let left = ours(engine);
+    assert!(
+        !left.is_empty(),
+        "the kill left no container: nothing to test"
+    );
+    let dir = std::fs::read_dir(&results)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let id = dir.file_name().unwrap().to_str().unwrap().to_string();
+    let out = wasmeter(&["run", "--resume", &id, "--json"], &results);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(outcome(&json(&out), "container", "hello"), "ok");
+    let after = ours(engine);
+    assert!(
+        after.is_empty(),
+        "containers left after the resumed run: {after:?} (before: {left:?})"
+    );
+}
+
+/// `docker` when the runtimes row says so, else `podman`.
+fn engine_of(results: &std::path::Path) -> &'static str {
+    let listed = json(&wasmeter(&["runtimes", "--json"], results));
+    let row = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "container")
+        .unwrap()
+        .clone();
+    if row["version"].as_str().unwrap().starts_with("docker") {
+        "docker"
+    } else {
+        "podman"
+    }
+}
+
+/// A container engine's CLI that fails one way, put first on PATH as both `docker` (whose
+/// engine never answers) and `podman`: `import` fails for `image`, the probe's start for
+/// `refuse`, and the gateway's start for `port`.
+const FAKE_ENGINE: &str = r#"#!/bin/sh
+case "$0" in *docker) exit 1;; esac
+case "$1" in
+  version) echo "4.3.1-fake"; exit 0;;
+  image) exit 1;;
+  import)
+    cat >/dev/null
+    if [ "$FAKE_MODE" = image ]; then echo "Error: writing blob: no space left on device" >&2; exit 125; fi
+    exit 0;;
+  run)
+    for a; do last=$a; done
+    if [ "$last" = "--version" ]; then
+      if [ "$FAKE_MODE" = refuse ]; then echo "Error: OCI runtime error: runc: permission denied" >&2; exit 126; fi
+      exit 0
+    fi
+    cat >/dev/null
+    echo "Error: rootlessport listen tcp 127.0.0.1:8080: bind: address already in use" >&2
+    exit 126;;
+  *) exit 0;;
+esac
+"#;
+
+#[test]
+fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
+    use std::os::unix::fs::PermissionsExt;
+    for (mode, words) in [
+        (
+            "image",
+            "the image build failed (podman import): Error: writing blob: no space left on device",
+        ),
+        (
+            "refuse",
+            "the container engine refused to start it: Error: OCI runtime error: runc: permission denied",
+        ),
+        ("port", "address already in use"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let bin = tmp.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        for name in ["podman", "docker"] {
+            let p = bin.join(name);
+            std::fs::write(&p, FAKE_ENGINE).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+            .args([
+                "run",
+                "--suite",
+                "gateway",
+                "--tests",
+                "hello",
+                "--runtimes",
+                "native,container",
+                "--warmup",
+                "0",
+                "--runs",
+                "1",
+                "--invocations",
+                "1",
+                "--concurrency",
+                "1",
+                "--duration",
+                "0.3",
+                "--latency",
+                "0.2",
+                "--ready-timeout",
+                "5",
+                "--json",
+                "--results",
+            ])
+            .arg(tmp.path().join("results"))
+            .env("WASMETER_SUITES", crate::common::suites_root())
+            .env("WASMETER_CONFIG", "/dev/null")
+            .env("PATH", path)
+            .env("FAKE_MODE", mode)
+            .output()
+            .unwrap();
+        let summary = json(&out);
+        assert_eq!(
+            outcome(&summary, "native", "hello"),
+            "ok",
+            "{mode}: {}",
+            stderr(&out)
+        );
+        let failure = outcome(&summary, "container", "hello");
+        assert!(failure.contains(words), "{mode}: {failure}");
+        assert_eq!(failure.lines().count(), 1, "{mode}: {failure}");
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{mode}: a failed cell fails the run"
+        );
+    }
 }

@@ -163,6 +163,41 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
     let text = String::from_utf8_lossy(&d.stdout);
     assert!(text.contains("rate_r500 p99"), "{text}{}", stderr(&d));
 
+    // compare: each offered rate's p99 is a row, relative to native in each run.
+    let c = json(&wasmeter(
+        &[
+            "compare",
+            "latest",
+            "latest",
+            "--normalize",
+            "native",
+            "--format",
+            "json",
+        ],
+        results,
+    ));
+    let rows: Vec<&str> = c["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        rows.contains(&"hello p99 at 500/s") && rows.contains(&"compute p99 at 2.0k/s"),
+        "{rows:?}"
+    );
+    let at = |rt: &str| {
+        c["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["runtime"] == rt && x["test"] == "hello p99 at 500/s")
+            .unwrap()["value"]
+            .as_f64()
+    };
+    assert_eq!(at("native"), Some(1.0));
+    assert!(at("wasmtime-http").is_some_and(|v| v > 0.0), "{c}");
+
     // One run only for hgrm.
     let two = wasmeter(
         &["export", "latest", "latest", "--format", "hgrm", "-o", "-"],

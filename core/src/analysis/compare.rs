@@ -4,7 +4,9 @@
 //! there, with each figure's 95 % interval. Runs of different suites are refused; runs
 //! of different plans, machines or runtime versions are compared but said to differ.
 
-use super::summary::{RunSummary, summarize};
+use super::stats::Stats;
+use super::summary::{Index, RunSummary, summarize};
+use crate::runtime::{Metric, Phase};
 use crate::store::SavedRun;
 use serde::Serialize;
 
@@ -177,6 +179,40 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
             }
         }
     }
+    // HTTP runs: latency at each offered rate is a row of its own, like any other figure
+    // (kept out of the geometric means, which are of the tests' primary figures).
+    let indexes: Vec<Index> = runs.iter().map(|r| Index::new(&r.measurements)).collect();
+    for test in tests.clone() {
+        let mut rates: Vec<u32> = indexes
+            .iter()
+            .flat_map(|ix| runtimes.iter().flat_map(|rt| ix.phases(rt, &test)))
+            .filter_map(|p| p.rate())
+            .collect();
+        rates.sort_unstable();
+        rates.dedup();
+        for rate in rates {
+            let row = format!(
+                "{test} p99 at {}",
+                crate::format::format_rate(f64::from(rate))
+            );
+            for rt in &runtimes {
+                for (column, ix) in indexes.iter().enumerate() {
+                    let (value, low, high, note) =
+                        rate_figure(ix, rt, &test, Phase::Rate(rate), opts.normalize.as_deref());
+                    cells.push(CompareCell {
+                        runtime: rt.clone(),
+                        test: row.clone(),
+                        column,
+                        value,
+                        low,
+                        high,
+                        note,
+                    });
+                }
+            }
+            tests.push(row);
+        }
+    }
     let geomeans = if opts.normalize.is_some() {
         runtimes
             .iter()
@@ -270,4 +306,38 @@ fn differences(runs: &[SavedRun], opts: &CompareOptions) -> Vec<String> {
     }
     out.extend(versions);
     out
+}
+
+/// A cell's corrected p99 at an offered rate: typical value and interval, relative to
+/// `normalize` of the same run when given; or why there is none.
+fn rate_figure(
+    ix: &Index,
+    rt: &str,
+    test: &str,
+    phase: Phase,
+    normalize: Option<&str>,
+) -> (Option<f64>, Option<f64>, Option<f64>, Option<String>) {
+    let p99 = |rt: &str| {
+        ix.groups(rt, test, phase, Metric::P99Ns)
+            .and_then(|g| Stats::of(&g))
+    };
+    if ix.get(rt, test, phase, Metric::GeneratorBoundRps).is_some() {
+        return (None, None, None, Some("beyond the load generator".into()));
+    }
+    let Some(st) = p99(rt) else {
+        return (None, None, None, Some("not offered this rate".into()));
+    };
+    let scale = match normalize {
+        None => 1.0,
+        Some(base) => match p99(base) {
+            Some(b) if b.typical() > 0.0 => b.typical(),
+            _ => return (None, None, None, Some(format!("no {base} at this rate"))),
+        },
+    };
+    (
+        Some(st.typical() / scale),
+        st.ci_low.map(|v| v / scale),
+        st.ci_high.map(|v| v / scale),
+        None,
+    )
 }

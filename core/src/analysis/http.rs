@@ -154,6 +154,9 @@ pub struct HttpCell {
     /// The knee of the rates, when any rate was offered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub knee: Option<KneePoint>,
+    /// How the cell was adapted to the host (the container's flags), each line once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,
 }
@@ -173,6 +176,17 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 .iter()
                 .find(|c| c.runtime == rt && c.test == test)
                 .and_then(|c| c.failure.as_ref().map(|f| f.to_string()));
+            let mut notes: Vec<String> = Vec::new();
+            for n in run
+                .cells
+                .iter()
+                .filter(|c| c.runtime == rt && c.test == test)
+                .flat_map(|c| &c.notes)
+            {
+                if !notes.contains(n) {
+                    notes.push(n.clone());
+                }
+            }
             let mut levels: Vec<LevelPoint> = Vec::new();
             let mut saturated: Vec<SaturatedLevel> = Vec::new();
             for p in index.phases(rt, test) {
@@ -292,6 +306,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 peak_rss_kib: med(rt, test, Phase::Total, Metric::MaxRssKib),
                 rates,
                 knee,
+                notes,
                 failure,
             });
         }

@@ -63,6 +63,7 @@ fn make_busy(results: &Path, id: &str) {
                     failure: None,
                     wall_ms: 1000.0,
                     other_cores: Some(1024.0),
+                    notes: Vec::new(),
                 };
                 lines.push_str(&serde_json::to_string(&c).unwrap());
                 lines.push('\n');

@@ -137,7 +137,7 @@ impl Driver {
             .map_err(Failure::Other)?;
         let (flags, notes) = engine.probe(&image).map_err(Failure::Other)?;
         for n in notes {
-            eprintln!("container: adapted to this host: {n}");
+            crate::runner::worker_note(&format!("adapted to this host: {n}"));
         }
         Ok(Container {
             engine,

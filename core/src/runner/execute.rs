@@ -301,13 +301,16 @@ fn run_cells(
             Some(spec) => cell.run(worker, &spec)?,
             None => None,
         };
-        let arms: Vec<(usize, u32, Vec<MeasurementRow>, Option<Failure>)> = cell
+        let arms: Vec<Ended> = cell
             .arms
             .into_iter()
-            .map(|a| {
+            .map(|a| Ended {
+                index: a.index,
+                iterations: a.iterations,
                 // The worker's own end (crash, timeout, cancel) is every live arm's.
-                let f = a.failure.or_else(|| failure.clone());
-                (a.index, a.iterations, a.kept, f)
+                failure: a.failure.or_else(|| failure.clone()),
+                kept: a.kept,
+                notes: a.notes,
             })
             .collect();
         if failure == Some(Failure::Cancelled) {
@@ -319,7 +322,14 @@ fn run_cells(
         let other_cores = load
             .and_then(|l| l.other_cores())
             .map(|c| (c * 1000.0).round() / 1000.0);
-        for (index, iterations, kept, failure) in arms {
+        for Ended {
+            index,
+            iterations,
+            kept,
+            failure,
+            notes,
+        } in arms
+        {
             let (rt, test) = cells[index];
             writer.cell(&CellRecord {
                 runtime: rt.id.clone(),
@@ -328,6 +338,7 @@ fn run_cells(
                 failure: failure.clone(),
                 wall_ms,
                 other_cores,
+                notes,
             })?;
             let st = &mut state[index];
             st.ended += 1;
@@ -414,6 +425,7 @@ fn cross_check_answers(
                 failure: Some(failure.clone()),
                 wall_ms: 0.0,
                 other_cores: None,
+                notes: Vec::new(),
             })?;
             failed += 1;
             if let Some(index) = cells
@@ -450,6 +462,15 @@ struct CellCtx<'a> {
 }
 
 /// One cell of an invocation's worker.
+/// How one arm's invocation ended, as its cell record and the run's state take it.
+struct Ended {
+    index: usize,
+    iterations: u32,
+    kept: Vec<MeasurementRow>,
+    failure: Option<Failure>,
+    notes: Vec<String>,
+}
+
 struct Arm<'a> {
     index: usize,
     runtime: &'a RuntimeInfo,
@@ -462,6 +483,8 @@ struct Arm<'a> {
     kept: Vec<MeasurementRow>,
     /// This arm's own failure, when the worker went on with the other.
     failure: Option<Failure>,
+    /// The worker's notes of this invocation.
+    notes: Vec<String>,
 }
 
 impl<'a> Arm<'a> {
@@ -474,6 +497,7 @@ impl<'a> Arm<'a> {
             iterations: 0,
             kept: Vec::new(),
             failure: None,
+            notes: Vec::new(),
         }
     }
 }
@@ -949,6 +973,14 @@ impl CellCtx<'_> {
                     match self.live.get(usize::from(arm)) {
                         Some(&k) if self.live.len() > 1 => self.arms[k].failure = Some(failure),
                         _ => return Some(failure),
+                    }
+                }
+                Ok(Line::Msg(WorkerMsg::Note { text })) => {
+                    // A note concerns the cell (both arms of a pair run the same way).
+                    for &k in &self.live {
+                        if !self.arms[k].notes.contains(&text) {
+                            self.arms[k].notes.push(text.clone());
+                        }
                     }
                 }
                 Ok(Line::Msg(WorkerMsg::Done)) => return None,

@@ -139,8 +139,26 @@ pub enum WorkerMsg {
         #[serde(default, skip_serializing_if = "is_zero")]
         arm: u8,
     },
+    /// Something the reader of the run should know about how the cell was measured (an
+    /// adaptation to this host), kept with the cell's record.
+    Note {
+        /// One line.
+        text: String,
+    },
     /// Every iteration ran.
     Done,
+}
+
+/// Sends a note of the cell to the runner (see [`WorkerMsg::Note`]); a worker writes its
+/// messages on stdout.
+pub fn note(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = send(
+        &mut out,
+        &WorkerMsg::Note {
+            text: text.to_string(),
+        },
+    );
 }
 
 fn is_zero(arm: &u8) -> bool {

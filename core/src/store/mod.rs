@@ -500,6 +500,10 @@ pub struct CellRecord {
     /// it cannot be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_cores: Option<f64>,
+    /// What the cell had to adapt to on this host, one line each (the container variant's
+    /// flags, for one), so a reader of the run sees how it was measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 failure: None,
                 wall_ms: 1.0,
                 other_cores: None,
+                notes: Vec::new(),
             });
         }
     }
@@ -436,6 +437,7 @@ fn rounds_run(
                     failure: None,
                     wall_ms: 1.0,
                     other_cores: Some(0.0),
+                    notes: Vec::new(),
                 });
             }
         }
@@ -627,6 +629,7 @@ fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
         failure: Some(wasmeter_core::runtime::Failure::Trap("unreachable".into())),
         wall_ms: 1.0,
         other_cores: None,
+        notes: Vec::new(),
     });
     let opts = DiffOptions::parse(2.0, "native").unwrap();
     let d = diff_runs(&ra, &rb, &opts).unwrap();

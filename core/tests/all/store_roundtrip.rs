@@ -89,6 +89,7 @@ fn fill(w: &mut RunWriter) {
         failure: None,
         wall_ms: 12.5,
         other_cores: None,
+        notes: Vec::new(),
     })
     .unwrap();
     w.cell(&CellRecord {
@@ -98,6 +99,7 @@ fn fill(w: &mut RunWriter) {
         failure: Some(Failure::WrongOutput("line 1: expected 'a', got 'b'".into())),
         wall_ms: 3.0,
         other_cores: None,
+        notes: Vec::new(),
     })
     .unwrap();
 }
@@ -321,6 +323,7 @@ fn resume_keeps_ended_invocations_of_a_cell_and_drops_the_one_in_flight() {
         failure: None,
         wall_ms: 1.0,
         other_cores: None,
+        notes: Vec::new(),
     })
     .unwrap();
     w.measurements(&[row(1, 2.0)]).unwrap();

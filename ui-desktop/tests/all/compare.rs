@@ -126,6 +126,7 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
                     failure: None,
                     wall_ms: 10.0,
                     other_cores: None,
+                    notes: Vec::new(),
                 });
             }
         }

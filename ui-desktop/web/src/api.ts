@@ -301,6 +301,14 @@ export interface SavedHttpSettings {
   client_threads: number;
   cli_inflight: number;
   ready_timeout_ms: number;
+  /** Offered rates (open model), requests/s; absent when none. */
+  rates?: number[];
+  /** The knee's SLO: p99 in ms (absent in runs from before rates). */
+  slo_p99_ms?: number;
+  /** Connections carrying the open-model load. */
+  rate_connections?: number;
+  /** Time per iteration for stepping the rate up, ms. */
+  knee_budget_ms?: number;
 }
 
 export interface Machine {

@@ -285,6 +285,7 @@ pub fn cells(fail: Option<(&str, &str)>) -> Vec<CellRecord> {
                     }),
                     wall_ms: 60.0,
                     other_cores: None,
+                    notes: Vec::new(),
                 });
             }
         }
@@ -488,6 +489,7 @@ pub fn lifecycle_run() -> SavedRun {
                 failure: None,
                 wall_ms: 150.0,
                 other_cores: None,
+                notes: Vec::new(),
             })
         })
         .collect();
@@ -623,6 +625,7 @@ pub fn http_run() -> SavedRun {
                 }),
                 wall_ms: 1600.0,
                 other_cores: None,
+                notes: Vec::new(),
             })
         })
         .collect();
