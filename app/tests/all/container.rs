@@ -33,12 +33,9 @@ fn ours(engine: &str) -> Vec<String> {
 
 #[test]
 fn the_native_gateway_in_a_container_is_measured_and_removed() {
-    let _one = one_at_a_time();
-    let tmp = tempfile::tempdir().unwrap();
-    if runtimes_missing(&not_installed(&["container"], tmp.path())) {
+    let Some((_one, tmp, engine)) = engine_here() else {
         return;
-    }
-    let engine = engine_of(tmp.path());
+    };
     let out = wasmeter(
         &[
             "run",
@@ -135,12 +132,9 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
 #[test]
 fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
     use std::os::unix::process::CommandExt;
-    let _one = one_at_a_time();
-    let tmp = tempfile::tempdir().unwrap();
-    if runtimes_missing(&not_installed(&["container"], tmp.path())) {
+    let Some((_one, tmp, engine)) = engine_here() else {
         return;
-    }
-    let engine = engine_of(tmp.path());
+    };
     let results = tmp.path().join("results");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
         .args([
@@ -207,6 +201,25 @@ fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
         after.is_empty(),
         "containers left after the resumed run: {after:?} (before: {left:?})"
     );
+}
+
+/// The lock, the scratch directory and the engine of a container test.
+type Here = (
+    std::sync::MutexGuard<'static, ()>,
+    tempfile::TempDir,
+    &'static str,
+);
+
+/// One test at a time, a scratch directory and the engine (`None`, said, when the machine
+/// has none: allowed outside CI only).
+fn engine_here() -> Option<Here> {
+    let one = one_at_a_time();
+    let tmp = tempfile::tempdir().unwrap();
+    if runtimes_missing(&not_installed(&["container"], tmp.path())) {
+        return None;
+    }
+    let engine = engine_of(tmp.path());
+    Some((one, tmp, engine))
 }
 
 /// `docker` when the runtimes row says so, else `podman`.

@@ -107,19 +107,12 @@ impl Suite {
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
-            TestKind::Gateway(g) => {
-                match &g.guest.build {
-                    Build::Prebuilt { .. } | Build::Module(_) => {
-                        h.update(std::fs::read(&g.guest.wasm)?)
-                    }
-                    Build::Source(src) => self.hash_source(&mut h, src)?,
+            TestKind::Gateway(g) => match &g.guest.build {
+                Build::Prebuilt { .. } | Build::Module(_) => {
+                    h.update(std::fs::read(&g.guest.wasm)?)
                 }
-                // The wasi:http variants serve the component: it is what they measure.
-                if let Some(c) = &g.request.component {
-                    h.update(b"\0component\0");
-                    h.update(std::fs::read(c)?);
-                }
-            }
+                Build::Source(src) => self.hash_source(&mut h, src)?,
+            },
         }
         Ok(hex(&h.finalize()))
     }
