@@ -187,6 +187,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                     notes.push(n.clone());
                 }
             }
+            let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
             let mut levels: Vec<LevelPoint> = Vec::new();
             let mut saturated: Vec<SaturatedLevel> = Vec::new();
             for p in index.phases(rt, test) {
@@ -195,10 +196,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                 let bounds = index
                     .get(rt, test, p, Metric::SaturatedBelowRps)
                     .unwrap_or_default();
-                let errors = index
-                    .get(rt, test, p, Metric::Errors)
-                    .map(|v| v.iter().sum())
-                    .unwrap_or(0.0);
+                let errors = sum(p, Metric::Errors);
                 let of = rps.len() + bounds.len();
                 // At least half below the bound: so is the median.
                 if !bounds.is_empty() && 2 * bounds.len() >= of {
@@ -225,7 +223,6 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                     saturated_iterations: bounds.len(),
                 });
             }
-            let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
             let mut rates: Vec<RatePoint> = index
                 .phases(rt, test)
                 .into_iter()
@@ -247,7 +244,6 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                     let iterations = index
                         .get(rt, test, p, Metric::Errors)
                         .map_or(1, |v| v.len().max(1)) as f64;
-                    let seconds = http.duration_ms as f64 / 1e3;
                     let met_slo = generator_bound_rps.is_none()
                         && crate::http::RateOutcome {
                             offered: f64::from(offered),
@@ -255,7 +251,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                             p99_ns: corrected_ns[2],
                             errors: errors / iterations,
                             timeouts,
-                            seconds,
+                            seconds: http.duration_ms as f64 / 1e3,
                         }
                         .meets(slo);
                     Some(RatePoint {

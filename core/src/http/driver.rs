@@ -472,7 +472,7 @@ impl Driver {
                         v.push(PhaseValue::new(
                             ph,
                             Metric::CpuNsPer1k,
-                            cores * 1e9 / r.rps * 1000.0,
+                            cpu_per_1k(cores, &r),
                         ));
                     }
                 }
@@ -531,10 +531,9 @@ impl Driver {
                 Level::Served { report, cores } => (report, cores),
                 Level::Saturated { report } => (report, None),
             };
-            let timeouts = r.errors.get("timeout").copied().unwrap_or(0) as f64;
             v.push(PhaseValue::new(ph, Metric::Rps, r.rps));
             v.push(PhaseValue::new(ph, Metric::Errors, error_count(&r)));
-            v.push(PhaseValue::new(ph, Metric::Timeouts, timeouts));
+            v.push(PhaseValue::new(ph, Metric::Timeouts, timeout_count(&r)));
             v.push(PhaseValue::new(ph, Metric::RssBytes, rss as f64));
             if r.requests > 0 {
                 let c = r.latency;
@@ -560,7 +559,7 @@ impl Driver {
                     v.push(PhaseValue::new(
                         ph,
                         Metric::CpuNsPer1k,
-                        cores * 1e9 / r.rps * 1000.0,
+                        cpu_per_1k(cores, &r),
                     ));
                 }
                 histograms.push(LevelHistogram::new(ph, true, &r.histogram));
@@ -701,7 +700,7 @@ enum Level {
 enum RateVerdict {
     /// The SLO held ([`super::RateOutcome::meets`]).
     Met,
-    /// Any of those failed.
+    /// It did not.
     Broke,
     /// The load generator could not offer the rate: the level says nothing of the server.
     GeneratorBound,
@@ -718,7 +717,7 @@ impl RateVerdict {
             achieved: r.rps,
             p99_ns: (r.requests > 0).then_some(r.latency.p99 as f64),
             errors: error_count(r),
-            timeouts: r.errors.get("timeout").copied().unwrap_or(0) as f64,
+            timeouts: timeout_count(r),
             seconds: r.elapsed.as_secs_f64(),
         }
         .meets(slo_ms);
@@ -749,6 +748,16 @@ impl Knee {
             RateVerdict::GeneratorBound => {}
         }
     }
+}
+
+/// Requests that timed out (among the errors).
+fn timeout_count(r: &LoadReport) -> f64 {
+    r.errors.get("timeout").copied().unwrap_or(0) as f64
+}
+
+/// Server CPU per 1,000 requests: CPU per second (`cores`) over requests per second.
+fn cpu_per_1k(cores: f64, r: &LoadReport) -> f64 {
+    cores * 1e9 / r.rps * 1000.0
 }
 
 fn error_count(r: &LoadReport) -> f64 {

@@ -471,7 +471,7 @@ pub fn run_observed(spec: &LoadSpec, at: &mut dyn FnMut(Window)) -> Result<LoadR
         histogram: total.histogram,
         uncorrected: spec.rate.is_some().then_some(total.uncorrected),
         sent: total.sent,
-        generator_cpu: (total.window_ns > 0).then(|| Duration::from_nanos(total.busy_ns)),
+        generator_cpu: total.cpu_read.then(|| Duration::from_nanos(total.busy_ns)),
         generator_threads: threads,
     })
 }
@@ -553,9 +553,9 @@ struct Stats {
     histogram: Histogram<u64>,
     uncorrected: Histogram<u64>,
     sent: u64,
-    /// The thread's CPU time over the measured phase, and that phase's wall time, ns.
+    /// The thread's CPU time over the measured phase, ns, and whether it could be read.
     busy_ns: u64,
-    window_ns: u64,
+    cpu_read: bool,
 }
 
 impl Stats {
@@ -571,7 +571,7 @@ impl Stats {
             uncorrected: latency_histogram(),
             sent: 0,
             busy_ns: 0,
-            window_ns: 0,
+            cpu_read: false,
         }
     }
 
@@ -595,7 +595,7 @@ impl Stats {
         let _ = self.uncorrected.add(&o.uncorrected);
         self.sent += o.sent;
         self.busy_ns += o.busy_ns;
-        self.window_ns += o.window_ns;
+        self.cpu_read |= o.cpu_read;
     }
 }
 
@@ -609,14 +609,14 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
     let stats = std::rc::Rc::new(std::cell::RefCell::new(Stats::new()));
     let local = tokio::task::LocalSet::new();
     local.block_on(&rt, async {
-        // How busy this thread is over the measured phase, read on the thread itself: from
-        // the start of the measured phase to its end or the last response, if sooner.
+        // The CPU this thread spends from the start of the measured phase to its last
+        // response, read on the thread itself.
         let start = std::rc::Rc::new(std::cell::Cell::new(None));
         let busy = {
             let (start, at) = (start.clone(), shared.measure_start);
             tokio::task::spawn_local(async move {
                 tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await;
-                start.set(Some((Instant::now(), crate::sample::thread_cpu_ns())));
+                start.set(crate::sample::thread_cpu_ns());
             })
         };
         let tasks: Vec<_> = ids
@@ -632,13 +632,10 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
         let net = tokio::time::Instant::from_std(shared.hard_deadline + Duration::from_secs(1));
         let _ = tokio::time::timeout_at(net, all).await;
         busy.abort();
-        if let (Some((t0, Some(c0))), Some(c1)) = (start.get(), crate::sample::thread_cpu_ns()) {
+        if let (Some(c0), Some(c1)) = (start.get(), crate::sample::thread_cpu_ns()) {
             let mut st = stats.borrow_mut();
             st.busy_ns = c1.saturating_sub(c0);
-            st.window_ns = Instant::now()
-                .min(shared.end)
-                .saturating_duration_since(t0)
-                .as_nanos() as u64;
+            st.cpu_read = true;
         }
     });
     drop(local);
