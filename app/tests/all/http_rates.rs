@@ -43,7 +43,7 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
             "--rates",
             "2000,500",
             "--slo-p99",
-            "50ms",
+            "500ms",
             "--knee-budget",
             "2",
             "--json",
@@ -59,7 +59,7 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
         run["settings"]["http"]["rates"],
         serde_json::json!([2000, 500])
     );
-    assert_eq!(run["settings"]["http"]["slo_p99_ms"], 50.0);
+    assert_eq!(run["settings"]["http"]["slo_p99_ms"], 500.0);
     let cells = run["http"].as_array().unwrap();
     let mut expected_files = 0;
     for c in cells {
@@ -76,7 +76,9 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
             &[500, 2000],
             "{what}: ascending from the lowest"
         );
-        // 500/s is far below what any of these serves on one core.
+        // 500/s is far below what any of these serves on one core; the SLO is generous
+        // because CI runs this beside other tests on two cores (a compute request queued
+        // for 160 ms there).
         let low = &rates[0];
         let achieved = low["achieved"].as_f64().unwrap();
         assert!(
@@ -90,9 +92,9 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
             // Timed from when it was due, a request is never faster than from its write.
             assert!(corrected >= raw * 0.999, "{what} #{i}: {corrected} < {raw}");
         }
-        assert!(ns(&low["corrected_ns"][2], &what) < 50e6, "{what}: {low}");
+        assert!(ns(&low["corrected_ns"][2], &what) < 500e6, "{what}: {low}");
         let knee = &c["knee"];
-        assert_eq!(knee["slo_p99_ms"], 50.0, "{what}");
+        assert_eq!(knee["slo_p99_ms"], 500.0, "{what}");
         let k = knee["rps"]
             .as_f64()
             .unwrap_or_else(|| panic!("{what}: no knee: {knee}"));
@@ -114,7 +116,7 @@ fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
     let text = String::from_utf8_lossy(&show.stdout);
     assert!(text.contains("latency at offered rates"), "{text}");
     assert!(
-        text.contains("uncorrected p99") && text.contains("SLO p99 ≤ 50.00 ms"),
+        text.contains("uncorrected p99") && text.contains("SLO p99 ≤ 500.00 ms"),
         "{text}"
     );
     assert!(text.contains("knee, the highest offered rate"), "{text}");
