@@ -606,24 +606,34 @@ impl CellCtx<'_> {
                 .map_err(|_| Failure::MissingFile(path.display().to_string()))
         };
         // A prebuilt test (from a suite's build script) has no answer file or size
-        // argument: its check step, if any, checks it. A module as given has its own
-        // arguments, environment and stdin, and an answer only when the user gave one.
+        // argument unless it is sized: its check step, if any, checks it. A module as
+        // given has its own arguments, environment and stdin, and an answer only when the
+        // user gave one. A build the script could not make fails its cells with its reason.
         let none = crate::suite::ModuleRun::default();
+        if let Build::Prebuilt {
+            wasm_error,
+            native_error,
+            ..
+        } = &guest.build
+            && let Some(e) = if on_native { native_error } else { wasm_error }
+        {
+            return Err(Failure::Other(format!("not built: {e}")));
+        }
         let (expected, args, run) = match &guest.build {
-            Build::Prebuilt { .. } => (None, Vec::new(), &none),
+            Build::Prebuilt { sized: false, .. } => (None, Vec::new(), &none),
             Build::Module(run) => (
                 run.expect.as_deref().map(read).transpose()?,
                 run.args.clone(),
                 run,
             ),
-            Build::Source(_) => (
+            Build::Source(_) | Build::Prebuilt { sized: true, .. } => (
                 Some(read(&self.plan.suite.expected_path(a.test, size))?),
                 vec![size.as_str().to_string()],
                 &none,
             ),
         };
         let program = match (&guest.build, on_native) {
-            (Build::Prebuilt { native }, true) => native.clone(),
+            (Build::Prebuilt { native, .. }, true) => native.clone(),
             (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
                 .build(&self.plan.suite, &a.test.name, src)?,

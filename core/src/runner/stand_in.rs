@@ -49,6 +49,9 @@ pub fn stand_in_run(
                 wasm: dir.join("none.wasm"),
                 build: Build::Prebuilt {
                     native: dir.join("none"),
+                    sized: false,
+                    wasm_error: None,
+                    native_error: None,
                 },
             };
             TestCase::new(

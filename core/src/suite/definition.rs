@@ -74,7 +74,8 @@ impl Suite {
     ///
     /// Built from a source: the source, the includes, then the wasm flags — the same
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
-    /// without a compiler. Prebuilt: the module and its checking build. A module as given:
+    /// without a compiler. Prebuilt: the module (or why it was not built) and its checking
+    /// build. A module as given:
     /// its bytes, then its arguments. Lifecycle: the generated module. Servers: the
     /// servers' command lines.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
@@ -83,8 +84,12 @@ impl Suite {
             TestKind::Lifecycle(module) => h.update(module.wasm()),
             TestKind::Servers(http) => h.update(format!("{:?}", http.servers).as_bytes()),
             TestKind::Command(c) => match &c.guest.build {
-                Build::Prebuilt { .. } => {
-                    h.update(std::fs::read(&c.guest.wasm)?);
+                Build::Prebuilt { wasm_error, .. } => {
+                    // A module the script could not build: what it said instead.
+                    match wasm_error {
+                        Some(e) => h.update(format!("not built: {e}").as_bytes()),
+                        None => h.update(std::fs::read(&c.guest.wasm)?),
+                    }
                     if let Some(check) = &c.check {
                         h.update(std::fs::read(&check.wasm)?);
                     }

@@ -92,12 +92,21 @@ pub enum Build {
     /// executable built at run time by the system C compiler. Takes the size argument and
     /// has known-answer files.
     Source(SourceBuild),
-    /// Prebuilt by a suite's build script (libsodium's): a native executable beside the
-    /// module, run as the baseline. Takes no arguments and has no answer file: a check step,
-    /// if any, checks it.
+    /// Prebuilt by a suite's build script (libsodium's, apps'): a native executable beside
+    /// the module, run as the baseline. Unless `sized`, it takes no arguments and has no
+    /// answer file: a check step, if any, checks it.
     Prebuilt {
         /// The native executable.
         native: PathBuf,
+        /// Takes the size word and has known answers (`expected/<test>.<size>.txt`), as a
+        /// test built from a source does (the apps suite's programs).
+        sized: bool,
+        /// Why the script could not build the module: every wasm cell fails with it, the
+        /// native one still runs.
+        wasm_error: Option<String>,
+        /// Why the script could not build the native executable: the native cell fails
+        /// with it.
+        native_error: Option<String>,
     },
     /// A module as given (`wasmeter run FILE.wasm`, or a test with only `wasm`): no
     /// source and no known answer unless the user gave them; run as it says. Without an

@@ -8,12 +8,15 @@ use crate::suite::{
 use toml::Spanned;
 
 /// The fields a command test may set.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 17] = [
     "source",
     "wasm",
     "native",
     "check",
     "untimed",
+    "sized",
+    "wasm_build_error",
+    "native_build_error",
     "wasm_cflags",
     "native_cflags",
     "args",
@@ -51,11 +54,36 @@ pub(super) fn guest(
     t: &RawTest,
     name: &str,
 ) -> Result<Guest, SuiteError> {
+    let text = |f: &Option<Spanned<String>>| f.as_ref().map(|e| e.get_ref().trim().to_string());
+    let (wasm_error, native_error) = (text(&t.wasm_build_error), text(&t.native_build_error));
+    // A build the script could not make need not exist: its cells fail with the reason.
     let native = t
         .native
         .as_ref()
-        .map(|n| m.existing("native", n, "file"))
+        .map(|n| match native_error {
+            Some(_) => m.inside("native", n),
+            None => m.existing("native", n, "file"),
+        })
         .transpose()?;
+    let prebuilt_only = [
+        ("sized", t.sized.as_ref().map(|s| s.span().start)),
+        (
+            "wasm_build_error",
+            t.wasm_build_error.as_ref().map(|s| s.span().start),
+        ),
+        (
+            "native_build_error",
+            t.native_build_error.as_ref().map(|s| s.span().start),
+        ),
+    ];
+    if native.is_none()
+        && let Some((field, Some(at))) = prebuilt_only.into_iter().find(|(_, at)| at.is_some())
+    {
+        return Err(m.err(
+            at,
+            format!("'{field}' applies only to a prebuilt test (with 'native' and 'wasm'); test '{name}' is not one"),
+        ));
+    }
     let build = match (&t.source, native) {
         (Some(src), None) => Build::Source(SourceBuild {
             source: m.existing("source", src, "source file")?,
@@ -75,7 +103,12 @@ pub(super) fn guest(
                     ),
                 ));
             }
-            Build::Prebuilt { native }
+            Build::Prebuilt {
+                native,
+                sized: t.sized.as_ref().is_some_and(|s| *s.get_ref()),
+                wasm_error: wasm_error.clone(),
+                native_error,
+            }
         }
         (None, Some(_)) => {
             return Err(m.err(
@@ -135,6 +168,7 @@ pub(super) fn guest(
         }
     }
     let wasm = match (&t.wasm, &build) {
+        (Some(w), Build::Prebuilt { .. }) if wasm_error.is_some() => m.inside("wasm", w)?,
         (Some(w), Build::Prebuilt { .. } | Build::Module(_)) => m.existing("wasm", w, "file")?,
         // Built from its source by the suite's build script: need not exist yet.
         (Some(w), Build::Source(_)) => m.inside("wasm", w)?,

@@ -64,6 +64,9 @@ struct RawTest {
     native: Option<Spanned<String>>,
     check: Option<Spanned<RawCheck>>,
     untimed: Option<Spanned<String>>,
+    sized: Option<Spanned<bool>>,
+    wasm_build_error: Option<Spanned<String>>,
+    native_build_error: Option<Spanned<String>>,
     wasm_cflags: Option<Spanned<Vec<String>>>,
     native_cflags: Option<Spanned<Vec<String>>>,
     path: Option<Spanned<String>>,
@@ -96,6 +99,9 @@ impl RawTest {
             ("native", at(&self.native)),
             ("check", at(&self.check)),
             ("untimed", at(&self.untimed)),
+            ("sized", at(&self.sized)),
+            ("wasm_build_error", at(&self.wasm_build_error)),
+            ("native_build_error", at(&self.native_build_error)),
             ("wasm_cflags", at(&self.wasm_cflags)),
             ("native_cflags", at(&self.native_cflags)),
             ("path", at(&self.path)),
@@ -656,7 +662,10 @@ mod tests {
         assert_eq!(
             t.guest().unwrap().build,
             Build::Prebuilt {
-                native: root.join("b/x")
+                native: root.join("b/x"),
+                sized: false,
+                wasm_error: None,
+                native_error: None,
             }
         );
         assert_eq!(t.wasm(), Some(root.join("b/x.wasm").as_path()));
@@ -720,6 +729,79 @@ mod tests {
     }
 
     #[test]
+    fn sized_prebuilt_tests_and_builds_the_script_could_not_make() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["wasm/a.wasm", "native/a", "native/b"] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, f).unwrap();
+        }
+        let head = "[suite]\nname = \"apps\"\n";
+        let good = format!(
+            "{head}[[test]]\nname = \"a\"\nwasm = \"wasm/a.wasm\"\nnative = \"native/a\"\nsized = true\n\
+             [[test]]\nname = \"b\"\nwasm = \"wasm/b.wasm\"\nnative = \"native/b\"\nsized = true\nwasm_build_error = \"wasm32-wasi build: no setjmp.h\"\n"
+        );
+        std::fs::write(dir.path().join("suite.toml"), &good).unwrap();
+        let s = Suite::load(dir.path()).unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let build = |i: usize| s.tests[i].guest().unwrap().build.clone();
+        assert_eq!(
+            build(0),
+            Build::Prebuilt {
+                native: root.join("native/a"),
+                sized: true,
+                wasm_error: None,
+                native_error: None,
+            }
+        );
+        assert_eq!(
+            build(1),
+            Build::Prebuilt {
+                native: root.join("native/b"),
+                sized: true,
+                wasm_error: Some("wasm32-wasi build: no setjmp.h".into()),
+                native_error: None,
+            }
+        );
+        // The missing module's hash is its reason, so a fixed build shows as a change.
+        let mut h = Sha256::new();
+        h.update(b"not built: wasm32-wasi build: no setjmp.h");
+        assert_eq!(s.source_hash(&s.tests[1]).unwrap(), hex(&h.finalize()));
+
+        for (manifest, line, words) in [
+            (
+                good.replace("wasm_build_error", "native_build_error"),
+                10,
+                "file 'wasm/b.wasm' does not exist",
+            ),
+            (
+                format!("{head}[[test]]\nname = \"c\"\nsource = \"native/a\"\nsized = true\n"),
+                6,
+                "'sized' applies only to a prebuilt test",
+            ),
+            (
+                format!(
+                    "{head}[[test]]\nname = \"c\"\nwasm = \"wasm/a.wasm\"\nwasm_build_error = \"x\"\n"
+                ),
+                6,
+                "'wasm_build_error' applies only to a prebuilt test",
+            ),
+            (
+                format!(
+                    "{head}[[test]]\nname = \"c\"\nwasm = \"wasm/a.wasm\"\nnative = \"native/a\"\nsized = \"yes\"\n"
+                ),
+                7,
+                "invalid type",
+            ),
+        ] {
+            std::fs::write(dir.path().join("suite.toml"), &manifest).unwrap();
+            let msg = Suite::load(dir.path()).unwrap_err().to_string();
+            assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
+            assert!(msg.contains(words), "{msg}");
+        }
+    }
+
+    #[test]
     fn unknown_test_lists_known() {
         let (_d, s) =
             write_suite("[suite]\nname = \"s\"\n[[test]]\nname = \"a\"\nsource = \"src/a.c\"\n");
@@ -756,8 +838,17 @@ mod tests {
                     b.wasm_cflags.join(" "),
                     b.native_cflags.join(" ")
                 ),
-                Build::Prebuilt { native } => {
-                    format!("wasm={} native={}", rel(&g.wasm), rel(native))
+                Build::Prebuilt {
+                    native,
+                    sized,
+                    wasm_error,
+                    native_error,
+                } => {
+                    format!(
+                        "wasm={} native={} sized={sized} wasm_error={wasm_error:?} native_error={native_error:?}",
+                        rel(&g.wasm),
+                        rel(native)
+                    )
                 }
                 Build::Module(r) => format!(
                     "wasm={} args={:?} expect={:?} env={:?} stdin={:?} dirs={:?} invoke={:?} native={:?}",
