@@ -458,5 +458,8 @@ if ((EXPECTED)); then
     done
     cp "$HERE"/expected/*.txt "$SUITE/expected/"
 fi
+if ((FAILED)); then
+    log "$(grep -c FAILED "$SUITE/build-report.txt") of ${#APPS_WANTED[@]} programs did not build; the suite holds them all, and their cells fail with the reason"
+fi
 echo "$SUITE"
 exit "$FAILED"

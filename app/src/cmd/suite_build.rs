@@ -47,6 +47,14 @@ pub fn main(ctx: &Ctx, name: &str, force: bool) -> Result<ExitCode> {
             "wasmeter: building suite '{name}' failed after {secs:.0} s ({}; {status}); the command and its log are above",
             script.display()
         );
+        // A script may register what did build (the apps suite does): say it is usable.
+        if let Ok(suite) = ctx.catalog()?.get(name) {
+            eprintln!(
+                "wasmeter: suite '{name}' is registered with {} tests, manifest {}",
+                suite.tests.len(),
+                suite.dir.join("suite.toml").display()
+            );
+        }
         return Ok(ExitCode::FAILURE);
     }
     let catalog = ctx.catalog()?;

@@ -17,6 +17,31 @@ pub fn wasmeter(args: &[&str], results: &Path) -> Output {
         .expect("run wasmeter")
 }
 
+/// wasmeter with the repository's suites, no user config, a private cache
+/// (`DIR/cache`, where built suites go) and results (`DIR/results`), and `env` added.
+pub fn wasmeter_cached(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(args)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .env("WASMETER_SUITES", suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .env("WASMETER_CACHE", dir.join("cache"))
+        // The installed runtime CLIs stay where scripts/install-runtimes put them.
+        .env(
+            "WASMETER_RUNTIMES_DIR",
+            wasmeter_core::runtime::runtimes_dir(),
+        )
+        .envs(env.iter().copied())
+        .output()
+        .expect("run wasmeter")
+}
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
 /// The repository's suites directory.
 pub fn suites_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")

@@ -2,32 +2,7 @@
 //! cache), registered, checked and timed natively, embedded and through a CLI; and what a
 //! user sees when the toolchain is missing, the build fails or an answer is wrong.
 
-use crate::common::{failures, json, stderr, suites_root};
-use std::path::Path;
-use std::process::{Command, Output};
-
-/// wasmeter with the repository's suites, no user config, a private cache and results.
-fn wasmeter(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-        .args(args)
-        .arg("--results")
-        .arg(dir.join("results"))
-        .env("WASMETER_SUITES", suites_root())
-        .env("WASMETER_CONFIG", "/dev/null")
-        .env("WASMETER_CACHE", dir.join("cache"))
-        // The installed runtime CLIs stay where scripts/install-runtimes put them.
-        .env(
-            "WASMETER_RUNTIMES_DIR",
-            wasmeter_core::runtime::runtimes_dir(),
-        )
-        .envs(env.iter().copied())
-        .output()
-        .expect("run wasmeter")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
+use crate::common::{failures, json, stderr, stdout, wasmeter_cached as wasmeter};
 
 #[test]
 fn libsodium_builds_registers_and_runs_checked_and_timed() {

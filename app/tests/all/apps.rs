@@ -1,0 +1,174 @@
+//! The apps suite end to end: two real programs (bzip2 and Lua, the quickest to build)
+//! built by its script from registry sources into a private cache, registered, and run
+//! checked and self-timed natively and on three engines; and what a user sees when a
+//! source cannot be fetched, a target does not build, or an answer is wrong: only that
+//! program's cells fail, with the cause, and the run goes on.
+
+use crate::common::{failures, json, stderr, stdout, wasmeter_cached as wasmeter};
+use serde_json::Value;
+
+const RUNTIMES: &str = "native,wasmtime,wasmer-cranelift,wasmi";
+
+fn run_apps(dir: &std::path::Path) -> (std::process::Output, Value) {
+    let args = [
+        "run",
+        "--suite",
+        "apps",
+        "--runtimes",
+        RUNTIMES,
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--invocations",
+        "1",
+        "--json",
+    ];
+    let out = wasmeter(&args, dir, &[]);
+    let v = json(&out);
+    (out, v)
+}
+
+fn cell<'a>(v: &'a Value, rt: &str, test: &str) -> &'a Value {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["runtime"] == rt && c["test"] == test)
+        .unwrap_or_else(|| panic!("no cell {rt} × {test}: {v}"))
+}
+
+#[test]
+fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_native() {
+    let d = tempfile::tempdir().unwrap();
+    let out = wasmeter(&["run", "--suite", "apps"], d.path(), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("suite 'apps' is not built yet: run `wasmeter suite build apps`"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = wasmeter(
+        &["suite", "build", "apps"],
+        d.path(),
+        &[("APPS", "bzip2 lua")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("suite 'apps': 2 tests, built in "),
+        "{}",
+        stdout(&out)
+    );
+    // Each program's result and time, with both builds' sizes.
+    let err = stderr(&out);
+    for app in ["bzip2", "lua"] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("apps: {app}: ok in "))
+                    && l.contains(" bytes, native ")),
+            "{err}"
+        );
+    }
+    let v = json(&wasmeter(&["suites", "apps", "--json"], d.path(), &[]));
+    let desc = v[0]["tests"][1]["description"].as_str().unwrap();
+    assert!(desc.contains("crate lua-src 551.1.0"), "{desc}");
+
+    let (out, v) = run_apps(d.path());
+    assert_eq!(failures(&v), vec!["ok"; 8], "{}", stderr(&out));
+    for test in ["bzip2", "lua"] {
+        for rt in RUNTIMES.split(',') {
+            let c = cell(&v, rt, test);
+            // The program's own timing of its work (not its start-up): tens of
+            // milliseconds at least natively, and not minutes on an interpreter.
+            assert_eq!(c["source"], "self", "{c}");
+            let median = c["stats"]["median"].as_f64().unwrap();
+            assert!(median > 20e6 && median < 60e9, "{rt} {test}: {median} ns");
+            let rel = c["relative"].as_f64().unwrap();
+            if rt == "native" {
+                assert_eq!(rel, 1.0, "{c}");
+            } else {
+                // Compiled or interpreted, wasm is not faster than the same code natively
+                // by more than noise, and an interpreter is not a thousand times slower.
+                assert!(rel > 0.8 && rel < 200.0, "{rt} {test}: {rel}");
+            }
+        }
+    }
+    // The interpreter is slower than both compilers on both programs.
+    for test in ["bzip2", "lua"] {
+        let rel = |rt| cell(&v, rt, test)["relative"].as_f64().unwrap();
+        assert!(
+            rel("wasmi") > rel("wasmtime") && rel("wasmi") > rel("wasmer-cranelift"),
+            "{test}"
+        );
+    }
+}
+
+#[test]
+fn a_source_that_cannot_be_fetched_a_target_that_does_not_build_and_a_wrong_answer_fail_only_their_cells()
+ {
+    // bzip2 cannot be fetched: cargo is offline with an empty registry of its own.
+    let d = tempfile::tempdir().unwrap();
+    let empty_cargo = d.path().join("cargo-home");
+    std::fs::create_dir_all(&empty_cargo).unwrap();
+    let build = [
+        ("APPS", "bzip2"),
+        ("CARGO_HOME", empty_cargo.to_str().unwrap()),
+        ("CARGO_NET_OFFLINE", "true"),
+    ];
+    let out = wasmeter(&["suite", "build", "apps"], d.path(), &build);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("apps: bzip2: FAILED")
+            && err.contains("cargo could not fetch the crate bzip2-sys 0.1.13+1.0.8"),
+        "{err}"
+    );
+    // The suite is registered all the same, and the run goes on: the app's cells fail
+    // with the cause.
+    assert!(err.contains("1 of 1 programs did not build"), "{err}");
+    let (out, v) = run_apps(d.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    for f in failures(&v) {
+        assert!(
+            f.starts_with("error: not built: source: cargo could not fetch the crate bzip2-sys"),
+            "{f}"
+        );
+    }
+
+    // The wasm build fails (a flag clang refuses), the native one does not: the native
+    // cell runs, every wasm cell fails naming the target and clang's words.
+    let d = tempfile::tempdir().unwrap();
+    let build = [("APPS", "bzip2"), ("APPS_WASM_CFLAGS", "-fno-such-flag")];
+    let out = wasmeter(&["suite", "build", "apps"], d.path(), &build);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let (_, v) = run_apps(d.path());
+    assert_eq!(cell(&v, "native", "bzip2")["failure"], Value::Null, "{v}");
+    for rt in ["wasmtime", "wasmer-cranelift", "wasmi"] {
+        let f = cell(&v, rt, "bzip2")["failure"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            f.starts_with("error: not built: wasm32-wasi build: compiling for wasm failed")
+                && f.contains("-fno-such-flag"),
+            "{rt}: {f}"
+        );
+    }
+
+    // A program whose answer differs from the known one fails as wrong output, naming
+    // the line; the same build with the right answer passes.
+    let suite = d.path().join("cache/apps/suite");
+    let expected = suite.join("expected/bzip2.quick.txt");
+    let right = std::fs::read_to_string(&expected).unwrap();
+    std::fs::write(&expected, right.replace("round trip ok", "round trip fine")).unwrap();
+    let (_, v) = run_apps(d.path());
+    let f = cell(&v, "native", "bzip2")["failure"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        f.starts_with("wrong output: line 4: expected 'round trip fine', got 'round trip ok'"),
+        "{f}"
+    );
+}
