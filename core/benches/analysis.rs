@@ -77,6 +77,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                     source_hash: "x".into(),
                     module_bytes: None,
                     native_bytes: None,
+                    as_given: None,
                 })
                 .collect(),
             not_applicable: Vec::new(),

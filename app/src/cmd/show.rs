@@ -3,13 +3,15 @@
 use super::Ctx;
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{RunSummary, heap_series, http_cells, noise as noise_of, summarize};
+use wasmeter_core::analysis::{
+    RunSummary, heap_series, http_cells, noise as noise_of, peak_rss, summarize,
+};
 use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{
-    Table, http_tables, lifecycle_tables, noise_tables, phases_table, startup_corrected_table,
-    summary_table,
+    Table, http_tables, lifecycle_tables, noise_tables, phases_table, sizes_tables,
+    startup_corrected_table, summary_table,
 };
 
 /// `wasmeter show RUN --noise`: where the run's noise lies, and what its pair cancelled.
@@ -72,21 +74,6 @@ pub fn main(
             let busy = if l.busy { " (busy)" } else { "" };
             println!("load: {}{busy}", l.describe(&m.id));
         }
-        let sizes: Vec<String> = m
-            .tests
-            .iter()
-            .filter_map(|t| {
-                let native = t
-                    .native_bytes
-                    .map(|n| format!(" (native {n} bytes)"))
-                    .unwrap_or_default();
-                t.module_bytes
-                    .map(|b| format!("{} {b} bytes{native}", t.name))
-            })
-            .collect();
-        if !sizes.is_empty() {
-            println!("module sizes: {}", sizes.join(", "));
-        }
         if m.suite_kind == SuiteKind::Lifecycle {
             print!("{}", render_lifecycle(&summary, &m.not_applicable, phases));
         } else if m.suite_kind.is_http() {
@@ -96,6 +83,10 @@ pub fn main(
             if phases {
                 print!("{}", render_phases(&summary));
             }
+            print!(
+                "{}",
+                tables_text(sizes_tables(&m.tests, &summary.runtimes, &peak_rss(&run)))
+            );
             if !m.not_applicable.is_empty() {
                 print!("{}", render_not_applicable(&m.not_applicable));
             }

@@ -94,6 +94,53 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
             }
         }
     }
+    // Sizes: each program's module beside its native build, and each cell's peak memory,
+    // in show and in the Markdown export; the JSON export carries the bytes.
+    let show = stdout(&wasmeter(&["show", "latest"], d.path(), &[]));
+    let table = show
+        .split("sizes: each test's module beside its native build")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no size table: {show}"));
+    let lua_row: Vec<&str> = table
+        .lines()
+        .find(|l| l.starts_with("lua "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    // lua  312.9 KiB  274.8 KiB  1.14: both sizes, and their ratio near 1.
+    let ratio: f64 = lua_row.last().unwrap().parse().unwrap();
+    assert!(
+        lua_row.len() == 6 && ratio > 0.5 && ratio < 2.0,
+        "{lua_row:?}"
+    );
+    assert!(show.contains("peak resident memory"), "{show}");
+    let md = stdout(&wasmeter(
+        &["export", "latest", "--format", "md", "-o", "-"],
+        d.path(),
+        &[],
+    ));
+    assert!(md.contains("sizes: each test"), "{md}");
+    let out = wasmeter(
+        &["export", "latest", "--format", "json", "-o", "-"],
+        d.path(),
+        &[],
+    );
+    let report = json(&out);
+    let run = &report["runs"][0];
+    for t in run["tests"].as_array().unwrap() {
+        assert!(t["module_bytes"].as_u64().unwrap() > 50_000, "{t}");
+        assert!(t["native_bytes"].as_u64().unwrap() > 50_000, "{t}");
+        assert_eq!(t["as_given"], false, "{t}");
+    }
+    let peaks = run["peak_rss"].as_array().unwrap();
+    assert_eq!(peaks.len(), 8, "{peaks:?}");
+    // Every cell holds at least its program's working set (bzip2 quick: 1 MiB in, ~5 MiB
+    // of tables) and not gigabytes.
+    for p in peaks {
+        let b = p["bytes"].as_u64().unwrap();
+        assert!(b > 2 << 20 && b < 2 << 30, "{p}");
+    }
+
     // The interpreter is slower than both compilers on both programs.
     for test in ["bzip2", "lua"] {
         let rel = |rt| cell(&v, rt, test)["relative"].as_f64().unwrap();

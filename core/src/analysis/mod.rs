@@ -6,6 +6,7 @@ mod gate;
 mod heap;
 mod http;
 mod load;
+mod memory;
 mod noise;
 mod stats;
 mod summary;
@@ -24,6 +25,7 @@ pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
 pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
+pub use memory::{PeakRss, peak_rss};
 pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,

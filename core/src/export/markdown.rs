@@ -6,7 +6,7 @@ use crate::analysis::{Diff, RunSummary};
 use crate::suite::SuiteKind;
 use crate::table::{
     compare_table, diff_table, escape_markdown as cell, http_tables, lifecycle_tables,
-    phases_table, startup_corrected_table, summary_table,
+    phases_table, sizes_tables, startup_corrected_table, summary_table,
 };
 use std::io::Write;
 
@@ -71,6 +71,7 @@ impl Exporter for MarkdownExporter {
             } else {
                 let mut t = vec![summary_table(s), phases_table(s, None)];
                 t.extend(startup_corrected_table(s));
+                t.extend(sizes_tables(&m.tests, &s.runtimes, &run.peak_rss));
                 t
             };
             for t in tables {

@@ -75,6 +75,9 @@ pub struct RunData<'a> {
     /// HTTP suites: cold start, latency and the throughput curve of each cell.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub http: Vec<HttpCell>,
+    /// Each cell's peak resident memory (beside the tests' module and native sizes in
+    /// the metadata: the size table).
+    pub peak_rss: Vec<crate::analysis::PeakRss>,
 }
 
 /// The primary values of one cell.
@@ -137,6 +140,7 @@ impl<'a> Report<'a> {
                 };
                 RunData {
                     meta: &run.meta,
+                    peak_rss: crate::analysis::peak_rss(run),
                     http,
                     heap_series: heap_series(&summary),
                     summary,

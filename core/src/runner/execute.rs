@@ -66,20 +66,25 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
                 .suite
                 .source_hash(t)
                 .unwrap_or_else(|_| "missing".into()),
+            // Sizes of what is run as given or prebuilt (a module by path, the apps
+            // suite's programs): the size table reads them.
             module_bytes: match t.guest() {
-                Some(g) if matches!(g.build, Build::Module(_)) => {
+                Some(g) if matches!(g.build, Build::Module(_) | Build::Prebuilt { .. }) => {
                     std::fs::metadata(&g.wasm).ok().map(|m| m.len())
                 }
                 _ => None,
             },
             native_bytes: match t.guest().map(|g| &g.build) {
-                Some(Build::Module(run)) => run
-                    .native
-                    .as_ref()
-                    .and_then(|n| std::fs::metadata(n).ok())
-                    .map(|m| m.len()),
+                Some(Build::Module(run)) => run.native.as_ref(),
+                Some(Build::Prebuilt { native, .. }) => Some(native),
                 _ => None,
-            },
+            }
+            .and_then(|n| std::fs::metadata(n).ok())
+            .map(|m| m.len()),
+            as_given: Some(
+                t.guest()
+                    .is_some_and(|g| matches!(g.build, Build::Module(_))),
+            ),
         })
         .collect();
     let meta = RunMeta {

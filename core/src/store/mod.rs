@@ -361,14 +361,18 @@ pub struct TestRecord {
     pub name: String,
     /// Hash of its sources and flags (see `Suite::source_hash`).
     pub source_hash: String,
-    /// Size of its module in bytes, for modules given by path (what size comparisons
-    /// read); `None` for the suites' own tests.
+    /// Size of its module in bytes, for modules given by path and prebuilt programs (what
+    /// size comparisons read); `None` for tests built from a source at run time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub module_bytes: Option<u64>,
-    /// Size of the native build given beside a module (`--native`), for the size
-    /// comparison of wasm against native.
+    /// Size of the native build beside the module (`--native`, or a suite script's), for
+    /// the size comparison of wasm against native.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native_bytes: Option<u64>,
+    /// Whether the module ran as given, with no size argument; `None` in runs saved
+    /// before it was recorded (then only modules as given had a size).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_given: Option<bool>,
 }
 
 /// Everything about a run except its measurements.
@@ -417,7 +421,8 @@ impl RunMeta {
     /// The problem size as a run's header says it: modules given by path take no size
     /// argument, so for them it says that instead.
     pub fn size_label(&self) -> String {
-        if !self.tests.is_empty() && self.tests.iter().all(|t| t.module_bytes.is_some()) {
+        let as_given = |t: &TestRecord| t.as_given.unwrap_or(t.module_bytes.is_some());
+        if !self.tests.is_empty() && self.tests.iter().all(as_given) {
             "modules as given".into()
         } else {
             self.settings.size.to_string()

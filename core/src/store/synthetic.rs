@@ -128,6 +128,7 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
                 name: format!("t{t:03}"),
                 source_hash: "synthetic".into(),
                 module_bytes: None,
+                as_given: None,
                 native_bytes: None,
             })
             .collect(),

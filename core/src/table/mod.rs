@@ -15,6 +15,7 @@ mod lifecycle;
 mod markdown;
 mod noise;
 mod phases;
+mod sizes;
 mod summary;
 mod text;
 
@@ -27,6 +28,7 @@ pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
 pub use markdown::escape_markdown;
 pub use noise::noise_tables;
 pub use phases::phases_table;
+pub use sizes::sizes_tables;
 pub use summary::{startup_corrected_table, summary_table};
 
 /// How a column's cells line up: text to the left, numbers to the right (so that digits

@@ -118,6 +118,7 @@ fn records(tests: &[String]) -> Vec<TestRecord> {
             source_hash: "x".into(),
             module_bytes: None,
             native_bytes: None,
+            as_given: None,
         })
         .collect()
 }

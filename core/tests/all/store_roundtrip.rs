@@ -17,6 +17,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             source_hash: "ab".repeat(32),
             module_bytes: None,
             native_bytes: None,
+            as_given: None,
         }],
         not_applicable: Vec::new(),
         runtimes: known_runtimes(&wasmeter_core::config::Config::default())

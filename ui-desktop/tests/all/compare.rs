@@ -47,6 +47,7 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
                 source_hash: format!("hash-{t}"),
                 module_bytes: None,
                 native_bytes: None,
+                as_given: None,
             })
             .collect(),
         runtimes: RUNTIMES

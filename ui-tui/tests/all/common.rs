@@ -176,6 +176,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
                 source_hash: format!("hash-{t}"),
                 module_bytes: None,
                 native_bytes: None,
+                as_given: None,
             })
             .collect(),
         not_applicable: Vec::new(),
@@ -408,6 +409,7 @@ pub fn lifecycle_run() -> SavedRun {
             source_hash: format!("hash-{t}"),
             module_bytes: None,
             native_bytes: None,
+            as_given: None,
         })
         .collect();
     m.runtimes = vec![
@@ -531,6 +533,7 @@ pub fn http_run() -> SavedRun {
             source_hash: format!("hash-{t}"),
             module_bytes: None,
             native_bytes: None,
+            as_given: None,
         })
         .collect();
     m.runtimes = vec![

@@ -423,6 +423,7 @@ fn the_detail_matrix_gets_the_rows_it_needs_and_says_when_it_scrolls() {
             source_hash: "x".into(),
             module_bytes: None,
             native_bytes: None,
+            as_given: None,
         });
     }
     let mut a = app();

@@ -1,0 +1,88 @@
+//! Sizes of a command run: each program's module beside its native build, and each cell's
+//! peak resident memory — the overhead study's size table, on the programs run.
+
+use super::Table;
+use crate::analysis::PeakRss;
+use crate::format::{MISSING, format_bytes};
+use crate::store::TestRecord;
+
+/// The module-size table (when any test recorded its module's size) and the peak-memory
+/// table (tests down, runtimes across) beside it; nothing for runs without sizes.
+pub fn sizes_tables(tests: &[TestRecord], runtimes: &[String], peaks: &[PeakRss]) -> Vec<Table> {
+    if tests.iter().all(|t| t.module_bytes.is_none()) {
+        return Vec::new();
+    }
+    let mut sizes = Table::new(["test", "wasm", "native", "wasm ÷ native"], 1)
+        .titled("sizes: each test's module beside its native build from the same sources");
+    for t in tests.iter().filter(|t| t.module_bytes.is_some()) {
+        let bytes = |b: Option<u64>| b.map_or_else(|| MISSING.into(), |b| format_bytes(b as f64));
+        let ratio = match (t.module_bytes, t.native_bytes) {
+            (Some(w), Some(n)) if n > 0 => format!("{:.2}", w as f64 / n as f64),
+            _ => MISSING.into(),
+        };
+        sizes.rows.push(vec![
+            t.name.clone(),
+            bytes(t.module_bytes),
+            bytes(t.native_bytes),
+            ratio,
+        ]);
+    }
+    let mut out = vec![sizes];
+    if !peaks.is_empty() {
+        let mut memory = Table::new(
+            std::iter::once("test").chain(runtimes.iter().map(String::as_str)),
+            1,
+        )
+        .titled(
+            "peak resident memory: the kernel's maximum of the program's own process (native, runtime CLIs; Linux counts in the size of the process that started it, wasmeter's worker, so small programs read as that), or the largest live sample of the worker running an embedded engine (wasmeter's own share included)",
+        );
+        for t in tests {
+            let mut row = vec![t.name.clone()];
+            row.extend(runtimes.iter().map(|rt| {
+                peaks
+                    .iter()
+                    .find(|p| &p.runtime == rt && p.test == t.name)
+                    .map_or_else(|| MISSING.into(), |p| format_bytes(p.bytes as f64))
+            }));
+            memory.rows.push(row);
+        }
+        out.push(memory);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(name: &str, wasm: Option<u64>, native: Option<u64>) -> TestRecord {
+        TestRecord {
+            name: name.into(),
+            source_hash: String::new(),
+            module_bytes: wasm,
+            native_bytes: native,
+            as_given: Some(false),
+        }
+    }
+
+    #[test]
+    fn module_beside_native_and_peak_memory_per_cell() {
+        let tests = [
+            test("sqlite", Some(1_133_009), Some(1_197_632)),
+            test("lua", Some(320_364), None),
+        ];
+        let peaks = [PeakRss {
+            runtime: "wasmtime".into(),
+            test: "lua".into(),
+            bytes: 3 << 20,
+        }];
+        let rts = ["native".to_string(), "wasmtime".to_string()];
+        let t = sizes_tables(&tests, &rts, &peaks);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0].rows[0], ["sqlite", "1.1 MiB", "1.1 MiB", "0.95"]);
+        assert_eq!(t[0].rows[1], ["lua", "312.9 KiB", MISSING, MISSING]);
+        assert_eq!(t[1].rows[1], ["lua", MISSING, "3.0 MiB"]);
+        // A run without module sizes (the compute suite's) has no size tables.
+        assert!(sizes_tables(&[test("crc32", None, None)], &rts, &peaks).is_empty());
+    }
+}
