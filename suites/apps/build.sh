@@ -121,8 +121,11 @@ ensure_toolchain() {
         command -v "$t" >/dev/null 2>&1 || missing+=("$t")
     done
     [[ -f /usr/include/wasm32-wasi/stdio.h ]] || missing+=("wasi-libc headers")
-    [[ -d /usr/include/wasm32-wasi/c++/v1 ]] || missing+=("libc++ for wasm32-wasi")
-    [[ -d /usr/lib/llvm-19/include/c++/v1 ]] || missing+=("libc++ for the native build")
+    # libc++ only for the C++ program.
+    if [[ " ${APPS_WANTED[*]} " == *" simdjson "* ]]; then
+        [[ -d /usr/include/wasm32-wasi/c++/v1 ]] || missing+=("libc++ for wasm32-wasi")
+        [[ -d /usr/lib/llvm-19/include/c++/v1 ]] || missing+=("libc++ for the native build")
+    fi
     compgen -G '/usr/lib/llvm-19/lib/clang/19/lib/wasi*/libclang_rt.builtins-wasm32.a' \
         >/dev/null || missing+=("libclang_rt.builtins-wasm32.a")
     if ((${#missing[@]} > 0)); then
