@@ -4,7 +4,7 @@ use super::Ctx;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    RunSummary, heap_series, http_cells, noise as noise_of, peak_rss, summarize,
+    RunSummary, cell_sizes, heap_series, http_cells, noise as noise_of, summarize,
 };
 use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
@@ -85,7 +85,7 @@ pub fn main(
             }
             print!(
                 "{}",
-                tables_text(sizes_tables(&m.tests, &summary.runtimes, &peak_rss(&run)))
+                tables_text(sizes_tables(&m.tests, &summary.runtimes, &cell_sizes(&run)))
             );
             if !m.not_applicable.is_empty() {
                 print!("{}", render_not_applicable(&m.not_applicable));

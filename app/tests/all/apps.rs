@@ -107,10 +107,11 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
         .unwrap()
         .split_whitespace()
         .collect();
-    // lua  312.9 KiB  274.8 KiB  1.14: both sizes, and their ratio near 1.
-    let ratio: f64 = lua_row.last().unwrap().parse().unwrap();
+    // lua  312.9 KiB  274.8 KiB  1.14  833.0 KiB  1.5 MiB: both sizes, their ratio near
+    // 1, then the compiled artifacts of wasmtime and wasmer-cranelift.
+    let ratio: f64 = lua_row[5].parse().unwrap();
     assert!(
-        lua_row.len() == 6 && ratio > 0.5 && ratio < 2.0,
+        lua_row.len() == 10 && ratio > 0.5 && ratio < 2.0,
         "{lua_row:?}"
     );
     assert!(show.contains("peak resident memory"), "{show}");
@@ -132,14 +133,37 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
         assert!(t["native_bytes"].as_u64().unwrap() > 50_000, "{t}");
         assert_eq!(t["as_given"], false, "{t}");
     }
-    let peaks = run["peak_rss"].as_array().unwrap();
-    assert_eq!(peaks.len(), 8, "{peaks:?}");
-    // Every cell holds at least its program's working set (bzip2 quick: 1 MiB in, ~5 MiB
-    // of tables) and not gigabytes.
-    for p in peaks {
-        let b = p["bytes"].as_u64().unwrap();
-        assert!(b > 2 << 20 && b < 2 << 30, "{p}");
+    let sizes = run["cell_sizes"].as_array().unwrap();
+    assert_eq!(sizes.len(), 8, "{sizes:?}");
+    for c in sizes {
+        // Every cell holds at least its program's working set (bzip2 quick: 1 MiB in,
+        // ~5 MiB of tables) and not gigabytes.
+        let b = c["peak_rss_bytes"].as_u64().unwrap();
+        assert!(b > 2 << 20 && b < 2 << 30, "{c}");
+        // wasmtime and wasmer save their compiled module: machine code for the whole
+        // program, larger than nothing and within 20× of the module; the others make
+        // no artifact.
+        let rt = c["runtime"].as_str().unwrap();
+        match c["artifact_bytes"].as_u64() {
+            Some(a) => {
+                assert!(["wasmtime", "wasmer-cranelift"].contains(&rt), "{c}");
+                let module = run["tests"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|t| t["name"] == c["test"])
+                    .unwrap()["module_bytes"]
+                    .as_u64()
+                    .unwrap();
+                assert!(a > module / 4 && a < module * 20, "{c}: module {module}");
+            }
+            None => assert!(["native", "wasmi"].contains(&rt), "{c}"),
+        }
     }
+    assert!(
+        show.contains("wasmtime compiled") && show.contains("wasmer-cranelift compiled"),
+        "{show}"
+    );
 
     // The interpreter is slower than both compilers on both programs.
     for test in ["bzip2", "lua"] {

@@ -6,8 +6,8 @@ mod gate;
 mod heap;
 mod http;
 mod load;
-mod memory;
 mod noise;
+mod sizes;
 mod stats;
 mod summary;
 
@@ -25,8 +25,8 @@ pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
 pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
-pub use memory::{PeakRss, peak_rss};
 pub use noise::{CellNoise, Noise, PairNoise, noise};
+pub use sizes::{CellSizes, cell_sizes};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
     normal_cdf, paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,

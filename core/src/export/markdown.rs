@@ -71,7 +71,7 @@ impl Exporter for MarkdownExporter {
             } else {
                 let mut t = vec![summary_table(s), phases_table(s, None)];
                 t.extend(startup_corrected_table(s));
-                t.extend(sizes_tables(&m.tests, &s.runtimes, &run.peak_rss));
+                t.extend(sizes_tables(&m.tests, &s.runtimes, &run.cell_sizes));
                 t
             };
             for t in tables {

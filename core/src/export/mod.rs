@@ -75,9 +75,9 @@ pub struct RunData<'a> {
     /// HTTP suites: cold start, latency and the throughput curve of each cell.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub http: Vec<HttpCell>,
-    /// Each cell's peak resident memory (beside the tests' module and native sizes in
-    /// the metadata: the size table).
-    pub peak_rss: Vec<crate::analysis::PeakRss>,
+    /// Each cell's peak resident memory and compiled artifact (beside the tests' module
+    /// and native sizes in the metadata: the size tables).
+    pub cell_sizes: Vec<crate::analysis::CellSizes>,
 }
 
 /// The primary values of one cell.
@@ -140,7 +140,7 @@ impl<'a> Report<'a> {
                 };
                 RunData {
                     meta: &run.meta,
-                    peak_rss: crate::analysis::peak_rss(run),
+                    cell_sizes: crate::analysis::cell_sizes(run),
                     http,
                     heap_series: heap_series(&summary),
                     summary,

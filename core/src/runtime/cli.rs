@@ -935,6 +935,7 @@ impl Runtime for CliRuntime {
                 return Err(f);
             }
             done.record(&mut it, Phase::Compile);
+            it.artifact(std::fs::metadata(&aot).ok().map(|m| m.len() as usize));
         }
         let argv = expand(&self.command.run, job, &aot);
         // Only the job's environment (empty unless configured) and the runtime's own: some

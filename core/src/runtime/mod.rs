@@ -265,6 +265,10 @@ pub enum Metric {
     /// Instructions executed in the execute phase, counted by callgrind
     /// (`--measure instructions`, embedded runtimes).
     Instructions,
+    /// Bytes of the compiled artifact an engine can save and load instead of compiling
+    /// (wasmtime's and wasmer's serialized module, a CLI's precompiled file), recorded
+    /// with the compile phase: the size a deployment ships besides the module.
+    ArtifactBytes,
 }
 
 impl Metric {
@@ -294,11 +298,12 @@ impl Metric {
             Metric::Errors => "errors",
             Metric::SaturatedBelowRps => "saturated_below_rps",
             Metric::Instructions => "instructions",
+            Metric::ArtifactBytes => "artifact_bytes",
         }
     }
 
     /// Every metric.
-    pub const ALL: [Metric; 23] = [
+    pub const ALL: [Metric; 24] = [
         Metric::WallNs,
         Metric::SelfNs,
         Metric::UserNs,
@@ -322,6 +327,7 @@ impl Metric {
         Metric::Errors,
         Metric::SaturatedBelowRps,
         Metric::Instructions,
+        Metric::ArtifactBytes,
     ];
 
     /// Parses [`Metric::as_str`] back.
@@ -392,6 +398,18 @@ pub struct Iteration {
 }
 
 impl Iteration {
+    /// Records the size of the compiled artifact, when the engine made one (taken after
+    /// the guest ran, outside every timed phase).
+    pub fn artifact(&mut self, bytes: Option<usize>) {
+        if let Some(b) = bytes {
+            self.values.push(PhaseValue::new(
+                Phase::Compile,
+                Metric::ArtifactBytes,
+                b as f64,
+            ));
+        }
+    }
+
     /// Records a wall-clock phase duration.
     pub fn wall(&mut self, phase: Phase, d: std::time::Duration) {
         self.values.push(PhaseValue {

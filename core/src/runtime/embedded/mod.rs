@@ -275,6 +275,20 @@ fn execute_then_teardown<S, R>(
 
 /// Reads the module a job names; a missing file is its own failure kind.
 #[cfg(feature = "engines")]
+/// The modules whose compiled artifact this process has measured: serializing copies the
+/// machine code, so it is done once per module, not once per iteration.
+#[derive(Default)]
+struct ArtifactsSeen(std::sync::Mutex<std::collections::HashSet<std::path::PathBuf>>);
+
+impl ArtifactsSeen {
+    /// True the first time a module is asked about.
+    fn first(&self, program: &std::path::Path) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|mut seen| seen.insert(program.to_path_buf()))
+    }
+}
+
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
     std::fs::read(&job.program).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {

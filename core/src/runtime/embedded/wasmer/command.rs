@@ -14,6 +14,7 @@ pub struct Wasmer {
     engine: Engine,
     // wasmer-wasix schedules its host tasks on tokio; the runtime must outlive every store.
     tokio: tokio::runtime::Runtime,
+    artifacts: crate::runtime::embedded::ArtifactsSeen,
 }
 
 impl Wasmer {
@@ -25,7 +26,11 @@ impl Wasmer {
             .enable_all()
             .build()
             .map_err(|e| Failure::Other(format!("cannot start tokio: {e}")))?;
-        Ok(Wasmer { engine, tokio })
+        Ok(Wasmer {
+            engine,
+            tokio,
+            artifacts: Default::default(),
+        })
     }
 }
 
@@ -202,6 +207,9 @@ impl Runtime for Wasmer {
         let _ = out_rx.read_to_end(&mut it.stdout);
         let _ = err_rx.read_to_end(&mut it.stderr);
         it.stdout.extend(printed);
+        if self.artifacts.first(&job.program) {
+            it.artifact(module.serialize().ok().map(|a| a.len()));
+        }
         if it.stdout.len() > job.stdout_limit {
             return Err(Failure::stdout_over(job.stdout_limit));
         }

@@ -22,6 +22,7 @@ pub struct Wasmtime {
     engine: Engine,
     linker: Linker<Host>,
     components: super::component::Components,
+    artifacts: crate::runtime::embedded::ArtifactsSeen,
 }
 
 impl Wasmtime {
@@ -36,6 +37,7 @@ impl Wasmtime {
             engine,
             linker,
             components,
+            artifacts: Default::default(),
         })
     }
 }
@@ -125,6 +127,9 @@ impl Runtime for Wasmtime {
         it.stdout = stdout.contents().to_vec();
         it.stdout.extend(printed);
         it.stderr = stderr.contents().to_vec();
+        if self.artifacts.first(&job.program) {
+            it.artifact(module.serialize().ok().map(|a| a.len()));
+        }
         // The pipe refuses writes past the limit; the guest then fails its own way.
         if it.stdout.len() >= job.stdout_limit && job.stdout_limit > 0 {
             return Err(Failure::stdout_over(job.stdout_limit));
