@@ -21,8 +21,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{
-    CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, heap_series,
-    summarize,
+    CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, cell_sizes,
+    heap_series, summarize,
 };
 use wasmeter_core::format::{
     FAILED, MISSING, format_bytes, format_cell, format_geomean, format_ns, format_time,
@@ -31,7 +31,9 @@ use wasmeter_core::format::{
 use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
-use wasmeter_core::table::{Table as CellTable, heap_table, module_table, phases_table};
+use wasmeter_core::table::{
+    Table as CellTable, heap_table, module_table, phases_table, sizes_tables,
+};
 
 /// What the lower half shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,9 @@ pub enum View {
     Http,
     /// HTTP runs with offered rates: latency against offered rate and the knees.
     Rates,
+    /// Runs of prebuilt or given programs: module, native and compiled sizes, and each
+    /// cell's peak memory.
+    Sizes,
 }
 
 /// State of the run-detail pane.
@@ -70,6 +75,8 @@ pub struct DetailPane {
     heap: Vec<HeapSeries>,
     /// HTTP run: every variant × request under load.
     http: HttpView,
+    /// The size tables (none for runs without module sizes).
+    sizes: Vec<CellTable>,
 }
 
 impl DetailPane {
@@ -77,7 +84,9 @@ impl DetailPane {
     pub fn new(run: SavedRun) -> DetailPane {
         let summary = summarize(&run, None);
         let is_http = run.meta.suite_kind.is_http();
+        let sizes = sizes_tables(&run.meta.tests, &summary.runtimes, &cell_sizes(&run));
         DetailPane {
+            sizes,
             heap: heap_series(&summary),
             http: if is_http {
                 HttpView::new(&run, &summary.baseline)
@@ -393,6 +402,36 @@ impl DetailPane {
             .render(area, buf);
     }
 
+    /// The size tables stacked: each program's module, native build and compiled
+    /// artifacts, then each cell's peak memory.
+    fn render_sizes(&self, area: Rect, buf: &mut Buffer) {
+        let heights: Vec<Constraint> = self
+            .sizes
+            .iter()
+            .map(|t| Constraint::Length(t.rows.len() as u16 + 3))
+            .collect();
+        let parts = Layout::vertical(heights).split(area);
+        let titles = [
+            "Sizes: module, native build (same sources), compiled artifact per engine  (v: next view)",
+            "Peak resident memory per cell (native, CLIs: the program's process; embedded: the worker)",
+        ];
+        for ((t, part), title) in self.sizes.iter().zip(parts.iter()).zip(titles) {
+            let widths = fitted_widths(t, 12, 9, 26);
+            let rows = t.rows.iter().map(|r| {
+                Row::new(
+                    r.iter()
+                        .zip(&t.columns)
+                        .map(|(c, column)| aligned(column, c.clone()))
+                        .collect::<Vec<_>>(),
+                )
+            });
+            Table::new(rows, widths)
+                .header(header_row(&t.columns))
+                .block(pane_block(title, false))
+                .render(*part, buf);
+        }
+    }
+
     /// HTTP: the selected request's variants under load.
     fn render_http(&self, area: Rect, buf: &mut Buffer) {
         let Some((rt, test)) = self.selected() else {
@@ -660,6 +699,7 @@ impl Component for DetailPane {
                     self.http.render_rates(test, Some(rt), lower, buf);
                 }
             }
+            View::Sizes => self.render_sizes(lower, buf),
         }
     }
 
@@ -682,7 +722,8 @@ impl Component for DetailPane {
                     View::Resources => View::Phases,
                     View::Phases if self.lifecycle() => View::Heap,
                     View::Phases | View::Heap if self.is_http() => View::Http,
-                    View::Phases | View::Heap => View::Distribution,
+                    View::Phases if !self.sizes.is_empty() => View::Sizes,
+                    View::Phases | View::Heap | View::Sizes => View::Distribution,
                 }
             }
             KeyCode::Char('m') if self.lifecycle() => {

@@ -795,3 +795,63 @@ fn detail_busy_run() {
         "{quiet}"
     );
 }
+
+/// Issue 32: a run of prebuilt programs shows their module, native and compiled sizes and
+/// each cell's peak memory in a view of its own (`v` after the phases); a run without
+/// sizes goes from the phases back to the distribution.
+#[test]
+fn a_run_of_programs_shows_their_sizes_after_the_phases() {
+    use wasmeter_core::runtime::{Metric, Phase};
+    use wasmeter_core::store::MeasurementRow;
+    let mut run = saved_run("apps-20261126-235458-4ee2", None, 1.0, None);
+    for (i, t) in run.meta.tests.iter_mut().enumerate() {
+        t.module_bytes = Some(300_000 + 1000 * i as u64);
+        t.native_bytes = Some(280_000);
+        t.as_given = Some(false);
+    }
+    let value = |runtime: &str, test: &str, metric, value| MeasurementRow {
+        runtime: runtime.into(),
+        test: test.into(),
+        phase: Phase::Compile,
+        invocation: 0,
+        iteration: 0,
+        warmup: false,
+        metric,
+        value,
+    };
+    run.measurements.push(value(
+        "wasmtime",
+        "sha256",
+        Metric::ArtifactBytes,
+        800.0 * 1024.0,
+    ));
+    run.measurements
+        .push(value("native", "sha256", Metric::MaxRssKib, 7.0 * 1024.0));
+    let mut a = app();
+    a.detail = Some(DetailPane::new(run));
+    a.focus = Pane::Detail;
+    for _ in 0..3 {
+        key(&mut a, KeyCode::Char('v'));
+    }
+    let shown = render(&a, 140, 40);
+    assert!(shown.contains("Sizes: module, native build"), "{shown}");
+    assert!(shown.contains("wasmtime compiled"), "{shown}");
+    // sha256: 293.0 KiB of wasm, 273.4 KiB native, 1.07, wasmtime's artifact 800.0 KiB.
+    let row = shown
+        .lines()
+        .find(|l| l.contains("sha256") && l.contains("800.0 KiB"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        row.contains("293.0 KiB") && row.contains("273.4 KiB") && row.contains("1.07"),
+        "{row}"
+    );
+    assert!(shown.contains("Peak resident memory per cell"), "{shown}");
+    assert!(shown.contains("7.0 MiB"), "{shown}");
+    key(&mut a, KeyCode::Char('v'));
+    assert!(!render(&a, 140, 40).contains("Sizes: module"));
+
+    // The compute run has no sizes: phases, then the distribution again.
+    let mut b = detail_app(View::Phases);
+    key(&mut b, KeyCode::Char('v'));
+    assert!(!render(&b, 140, 40).contains("Sizes: module"));
+}
