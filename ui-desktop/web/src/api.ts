@@ -211,6 +211,7 @@ export type Metric =
   | 'max_rss_kib'
   | 'rss_per_instance_bytes'
   | 'instances_per_sec'
+  | 'artifact_bytes'
   // HTTP suites
   | 'rps'
   | 'p90_ns'
@@ -270,6 +271,20 @@ export type RunEvent =
 export interface TestRecord {
   name: string;
   source_hash: string;
+  /** Bytes of the module, for modules given by path and prebuilt programs. */
+  module_bytes?: number;
+  /** Bytes of the native build beside the module. */
+  native_bytes?: number;
+  /** Whether the module ran as given, with no size argument. */
+  as_given?: boolean;
+}
+
+/** One cell's peak resident memory and its engine's compiled artifact. */
+export interface CellSizes {
+  runtime: string;
+  test: string;
+  peak_rss_bytes: number | null;
+  artifact_bytes: number | null;
 }
 
 /** Settings as saved with a run. */
@@ -562,6 +577,8 @@ export interface RunData extends RunMeta {
   heap_series?: HeapSeries[];
   /** HTTP runs only (left out when empty). */
   http?: HttpCell[];
+  /** Each cell's peak memory and compiled artifact (absent in reports before it). */
+  cell_sizes?: CellSizes[];
 }
 
 /**

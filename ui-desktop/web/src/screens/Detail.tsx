@@ -21,6 +21,7 @@ import { LifecycleTable } from './detail/LifecycleTable';
 import { type CellRef, DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
 import { Resources } from './detail/Resources';
+import { hasSizes, Sizes } from './detail/Sizes';
 
 interface DetailProps {
   runId: string | null;
@@ -243,6 +244,13 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             <div class="panel">
               <h2>Phases (medians)</h2>
               <Phases cells={s.cells} />
+            </div>
+          )}
+
+          {!lifecycle && !http && hasSizes(run.tests) && (
+            <div class="panel">
+              <h2>Sizes: module, native build, compiled artifact</h2>
+              <Sizes tests={run.tests} runtimes={s.runtimes} cells={run.cell_sizes ?? []} />
             </div>
           )}
         </>
