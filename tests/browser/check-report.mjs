@@ -185,6 +185,10 @@ try {
       geomeanFoot: Array.from(document.querySelectorAll('#matrix tfoot td[data-runtime]')).map((td) => ({ runtime: td.getAttribute('data-runtime'), text: td.textContent })),
       renderErrors: document.documentElement.getAttribute('data-render-errors'),
       missingTexts: texts.filter((t) => !text.includes(t) && !hostTitle.includes(t)),
+      sizesVisible: Boolean(q('#sizes-section') && !q('#sizes-section').hidden && q('#sizes-section').getClientRects().length),
+      sizesRows: Array.from(document.querySelectorAll('#sizes-table tbody tr')).map((r) => Array.from(r.cells).map((c) => c.getAttribute('data-sort'))),
+      sizesHead: Array.from(document.querySelectorAll('#sizes-table thead th')).map((th) => th.textContent),
+      memoryRows: document.querySelectorAll('#memory-table tbody tr').length,
       httpVisible: Boolean(q('#http-section') && !q('#http-section').hidden && q('#http-section').getClientRects().length),
       httpTests: Array.from(document.querySelectorAll('#http-section .http-test')).map((d) => {
         const t = d.querySelector('table.http-table');
@@ -261,6 +265,24 @@ try {
       `#heap-chart draws ${dom.heapDashed} dashed (sparse) lines`);
   } else {
     check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
+  }
+  // Runs of programs: the size table holds every sized test's module and native bytes and
+  // a column per engine that made a compiled artifact; the memory table a row per test.
+  const programs = run0 && Array.isArray(run0.tests) ? run0.tests.filter((t) => t.name !== '_startup') : [];
+  const sized = programs.filter((t) => typeof t.module_bytes === 'number');
+  if (sized.length && !lifecycle && !http) {
+    const cellSizes = Array.isArray(run0.cell_sizes) ? run0.cell_sizes : [];
+    const withArtifacts = new Set(cellSizes.filter((c) => typeof c.artifact_bytes === 'number').map((c) => c.runtime));
+    check(dom.sizesVisible, 'a run with module sizes but #sizes-section is hidden');
+    check(dom.sizesRows.length === sized.length, `#sizes-table has ${dom.sizesRows.length} rows, the run has ${sized.length} sized tests`);
+    check(dom.sizesHead.length === 4 + withArtifacts.size, `#sizes-table has columns ${dom.sizesHead.join(', ')}; ${withArtifacts.size} engines made artifacts`);
+    sized.forEach((t, i) => {
+      const row = dom.sizesRows[i] || [];
+      check(row[1] === String(t.module_bytes), `#sizes-table row ${i}: module ${row[1]}, the data says ${t.module_bytes}`);
+    });
+    check(dom.memoryRows === programs.length, `#memory-table has ${dom.memoryRows} rows, the run has ${programs.length} tests`);
+  } else {
+    check(!dom.sizesVisible, 'a size section for a run without module sizes');
   }
   if (http) {
     check(dom.httpVisible, 'an HTTP run but #http-section is hidden');

@@ -164,6 +164,22 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
         show.contains("wasmtime compiled") && show.contains("wasmer-cranelift compiled"),
         "{show}"
     );
+    // The HTML report draws both tables, held to the data in headless Chromium.
+    let html = d.path().join("apps.html");
+    let out = wasmeter(
+        &[
+            "export",
+            "latest",
+            "--format",
+            "html",
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        d.path(),
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    crate::report::browser_check(&html, "apps-report.png");
 
     // The interpreter is slower than both compilers on both programs.
     for test in ["bzip2", "lua"] {

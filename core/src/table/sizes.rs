@@ -6,11 +6,14 @@ use super::Table;
 use crate::analysis::CellSizes;
 use crate::format::{MISSING, format_bytes};
 use crate::store::TestRecord;
+use crate::suite::STARTUP_TEST;
 
 /// The size table (when any test recorded its module's size: module, native build, their
 /// ratio, then each engine's compiled artifact) and the peak-memory table (tests down,
 /// runtimes across) beside it; nothing for runs without module sizes.
 pub fn sizes_tables(tests: &[TestRecord], runtimes: &[String], cells: &[CellSizes]) -> Vec<Table> {
+    // The start-up probe (an empty module run beside modules as given) is the harness's.
+    let tests: Vec<&TestRecord> = tests.iter().filter(|t| t.name != STARTUP_TEST).collect();
     if tests.iter().all(|t| t.module_bytes.is_none()) {
         return Vec::new();
     }
@@ -59,7 +62,7 @@ pub fn sizes_tables(tests: &[TestRecord], runtimes: &[String], cells: &[CellSize
         .titled(
             "peak resident memory: the kernel's maximum of the program's own process (native, runtime CLIs; Linux counts in the size of the process that started it, wasmeter's worker, so small programs read as that), or the largest live sample of the worker running an embedded engine (wasmeter's own share included)",
         );
-        for t in tests {
+        for t in &tests {
             let mut row = vec![t.name.clone()];
             row.extend(
                 runtimes

@@ -17,7 +17,9 @@ export function hasSizes(tests: readonly TestRecord[]): boolean {
   return tests.some((t) => t.module_bytes != null);
 }
 
-export function Sizes({ tests, runtimes, cells }: Props) {
+export function Sizes({ tests: all, runtimes, cells }: Props) {
+  // The start-up probe beside modules as given is the harness's, not a program.
+  const tests = all.filter((t) => t.name !== '_startup');
   const cell = (rt: string, test: string) => cells.find((c) => c.runtime === rt && c.test === test);
   const compiled = runtimes.filter((rt) => cells.some((c) => c.runtime === rt && c.artifact_bytes != null));
   const withMemory = cells.some((c) => c.peak_rss_bytes != null);
