@@ -273,13 +273,13 @@ fn execute_then_teardown<S, R>(
     result.expect("the execute phase ran")
 }
 
-/// Reads the module a job names; a missing file is its own failure kind.
-#[cfg(feature = "engines")]
 /// The modules whose compiled artifact this process has measured: serializing copies the
 /// machine code, so it is done once per module, not once per iteration.
+#[cfg(feature = "engines")]
 #[derive(Default)]
 struct ArtifactsSeen(std::sync::Mutex<std::collections::HashSet<std::path::PathBuf>>);
 
+#[cfg(feature = "engines")]
 impl ArtifactsSeen {
     /// True the first time a module is asked about.
     fn first(&self, program: &std::path::Path) -> bool {
@@ -289,6 +289,8 @@ impl ArtifactsSeen {
     }
 }
 
+/// Reads the module a job names; a missing file is its own failure kind.
+#[cfg(feature = "engines")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
     std::fs::read(&job.program).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
