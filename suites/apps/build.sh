@@ -51,7 +51,6 @@ CACHE_ROOT="${WASMETER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter}"
 ROOT="$CACHE_ROOT/apps"
 SUITE="$ROOT/suite"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-CARGO_HOME_DIR="${CARGO_HOME:-$HOME/.cargo}"
 ALL_APPS=(sqlite lua quickjs zstd bzip2 pcre2 simdjson)
 APT_PACKAGES=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 libc++-19-dev-wasm32
     libc++abi-19-dev-wasm32 libc++-19-dev libc++abi-19-dev)
@@ -112,6 +111,8 @@ for app in "${APPS_WANTED[@]}"; do
 done
 
 log() { echo "apps: $*" >&2; }
+# shellcheck source=../lib.sh
+. "$HERE/../lib.sh"
 
 # ---- toolchain --------------------------------------------------------------------------
 
@@ -128,49 +129,10 @@ ensure_toolchain() {
     fi
     compgen -G '/usr/lib/llvm-19/lib/clang/19/lib/wasi*/libclang_rt.builtins-wasm32.a' \
         >/dev/null || missing+=("libclang_rt.builtins-wasm32.a")
-    if ((${#missing[@]} > 0)); then
-        if [[ "$(id -u)" == 0 && -z "${WASMETER_NO_INSTALL:-}" ]] &&
-            command -v apt-get >/dev/null 2>&1; then
-            log "installing ${APT_PACKAGES[*]} (missing: ${missing[*]})"
-            apt-get update -qq >&2 || true
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >&2
-        else
-            echo "build.sh: missing ${missing[*]}; install the Debian packages: apt-get install ${APT_PACKAGES[*]}" >&2
-            exit 1
-        fi
-    fi
+    install_or_name APT_PACKAGES "${missing[@]}"
 }
 
 # ---- sources ----------------------------------------------------------------------------
-
-# fetch_crate NAME VERSION: prints the crate's unpacked source folder, fetching it with
-# cargo when the registry cache lacks it. On failure prints cargo's last line to stderr.
-fetch_crate() {
-    local name=$1 version=$2 found
-    found=$(compgen -G "$CARGO_HOME_DIR/registry/src/*/$name-$version" | head -n 1 || true)
-    if [[ -z "$found" ]]; then
-        command -v cargo >/dev/null 2>&1 || {
-            echo "cargo is needed to fetch the crate $name $version" >&2
-            return 1
-        }
-        local tmp
-        tmp=$(mktemp -d)
-        if ! (cd "$tmp" && cargo new --quiet --vcs none fetch >/dev/null 2>&1 &&
-            cd fetch && printf '%s = "=%s"\n' "$name" "$version" >>Cargo.toml &&
-            cargo fetch >"$tmp/fetch.log" 2>&1); then
-            echo "cargo could not fetch the crate $name $version: $(grep -v '^\s*$' "$tmp/fetch.log" | tail -n 1)" >&2
-            rm -rf "$tmp"
-            return 1
-        fi
-        rm -rf "$tmp"
-        found=$(compgen -G "$CARGO_HOME_DIR/registry/src/*/$name-$version" | head -n 1 || true)
-        [[ -n "$found" ]] || {
-            echo "cargo fetched but did not unpack the crate $name $version" >&2
-            return 1
-        }
-    fi
-    echo "$found"
-}
 
 # fetch_npm NAME VERSION: prints the package's unpacked folder under the cache.
 fetch_npm() {
@@ -200,7 +162,7 @@ fetch() {
     local kind name version
     read -r kind name version <<<"${PACKAGE[$1]}"
     case "$kind" in
-        crate) fetch_crate "$name" "$version" ;;
+        crate) fetch_crate "$name" "$version" "$ROOT/sources" ;;
         npm) fetch_npm "$name" "$version" ;;
     esac
 }

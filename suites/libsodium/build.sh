@@ -51,7 +51,6 @@ CACHE_ROOT="${WASMETER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter}"
 if command -v clang-19 >/dev/null 2>&1; then DEFAULT_CC=clang-19; else DEFAULT_CC=cc; fi
 NATIVE_CC="${WASMETER_CC:-${CC:-$DEFAULT_CC}}"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-CARGO_HOME_DIR="${CARGO_HOME:-$HOME/.cargo}"
 APT_PACKAGES=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32 llvm-19)
 WASM_TOOLS=(CC=clang-19 AR=llvm-ar-19 RANLIB=llvm-ranlib-19 NM=llvm-nm-19)
 COMMON_CONFIGURE=(--disable-pie --disable-ssp --disable-shared --without-pthreads)
@@ -88,6 +87,9 @@ for arg in "$@"; do
     esac
 done
 
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
 die() {
     echo "build.sh: $*" >&2
     exit 1
@@ -122,16 +124,8 @@ ensure_toolchain() {
     fi
     compgen -G '/usr/lib/llvm-19/lib/clang/19/lib/wasi*/libclang_rt.builtins-wasm32.a' \
         >/dev/null || missing+=("libclang_rt.builtins-wasm32.a")
-    if ((${#missing[@]} > 0)); then
-        if [[ "$(id -u)" == 0 && -z "${WASMETER_NO_INSTALL:-}" && -z "$SYSROOT" ]] &&
-            command -v apt-get >/dev/null 2>&1; then
-            log "installing ${APT_PACKAGES[*]} (missing: ${missing[*]})"
-            apt-get update -qq >&2
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}" >&2
-        else
-            die "missing ${missing[*]}; install the Debian packages: apt-get install ${APT_PACKAGES[*]}"
-        fi
-    fi
+    # With a sysroot of the user's, nothing is installed: what is missing is named.
+    WASMETER_NO_INSTALL="${WASMETER_NO_INSTALL:-$SYSROOT}" install_or_name APT_PACKAGES "${missing[@]}"
     command -v make >/dev/null 2>&1 || die "missing make; install the Debian package: apt-get install make"
     command -v "$NATIVE_CC" >/dev/null 2>&1 ||
         die "missing the native C compiler '$NATIVE_CC'; install the Debian package: apt-get install gcc"
@@ -141,39 +135,10 @@ ensure_toolchain() {
 
 # Sets TARBALL to the crate's LATEST.tar.gz, fetching the crate with cargo when needed.
 find_tarball() {
-    local pattern="$CARGO_HOME_DIR/registry/src/*/libsodium-sys-stable-$CRATE_VERSION/LATEST.tar.gz"
-    local found
-    found=$(compgen -G "$pattern" | head -n 1 || true)
-    if [[ -z "$found" ]]; then
-        command -v cargo >/dev/null 2>&1 || die "cargo is needed to fetch libsodium-sys-stable"
-        log "fetching libsodium-sys-stable $CRATE_VERSION with cargo"
-        local tmp
-        tmp=$(mktemp -d)
-        # shellcheck disable=SC2064
-        trap "rm -rf '$tmp'" EXIT
-        (
-            cd "$tmp"
-            run "$tmp/cargo.log" cargo new --quiet --vcs none fetch-libsodium
-            cd fetch-libsodium
-            printf 'libsodium-sys-stable = "=%s"\n' "$CRATE_VERSION" >>Cargo.toml
-            run "$tmp/cargo.log" cargo fetch
-        )
-        found=$(compgen -G "$pattern" | head -n 1 || true)
-        if [[ -z "$found" ]]; then
-            # cargo keeps the .crate even when it did not unpack it: take the tarball from it.
-            local crate
-            crate=$(compgen -G "$CARGO_HOME_DIR/registry/cache/*/libsodium-sys-stable-$CRATE_VERSION.crate" |
-                head -n 1 || true)
-            [[ -n "$crate" ]] || die "cargo fetch did not bring libsodium-sys-stable $CRATE_VERSION"
-            tar -xzf "$crate" -C "$tmp" "libsodium-sys-stable-$CRATE_VERSION/LATEST.tar.gz"
-            mkdir -p "$CACHE_ROOT/libsodium"
-            cp "$tmp/libsodium-sys-stable-$CRATE_VERSION/LATEST.tar.gz" \
-                "$CACHE_ROOT/libsodium/libsodium-sys-stable-$CRATE_VERSION.tar.gz"
-            found="$CACHE_ROOT/libsodium/libsodium-sys-stable-$CRATE_VERSION.tar.gz"
-        fi
-        rm -rf "$tmp"
-        trap - EXIT
-    fi
+    local dir
+    dir=$(fetch_crate libsodium-sys-stable "$CRATE_VERSION" "$CACHE_ROOT/libsodium/crates") || exit 1
+    local found="$dir/LATEST.tar.gz"
+    [[ -f "$found" ]] || die "the crate libsodium-sys-stable $CRATE_VERSION has no LATEST.tar.gz ($dir)"
     TARBALL="$found"
     TARBALL_SHA=$(sha256sum "$TARBALL" | cut -d' ' -f1)
     # The version, from the tarball's configure (PACKAGE_VERSION='1.0.22').
