@@ -48,7 +48,9 @@ pub fn main(ctx: &Ctx, name: &str, force: bool) -> Result<ExitCode> {
             script.display()
         );
         // A script may register what did build (the apps suite does): say it is usable.
-        if let Ok(suite) = ctx.catalog()?.get(name) {
+        if let Ok(catalog) = ctx.catalog()
+            && let Ok(suite) = catalog.get(name)
+        {
             eprintln!(
                 "wasmeter: suite '{name}' is registered with {} tests, manifest {}",
                 suite.tests.len(),

@@ -4,6 +4,7 @@
 use crate::runtime::Metric;
 use crate::store::SavedRun;
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One cell's sizes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -23,55 +24,46 @@ pub struct CellSizes {
 
 /// Each cell's sizes, in the run's runtime × test order; cells with none are left out.
 pub fn cell_sizes(run: &SavedRun) -> Vec<CellSizes> {
-    fn at<'a>(cells: &'a mut Vec<CellSizes>, runtime: &str, test: &str) -> &'a mut CellSizes {
-        let i = match cells
-            .iter()
-            .position(|c| c.runtime == runtime && c.test == test)
-        {
-            Some(i) => i,
-            None => {
-                cells.push(CellSizes {
-                    runtime: runtime.to_string(),
-                    test: test.to_string(),
-                    ..CellSizes::default()
-                });
-                cells.len() - 1
-            }
-        };
-        &mut cells[i]
+    type Cells<'r> = BTreeMap<(&'r str, &'r str), CellSizes>;
+    fn at<'r, 'm>(cells: &'m mut Cells<'r>, runtime: &'r str, test: &'r str) -> &'m mut CellSizes {
+        cells.entry((runtime, test)).or_insert_with(|| CellSizes {
+            runtime: runtime.to_string(),
+            test: test.to_string(),
+            ..CellSizes::default()
+        })
     }
-    let mut cells: Vec<CellSizes> = Vec::new();
+    let mut cells = Cells::new();
     for m in run.measurements.iter().filter(|m| m.value > 0.0) {
         match m.metric {
-            // The kernel's figure of the program's own process, where there is one: the
-            // live samples of such a cell include the worker that started it.
             Metric::MaxRssKib => {
                 let cell = at(&mut cells, &m.runtime, &m.test);
                 cell.peak_rss_bytes = cell.peak_rss_bytes.max(Some((m.value * 1024.0) as u64));
             }
             Metric::ArtifactBytes => {
-                at(&mut cells, &m.runtime, &m.test).artifact_bytes = Some(m.value as u64);
+                at(&mut cells, &m.runtime, &m.test).artifact_bytes = Some(m.value as u64)
             }
             _ => {}
         }
     }
-    let kernel: Vec<(String, String)> = cells
+    // The kernel's figure of the program's own process, where there is one: the live
+    // samples of such a cell include the worker that started it.
+    let kernel: BTreeSet<(&str, &str)> = cells
         .iter()
-        .filter(|c| c.peak_rss_bytes.is_some())
-        .map(|c| (c.runtime.clone(), c.test.clone()))
+        .filter(|(_, c)| c.peak_rss_bytes.is_some())
+        .map(|(k, _)| *k)
         .collect();
     for s in &run.samples {
-        if !kernel.iter().any(|(r, t)| *r == s.runtime && *t == s.test) {
+        if !kernel.contains(&(s.runtime.as_str(), s.test.as_str())) {
             let cell = at(&mut cells, &s.runtime, &s.test);
             cell.peak_rss_bytes = cell.peak_rss_bytes.max(Some(s.rss_bytes));
         }
     }
-    let order = |c: &CellSizes| {
+    let mut cells: Vec<CellSizes> = cells.into_values().collect();
+    cells.sort_by_key(|c| {
         (
             run.meta.runtimes.iter().position(|r| r.id == c.runtime),
             run.meta.tests.iter().position(|t| t.name == c.test),
         )
-    };
-    cells.sort_by_key(order);
+    });
     cells
 }

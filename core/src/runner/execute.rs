@@ -57,6 +57,7 @@ pub struct RunOutcome {
 
 /// Creates the run directory and metadata for a plan.
 fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
+    let bytes = |f: &Path| std::fs::metadata(f).ok().map(|m| m.len());
     let tests = plan
         .tests
         .iter()
@@ -68,19 +69,15 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
                 .unwrap_or_else(|_| "missing".into()),
             // Sizes of what is run as given or prebuilt (a module by path, the apps
             // suite's programs): the size table reads them.
-            module_bytes: match t.guest() {
-                Some(g) if matches!(g.build, Build::Module(_) | Build::Prebuilt { .. }) => {
-                    std::fs::metadata(&g.wasm).ok().map(|m| m.len())
-                }
+            module_bytes: t
+                .guest()
+                .filter(|g| matches!(g.build, Build::Module(_) | Build::Prebuilt { .. }))
+                .and_then(|g| bytes(&g.wasm)),
+            native_bytes: match t.guest().map(|g| &g.build) {
+                Some(Build::Module(run)) => run.native.as_deref().and_then(bytes),
+                Some(Build::Prebuilt { native, .. }) => bytes(native),
                 _ => None,
             },
-            native_bytes: match t.guest().map(|g| &g.build) {
-                Some(Build::Module(run)) => run.native.as_ref(),
-                Some(Build::Prebuilt { native, .. }) => Some(native),
-                _ => None,
-            }
-            .and_then(|n| std::fs::metadata(n).ok())
-            .map(|m| m.len()),
             as_given: Some(
                 t.guest()
                     .is_some_and(|g| matches!(g.build, Build::Module(_))),
@@ -466,7 +463,6 @@ struct CellCtx<'a> {
     cancel: &'a AtomicBool,
 }
 
-/// One cell of an invocation's worker.
 /// How one arm's invocation ended, as its cell record and the run's state take it.
 struct Ended {
     index: usize,
@@ -476,6 +472,7 @@ struct Ended {
     notes: Vec<String>,
 }
 
+/// One cell of an invocation's worker.
 struct Arm<'a> {
     index: usize,
     runtime: &'a RuntimeInfo,

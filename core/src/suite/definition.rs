@@ -75,9 +75,8 @@ impl Suite {
     /// Built from a source: the source, the includes, then the wasm flags — the same
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
     /// without a compiler. Prebuilt: the module (or why it was not built) and its checking
-    /// build. A module as given:
-    /// its bytes, then its arguments. Lifecycle: the generated module. Servers: the
-    /// servers' command lines.
+    /// build. A module as given: its bytes, then its arguments. Lifecycle: the generated
+    /// module. Servers: the servers' command lines.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
         match &test.kind {

@@ -65,19 +65,8 @@ pub(super) fn guest(
             None => m.existing("native", n, "file"),
         })
         .transpose()?;
-    let prebuilt_only = [
-        ("sized", t.sized.as_ref().map(|s| s.span().start)),
-        (
-            "wasm_build_error",
-            t.wasm_build_error.as_ref().map(|s| s.span().start),
-        ),
-        (
-            "native_build_error",
-            t.native_build_error.as_ref().map(|s| s.span().start),
-        ),
-    ];
     if native.is_none()
-        && let Some((field, Some(at))) = prebuilt_only.into_iter().find(|(_, at)| at.is_some())
+        && let Some((field, at)) = t.first_set(&["sized", "wasm_build_error", "native_build_error"])
     {
         return Err(m.err(
             at,
@@ -149,18 +138,15 @@ pub(super) fn guest(
     };
     if !matches!(build, Build::Module(_)) {
         let given = [
-            ("args", t.args.as_ref().map(|a| a.span().start)),
-            ("expect", t.expect.as_ref().map(|e| e.span().start)),
-            ("env", t.env.as_ref().map(|e| e.span().start)),
-            ("stdin", t.stdin.as_ref().map(|e| e.span().start)),
-            ("dirs", t.dirs.as_ref().map(|e| e.span().start)),
-            ("invoke", t.invoke.as_ref().map(|e| e.span().start)),
-            (
-                "native_program",
-                t.native_program.as_ref().map(|e| e.span().start),
-            ),
+            "args",
+            "expect",
+            "env",
+            "stdin",
+            "dirs",
+            "invoke",
+            "native_program",
         ];
-        if let Some((field, Some(at))) = given.into_iter().find(|(_, at)| at.is_some()) {
+        if let Some((field, at)) = t.first_set(&given) {
             return Err(m.err(
                 at,
                 format!("'{field}' applies only to a test that is a module as given (only 'wasm'); test '{name}' is built"),

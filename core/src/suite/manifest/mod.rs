@@ -87,6 +87,14 @@ struct RawTest {
 }
 
 impl RawTest {
+    /// The first of `fields` the test sets, in [`RawTest::kind_fields`]' order, with
+    /// where it starts: for the checks that some fields apply only to one kind of build.
+    fn first_set(&self, fields: &[&str]) -> Option<(&'static str, usize)> {
+        self.kind_fields()
+            .into_iter()
+            .find(|(field, _)| fields.contains(field))
+    }
+
     /// The fields beyond name, description and tags that are set, with where they start
     /// (`[[test.server]]` entries at the test's name).
     fn kind_fields(&self) -> Vec<(&'static str, usize)> {
