@@ -170,7 +170,7 @@ fetch() {
 # ---- what each app compiles -------------------------------------------------------------
 
 # Sets, for app $1 with sources at $2: SOURCES (library files), CFLAGS_BOTH (both
-# targets), CFLAGS_WASM, LIBS_WASM, LIBS_NATIVE and CXX (1 for a C++ driver).
+# targets), CFLAGS_WASM, CFLAGS_NATIVE, LIBS_WASM, LIBS_NATIVE and CXX (1 for a C++ driver).
 configure() {
     local app=$1 src=$2 d
     SOURCES=()
@@ -182,7 +182,7 @@ configure() {
     CFLAGS_WASM+=("${extra[@]}")
     LIBS_WASM=()
     LIBS_NATIVE=(-lm)
-    CFLAGS_NATIVE_CXX=()
+    CFLAGS_NATIVE=()
     CXX=0
     case "$app" in
         sqlite)
@@ -234,7 +234,7 @@ configure() {
             CFLAGS_BOTH+=("-I$d" -std=c++17 -fno-exceptions -DSIMDJSON_EXCEPTIONS=0
                 -DSIMDJSON_IMPLEMENTATION_HASWELL=0 -DSIMDJSON_IMPLEMENTATION_WESTMERE=0
                 -DSIMDJSON_IMPLEMENTATION_ARM64=0 -DSIMDJSON_IMPLEMENTATION_PPC64=0)
-            CFLAGS_NATIVE_CXX=(-stdlib=libc++)
+            CFLAGS_NATIVE=(-stdlib=libc++)
             ;;
     esac
 }
@@ -283,8 +283,8 @@ compile() {
     local flags=("${CFLAGS_BOTH[@]}")
     if [[ "$target" == wasm ]]; then
         flags=(--target=wasm32-wasi "${flags[@]}" "${CFLAGS_WASM[@]}")
-    elif ((CXX)); then
-        flags+=("${CFLAGS_NATIVE_CXX[@]}")
+    else
+        flags+=("${CFLAGS_NATIVE[@]}")
     fi
     mkdir -p "$objdir"
     # One compiler command per source, run JOBS at a time.
@@ -364,7 +364,7 @@ toml_string() {
 }
 
 ensure_toolchain
-mkdir -p "$ROOT/build" "$SUITE.tmp"
+mkdir -p "$ROOT/build"
 rm -rf "$SUITE.tmp"
 mkdir -p "$SUITE.tmp/wasm" "$SUITE.tmp/native" "$SUITE.tmp/expected"
 cp "$HERE"/expected/*.txt "$SUITE.tmp/expected/" 2>/dev/null || true
