@@ -4,26 +4,14 @@
 //! source cannot be fetched, a target does not build, or an answer is wrong: only that
 //! program's cells fail, with the cause, and the run goes on.
 
-use crate::common::{failures, json, stderr, stdout, wasmeter_cached as wasmeter};
+use crate::common::{failures, json, once, stderr, stdout, wasmeter_cached as wasmeter};
 use serde_json::Value;
 
 const RUNTIMES: &str = "native,wasmtime,wasmer-cranelift,wasmi";
 
 fn run_apps(dir: &std::path::Path) -> (std::process::Output, Value) {
-    let args = [
-        "run",
-        "--suite",
-        "apps",
-        "--runtimes",
-        RUNTIMES,
-        "--runs",
-        "1",
-        "--warmup",
-        "0",
-        "--invocations",
-        "1",
-        "--json",
-    ];
+    let mut args = vec!["run", "--suite", "apps"];
+    args.extend(once(RUNTIMES, &[]));
     let out = wasmeter(&args, dir, &[]);
     let v = json(&out);
     (out, v)

@@ -291,32 +291,20 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
             bin.display(),
             std::env::var("PATH").unwrap_or_default()
         );
+        let load = [
+            "--concurrency",
+            "1",
+            "--duration",
+            "0.3",
+            "--latency",
+            "0.2",
+            "--ready-timeout",
+            "5",
+        ];
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
-            .args([
-                "run",
-                "--suite",
-                "gateway",
-                "--tests",
-                "hello",
-                "--runtimes",
-                "native,container",
-                "--warmup",
-                "0",
-                "--runs",
-                "1",
-                "--invocations",
-                "1",
-                "--concurrency",
-                "1",
-                "--duration",
-                "0.3",
-                "--latency",
-                "0.2",
-                "--ready-timeout",
-                "5",
-                "--json",
-                "--results",
-            ])
+            .args(["run", "--suite", "gateway", "--tests", "hello"])
+            .args(crate::common::once("native,container", &load))
+            .arg("--results")
             .arg(tmp.path().join("results"))
             .env("WASMETER_SUITES", crate::common::suites_root())
             .env("WASMETER_CONFIG", "/dev/null")
