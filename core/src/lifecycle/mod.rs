@@ -3,15 +3,18 @@
 //! with the initial heap (Lucet's study, on today's engines).
 //!
 //! The host drives everything here (no guest timing): [`modules`] generates the modules,
-//! [`harness`] batches fast operations criterion-style, each engine's folder under
-//! `runtime/embedded/` implements [`Engine`], and [`Driver`] takes one cell (engine
-//! configuration × module) through its measurements, one sample of each per iteration.
+//! [`file`] reads module files (a build script's real programs), [`harness`] batches fast
+//! operations criterion-style, each engine's folder under `runtime/embedded/` implements
+//! [`Engine`], and [`Driver`] takes one cell (engine configuration × module) through its
+//! measurements, one sample of each per iteration.
 
 mod driver;
+pub mod file;
 pub mod harness;
 pub mod modules;
 
 pub use driver::{Driver, LIVE_MAX, first_in_process};
+pub use file::LifecycleModule;
 pub use modules::{Fill, ModuleSpec};
 
 use crate::runtime::Failure;
@@ -33,6 +36,12 @@ pub enum Source<'a> {
 /// the whole batch, so that fast operations are timed in batches; whatever they create is
 /// released after the clock stops unless they say otherwise.
 pub trait Engine {
+    /// Whether the engine has a precompiled module format ([`Engine::precompile`],
+    /// [`Engine::load`]); an interpreter has none, so its cells have no load phase and a
+    /// fresh process starts from the WebAssembly bytes.
+    fn precompiles(&self) -> bool {
+        true
+    }
     /// Compiles `wasm` `n` times.
     fn compile(&mut self, wasm: &[u8], n: u64) -> Result<Duration, Failure>;
     /// Compiles `wasm` and writes it to `path` in the engine's precompiled format.
@@ -40,7 +49,7 @@ pub trait Engine {
     /// Loads (deserialises) the precompiled module at `path` `n` times.
     fn load(&mut self, path: &Path, n: u64) -> Result<Duration, Failure>;
     /// Makes the module from `source` the one instantiated from now on, linked once
-    /// (wasmtime: an `InstancePre`).
+    /// (wasmtime: an `InstancePre`); its function imports, if any, are stubs that trap.
     fn prepare(&mut self, source: Source) -> Result<(), Failure>;
     /// Creates `n` instances of the prepared module, each in its own store, and keeps them
     /// alive until [`Engine::teardown`].

@@ -578,7 +578,7 @@ impl CellCtx<'_> {
             TestKind::Command(cmd) => self.command_spec(a, cmd, compiler, scratch),
             TestKind::Lifecycle(module) => {
                 make_scratch(&scratch)?;
-                Ok(self.lifecycle_spec(a, *module, scratch, worker))
+                Ok(self.lifecycle_spec(a, module, scratch, worker))
             }
             TestKind::Gateway(g) => {
                 make_scratch(&scratch)?;
@@ -700,21 +700,25 @@ impl CellCtx<'_> {
         })
     }
 
-    /// A lifecycle cell: no guest program or answer file; the worker generates the module
-    /// and may start fresh copies of itself for first-in-process samples.
+    /// A lifecycle cell: no answer file; the worker generates or reads the module and may
+    /// start fresh copies of itself for first-in-process samples.
     fn lifecycle_spec(
         &self,
         a: &Arm<'_>,
-        module: crate::lifecycle::ModuleSpec,
+        module: &crate::lifecycle::LifecycleModule,
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
+        let program = match module {
+            crate::lifecycle::LifecycleModule::File { wasm, .. } => wasm.clone(),
+            crate::lifecycle::LifecycleModule::Generated(_) => PathBuf::new(),
+        };
         self.host_driven(
             a,
-            PathBuf::new(),
+            program,
             scratch,
             CellWork::Lifecycle(LifecycleJob {
-                module,
+                module: module.clone(),
                 fresh: Some(worker.clone()),
                 first_only: None,
             }),

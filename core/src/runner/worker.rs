@@ -3,7 +3,7 @@
 
 use super::WorkerCommand;
 use crate::http::driver::{Driver as HttpDriver, HttpJob};
-use crate::lifecycle::{self, Driver, ModuleSpec};
+use crate::lifecycle::{self, Driver, LifecycleModule};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
 use crate::store::LevelHistogram;
 use crate::suite::{OutputCheck, check_output, parse_output};
@@ -93,14 +93,15 @@ pub struct CheckJob {
 /// What a lifecycle cell measures, besides its runtime.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LifecycleJob {
-    /// The generated module.
-    pub module: ModuleSpec,
+    /// The module: generated, or a file.
+    pub module: LifecycleModule,
     /// How to start a fresh worker for first-in-process samples (one per iteration); without
     /// one they are not taken.
     #[serde(default)]
     pub fresh: Option<WorkerCommand>,
     /// Set in such a fresh worker: take only the first instantiation and first call of the
-    /// module precompiled at this path, as one iteration.
+    /// module precompiled at this path (or, for an engine without that format, the module
+    /// there), as one iteration.
     #[serde(default)]
     pub first_only: Option<PathBuf>,
 }
@@ -462,20 +463,21 @@ fn iterations<M: Into<Measured>>(
 fn lifecycle_cell(spec: &CellSpec, lc: &LifecycleJob, out: &mut impl Write) -> i32 {
     let id = spec.runtime.id.as_str();
     if let Some(path) = &lc.first_only {
-        return iterations(out, 0, 1, |_| lifecycle::first_in_process(id, path));
+        let call = lc.module.generated().is_some();
+        return iterations(out, 0, 1, |_| lifecycle::first_in_process(id, path, call));
     }
     // Calibration can take a while: it counts as the first iteration's time.
     if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
         return 1;
     }
-    let mut driver = match Driver::new(id, lc.module, &spec.job.scratch, spec.job.memory_limit) {
+    let mut driver = match Driver::new(id, &lc.module, &spec.job.scratch, spec.job.memory_limit) {
         Ok(d) => d,
         Err(failure) => return fail(out, 0, failure),
     };
     iterations(out, spec.warmup, spec.runs, |_| {
         let mut values = driver.sample()?;
         if let Some(cmd) = &lc.fresh {
-            values.extend(first_in_fresh_process(cmd, spec, lc, driver.precompiled())?);
+            values.extend(first_in_fresh_process(cmd, spec, lc, driver.start_from())?);
         }
         Ok(values)
     })
@@ -512,7 +514,7 @@ fn first_in_fresh_process(
         warmup: 0,
         runs: 1,
         work: CellWork::Lifecycle(LifecycleJob {
-            module: lc.module,
+            module: lc.module.clone(),
             fresh: None,
             first_only: Some(precompiled.to_path_buf()),
         }),

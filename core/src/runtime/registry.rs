@@ -39,8 +39,9 @@ impl RuntimeInfo {
 }
 
 /// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
-/// copy-on-write off changes nothing worth a column.
-const LIFECYCLE_ONLY: &[&str] = &["wasmtime-pooling-nocow"];
+/// copy-on-write off changes nothing worth a column, and one-thread or lazy compilation
+/// shows in start-up, which the lifecycle suite measures apart from running.
+const LIFECYCLE_ONLY: &[&str] = &["wasmtime-pooling-nocow", "wasmtime-serial", "wasmi-lazy"];
 
 /// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
 pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {

@@ -1,6 +1,7 @@
 //! A suite as loaded from its manifest: its tests and what they share, every path absolute.
 
 use super::{Build, Size, SuiteError, SuiteKind, TestCase, TestKind};
+use crate::lifecycle::LifecycleModule;
 use crate::text::hex;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -76,11 +77,15 @@ impl Suite {
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
     /// without a compiler. Prebuilt: the module (or why it was not built) and its checking
     /// build. A module as given: its bytes, then its arguments. Lifecycle: the generated
-    /// module. Servers: the servers' command lines.
+    /// module, or the file (or why it was not built). Servers: the servers' command lines.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
         match &test.kind {
-            TestKind::Lifecycle(module) => h.update(module.wasm()),
+            TestKind::Lifecycle(LifecycleModule::Generated(module)) => h.update(module.wasm()),
+            TestKind::Lifecycle(LifecycleModule::File { wasm, build_error }) => match build_error {
+                Some(e) => h.update(format!("not built: {e}").as_bytes()),
+                None => h.update(std::fs::read(wasm)?),
+            },
             TestKind::Servers(http) => h.update(format!("{:?}", http.servers).as_bytes()),
             TestKind::Command(c) => match &c.guest.build {
                 Build::Prebuilt { wasm_error, .. } => {

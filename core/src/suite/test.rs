@@ -2,7 +2,7 @@
 //! test has no source, a servers test no guest, and `untimed` cannot lack a check step.
 
 use super::{ModuleRun, SuiteKind};
-use crate::lifecycle::ModuleSpec;
+use crate::lifecycle::{LifecycleModule, ModuleSpec};
 use std::path::{Path, PathBuf};
 
 /// One number or a list of them (a manifest's `connections = 50` or `[50, 400]`).
@@ -47,9 +47,9 @@ pub struct TestCase {
 pub enum TestKind {
     /// A WASI command that checks its answer and times itself (command suites).
     Command(CommandTest),
-    /// A generated module whose life cycle the host measures (lifecycle suites); the
-    /// test's name is its specification.
-    Lifecycle(ModuleSpec),
+    /// A module whose life cycle the host measures (lifecycle suites): generated from the
+    /// test's name, or a file.
+    Lifecycle(LifecycleModule),
     /// A request answered by the gateway, whose wasm guest runs per request (gateway
     /// suites).
     Gateway(GatewayTest),
@@ -240,8 +240,8 @@ impl TestCase {
 
     /// The generated module of a lifecycle test.
     pub fn module(&self) -> Option<ModuleSpec> {
-        match self.kind {
-            TestKind::Lifecycle(m) => Some(m),
+        match &self.kind {
+            TestKind::Lifecycle(m) => m.generated(),
             _ => None,
         }
     }

@@ -5,7 +5,7 @@
 use std::path::Path;
 use wasmeter_core::config::Config;
 use wasmeter_core::lifecycle::modules::{ANSWER, HOST_PAGE, WASM_PAGE};
-use wasmeter_core::lifecycle::{Driver, Fill, ModuleSpec, Source, engine};
+use wasmeter_core::lifecycle::{Driver, Fill, LifecycleModule, ModuleSpec, Source, engine};
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{Failure, Metric, Phase, PhaseValue};
 use wasmeter_core::suite::{Suite, SuiteKind};
@@ -131,6 +131,192 @@ fn engines_go_through_the_life_cycle() {
         e.teardown();
     }
     assert!(matches!(engine("native"), Err(Failure::Unavailable(_))));
+
+    // The interpreter: everything but a precompiled format.
+    for id in ["wasmi", "wasmi-lazy"] {
+        let mut e = engine(id).unwrap();
+        assert!(!e.precompiles());
+        let path = dir.path().join(format!("{id}.cwasm"));
+        let wasm = heap.wasm();
+        let e2 = e.precompile(&wasm, &path).unwrap_err();
+        assert!(
+            e2.to_string().contains("no precompiled module format"),
+            "{e2}"
+        );
+        assert!(e.compile(&wasm, 2).unwrap().as_nanos() > 0);
+        e.prepare(Source::Wasm(&wasm)).unwrap();
+        e.instantiate(3).unwrap();
+        assert_eq!(e.peek(0).unwrap(), heap.expected_byte(0), "{id}");
+        assert_eq!(e.peek(HOST_PAGE as u32).unwrap(), 0, "{id}");
+        e.call(100).unwrap();
+        assert_eq!(e.teardown().1, 3, "{id}");
+        e.cycle(10).unwrap();
+    }
+    assert!(matches!(engine("wasm3"), Err(Failure::Unavailable(_))));
+}
+
+/// A module file as a real program is: `n` functions with bodies worth compiling, WASI
+/// function imports, a 2-page memory with data, a `_start` that calls the imports.
+fn program_module(n: u32) -> Vec<u8> {
+    use wasm_encoder::{
+        CodeSection, ConstExpr, DataSection, EntityType, ExportKind, ExportSection, Function,
+        FunctionSection, ImportSection, MemorySection, MemoryType, Module, TypeSection, ValType,
+    };
+    let mut types = TypeSection::new();
+    types.ty().function([ValType::I32], [ValType::I32]); // 0: proc_exit-like / worker
+    types.ty().function([], []); // 1: _start
+    let mut imports = ImportSection::new();
+    imports.import(
+        "wasi_snapshot_preview1",
+        "sched_yield",
+        EntityType::Function(0),
+    );
+    imports.import(
+        "wasi_snapshot_preview1",
+        "proc_exit",
+        EntityType::Function(0),
+    );
+    let mut functions = FunctionSection::new();
+    let mut code = CodeSection::new();
+    for i in 0..n {
+        functions.function(0);
+        let mut f = Function::new([(2, ValType::I32)]);
+        let mut ins = f.instructions();
+        for k in 0..24 {
+            ins.local_get(0)
+                .i32_const(i as i32 * 31 + k)
+                .i32_mul()
+                .local_get(1)
+                .i32_xor()
+                .local_set(1);
+        }
+        ins.local_get(1).end();
+        code.function(&f);
+    }
+    functions.function(1);
+    let mut start = Function::new([]);
+    start
+        .instructions()
+        .i32_const(0)
+        .call(0)
+        .call(1)
+        .drop()
+        .end();
+    code.function(&start);
+    let mut memories = MemorySection::new();
+    memories.memory(MemoryType {
+        minimum: 2,
+        maximum: None,
+        memory64: false,
+        shared: false,
+        page_size_log2: None,
+    });
+    let mut exports = ExportSection::new();
+    exports.export("_start", ExportKind::Func, n + 2);
+    exports.export("memory", ExportKind::Memory, 0);
+    let mut data = DataSection::new();
+    data.active(
+        0,
+        &ConstExpr::i32_const(1024),
+        b"hello from a data segment".to_vec(),
+    );
+    let mut module = Module::new();
+    module
+        .section(&types)
+        .section(&imports)
+        .section(&functions)
+        .section(&memories)
+        .section(&exports)
+        .section(&code)
+        .section(&data);
+    module.finish()
+}
+
+/// A module file with WASI imports through the driver on every kind of lifecycle engine:
+/// compile, load where there is a precompiled format, instantiate with the imports as
+/// stubs, no call; lazy translation starts sooner than eager, and a fresh process's first
+/// instantiation starts from the module for the interpreter.
+#[test]
+fn module_files_go_through_compile_load_and_instantiate() {
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("program.wasm");
+    std::fs::write(&wasm, program_module(2000)).unwrap();
+    let module = LifecycleModule::File {
+        wasm: wasm.clone(),
+        build_error: None,
+    };
+    let mut compile = std::collections::HashMap::new();
+    for id in [
+        "wasmtime",
+        "wasmtime-serial",
+        "wasmtime-pooling",
+        "wasmer-singlepass",
+        "wasmi",
+        "wasmi-lazy",
+    ] {
+        let scratch = dir.path().join(id);
+        std::fs::create_dir(&scratch).unwrap();
+        let mut d =
+            Driver::new(id, &module, &scratch, 4 << 30).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let v = d.sample().unwrap();
+        let interpreter = id.starts_with("wasmi");
+        assert!(
+            v.iter().all(|v| v.phase != Phase::Call),
+            "{id}: nothing is called: {v:?}"
+        );
+        assert_eq!(
+            v.iter().any(|v| v.phase == Phase::Load),
+            !interpreter,
+            "{id}: {v:?}"
+        );
+        assert_eq!(v.len(), if interpreter { 5 } else { 6 }, "{id}: {v:?}");
+        assert!(get(&v, Phase::Instantiate, Metric::WallNs) > 0.0);
+        assert!(get(&v, Phase::Instantiate, Metric::InstancesPerSec) > 0.0);
+        compile.insert(id, get(&v, Phase::Compile, Metric::WallNs));
+        let start = d.start_from();
+        assert_eq!(
+            start.extension().unwrap(),
+            if interpreter { "wasm" } else { "cwasm" },
+            "{id}"
+        );
+        let first = wasmeter_core::lifecycle::first_in_process(id, start, false).unwrap();
+        assert_eq!(first.len(), 1, "{id}: {first:?}");
+        assert!(get(&first, Phase::FirstInstantiate, Metric::WallNs) > 0.0);
+    }
+    // 2,000 functions: eager translation does them all, lazy none.
+    assert!(
+        compile["wasmi-lazy"] * 3.0 < compile["wasmi"],
+        "lazy {} ns vs eager {} ns",
+        compile["wasmi-lazy"],
+        compile["wasmi"]
+    );
+
+    // A module the build script could not make, a missing file, a malformed one: each
+    // fails its own cell, naming it.
+    let unbuilt = LifecycleModule::File {
+        wasm: wasm.clone(),
+        build_error: Some("clang: no setjmp.h".into()),
+    };
+    let e = Driver::new("wasmtime", &unbuilt, dir.path(), 4 << 30)
+        .err()
+        .unwrap();
+    assert_eq!(e.to_string(), "error: not built: clang: no setjmp.h");
+    let gone = LifecycleModule::File {
+        wasm: dir.path().join("gone.wasm"),
+        build_error: None,
+    };
+    let e = Driver::new("wasmi", &gone, dir.path(), 4 << 30)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(&e, Failure::MissingFile(f) if f.ends_with("gone.wasm")),
+        "{e}"
+    );
+    std::fs::write(&wasm, b"\0asm\x01\0\0\0\x01\xff").unwrap();
+    let e = Driver::new("wasmtime", &module, dir.path(), 4 << 30)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("program.wasm"), "{e}");
 }
 
 fn get(values: &[PhaseValue], phase: Phase, metric: Metric) -> f64 {
@@ -148,9 +334,10 @@ fn driver_samples_every_measurement() {
     let dir = tempfile::tempdir().unwrap();
     let id = "wasmtime-pooling-nocow";
     let cap = 4 << 30;
-    let mut hello = Driver::new(id, ModuleSpec::Hello, dir.path(), cap).unwrap();
-    let dense = ModuleSpec::parse("heap-4m-dense").unwrap();
-    let mut heap = Driver::new(id, dense, dir.path(), cap).unwrap();
+    let hello = LifecycleModule::Generated(ModuleSpec::Hello);
+    let mut hello = Driver::new(id, &hello, dir.path(), cap).unwrap();
+    let dense = LifecycleModule::Generated(ModuleSpec::parse("heap-4m-dense").unwrap());
+    let mut heap = Driver::new(id, &dense, dir.path(), cap).unwrap();
     let (h, d) = (hello.sample().unwrap(), heap.sample().unwrap());
     for v in [&h, &d] {
         assert_eq!(v.len(), 7, "{v:?}");
@@ -178,7 +365,7 @@ fn driver_samples_every_measurement() {
         "{rss} bytes per 4 MiB instance"
     );
 
-    let first = wasmeter_core::lifecycle::first_in_process(id, heap.precompiled()).unwrap();
+    let first = wasmeter_core::lifecycle::first_in_process(id, heap.start_from(), true).unwrap();
     assert!(get(&first, Phase::FirstInstantiate, Metric::WallNs) > 0.0);
     assert!(get(&first, Phase::FirstCall, Metric::WallNs) > 0.0);
 }
@@ -214,14 +401,15 @@ fn plans_leave_out_what_a_suite_does_not_apply_to() {
         e.contains("no selected runtime can run the lifecycle suite"),
         "{e}"
     );
-    // Every embedded engine but the interpreters, which have no precompiled format, and
-    // the wasi:http host, which serves requests; each says so.
+    // Every embedded engine but wasm3, whose module belongs to one runtime, and the
+    // wasi:http host, which serves requests; each says so.
     let p = plan("lifecycle", &["embedded"]).unwrap();
-    assert!(p.runtimes.len() >= 7);
+    assert!(p.runtimes.len() >= 10);
+    assert!(p.runtimes.iter().any(|r| r.id == "wasmi-lazy"));
     let skipped: Vec<&str> = p.not_applicable.iter().map(|(id, _)| id.as_str()).collect();
     assert_eq!(
         skipped,
-        ["wasmtime-http", "wasmi", "wasm3"],
+        ["wasmtime-http", "wasm3"],
         "{:?}",
         p.not_applicable
     );
@@ -231,7 +419,7 @@ fn plans_leave_out_what_a_suite_does_not_apply_to() {
             .all(|(id, why)| if id == "wasmtime-http" {
                 why.contains("gateway and servers suites only")
             } else {
-                why.contains("no precompiled module format")
+                why.contains("belongs to the one runtime")
             })
     );
 
@@ -239,7 +427,9 @@ fn plans_leave_out_what_a_suite_does_not_apply_to() {
     // and is noted when named.
     for sel in [&[][..], &["embedded"][..]] {
         let p = plan("compute", sel).unwrap();
-        assert!(!p.runtimes.iter().any(|r| r.id == "wasmtime-pooling-nocow"));
+        assert!(!p.runtimes.iter().any(|r| {
+            ["wasmtime-pooling-nocow", "wasmtime-serial", "wasmi-lazy"].contains(&r.id.as_str())
+        }));
         assert!(p.not_applicable.is_empty(), "{:?}", p.not_applicable);
     }
     let p = plan("compute", &["wasmtime", "wasmtime-pooling-nocow"]).unwrap();

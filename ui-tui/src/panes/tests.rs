@@ -582,7 +582,7 @@ impl Component for TestsPane {
 #[cfg(test)]
 mod unit {
     use super::*;
-    use wasmeter_core::lifecycle::ModuleSpec;
+    use wasmeter_core::lifecycle::{LifecycleModule, ModuleSpec};
     use wasmeter_core::suite::{TestCase, TestKind};
 
     fn text(pane: &TestsPane, width: u16) -> Vec<String> {
@@ -607,7 +607,7 @@ mod unit {
             name: "good".into(),
             tests: vec![TestCase::new(
                 "hello",
-                TestKind::Lifecycle(ModuleSpec::Hello),
+                TestKind::Lifecycle(LifecycleModule::Generated(ModuleSpec::Hello)),
             )],
             ..Suite::default()
         }]);

@@ -14,7 +14,6 @@ mod wasi_ctx;
 #[cfg(feature = "engines")]
 mod wasm3;
 mod wasmer;
-#[cfg(feature = "engines")]
 mod wasmi;
 mod wasmtime;
 
@@ -25,6 +24,7 @@ pub use self::wasmer::Wasmer;
 pub use self::wasmer::WasmerCompiler;
 #[cfg(feature = "engines")]
 pub use self::wasmi::Wasmi;
+pub use self::wasmi::WasmiTranslation;
 #[cfg(feature = "engines")]
 pub use self::wasmtime::Wasmtime;
 pub use self::wasmtime::WasmtimeVariant;
@@ -45,8 +45,8 @@ pub enum Embedded {
     Wasmtime(WasmtimeVariant),
     /// wasmer with one of its compilers.
     Wasmer(WasmerCompiler),
-    /// wasmi, an interpreter.
-    Wasmi,
+    /// wasmi, an interpreter, translating to its bytecode eagerly or lazily.
+    Wasmi(WasmiTranslation),
     /// wasm3, an interpreter.
     Wasm3,
     /// wasmtime serving a `wasi:http/proxy` component per request (wasmtime-wasi-http,
@@ -83,6 +83,11 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
         "Cranelift, opt-level none",
     ),
     (
+        "wasmtime-serial",
+        Embedded::Wasmtime(WasmtimeVariant::Serial),
+        "Cranelift, parallel compilation off: one thread compiles (lifecycle suite only)",
+    ),
+    (
         "wasmtime-http",
         Embedded::WasmtimeHttp,
         "wasi:http/proxy component per request (wasmtime-wasi-http), Cranelift, pooling allocator, copy-on-write (gateway and servers suites)",
@@ -99,8 +104,13 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
     ),
     (
         "wasmi",
-        Embedded::Wasmi,
+        Embedded::Wasmi(WasmiTranslation::Eager),
         "interpreter, eager translation to its bytecode, WASI preview 1 (wasmi_wasi)",
+    ),
+    (
+        "wasmi-lazy",
+        Embedded::Wasmi(WasmiTranslation::Lazy),
+        "interpreter, lazy validation and translation: each function on its first call (lifecycle suite only)",
     ),
     (
         "wasm3",
@@ -123,7 +133,7 @@ impl Embedded {
         match self {
             Embedded::Wasmtime(_) | Embedded::WasmtimeHttp => env!("WASMETER_WASMTIME_VERSION"),
             Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
-            Embedded::Wasmi => env!("WASMETER_WASMI_VERSION"),
+            Embedded::Wasmi(_) => env!("WASMETER_WASMI_VERSION"),
             Embedded::Wasm3 => env!("WASMETER_WASM3_VERSION"),
         }
     }
@@ -137,12 +147,10 @@ impl Embedded {
             {
                 Some("serves wasi:http components per request: the gateway and servers suites only")
             }
-            (Embedded::Wasmi, SuiteKind::Lifecycle) => {
-                Some("wasmi has no precompiled module format, which the lifecycle suite loads")
-            }
             (Embedded::Wasm3, SuiteKind::Lifecycle) => Some(
-                "wasm3 compiles each function on its first call and has no precompiled module \
-                 format, which the lifecycle suite loads",
+                "a wasm3 module belongs to the one runtime it is loaded into: each instance \
+                 parses the module again, so it has no instantiation apart from its \
+                 compilation for the lifecycle suite to measure",
             ),
             _ => None,
         }
@@ -173,7 +181,7 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(Wasmtime::new(v)?),
             Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
-            Embedded::Wasmi => Box::new(Wasmi::new()?),
+            Embedded::Wasmi(t) => Box::new(Wasmi::new(t)?),
             Embedded::Wasm3 => Box::new(Wasm3::new()?),
             e @ Embedded::WasmtimeHttp => {
                 return Err(Failure::Unavailable(
@@ -189,7 +197,8 @@ impl Embedded {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
             Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
-            e @ (Embedded::Wasmi | Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
+            Embedded::Wasmi(t) => Box::new(self::wasmi::lifecycle::WasmiEngine::new(t)),
+            e @ (Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
                 return Err(Failure::Unavailable(
                     e.not_for(SuiteKind::Lifecycle).unwrap_or_default().into(),
                 ));
@@ -218,7 +227,8 @@ impl Embedded {
                 &spec.wasm,
                 spec.threads,
             )?),
-            Embedded::Wasmi => Box::new(self::wasmi::gateway::WasmiBackend::new(
+            Embedded::Wasmi(t) => Box::new(self::wasmi::gateway::WasmiBackend::new(
+                t,
                 &spec.wasm,
                 spec.threads,
                 spec.memory_limit,
@@ -337,7 +347,10 @@ mod tests {
                 "wasmer",
                 Box::new(Wasmer::new(WasmerCompiler::Cranelift).unwrap()),
             ),
-            ("wasmi", Box::new(Wasmi::new().unwrap())),
+            (
+                "wasmi",
+                Box::new(Wasmi::new(WasmiTranslation::Eager).unwrap()),
+            ),
             ("wasm3", Box::new(Wasm3::new().unwrap())),
         ];
         for (name, engine) in engines {

@@ -343,7 +343,7 @@ fn valid_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lifecycle::ModuleSpec;
+    use crate::lifecycle::{LifecycleModule, ModuleSpec};
     use crate::suite::{Build, SourceBuild};
     use crate::text::hex;
     use sha2::{Digest, Sha256};
@@ -599,7 +599,10 @@ mod tests {
         );
         let s = s.unwrap();
         assert_eq!(s.kind, SuiteKind::Lifecycle);
-        assert_eq!(s.tests[0].kind, TestKind::Lifecycle(ModuleSpec::Hello));
+        assert_eq!(
+            s.tests[0].kind,
+            TestKind::Lifecycle(LifecycleModule::Generated(ModuleSpec::Hello))
+        );
         assert_eq!((s.tests[0].wasm(), s.tests[0].http()), (None, None));
         let heap = s.tests[1].module().unwrap();
         assert_eq!(heap.heap_bytes(), 256 << 10);
@@ -641,6 +644,66 @@ mod tests {
             ),
         ] {
             let (_d, r) = write_suite(manifest);
+            let msg = r.unwrap_err().to_string();
+            assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
+            assert!(msg.contains(words), "{msg}");
+        }
+    }
+
+    #[test]
+    fn lifecycle_tests_read_module_files() {
+        let head = "[suite]\nname = \"l\"\nkind = \"lifecycle\"\n";
+        // `src/a.c` stands in for a module: the manifest checks only that it exists.
+        let (dir, s) = write_suite(&format!(
+            "{head}[[test]]\nname = \"sqlite\"\nwasm = \"src/a.c\"\n[[test]]\nname = \"lua\"\nwasm = \"wasm/lua.wasm\"\nwasm_build_error = \"clang: no setjmp.h\"\n"
+        ));
+        let s = s.unwrap();
+        assert_eq!(
+            s.tests[0].kind,
+            TestKind::Lifecycle(LifecycleModule::File {
+                wasm: dir.path().join("src/a.c"),
+                build_error: None
+            })
+        );
+        assert_eq!(s.tests[0].module(), None);
+        let TestKind::Lifecycle(LifecycleModule::File { build_error, .. }) = &s.tests[1].kind
+        else {
+            panic!("{:?}", s.tests[1].kind)
+        };
+        assert_eq!(build_error.as_deref(), Some("clang: no setjmp.h"));
+        // The hash follows the file's bytes, or the reason it was not built.
+        let mut h = Sha256::new();
+        h.update(b"int main(){return 0;}");
+        assert_eq!(s.source_hash(&s.tests[0]).unwrap(), hex(&h.finalize()));
+        assert_ne!(
+            s.source_hash(&s.tests[1]).unwrap(),
+            s.source_hash(&s.tests[0]).unwrap()
+        );
+
+        for (test, line, words) in [
+            (
+                "[[test]]\nname = \"x\"\nwasm = \"wasm/x.wasm\"\n",
+                6,
+                "module 'wasm/x.wasm' does not exist",
+            ),
+            (
+                "[[test]]\nname = \"hello\"\nwasm = \"src/a.c\"\n",
+                5,
+                "reads 'wasm', so it may not take the name of a generated module",
+            ),
+            (
+                "[[test]]\nname = \"x\"\nwasm_build_error = \"no\"\n",
+                6,
+                "'wasm_build_error' applies only to a lifecycle test with 'wasm'",
+            ),
+            (
+                "[[test]]\nname = \"x\"\nwasm = \"src/a.c\"\nnative = \"src/a.c\"\n",
+                7,
+                "'native' does not apply to a lifecycle test",
+            ),
+            ("[[test]]\nname = \"x\"\nwasm = \"../a.wasm\"\n", 6, ".."),
+        ] {
+            let (_d, r) = write_suite(&format!("{head}{test}"));
             let msg = r.unwrap_err().to_string();
             assert!(msg.contains(&format!("suite.toml:{line}: ")), "{msg}");
             assert!(msg.contains(words), "{msg}");
@@ -889,7 +952,12 @@ mod tests {
                 TestKind::Command(c) => {
                     format!("command {} check={}", source(&c.guest), c.check.is_some())
                 }
-                TestKind::Lifecycle(m) => format!("lifecycle module={}", m.name()),
+                TestKind::Lifecycle(LifecycleModule::Generated(m)) => {
+                    format!("lifecycle module={}", m.name())
+                }
+                TestKind::Lifecycle(LifecycleModule::File { wasm, build_error }) => {
+                    format!("lifecycle wasm={} error={build_error:?}", rel(wasm))
+                }
                 TestKind::Gateway(g) => {
                     format!("gateway {} {}", source(&g.guest), request(&g.request))
                 }

@@ -1,6 +1,7 @@
 //! wasmer through the life cycle: one `Engine`, the module compiled once, a fresh `Store`
-//! and `Instance::new` per instance (wasmer has no pre-linked instance; the modules import
-//! nothing, so the import object is empty).
+//! and `Instance::new` per instance (wasmer has no pre-linked instance: a module file's
+//! function imports are made anew in each store, as stubs that trap; the generated modules
+//! import nothing).
 
 use super::WasmerCompiler;
 use super::other;
@@ -9,12 +10,17 @@ use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use wasmer::{Imports, Instance, Module, Store, TypedFunction};
+use wasmer::{
+    ExternType, Function, FunctionType, Imports, Instance, Module, RuntimeError, Store,
+    TypedFunction,
+};
 
 /// A wasmer engine with one compiler and the module it instantiates.
 pub struct WasmerEngine {
     engine: wasmer::Engine,
     module: Option<Module>,
+    /// The module's function imports: module, name and type.
+    stubs: Vec<(String, String, FunctionType)>,
     live: Vec<(Store, Instance)>,
 }
 
@@ -25,13 +31,20 @@ impl WasmerEngine {
         WasmerEngine {
             engine,
             module: None,
+            stubs: Vec::new(),
             live: Vec::new(),
         }
     }
 
     fn new_instance(&self, module: &Module) -> Result<(Store, Instance), Failure> {
         let mut store = Store::new(self.engine.clone());
-        let instance = Instance::new(&mut store, module, &Imports::new()).map_err(other)?;
+        let mut imports = Imports::new();
+        for (from, name, ty) in &self.stubs {
+            let what = format!("stub import `{from}::{name}` called");
+            let f = Function::new(&mut store, ty, move |_| Err(RuntimeError::new(&what)));
+            imports.define(from, name, f);
+        }
+        let instance = Instance::new(&mut store, module, &imports).map_err(other)?;
         Ok((store, instance))
     }
 
@@ -77,6 +90,19 @@ impl Engine for WasmerEngine {
             Source::Wasm(bytes) => Module::new(&self.engine, bytes).map_err(other)?,
             Source::Precompiled(path) => deserialize(&self.engine, path)?,
         };
+        self.stubs = module
+            .imports()
+            .map(|i| match i.ty() {
+                ExternType::Function(ty) => {
+                    Ok((i.module().to_string(), i.name().to_string(), ty.clone()))
+                }
+                _ => Err(Failure::Other(format!(
+                    "cannot link: import `{}::{}` is not a function, and only functions are stubbed",
+                    i.module(),
+                    i.name()
+                ))),
+            })
+            .collect::<Result<_, _>>()?;
         self.live.clear();
         self.module = Some(module);
         Ok(())

@@ -1,6 +1,6 @@
 //! wasmi in-process: one `Engine` and `Linker` per worker, a fresh `Store` per iteration.
 
-use super::{Host, engine, limits, linker, other, unknown_import};
+use super::{Host, WasmiTranslation, engine, limits, linker, other, unknown_import};
 use crate::runtime::embedded::invoke::{self, Scalar, Value};
 use crate::runtime::embedded::wasi_ctx::{self, take};
 use crate::runtime::embedded::{execute_then_teardown, read_module};
@@ -16,9 +16,9 @@ pub struct Wasmi {
 }
 
 impl Wasmi {
-    /// Builds the engine: eager translation (see the module's doc).
-    pub fn new() -> Result<Wasmi, Failure> {
-        let engine = engine();
+    /// Builds the engine, translating as `translation` says.
+    pub fn new(translation: WasmiTranslation) -> Result<Wasmi, Failure> {
+        let engine = engine(translation);
         let linker = linker(&engine).map_err(other)?;
         Ok(Wasmi { engine, linker })
     }

@@ -2,7 +2,7 @@
 //! context and instance, on a pool of guest threads (an interpreter blocks its thread for
 //! the whole request, as the other engines do).
 
-use super::{Host, engine, limits, linker, unknown_import};
+use super::{Host, WasmiTranslation, engine, limits, linker, unknown_import};
 use crate::http::gateway::{Backend, GuestPool};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::embedded::wasi_ctx::{self, take};
@@ -15,9 +15,14 @@ pub struct WasmiBackend {
 }
 
 impl WasmiBackend {
-    /// Translates the guest and starts `threads` guest threads.
-    pub fn new(wasm: &Path, threads: usize, memory_limit: u64) -> Result<WasmiBackend, String> {
-        let engine = engine();
+    /// Translates the guest (as `translation` says) and starts `threads` guest threads.
+    pub fn new(
+        translation: WasmiTranslation,
+        wasm: &Path,
+        threads: usize,
+        memory_limit: u64,
+    ) -> Result<WasmiBackend, String> {
+        let engine = engine(translation);
         let bytes = std::fs::read(wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
         let module = Module::new(&engine, &bytes)
             .map_err(|e| format!("{}: invalid module: {e}", wasm.display()))?;

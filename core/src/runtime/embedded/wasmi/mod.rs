@@ -1,31 +1,55 @@
 //! wasmi, embedded: a Rust interpreter (the one a Rust user would first reach for instead of
-//! a JIT), with WASI from `wasmi_wasi`, behind the command suites ([`command`]) and the
-//! gateway ([`gateway`]). One configuration: Wasm is translated to wasmi's bytecode eagerly,
-//! so that translation counts in the compile phase as other engines' compilation does, not
-//! in the first call. No lifecycle engine: wasmi has no precompiled module format to load.
-//! Compiled only with the `engines` feature.
+//! a JIT), with WASI from `wasmi_wasi`, behind the command suites ([`command`]), the
+//! lifecycle suite ([`lifecycle`]; no precompiled module format, so no load phase) and the
+//! gateway ([`gateway`]). By default Wasm is translated to wasmi's bytecode eagerly, so that
+//! translation counts in the compile phase as other engines' compilation does, not in the
+//! first call; [`WasmiTranslation::Lazy`] is the lifecycle suite's contrast. The engines
+//! are compiled only with the `engines` feature.
 
+#[cfg(feature = "engines")]
 mod command;
+#[cfg(feature = "engines")]
 pub(crate) mod gateway;
+#[cfg(feature = "engines")]
+pub(crate) mod lifecycle;
 
+#[cfg(feature = "engines")]
 pub use command::Wasmi;
 
+#[cfg(feature = "engines")]
 use wasmi::{CompilationMode, Config, Engine, Linker, Module, StoreLimits, StoreLimitsBuilder};
+#[cfg(feature = "engines")]
 use wasmi_wasi::WasiCtx;
 
+/// When wasmi validates and translates a function to its bytecode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmiTranslation {
+    /// Every function when the module is compiled.
+    Eager,
+    /// Each function on its first call: a big module starts at once, and a function never
+    /// called is never translated.
+    Lazy,
+}
+
 /// What a store holds: the guest's WASI context and its memory cap.
+#[cfg(feature = "engines")]
 pub(crate) struct Host {
     wasi: WasiCtx,
     limits: StoreLimits,
 }
 
-/// The engine of every suite: eager translation (see the module's doc).
-fn engine() -> Engine {
+/// The engine translating as `translation` says.
+#[cfg(feature = "engines")]
+fn engine(translation: WasmiTranslation) -> Engine {
     let mut config = Config::default();
-    config.compilation_mode(CompilationMode::Eager);
+    config.compilation_mode(match translation {
+        WasmiTranslation::Eager => CompilationMode::Eager,
+        WasmiTranslation::Lazy => CompilationMode::Lazy,
+    });
     Engine::new(&config)
 }
 
+#[cfg(feature = "engines")]
 /// A linker with WASI preview 1.
 fn linker(engine: &Engine) -> Result<Linker<Host>, String> {
     let mut linker = Linker::new(engine);
@@ -34,6 +58,7 @@ fn linker(engine: &Engine) -> Result<Linker<Host>, String> {
     Ok(linker)
 }
 
+#[cfg(feature = "engines")]
 /// A memory cap: a refused `memory.grow` traps, so the cell ends as out of memory (as on
 /// wasmtime) instead of the guest limping on with a NULL from malloc.
 fn limits(memory_limit: u64) -> StoreLimits {
@@ -43,6 +68,7 @@ fn limits(memory_limit: u64) -> StoreLimits {
         .build()
 }
 
+#[cfg(feature = "engines")]
 /// The first import outside WASI preview 1, said as wasmtime says it (wasmi's own words
 /// are "cannot find definition for import …").
 fn unknown_import(module: &Module) -> Option<String> {
@@ -58,6 +84,7 @@ fn unknown_import(module: &Module) -> Option<String> {
         })
 }
 
+#[cfg(feature = "engines")]
 /// A wasmi error as a failure.
 fn other(e: impl std::fmt::Display) -> crate::runtime::Failure {
     crate::runtime::Failure::Other(e.to_string())

@@ -1,5 +1,6 @@
-//! wasmtime through the life cycle: one `Engine`, an `InstancePre` linked once, a fresh
-//! `Store` per instance (the way wasmtime recommends serving many short-lived instances).
+//! wasmtime through the life cycle: one `Engine`, an `InstancePre` linked once (a module
+//! file's imports as traps), a fresh `Store` per instance (the way wasmtime recommends
+//! serving many short-lived instances).
 
 use super::{WasmtimeVariant, other};
 use crate::lifecycle::{Engine, LIVE_MAX, Source, check_answer, modules, timed_batch};
@@ -72,7 +73,10 @@ impl Engine for WasmtimeEngine {
             Source::Wasm(bytes) => Module::new(&self.engine, bytes).map_err(other)?,
             Source::Precompiled(path) => deserialize(&self.engine, path)?,
         };
-        let linker: Linker<()> = Linker::new(&self.engine);
+        let mut linker: Linker<()> = Linker::new(&self.engine);
+        linker
+            .define_unknown_imports_as_traps(&module)
+            .map_err(|e| Failure::Other(format!("cannot link: {e:#}")))?;
         let pre = linker
             .instantiate_pre(&module)
             .map_err(|e| Failure::Other(format!("cannot link: {e:#}")))?;

@@ -39,6 +39,9 @@ pub enum WasmtimeVariant {
     Winch,
     /// Cranelift with optimisations off: shows what the optimiser is worth.
     O0,
+    /// Cranelift compiling one function at a time on one thread (the lifecycle suite's
+    /// contrast to the default, which compiles functions in parallel on every core).
+    Serial,
 }
 
 #[cfg(feature = "engines")]
@@ -87,6 +90,9 @@ impl WasmtimeVariant {
             }
             WasmtimeVariant::O0 => {
                 cfg.cranelift_opt_level(OptLevel::None);
+            }
+            WasmtimeVariant::Serial => {
+                cfg.parallel_compilation(false);
             }
         }
         cfg
