@@ -111,7 +111,12 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         if run.meta.suite_kind == SuiteKind::Lifecycle {
             print!(
                 "{}",
-                super::show::render_lifecycle(&summary, &run.meta.not_applicable, false)
+                super::show::render_lifecycle(
+                    &summary,
+                    &run.meta.tests,
+                    &run.meta.not_applicable,
+                    false
+                )
             );
         } else if run.meta.suite_kind.is_http() {
             print!("{}", super::show::render_http(&run, &summary));

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use wasmeter_core::analysis::{
     RunSummary, cell_sizes, heap_series, http_cells, noise as noise_of, summarize,
 };
-use wasmeter_core::store::NotApplicable;
 use wasmeter_core::store::SavedRun;
+use wasmeter_core::store::{NotApplicable, TestRecord};
 use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{
     Table, http_tables, lifecycle_tables, noise_tables, phases_table, sizes_tables,
@@ -75,7 +75,10 @@ pub fn main(
             println!("load: {}{busy}", l.describe(&m.id));
         }
         if m.suite_kind == SuiteKind::Lifecycle {
-            print!("{}", render_lifecycle(&summary, &m.not_applicable, phases));
+            print!(
+                "{}",
+                render_lifecycle(&summary, &m.tests, &m.not_applicable, phases)
+            );
         } else if m.suite_kind.is_http() {
             print!("{}", render_http(&run, &summary));
         } else {
@@ -106,11 +109,16 @@ fn tables_text(tables: impl IntoIterator<Item = Table>) -> String {
 /// A lifecycle run: the `hello` module's every measurement per runtime, then measurements
 /// against heap size (dense and sparse lines per runtime), all as median (p99) per
 /// operation; then what was not applicable and what failed.
-pub fn render_lifecycle(s: &RunSummary, not_applicable: &[NotApplicable], all: bool) -> String {
+pub fn render_lifecycle(
+    s: &RunSummary,
+    tests: &[TestRecord],
+    not_applicable: &[NotApplicable],
+    all: bool,
+) -> String {
     let mut out = String::from(
         "per operation: median (p99) over the samples; each sample times a batch of operations as one\n",
     );
-    out.push_str(&tables_text(lifecycle_tables(s, all)));
+    out.push_str(&tables_text(lifecycle_tables(s, tests, all)));
     if !all && !heap_series(s).is_empty() {
         out.push_str("\n(--phases: every measurement against heap size)\n");
     }

@@ -65,7 +65,7 @@ impl Exporter for MarkdownExporter {
                     out,
                     "Per operation: median (p99) over the samples; each sample times a batch of operations as one.\n"
                 )?;
-                lifecycle_tables(s, true)
+                lifecycle_tables(s, &m.tests, true)
             } else if m.suite_kind.is_http() {
                 http_tables(&run.http, &s.baseline)
             } else {

@@ -68,11 +68,13 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
                 .source_hash(t)
                 .unwrap_or_else(|_| "missing".into()),
             // Sizes of what is run as given or prebuilt (a module by path, the apps
-            // suite's programs): the size table reads them.
+            // suite's programs, a lifecycle test's file): the size tables read them.
             module_bytes: t
                 .guest()
                 .filter(|g| matches!(g.build, Build::Module(_) | Build::Prebuilt { .. }))
-                .and_then(|g| bytes(&g.wasm)),
+                .map(|g| g.wasm.as_path())
+                .or(t.lifecycle_file())
+                .and_then(bytes),
             native_bytes: match t.guest().map(|g| &g.build) {
                 Some(Build::Module(run)) => run.native.as_deref().and_then(bytes),
                 Some(Build::Prebuilt { native, .. }) => bytes(native),

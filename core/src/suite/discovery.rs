@@ -41,6 +41,8 @@ pub struct SuiteCatalog {
     pub broken: Vec<BrokenSuite>,
     /// Suites that a build script makes but that are not built yet: name and script.
     pub unbuilt: Vec<(String, PathBuf)>,
+    /// Every build script under the root: the suite it is named after, and the script.
+    scripts: Vec<(String, PathBuf)>,
 }
 
 /// A suite whose manifest does not load.
@@ -120,6 +122,7 @@ impl SuiteCatalog {
             suites: Vec::new(),
             broken: Vec::new(),
             unbuilt: Vec::new(),
+            scripts: build_scripts(root),
         };
         for dir in dirs_with(root, "suite.toml") {
             match Suite::load(&dir) {
@@ -143,11 +146,13 @@ impl SuiteCatalog {
         cat.suites.sort_by(|a, b| a.name.cmp(&b.name));
         cat.broken.sort_by(|a, b| a.name.cmp(&b.name));
         // A directory with a build script and no manifest makes its suite when built.
-        cat.unbuilt = build_scripts(root)
-            .into_iter()
+        cat.unbuilt = cat
+            .scripts
+            .iter()
             .filter(|(name, script)| {
                 !script.with_file_name("suite.toml").is_file() && !cat.has(name)
             })
+            .cloned()
             .collect();
         Ok(cat)
     }
@@ -158,7 +163,8 @@ impl SuiteCatalog {
     }
 
     /// The suite called `name`, or why not: broken (its error), not built yet, or
-    /// unknown (listing the known ones).
+    /// unknown (listing the known ones). A build script may make further suites, named
+    /// after its own (`apps-lifecycle` is made by `apps/build.sh`).
     pub fn get(&self, name: &str) -> Result<&Suite, SuiteError> {
         if let Some(suite) = self.suites.iter().find(|s| s.name == name) {
             return Ok(suite);
@@ -169,9 +175,21 @@ impl SuiteCatalog {
                 error: b.error.clone(),
             });
         }
-        if let Some((_, script)) = self.unbuilt.iter().find(|(n, _)| n == name) {
+        let made_by = |n: &str| {
+            name == n
+                || name
+                    .strip_prefix(n)
+                    .is_some_and(|rest| rest.starts_with('-'))
+        };
+        let maker = self
+            .unbuilt
+            .iter()
+            .find(|(n, _)| n == name)
+            .or_else(|| self.scripts.iter().find(|(n, _)| made_by(n)));
+        if let Some((by, script)) = maker {
             return Err(SuiteError::NotBuilt {
                 name: name.to_string(),
+                by: by.clone(),
                 script: script.clone(),
             });
         }
@@ -234,6 +252,17 @@ mod tests {
         assert_eq!(names, [("compute", "repo"), ("libsodium", "generated")]);
         let s = cat.get("libsodium").unwrap();
         assert_eq!(s.dir, std::fs::canonicalize(&built).unwrap());
+        // A further suite the script makes, named after it, says which build makes it;
+        // a name that only starts the same way does not.
+        assert_eq!(
+            cat.get("libsodium-lifecycle").unwrap_err().to_string(),
+            format!(
+                "suite 'libsodium-lifecycle' is not built yet: run `wasmeter suite build libsodium` (runs {})",
+                root.join("libsodium/build.sh").display()
+            )
+        );
+        let e = cat.get("libsodiumx").unwrap_err().to_string();
+        assert!(e.starts_with("unknown suite 'libsodiumx'"), "{e}");
     }
 
     #[test]

@@ -41,10 +41,12 @@ pub enum SuiteError {
         error: String,
     },
     /// A suite that a build script makes has not been built yet.
-    #[error("suite '{name}' is not built yet: run `wasmeter suite build {name}` (runs {script})")]
+    #[error("suite '{name}' is not built yet: run `wasmeter suite build {by}` (runs {script})")]
     NotBuilt {
         /// Suite name.
         name: String,
+        /// The suite whose build script makes it (itself, or `apps` for `apps-lifecycle`).
+        by: String,
         /// Its build script.
         script: PathBuf,
     },

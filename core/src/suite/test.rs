@@ -238,6 +238,14 @@ impl TestCase {
         }
     }
 
+    /// The module file of a lifecycle test that reads one.
+    pub fn lifecycle_file(&self) -> Option<&Path> {
+        match &self.kind {
+            TestKind::Lifecycle(LifecycleModule::File { wasm, .. }) => Some(wasm),
+            _ => None,
+        }
+    }
+
     /// The generated module of a lifecycle test.
     pub fn module(&self) -> Option<ModuleSpec> {
         match &self.kind {

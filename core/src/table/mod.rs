@@ -24,7 +24,9 @@ pub use diff::{diff_columns, diff_row, diff_table};
 #[cfg(feature = "parquet")]
 pub use history::history_table;
 pub use http::http_tables;
-pub use lifecycle::{HEAP_DEFAULT, heap_table, lifecycle_tables, module_table};
+pub use lifecycle::{
+    HEAP_DEFAULT, heap_table, lifecycle_tables, module_files_tables, module_table,
+};
 pub use markdown::escape_markdown;
 pub use noise::noise_tables;
 pub use phases::phases_table;
