@@ -1,6 +1,7 @@
 //! The apps suite end to end: two real programs (bzip2 and Lua, the quickest to build)
 //! built by its script from registry sources into a private cache, registered, and run
-//! checked and self-timed natively and on three engines; and what a user sees when a
+//! checked and self-timed natively and on three engines, and their modules through the
+//! lifecycle suite's phases (`apps-lifecycle`); and what a user sees when a
 //! source cannot be fetched, a target does not build, or an answer is wrong: only that
 //! program's cells fail, with the cause, and the run goes on.
 
@@ -29,13 +30,17 @@ fn cell<'a>(v: &'a Value, rt: &str, test: &str) -> &'a Value {
 #[test]
 fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_native() {
     let d = tempfile::tempdir().unwrap();
-    let out = wasmeter(&["run", "--suite", "apps"], d.path(), &[]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("suite 'apps' is not built yet: run `wasmeter suite build apps`"),
-        "{}",
-        stderr(&out)
-    );
+    for suite in ["apps", "apps-lifecycle"] {
+        let out = wasmeter(&["run", "--suite", suite], d.path(), &[]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "suite '{suite}' is not built yet: run `wasmeter suite build apps`"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
 
     let out = wasmeter(
         &["suite", "build", "apps"],
@@ -176,6 +181,58 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
             rel("wasmi") > rel("wasmtime") && rel("wasmi") > rel("wasmer-cranelift"),
             "{test}"
         );
+    }
+    lifecycle_of_the_modules(d.path());
+}
+
+/// The built modules through the lifecycle suite: compile, load where an engine has a
+/// precompiled format, instantiate with the imports as stubs; nothing called; lazy
+/// translation starts far sooner than eager; compile throughput shown per engine.
+fn lifecycle_of_the_modules(dir: &std::path::Path) {
+    const ENGINES: &str = "wasmtime,wasmtime-serial,wasmer-singlepass,wasmi,wasmi-lazy";
+    let mut args = vec!["run", "--suite", "apps-lifecycle"];
+    args.extend(once(ENGINES, &[]));
+    let out = wasmeter(&args, dir, &[]);
+    let v = json(&out);
+    assert_eq!(failures(&v), vec!["ok"; 10], "{}", stderr(&out));
+    for test in ["bzip2", "lua"] {
+        let phase = |rt: &str, p: &str| cell(&v, rt, test)["phase_stats"][p]["median"].as_f64();
+        for rt in ENGINES.split(',') {
+            let interpreter = rt.starts_with("wasmi");
+            assert!(phase(rt, "compile").unwrap() > 0.0, "{rt} {test}");
+            assert!(phase(rt, "instantiate").unwrap() > 0.0, "{rt} {test}");
+            assert!(phase(rt, "first_instantiate").unwrap() > 0.0, "{rt} {test}");
+            assert_eq!(phase(rt, "load").is_some(), !interpreter, "{rt} {test}");
+            assert_eq!(phase(rt, "call"), None, "{rt} {test}");
+        }
+        let (lazy, eager) = (
+            phase("wasmi-lazy", "compile").unwrap(),
+            phase("wasmi", "compile").unwrap(),
+        );
+        assert!(
+            lazy * 5.0 < eager,
+            "{test}: lazy {lazy} ns, eager {eager} ns"
+        );
+    }
+    let show = stdout(&wasmeter(&["show", "latest"], dir, &[]));
+    let throughput = show
+        .split("compile throughput")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no throughput table: {show}"));
+    for test in ["bzip2", "lua"] {
+        let row: Vec<&str> = throughput
+            .lines()
+            .find(|l| l.starts_with(&format!("{test} (")))
+            .unwrap_or_else(|| panic!("{show}"))
+            .split(" MB/s")
+            .collect();
+        // One figure per engine: a module of ~100–300 KiB compiles at more than 0.1 MB/s
+        // (Cranelift, one thread) and less than 100 GB/s (lazy: parsing only).
+        assert_eq!(row.len(), 6, "{row:?}");
+        for mbs in &row[..5] {
+            let mbs: f64 = mbs.split_whitespace().last().unwrap().parse().unwrap();
+            assert!(mbs > 0.1 && mbs < 100_000.0, "{test}: {row:?}");
+        }
     }
 }
 
