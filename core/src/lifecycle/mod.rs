@@ -94,6 +94,48 @@ pub(crate) fn timed_batch<T>(
     Ok(d)
 }
 
+/// The instances an engine keeps alive between [`Engine::instantiate`] and
+/// [`Engine::teardown`]: every engine batches, drops and calls them the same way.
+#[cfg(feature = "engines")]
+pub(crate) struct Live<T>(Vec<T>);
+
+#[cfg(feature = "engines")]
+impl<T> Live<T> {
+    /// None alive.
+    pub(crate) fn new() -> Live<T> {
+        Live(Vec::new())
+    }
+
+    /// Makes `n` instances with `make` and keeps them; returns the time of the batch.
+    pub(crate) fn make(
+        &mut self,
+        n: u64,
+        mut make: impl FnMut() -> Result<T, Failure>,
+    ) -> Result<Duration, Failure> {
+        self.0.reserve(n as usize);
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            self.0.push(make()?);
+        }
+        Ok(t.elapsed())
+    }
+
+    /// Drops every instance; the time that took and how many there were.
+    pub(crate) fn teardown(&mut self) -> (Duration, u64) {
+        let n = self.0.len() as u64;
+        let t = std::time::Instant::now();
+        self.0.clear();
+        (t.elapsed(), n)
+    }
+
+    /// The oldest instance alive: the one calls go to.
+    pub(crate) fn oldest(&mut self) -> Result<&mut T, Failure> {
+        self.0
+            .first_mut()
+            .ok_or_else(|| Failure::Other("no live instance".into()))
+    }
+}
+
 /// Checks the trivial export's answer.
 #[cfg(feature = "engines")]
 pub(crate) fn check_answer(got: i32) -> Result<(), Failure> {

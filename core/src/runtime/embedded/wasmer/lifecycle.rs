@@ -5,7 +5,7 @@
 
 use super::WasmerCompiler;
 use super::other;
-use crate::lifecycle::{Engine, Source, check_answer, modules, timed_batch};
+use crate::lifecycle::{Engine, Live, Source, check_answer, modules, timed_batch};
 use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;
@@ -21,7 +21,7 @@ pub struct WasmerEngine {
     module: Option<Module>,
     /// The module's function imports: module, name and type.
     stubs: Vec<(String, String, FunctionType)>,
-    live: Vec<(Store, Instance)>,
+    live: Live<(Store, Instance)>,
 }
 
 impl WasmerEngine {
@@ -32,20 +32,12 @@ impl WasmerEngine {
             engine,
             module: None,
             stubs: Vec::new(),
-            live: Vec::new(),
+            live: Live::new(),
         }
     }
 
     fn new_instance(&self, module: &Module) -> Result<(Store, Instance), Failure> {
-        let mut store = Store::new(self.engine.clone());
-        let mut imports = Imports::new();
-        for (from, name, ty) in &self.stubs {
-            let what = format!("stub import `{from}::{name}` called");
-            let f = Function::new(&mut store, ty, move |_| Err(RuntimeError::new(&what)));
-            imports.define(from, name, f);
-        }
-        let instance = Instance::new(&mut store, module, &imports).map_err(other)?;
-        Ok((store, instance))
+        new_instance(&self.engine, &self.stubs, module)
     }
 
     fn module(&self) -> Result<Module, Failure> {
@@ -53,12 +45,23 @@ impl WasmerEngine {
             .clone()
             .ok_or_else(|| Failure::Other("no module prepared".into()))
     }
+}
 
-    fn oldest(&mut self) -> Result<&mut (Store, Instance), Failure> {
-        self.live
-            .first_mut()
-            .ok_or_else(|| Failure::Other("no live instance".into()))
+/// A fresh store with the module's function imports as stubs, and an instance in it.
+fn new_instance(
+    engine: &wasmer::Engine,
+    stubs: &[(String, String, FunctionType)],
+    module: &Module,
+) -> Result<(Store, Instance), Failure> {
+    let mut store = Store::new(engine.clone());
+    let mut imports = Imports::new();
+    for (from, name, ty) in stubs {
+        let what = format!("stub import `{from}::{name}` called");
+        let f = Function::new(&mut store, ty, move |_| Err(RuntimeError::new(&what)));
+        imports.define(from, name, f);
     }
+    let instance = Instance::new(&mut store, module, &imports).map_err(other)?;
+    Ok((store, instance))
 }
 
 #[allow(unsafe_code)]
@@ -103,31 +106,23 @@ impl Engine for WasmerEngine {
                 ))),
             })
             .collect::<Result<_, _>>()?;
-        self.live.clear();
+        self.live.teardown();
         self.module = Some(module);
         Ok(())
     }
 
     fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
-        self.live.reserve(n as usize);
         let module = self.module()?;
-        let t = Instant::now();
-        for _ in 0..n {
-            let pair = self.new_instance(&module)?;
-            self.live.push(pair);
-        }
-        Ok(t.elapsed())
+        let (engine, stubs) = (&self.engine, &self.stubs);
+        self.live.make(n, || new_instance(engine, stubs, &module))
     }
 
     fn teardown(&mut self) -> (Duration, u64) {
-        let n = self.live.len() as u64;
-        let t = Instant::now();
-        self.live.clear();
-        (t.elapsed(), n)
+        self.live.teardown()
     }
 
     fn call(&mut self, n: u64) -> Result<Duration, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f: TypedFunction<(), i32> = instance
             .exports
             .get_typed_function(&*store, modules::CALL_EXPORT)
@@ -152,7 +147,7 @@ impl Engine for WasmerEngine {
     }
 
     fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f: TypedFunction<i32, i32> = instance
             .exports
             .get_typed_function(&*store, modules::PEEK_EXPORT)

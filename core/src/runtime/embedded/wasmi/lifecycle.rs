@@ -4,7 +4,7 @@
 //! process starts from the WebAssembly bytes.
 
 use super::{WasmiTranslation, engine, other};
-use crate::lifecycle::{Engine, Source, check_answer, modules, timed_batch};
+use crate::lifecycle::{Engine, Live, Source, check_answer, modules, timed_batch};
 use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;
@@ -15,7 +15,7 @@ use wasmi::{Error, ExternType, Instance, Linker, Module, Store};
 pub struct WasmiEngine {
     engine: wasmi::Engine,
     prepared: Option<(Module, Linker<()>)>,
-    live: Vec<(Store<()>, Instance)>,
+    live: Live<(Store<()>, Instance)>,
 }
 
 impl WasmiEngine {
@@ -24,27 +24,27 @@ impl WasmiEngine {
         WasmiEngine {
             engine: engine(translation),
             prepared: None,
-            live: Vec::new(),
+            live: Live::new(),
         }
     }
 
-    fn new_instance(&self) -> Result<(Store<()>, Instance), Failure> {
-        let (module, linker) = self
-            .prepared
+    fn prepared(&self) -> Result<&(Module, Linker<()>), Failure> {
+        self.prepared
             .as_ref()
-            .ok_or_else(|| Failure::Other("no module prepared".into()))?;
-        let mut store = Store::new(&self.engine, ());
-        let instance = linker
-            .instantiate_and_start(&mut store, module)
-            .map_err(other)?;
-        Ok((store, instance))
+            .ok_or_else(|| Failure::Other("no module prepared".into()))
     }
+}
 
-    fn oldest(&mut self) -> Result<&mut (Store<()>, Instance), Failure> {
-        self.live
-            .first_mut()
-            .ok_or_else(|| Failure::Other("no live instance".into()))
-    }
+/// A fresh store and an instance of `module` in it.
+fn new_instance(
+    engine: &wasmi::Engine,
+    (module, linker): &(Module, Linker<()>),
+) -> Result<(Store<()>, Instance), Failure> {
+    let mut store = Store::new(engine, ());
+    let instance = linker
+        .instantiate_and_start(&mut store, module)
+        .map_err(other)?;
+    Ok((store, instance))
 }
 
 /// No precompiled module format.
@@ -95,30 +95,26 @@ impl Engine for WasmiEngine {
         };
         let module = Module::new(&self.engine, bytes).map_err(other)?;
         let linker = stub_linker(&self.engine, &module)?;
-        self.live.clear();
+        self.live.teardown();
         self.prepared = Some((module, linker));
         Ok(())
     }
 
     fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
-        self.live.reserve(n as usize);
-        let t = Instant::now();
-        for _ in 0..n {
-            let pair = self.new_instance()?;
-            self.live.push(pair);
-        }
-        Ok(t.elapsed())
+        let prepared = self
+            .prepared
+            .as_ref()
+            .ok_or_else(|| Failure::Other("no module prepared".into()))?;
+        let engine = &self.engine;
+        self.live.make(n, || new_instance(engine, prepared))
     }
 
     fn teardown(&mut self) -> (Duration, u64) {
-        let n = self.live.len() as u64;
-        let t = Instant::now();
-        self.live.clear();
-        (t.elapsed(), n)
+        self.live.teardown()
     }
 
     fn call(&mut self, n: u64) -> Result<Duration, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f = instance
             .get_typed_func::<(), i32>(&*store, modules::CALL_EXPORT)
             .map_err(other)?;
@@ -133,15 +129,16 @@ impl Engine for WasmiEngine {
     }
 
     fn cycle(&mut self, n: u64) -> Result<Duration, Failure> {
+        let prepared = self.prepared()?;
         let t = Instant::now();
         for _ in 0..n {
-            drop(black_box(self.new_instance()?));
+            drop(black_box(new_instance(&self.engine, prepared)?));
         }
         Ok(t.elapsed())
     }
 
     fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f = instance
             .get_typed_func::<i32, i32>(&*store, modules::PEEK_EXPORT)
             .map_err(other)?;

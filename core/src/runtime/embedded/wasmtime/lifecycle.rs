@@ -3,7 +3,7 @@
 //! serving many short-lived instances).
 
 use super::{WasmtimeVariant, other};
-use crate::lifecycle::{Engine, LIVE_MAX, Source, check_answer, modules, timed_batch};
+use crate::lifecycle::{Engine, LIVE_MAX, Live, Source, check_answer, modules, timed_batch};
 use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;
@@ -14,7 +14,7 @@ use wasmtime::{Instance, InstancePre, Linker, Module, Store};
 pub struct WasmtimeEngine {
     engine: wasmtime::Engine,
     pre: Option<InstancePre<()>>,
-    live: Vec<(Store<()>, Instance)>,
+    live: Live<(Store<()>, Instance)>,
 }
 
 impl WasmtimeEngine {
@@ -26,7 +26,7 @@ impl WasmtimeEngine {
         Ok(WasmtimeEngine {
             engine,
             pre: None,
-            live: Vec::new(),
+            live: Live::new(),
         })
     }
 
@@ -34,12 +34,6 @@ impl WasmtimeEngine {
         self.pre
             .as_ref()
             .ok_or_else(|| Failure::Other("no module prepared".into()))
-    }
-
-    fn oldest(&mut self) -> Result<&mut (Store<()>, Instance), Failure> {
-        self.live
-            .first_mut()
-            .ok_or_else(|| Failure::Other("no live instance".into()))
     }
 }
 
@@ -80,32 +74,27 @@ impl Engine for WasmtimeEngine {
         let pre = linker
             .instantiate_pre(&module)
             .map_err(|e| Failure::Other(format!("cannot link: {e:#}")))?;
-        self.live.clear();
+        self.live.teardown();
         self.pre = Some(pre);
         Ok(())
     }
 
     fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
-        self.live.reserve(n as usize);
         let pre = self.pre()?.clone();
-        let t = Instant::now();
-        for _ in 0..n {
-            let mut store = Store::new(&self.engine, ());
+        let engine = &self.engine;
+        self.live.make(n, || {
+            let mut store = Store::new(engine, ());
             let instance = pre.instantiate(&mut store).map_err(other)?;
-            self.live.push((store, instance));
-        }
-        Ok(t.elapsed())
+            Ok((store, instance))
+        })
     }
 
     fn teardown(&mut self) -> (Duration, u64) {
-        let n = self.live.len() as u64;
-        let t = Instant::now();
-        self.live.clear();
-        (t.elapsed(), n)
+        self.live.teardown()
     }
 
     fn call(&mut self, n: u64) -> Result<Duration, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f = instance
             .get_typed_func::<(), i32>(&mut *store, modules::CALL_EXPORT)
             .map_err(other)?;
@@ -131,7 +120,7 @@ impl Engine for WasmtimeEngine {
     }
 
     fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
-        let (store, instance) = self.oldest()?;
+        let (store, instance) = self.live.oldest()?;
         let f = instance
             .get_typed_func::<i32, i32>(&mut *store, modules::PEEK_EXPORT)
             .map_err(other)?;
