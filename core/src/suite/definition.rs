@@ -76,7 +76,8 @@ impl Suite {
     /// Built from a source: the source, the includes, then the wasm flags — the same
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
     /// without a compiler. Prebuilt: the module (or why it was not built) and its checking
-    /// build. A module as given: its bytes, then its arguments. Lifecycle: the generated
+    /// build. A module as given: its bytes, then its arguments. Gateway: the guest as
+    /// for a command, then the `wasi:http` component. Lifecycle: the generated
     /// module, or the file (or why it was not built). Servers: the servers' command lines.
     pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
@@ -116,12 +117,19 @@ impl Suite {
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
-            TestKind::Gateway(g) => match &g.guest.build {
-                Build::Prebuilt { .. } | Build::Module(_) => {
-                    h.update(std::fs::read(&g.guest.wasm)?)
+            TestKind::Gateway(g) => {
+                match &g.guest.build {
+                    Build::Prebuilt { .. } | Build::Module(_) => {
+                        h.update(std::fs::read(&g.guest.wasm)?)
+                    }
+                    Build::Source(src) => self.hash_source(&mut h, src)?,
                 }
-                Build::Source(src) => self.hash_source(&mut h, src)?,
-            },
+                // The component the wasi:http variants serve is part of what is measured.
+                if let Some(c) = &g.request.component {
+                    h.update(b"\0component\0");
+                    h.update(std::fs::read(c)?);
+                }
+            }
         }
         Ok(hex(&h.finalize()))
     }

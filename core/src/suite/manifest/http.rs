@@ -282,6 +282,31 @@ mod tests {
         assert_eq!(s.source_hash(&s.tests[0]).unwrap().len(), 64);
     }
 
+    /// A gateway test's hash follows its wasi:http component too: the variants that serve
+    /// it measure it.
+    #[test]
+    fn a_gateway_hash_covers_the_component() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::create_dir_all(dir.path().join("wasm")).unwrap();
+        std::fs::write(dir.path().join("src/g.c"), "int main(){return 0;}").unwrap();
+        let text = "[suite]\nname = \"g\"\nkind = \"gateway\"\n[[test]]\nname = \"a\"\nsource = \"src/g.c\"\npath = \"/\"\ncomponent = \"wasm/c.wasm\"\n";
+        let hash = |component: &[u8]| {
+            std::fs::write(dir.path().join("wasm/c.wasm"), component).unwrap();
+            let s = Suite::parse(&dir.path().join("suite.toml"), text).unwrap();
+            s.source_hash(&s.tests[0]).unwrap()
+        };
+        let (one, same, other) = (hash(b"one"), hash(b"one"), hash(b"two"));
+        assert_eq!(one, same);
+        assert_ne!(one, other, "a rebuilt component is a changed test");
+        let without = Suite::parse(
+            &dir.path().join("suite.toml"),
+            &text.replace("component = \"wasm/c.wasm\"\n", ""),
+        )
+        .unwrap();
+        assert_ne!(without.source_hash(&without.tests[0]).unwrap(), one);
+    }
+
     #[test]
     fn bad_http_manifests_name_the_line_and_the_problem() {
         let gw = "[suite]\nname = \"g\"\nkind = \"gateway\"\n[[test]]\nname = \"a\"\nsource = \"src/g.c\"\n";
