@@ -55,6 +55,8 @@ pub struct Driver {
     server: Option<ServerDef>,
     upstream: Option<ServerHandle>,
     container: Option<Container>,
+    /// What preparing the cell had to adapt, for the worker to pass on as notes.
+    notes: Vec<String>,
 }
 
 /// The `container` variant's engine, image and the flags this host needs.
@@ -65,6 +67,11 @@ struct Container {
 }
 
 impl Driver {
+    /// What preparing the cell had to adapt to this host, once: notes of the cell.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
     /// Prepares a cell: finds this runtime's server (servers suites) and runs its build
     /// step; starts the upstream echo server of the `proxy` request.
     pub fn new(
@@ -83,6 +90,7 @@ impl Driver {
             server: None,
             upstream: None,
             container: None,
+            notes: Vec::new(),
         };
         if job.kind == SuiteKind::Servers {
             let def = job
@@ -102,7 +110,12 @@ impl Driver {
             }
             d.server = Some(def);
         } else if runtime.id == container::VARIANT {
-            d.container = Some(d.prepare_container()?);
+            let (container, notes) = d.prepare_container()?;
+            d.container = Some(container);
+            d.notes = notes
+                .into_iter()
+                .map(|n| format!("adapted to this host: {n}"))
+                .collect();
         } else {
             d.guest_for_variant()?;
         }
@@ -121,8 +134,9 @@ impl Driver {
     }
 
     /// Finds the engine, clears containers left by dead workers, makes the image (once
-    /// per wasmeter binary) and finds what flags this host needs to start it.
-    fn prepare_container(&self) -> Result<Container, Failure> {
+    /// per wasmeter binary) and finds what flags this host needs to start it, with what
+    /// it had to adapt.
+    fn prepare_container(&self) -> Result<(Container, Vec<String>), Failure> {
         if route(&self.job.test.path).0 == "proxy" {
             return Err(Failure::Unavailable(
                 "the upstream echo server listens on the host's loopback, which a container on a bridge network cannot reach"
@@ -136,14 +150,14 @@ impl Driver {
             .image(&self.job.serve_gateway.program)
             .map_err(Failure::Other)?;
         let (flags, notes) = engine.probe(&image).map_err(Failure::Other)?;
-        for n in notes {
-            crate::runner::worker_note(&format!("adapted to this host: {n}"));
-        }
-        Ok(Container {
-            engine,
-            image,
-            flags,
-        })
+        Ok((
+            Container {
+                engine,
+                image,
+                flags,
+            },
+            notes,
+        ))
     }
 
     /// The native gateway in a container, its port published on loopback; removed with

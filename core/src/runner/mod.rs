@@ -30,8 +30,7 @@ pub use precision::shortfalls;
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{
-    CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, note as worker_note,
-    read_spec, worker_main,
+    CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, read_spec, worker_main,
 };
 
 use crate::runtime::Failure;

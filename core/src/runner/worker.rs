@@ -150,18 +150,6 @@ pub enum WorkerMsg {
     Done,
 }
 
-/// Sends a note of the cell to the runner (see [`WorkerMsg::Note`]); a worker writes its
-/// messages on stdout.
-pub fn note(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = send(
-        &mut out,
-        &WorkerMsg::Note {
-            text: text.to_string(),
-        },
-    );
-}
-
 fn is_zero(arm: &u8) -> bool {
     *arm == 0
 }
@@ -499,6 +487,11 @@ fn http_cell(spec: &CellSpec, job: &HttpJob, out: &mut impl Write) -> i32 {
         Ok(d) => d,
         Err(failure) => return fail(out, 0, failure),
     };
+    for text in driver.take_notes() {
+        if send(out, &WorkerMsg::Note { text }).is_err() {
+            return 1;
+        }
+    }
     iterations(out, spec.warmup, spec.runs, |_| driver.iteration())
 }
 
