@@ -10,43 +10,11 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-/// At `/`, up to 3 connections are answered at once; with more open, every request first
-/// waits 4 s — longer than a level's warm-up and load together. Other paths at once.
-const SERVER: &str = r#"import http.server, socketserver, sys, threading, time
-lock = threading.Lock()
-active = 0
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
-    def setup(self):
-        global active
-        super().setup()
-        with lock:
-            active += 1
-    def finish(self):
-        global active
-        try:
-            super().finish()
-        finally:
-            with lock:
-                active -= 1
-    def do_GET(self):
-        if self.path == '/':
-            time.sleep(0.02)
-            with lock:
-                n = active
-            if n > 3:
-                time.sleep(4)
-        body = b'ok\n'
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-S(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
-"#;
+/// The Python test server every HTTP test shares (assets/testing).
+const SERVER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../assets/testing/http_test_server.py"
+);
 
 fn wasmeter(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_wasmeter"))
@@ -108,7 +76,9 @@ fn a_saturated_level_is_kept_marked_with_its_bound_and_shown_everywhere() {
     let dir = tmp.path();
     let suite = dir.join("suites/slow");
     std::fs::create_dir_all(&suite).unwrap();
-    std::fs::write(suite.join("server.py"), SERVER).unwrap();
+    // At `/`, up to 3 connections are answered at once; with more open, every request
+    // first waits 4 s — longer than a level's warm-up and load together.
+    std::fs::copy(SERVER, suite.join("server.py")).unwrap();
     std::fs::write(
         suite.join("suite.toml"),
         r#"[suite]
@@ -120,7 +90,7 @@ name = "slow"
 path = "/"
 [[test.server]]
 runtime = "native"
-command = ["python3", "{suite}/server.py", "{port}"]
+command = ["python3", "{suite}/server.py", "{port}", "--slow-over", "3", "--slow-s", "4"]
 ready = "/ready"
 
 [[test]]
@@ -128,7 +98,7 @@ name = "fast"
 path = "/fast"
 [[test.server]]
 runtime = "native"
-command = ["python3", "{suite}/server.py", "{port}"]
+command = ["python3", "{suite}/server.py", "{port}", "--slow-over", "3", "--slow-s", "4"]
 ready = "/ready"
 "#,
     )

@@ -15,59 +15,13 @@ use wasmeter_core::runner::WorkerCommand;
 use wasmeter_core::runtime::{Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
 use wasmeter_core::suite::{HttpTest, ServerDef, SuiteKind};
 
-/// A threaded HTTP/1.1 keep-alive server in Python. `slow_over`: with more connections
-/// open than this, every request waits `slow_s` first. `busy`: every request (but the
-/// readiness probe) runs a CPU-bound child process, CGI-style.
-fn server_script(dir: &Path, slow_over: usize, slow_s: f64, busy: bool) -> std::path::PathBuf {
-    let script = format!(
-        r#"import http.server, socketserver, subprocess, sys, threading, time
-SLOW_OVER, SLOW_S, BUSY = {slow_over}, {slow_s}, {busy}
-lock = threading.Lock()
-active = 0
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
-    def setup(self):
-        global active
-        super().setup()
-        with lock:
-            active += 1
-    def finish(self):
-        global active
-        try:
-            super().finish()
-        finally:
-            with lock:
-                active -= 1
-    def do_GET(self):
-        if self.path == '/' and not BUSY:
-            # Let a level's connections all open before counting them.
-            time.sleep(0.02)
-            with lock:
-                n = active
-            if n > SLOW_OVER:
-                time.sleep(SLOW_S)
-        if self.path == '/' and BUSY:
-            subprocess.run(['sh', '-c', 'i=0; while [ $i -lt 6000 ]; do i=$((i+1)); done'])
-        body = b'ok\n'
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    request_queue_size = 128
-S(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
-"#,
-        busy = if busy { "True" } else { "False" },
-    );
-    let path = dir.join("server.py");
-    std::fs::write(&path, script).unwrap();
-    path
-}
+/// The Python test server every HTTP test shares (assets/testing), with its options.
+const SERVER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../assets/testing/http_test_server.py"
+);
 
-fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driver {
+fn driver(dir: &Path, server: &[&str], levels: Vec<u32>, duration_ms: u64) -> Driver {
     let settings = HttpSettings {
         levels,
         duration_ms,
@@ -75,10 +29,10 @@ fn driver(dir: &Path, script: &Path, levels: Vec<u32>, duration_ms: u64) -> Driv
         ready_timeout_ms: 15_000,
         ..HttpSettings::default()
     };
-    driver_with(dir, script, settings)
+    driver_with(dir, server, settings)
 }
 
-fn driver_with(dir: &Path, script: &Path, settings: HttpSettings) -> Driver {
+fn driver_with(dir: &Path, server: &[&str], settings: HttpSettings) -> Driver {
     let runtime = RuntimeInfo {
         id: "native".into(),
         kind: RuntimeKind::Native,
@@ -99,11 +53,11 @@ fn driver_with(dir: &Path, script: &Path, settings: HttpSettings) -> Driver {
             duration_secs: None,
             servers: vec![ServerDef {
                 runtime: "native".into(),
-                command: vec![
-                    "python3".into(),
-                    script.display().to_string(),
-                    "{port}".into(),
-                ],
+                command: ["python3", SERVER, "{port}"]
+                    .iter()
+                    .chain(server)
+                    .map(|a| a.to_string())
+                    .collect(),
                 env: Vec::new(),
                 ready: "/ready".into(),
                 port: None,
@@ -134,8 +88,8 @@ fn a_level_too_slow_for_its_duration_is_saturated_not_a_failure() {
     let tmp = tempfile::tempdir().unwrap();
     // Up to 3 connections answer at once; with more, each request takes 4 s — longer than
     // the level's warm-up and 1 s of load together.
-    let script = server_script(tmp.path(), 3, 4.0, false);
-    let mut d = driver(tmp.path(), &script, vec![1, 2, 8], 1000);
+    let server = ["--slow-over", "3", "--slow-s", "4"];
+    let mut d = driver(tmp.path(), &server, vec![1, 2, 8], 1000);
     let (v, _) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
@@ -172,8 +126,7 @@ fn cpu_per_request_times_the_rate_fits_in_the_cores() {
     let tmp = tempfile::tempdir().unwrap();
     // Every request runs a busy child: at 8 connections the server's tree wants more CPU
     // than the machine has, the load generator's share included.
-    let script = server_script(tmp.path(), 0, 0.0, true);
-    let mut d = driver(tmp.path(), &script, vec![2, 8], 1500);
+    let mut d = driver(tmp.path(), &["--busy"], vec![2, 8], 1500);
     let (v, _) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
@@ -203,34 +156,6 @@ fn cpu_per_request_times_the_rate_fits_in_the_cores() {
     }
 }
 
-/// A keep-alive server that serves one request at a time, 10 ms each: about 100
-/// requests/s however many connections wait.
-fn serial_server(dir: &Path) -> std::path::PathBuf {
-    let script = r#"import http.server, socketserver, sys, threading, time
-lock = threading.Lock()
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = 'HTTP/1.1'
-    def do_GET(self):
-        if self.path == '/':
-            with lock:
-                time.sleep(0.01)
-        body = b'ok\n'
-        self.send_response(200)
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    request_queue_size = 128
-S(('127.0.0.1', int(sys.argv[1])), H).serve_forever()
-"#;
-    let path = dir.join("serial.py");
-    std::fs::write(&path, script).unwrap();
-    path
-}
-
 fn rate_settings(rates: Vec<u32>, knee_budget_ms: u64) -> HttpSettings {
     HttpSettings {
         levels: vec![1],
@@ -248,8 +173,12 @@ fn rate_settings(rates: Vec<u32>, knee_budget_ms: u64) -> HttpSettings {
 #[test]
 fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
     let tmp = tempfile::tempdir().unwrap();
-    let script = serial_server(tmp.path());
-    let mut d = driver_with(tmp.path(), &script, rate_settings(vec![400, 20, 50], 0));
+    // One request at a time, 10 ms each: about 100 requests/s however many wait.
+    let mut d = driver_with(
+        tmp.path(),
+        &["--serial"],
+        rate_settings(vec![400, 20, 50], 0),
+    );
     let (v, hist) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
@@ -299,8 +228,7 @@ fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
 #[test]
 fn the_knee_steps_the_rate_up_until_it_breaks() {
     let tmp = tempfile::tempdir().unwrap();
-    let script = serial_server(tmp.path());
-    let mut d = driver_with(tmp.path(), &script, rate_settings(vec![25], 30_000));
+    let mut d = driver_with(tmp.path(), &["--serial"], rate_settings(vec![25], 30_000));
     let (v, _) = d
         .iteration()
         .unwrap_or_else(|f| panic!("the cell failed: {f}"));
