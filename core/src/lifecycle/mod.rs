@@ -136,9 +136,26 @@ impl<T> Live<T> {
     }
 }
 
+/// Makes `n` calls of the trivial export back to back and returns their time; the last
+/// answer is checked after the clock stops.
+#[cfg(feature = "engines")]
+pub(crate) fn timed_calls(
+    n: u64,
+    mut call: impl FnMut() -> Result<i32, Failure>,
+) -> Result<Duration, Failure> {
+    let mut last = 0;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        last = std::hint::black_box(call()?);
+    }
+    let d = t.elapsed();
+    check_answer(last)?;
+    Ok(d)
+}
+
 /// Checks the trivial export's answer.
 #[cfg(feature = "engines")]
-pub(crate) fn check_answer(got: i32) -> Result<(), Failure> {
+fn check_answer(got: i32) -> Result<(), Failure> {
     if got == modules::ANSWER {
         Ok(())
     } else {

@@ -3,7 +3,7 @@
 //! serving many short-lived instances).
 
 use super::{WasmtimeVariant, other};
-use crate::lifecycle::{Engine, LIVE_MAX, Live, Source, check_answer, modules, timed_batch};
+use crate::lifecycle::{Engine, LIVE_MAX, Live, Source, modules, timed_batch, timed_calls};
 use crate::runtime::Failure;
 use std::hint::black_box;
 use std::path::Path;
@@ -98,14 +98,7 @@ impl Engine for WasmtimeEngine {
         let f = instance
             .get_typed_func::<(), i32>(&mut *store, modules::CALL_EXPORT)
             .map_err(other)?;
-        let mut last = 0;
-        let t = Instant::now();
-        for _ in 0..n {
-            last = black_box(f.call(&mut *store, ()).map_err(other)?);
-        }
-        let d = t.elapsed();
-        check_answer(last)?;
-        Ok(d)
+        timed_calls(n, || f.call(&mut *store, ()).map_err(other))
     }
 
     fn cycle(&mut self, n: u64) -> Result<Duration, Failure> {
