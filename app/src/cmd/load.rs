@@ -79,6 +79,8 @@ pub fn main(args: &LoadArgs) -> Result<ExitCode> {
             "errors": r.errors,
             "statuses": r.statuses,
             "bytes_read": r.bytes_read,
+            "sent": r.sent,
+            "unsent": r.unsent,
         });
         super::print_json(&v)?;
     } else {
@@ -102,6 +104,12 @@ pub fn main(args: &LoadArgs) -> Result<ExitCode> {
         if !r.errors.is_empty() {
             let e: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k} {n}")).collect();
             println!("errors      {}", e.join(", "));
+        }
+        if r.unsent > 0 {
+            println!(
+                "unsent      {} requests were due but never started: every connection was still waiting on the server",
+                r.unsent
+            );
         }
     }
     Ok(if r.errors.is_empty() && r.requests > 0 {

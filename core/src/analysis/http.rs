@@ -86,6 +86,10 @@ pub struct RatePoint {
     /// The load generator could start only this many requests per second (in any
     /// iteration): the rate is beyond it, and says nothing of the server.
     pub generator_bound_rps: Option<f64>,
+    /// Requests due in the measured phase but never started (the server held every
+    /// connection past the end), per iteration on average; `None` when all were started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsent: Option<f64>,
     /// Its corrected p99 met the run's SLO (and it kept up without errors).
     pub met_slo: bool,
 }
@@ -269,6 +273,8 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                         cpu_ns_per_1k: m(Metric::CpuNsPer1k),
                         rss_bytes: m(Metric::RssBytes),
                         generator_bound_rps,
+                        unsent: Some(sum(p, Metric::UnsentRequests) / iterations)
+                            .filter(|n| *n > 0.0),
                         met_slo,
                     })
                 })

@@ -581,6 +581,9 @@ impl Driver {
                     histograms.push(LevelHistogram::new(ph, false, u));
                 }
             }
+            if r.unsent > 0 {
+                v.push(PhaseValue::new(ph, Metric::UnsentRequests, r.unsent as f64));
+            }
             let verdict = RateVerdict::of(&r, rate, s.slo_p99_ms);
             if verdict == RateVerdict::GeneratorBound {
                 v.push(PhaseValue::new(ph, Metric::GeneratorBoundRps, r.sent_rps()));

@@ -168,6 +168,10 @@ pub struct LoadReport {
     pub uncorrected: Option<Histogram<u64>>,
     /// Requests started in the measured phase (at a constant rate, what was offered).
     pub sent: u64,
+    /// Constant rate only: requests due in the measured phase that were never started,
+    /// because their connection was still waiting on the server when the phase ended.
+    /// Far past capacity this, not the latency of the few that were sent, is the news.
+    pub unsent: u64,
     /// CPU time the load threads used over the measured phase (`None` where the threads'
     /// clocks cannot be read).
     pub generator_cpu: Option<Duration>,
@@ -471,9 +475,26 @@ pub fn run_observed(spec: &LoadSpec, at: &mut dyn FnMut(Window)) -> Result<LoadR
         histogram: total.histogram,
         uncorrected: spec.rate.is_some().then_some(total.uncorrected),
         sent: total.sent,
+        unsent: total.unsent,
         generator_cpu: total.cpu_read.then(|| Duration::from_nanos(total.busy_ns)),
         generator_threads: threads,
     })
+}
+
+/// How many of the times `due`, `due + interval`, `due + 2 × interval`, … fall in
+/// `[from, end)`: a connection's requests that were due in the measured phase.
+fn dues_between(due: Instant, interval: Duration, from: Instant, end: Instant) -> u64 {
+    let step = interval.as_nanos().max(1);
+    let first = if due >= from {
+        due
+    } else {
+        let behind = from.duration_since(due).as_nanos().div_ceil(step);
+        due + Duration::from_nanos(u64::try_from(behind * step).unwrap_or(u64::MAX))
+    };
+    if first >= end {
+        return 0;
+    }
+    u64::try_from(end.duration_since(first).as_nanos().div_ceil(step)).unwrap_or(u64::MAX)
 }
 
 /// Checks a spec before anything is started.
@@ -553,6 +574,7 @@ struct Stats {
     histogram: Histogram<u64>,
     uncorrected: Histogram<u64>,
     sent: u64,
+    unsent: u64,
     /// The thread's CPU time over the measured phase, ns, and whether it could be read.
     busy_ns: u64,
     cpu_read: bool,
@@ -570,6 +592,7 @@ impl Stats {
             histogram: latency_histogram(),
             uncorrected: latency_histogram(),
             sent: 0,
+            unsent: 0,
             busy_ns: 0,
             cpu_read: false,
         }
@@ -594,6 +617,7 @@ impl Stats {
         let _ = self.histogram.add(&o.histogram);
         let _ = self.uncorrected.add(&o.uncorrected);
         self.sent += o.sent;
+        self.unsent += o.unsent;
         self.busy_ns += o.busy_ns;
         self.cpu_read |= o.cpu_read;
     }
@@ -781,9 +805,12 @@ async fn connection(id: usize, shared: Arc<Shared>, stats: std::rc::Rc<std::cell
         // 1. When is the next request due, and is the run over?
         let mut now = Instant::now();
         let behind = match (next, shared.interval) {
-            (Some(due), Some(_)) => {
-                // Nothing starts after the end, even requests that are behind schedule.
+            (Some(due), Some(interval)) => {
+                // Nothing starts after the end, even requests that are behind schedule;
+                // those that were due in the measured phase are counted as never sent.
                 if due >= shared.end || now >= shared.end {
+                    stats.borrow_mut().unsent +=
+                        dues_between(due, interval, shared.measure_start, shared.end);
                     break;
                 }
                 if now < due {
@@ -935,5 +962,31 @@ async fn connection(id: usize, shared: Arc<Shared>, stats: std::rc::Rc<std::cell
         if let (Some(n), Some(i)) = (next.as_mut(), shared.interval) {
             *n += i;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dues_in_the_measured_phase_are_counted() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        // Due every 10 ms from 0; measured from 25 ms to 100 ms: 30, 40, …, 90.
+        assert_eq!(dues_between(t0, ms(10), t0 + ms(25), t0 + ms(100)), 7);
+        // From a due time inside the window: 50, 60, …, 90.
+        assert_eq!(
+            dues_between(t0 + ms(50), ms(10), t0 + ms(25), t0 + ms(100)),
+            5
+        );
+        // Exactly on the window's start, and one at the end excluded: 20, …, 90.
+        assert_eq!(dues_between(t0, ms(10), t0 + ms(20), t0 + ms(100)), 8);
+        // Due at or past the end: none.
+        assert_eq!(dues_between(t0 + ms(100), ms(10), t0, t0 + ms(100)), 0);
+        assert_eq!(
+            dues_between(t0 + ms(95), ms(10), t0 + ms(96), t0 + ms(100)),
+            0
+        );
     }
 }

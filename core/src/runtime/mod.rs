@@ -245,6 +245,10 @@ pub enum Metric {
     /// short of an offered rate that needs nearly all of its threads' CPU: the level
     /// measured the generator, not the server.
     GeneratorBoundRps,
+    /// HTTP offered rate: requests due in the measured phase that were never started,
+    /// every connection still waiting on the server when the phase ended (only when some
+    /// were).
+    UnsentRequests,
     /// HTTP knee: 1 when no tested rate broke the SLO within the budget (or the generator
     /// ran out first), so the knee is only a lower bound.
     Unbroken,
@@ -291,6 +295,7 @@ impl Metric {
             Metric::UncorrectedP999Ns => "uncorrected_p999_ns",
             Metric::Timeouts => "timeouts",
             Metric::GeneratorBoundRps => "generator_bound_rps",
+            Metric::UnsentRequests => "unsent_requests",
             Metric::Unbroken => "unbroken",
             Metric::Rps => "rps",
             Metric::CpuNsPer1k => "cpu_ns_per_1k",
@@ -303,7 +308,7 @@ impl Metric {
     }
 
     /// Every metric.
-    pub const ALL: [Metric; 24] = [
+    pub const ALL: [Metric; 25] = [
         Metric::WallNs,
         Metric::SelfNs,
         Metric::UserNs,
@@ -320,6 +325,7 @@ impl Metric {
         Metric::UncorrectedP999Ns,
         Metric::Timeouts,
         Metric::GeneratorBoundRps,
+        Metric::UnsentRequests,
         Metric::Unbroken,
         Metric::Rps,
         Metric::CpuNsPer1k,

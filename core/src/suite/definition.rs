@@ -71,15 +71,34 @@ impl Suite {
             })
     }
 
-    /// Hash of what a test measures, recorded with runs (a diff warns when it changed).
+    /// Hash of what a test measures, recorded with runs (a diff warns when it changed):
+    /// its [`Suite::build_hash`], and for a gateway test with a `wasi:http` component, that
+    /// component too (the variants serving it measure it).
+    pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
+        let build = self.build_hash(test)?;
+        let component = match &test.kind {
+            TestKind::Gateway(g) => g.request.component.as_ref(),
+            _ => None,
+        };
+        let Some(component) = component else {
+            return Ok(build);
+        };
+        let mut h = Sha256::new();
+        h.update(build.as_bytes());
+        h.update(b"\0component\0");
+        h.update(std::fs::read(component)?);
+        Ok(hex(&h.finalize()))
+    }
+
+    /// Hash of a test's module and what it is made from.
     ///
     /// Built from a source: the source, the includes, then the wasm flags — the same
     /// definition as `build.sh` writes into `wasm/build.lock`, so staleness is detectable
     /// without a compiler. Prebuilt: the module (or why it was not built) and its checking
-    /// build. A module as given: its bytes, then its arguments. Gateway: the guest as
-    /// for a command, then the `wasi:http` component. Lifecycle: the generated
-    /// module, or the file (or why it was not built). Servers: the servers' command lines.
-    pub fn source_hash(&self, test: &TestCase) -> std::io::Result<String> {
+    /// build. A module as given: its bytes, then its arguments. Gateway: the guest as for a
+    /// command. Lifecycle: the generated module, or the file (or why it was not built).
+    /// Servers: the servers' command lines.
+    pub fn build_hash(&self, test: &TestCase) -> std::io::Result<String> {
         let mut h = Sha256::new();
         match &test.kind {
             TestKind::Lifecycle(LifecycleModule::Generated(module)) => h.update(module.wasm()),
@@ -117,19 +136,12 @@ impl Suite {
                 }
                 Build::Source(src) => self.hash_source(&mut h, src)?,
             },
-            TestKind::Gateway(g) => {
-                match &g.guest.build {
-                    Build::Prebuilt { .. } | Build::Module(_) => {
-                        h.update(std::fs::read(&g.guest.wasm)?)
-                    }
-                    Build::Source(src) => self.hash_source(&mut h, src)?,
+            TestKind::Gateway(g) => match &g.guest.build {
+                Build::Prebuilt { .. } | Build::Module(_) => {
+                    h.update(std::fs::read(&g.guest.wasm)?)
                 }
-                // The component the wasi:http variants serve is part of what is measured.
-                if let Some(c) = &g.request.component {
-                    h.update(b"\0component\0");
-                    h.update(std::fs::read(c)?);
-                }
-            }
+                Build::Source(src) => self.hash_source(&mut h, src)?,
+            },
         }
         Ok(hex(&h.finalize()))
     }

@@ -220,6 +220,9 @@ fn verdict(r: &RatePoint) -> String {
     match r.generator_bound_rps {
         Some(g) => format!("beyond the load generator (sent {})", format_rate(g)),
         None if r.met_slo => "met".into(),
-        None => "broke".into(),
+        None => match r.unsent {
+            Some(n) => format!("broke ({n:.0} due, never sent)"),
+            None => "broke".into(),
+        },
     }
 }

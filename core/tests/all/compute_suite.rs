@@ -119,7 +119,7 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
     {
         let lock = std::fs::read_to_string(s.dir.join("wasm/build.lock")).expect("wasm/build.lock");
         for t in &s.tests {
-            let want = s.source_hash(t).unwrap();
+            let want = s.build_hash(t).unwrap();
             let line = lock
                 .lines()
                 .find(|l| l.split_whitespace().next() == Some(t.name.as_str()))

@@ -193,6 +193,7 @@ fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
         assert!((10e6..100e6).contains(&p99), "{r}/s: p99 {p99}");
         assert_eq!(value(&v, ph, Metric::Errors), Some(0.0));
         assert_eq!(value(&v, ph, Metric::GeneratorBoundRps), None);
+        assert_eq!(value(&v, ph, Metric::UnsentRequests), None, "{r}/s");
     }
     // 4× the capacity: requests queue; timed from when they were due, p99 is far over the
     // SLO; timed from the write, the queue behind 16 connections is all one sees.
@@ -205,6 +206,13 @@ fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
     assert!(p99 > 2.0 * raw, "corrected {p99} vs uncorrected {raw}");
     assert!(value(&v, ph, Metric::P999Ns).unwrap() >= p99);
     assert_eq!(value(&v, ph, Metric::GeneratorBoundRps), None);
+    // About 400 were due in the 1 s measured; the server took about 100: most of the
+    // rest were never sent, and say so.
+    let unsent = value(&v, ph, Metric::UnsentRequests).unwrap_or(0.0);
+    assert!(
+        (150.0..400.0).contains(&unsent),
+        "{unsent} due but never sent at 400/s"
+    );
     // Listed rates only (no budget to step up): the knee is 50, and it broke.
     assert_eq!(value(&v, Phase::Knee, Metric::Rps), Some(50.0), "{v:?}");
     assert_eq!(value(&v, Phase::Knee, Metric::Unbroken), Some(0.0));

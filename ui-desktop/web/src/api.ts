@@ -555,6 +555,8 @@ export interface HttpRatePoint {
   rss_bytes: number | null;
   /** The load generator could start only this many requests/s: the rate is beyond it. */
   generator_bound_rps: number | null;
+  /** Requests due in the measured phase but never started, per iteration; absent when all were. */
+  unsent?: number | null;
   met_slo: boolean;
 }
 

@@ -305,6 +305,16 @@ mod tests {
         )
         .unwrap();
         assert_ne!(without.source_hash(&without.tests[0]).unwrap(), one);
+        // What build.sh locks is the C guest alone, with or without a component.
+        let with = Suite::parse(&dir.path().join("suite.toml"), text).unwrap();
+        assert_eq!(
+            with.build_hash(&with.tests[0]).unwrap(),
+            without.build_hash(&without.tests[0]).unwrap()
+        );
+        assert_eq!(
+            without.build_hash(&without.tests[0]).unwrap(),
+            without.source_hash(&without.tests[0]).unwrap()
+        );
     }
 
     #[test]

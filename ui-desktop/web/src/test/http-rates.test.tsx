@@ -47,7 +47,12 @@ const cells: HttpCell[] = [
     unbroken: true,
     slo_p99_ms: 50,
   }),
-  cell('wasmtime-http', [rate(1000, 6e5, true), rate(10000, 4e8, false)], { rps: 1000, below_rps: null, unbroken: false, slo_p99_ms: 50 }),
+  cell('wasmtime-http', [rate(1000, 6e5, true), { ...rate(10000, 4e8, false), unsent: 1234.4 }], {
+    rps: 1000,
+    below_rps: null,
+    unbroken: false,
+    slo_p99_ms: 50,
+  }),
 ];
 
 describe('offered rates', () => {
@@ -76,7 +81,13 @@ describe('offered rates', () => {
       'wasmtime-http@10000',
     ]);
     const verdict = (r: HTMLElement) => r.querySelector('[data-col="verdict"]')!.textContent;
-    expect(rows.map(verdict)).toEqual(['met', 'met', 'beyond the load generator (sent 61.0k req/s)', 'met', 'broke']);
+    expect(rows.map(verdict)).toEqual([
+      'met',
+      'met',
+      'beyond the load generator (sent 61.0k req/s)',
+      'met',
+      'broke (1234 due, never sent)',
+    ]);
     expect(rows[4].querySelector('[data-col="p99"]')!.textContent).toBe('400 ms');
     expect(rows[4].querySelector('[data-col="uncorrected-p99"]')!.textContent).toBe('2.00 ms');
     expect(rows[0].querySelector('[data-col="knee"]')!.textContent).toBe('≥ 10.0k req/s');

@@ -479,7 +479,9 @@ function Rates({ runId, test, cells, runtimes }: { runId: string; test: string; 
                       ? `beyond the load generator (sent ${formatRps(r.generator_bound_rps)} req/s)`
                       : r.met_slo
                         ? 'met'
-                        : 'broke'}
+                        : r.unsent
+                          ? `broke (${Math.round(r.unsent)} due, never sent)`
+                          : 'broke'}
                   </td>
                 </tr>
               )),
