@@ -46,15 +46,8 @@ pub(crate) struct FileModule {
 /// Reads a module file and the initial size of its memories; a missing file and a
 /// malformed module are each named with the file.
 pub(crate) fn read(path: &Path) -> Result<FileModule, Failure> {
-    let wasm = std::fs::read(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Failure::MissingFile(path.display().to_string())
-        } else {
-            Failure::Other(format!("{}: {e}", path.display()))
-        }
-    })?;
-    let heap_bytes = initial_memory_bytes(&wasm)
-        .map_err(|e| Failure::InvalidModule(format!("{}: {e}", path.display())))?;
+    let wasm = std::fs::read(path).map_err(|e| Failure::unreadable(path, e))?;
+    let heap_bytes = initial_memory_bytes(&wasm).map_err(|e| Failure::invalid_module(path, e))?;
     Ok(FileModule { wasm, heap_bytes })
 }
 

@@ -711,13 +711,9 @@ impl CellCtx<'_> {
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
-        let program = match module {
-            crate::lifecycle::LifecycleModule::File { wasm, .. } => wasm.clone(),
-            crate::lifecycle::LifecycleModule::Generated(_) => PathBuf::new(),
-        };
         self.host_driven(
             a,
-            program,
+            PathBuf::new(),
             scratch,
             CellWork::Lifecycle(LifecycleJob {
                 module: module.clone(),

@@ -65,6 +65,15 @@ impl Failure {
         }
     }
 
+    /// A file a cell needs that could not be read: a missing one is its own kind.
+    pub fn unreadable(file: &std::path::Path, e: std::io::Error) -> Failure {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Failure::MissingFile(file.display().to_string())
+        } else {
+            Failure::Other(format!("{}: {e}", file.display()))
+        }
+    }
+
     /// The message for a module that does not validate: `<file>: not a valid WebAssembly module (<reason>)`.
     pub fn invalid_module(file: &std::path::Path, reason: impl std::fmt::Display) -> Failure {
         Failure::InvalidModule(format!(

@@ -41,8 +41,9 @@ pub struct SuiteCatalog {
     pub broken: Vec<BrokenSuite>,
     /// Suites that a build script makes but that are not built yet: name and script.
     pub unbuilt: Vec<(String, PathBuf)>,
-    /// Every build script under the root: the suite it is named after, and the script.
-    scripts: Vec<(String, PathBuf)>,
+    /// Build scripts that generate their suites outside the root (no manifest beside
+    /// them): the suite each is named after, and the script.
+    generators: Vec<(String, PathBuf)>,
 }
 
 /// A suite whose manifest does not load.
@@ -122,7 +123,10 @@ impl SuiteCatalog {
             suites: Vec::new(),
             broken: Vec::new(),
             unbuilt: Vec::new(),
-            scripts: build_scripts(root),
+            generators: build_scripts(root)
+                .into_iter()
+                .filter(|(_, script)| !script.with_file_name("suite.toml").is_file())
+                .collect(),
         };
         for dir in dirs_with(root, "suite.toml") {
             match Suite::load(&dir) {
@@ -147,11 +151,9 @@ impl SuiteCatalog {
         cat.broken.sort_by(|a, b| a.name.cmp(&b.name));
         // A directory with a build script and no manifest makes its suite when built.
         cat.unbuilt = cat
-            .scripts
+            .generators
             .iter()
-            .filter(|(name, script)| {
-                !script.with_file_name("suite.toml").is_file() && !cat.has(name)
-            })
+            .filter(|(name, _)| !cat.has(name))
             .cloned()
             .collect();
         Ok(cat)
@@ -181,12 +183,7 @@ impl SuiteCatalog {
                     .strip_prefix(n)
                     .is_some_and(|rest| rest.starts_with('-'))
         };
-        let maker = self
-            .unbuilt
-            .iter()
-            .find(|(n, _)| n == name)
-            .or_else(|| self.scripts.iter().find(|(n, _)| made_by(n)));
-        if let Some((by, script)) = maker {
+        if let Some((by, script)) = self.generators.iter().find(|(n, _)| made_by(n)) {
             return Err(SuiteError::NotBuilt {
                 name: name.to_string(),
                 by: by.clone(),
@@ -263,6 +260,12 @@ mod tests {
         );
         let e = cat.get("libsodiumx").unwrap_err().to_string();
         assert!(e.starts_with("unknown suite 'libsodiumx'"), "{e}");
+        // A script that rebuilds a suite kept in the root (its manifest beside it) makes
+        // no further suites.
+        std::fs::write(root.join("compute/build.sh"), "").unwrap();
+        let cat = SuiteCatalog::discover_in(&root, &generated).unwrap();
+        let e = cat.get("compute-x").unwrap_err().to_string();
+        assert!(e.starts_with("unknown suite 'compute-x'"), "{e}");
     }
 
     #[test]

@@ -302,13 +302,7 @@ impl ArtifactsSeen {
 /// Reads the module a job names; a missing file is its own failure kind.
 #[cfg(feature = "engines")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
-    std::fs::read(&job.program).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Failure::MissingFile(job.program.display().to_string())
-        } else {
-            Failure::Other(format!("{}: {e}", job.program.display()))
-        }
-    })
+    std::fs::read(&job.program).map_err(|e| Failure::unreadable(&job.program, e))
 }
 
 #[cfg(all(test, feature = "engines"))]

@@ -27,12 +27,12 @@ impl WasmiEngine {
             live: Live::new(),
         }
     }
+}
 
-    fn prepared(&self) -> Result<&(Module, Linker<()>), Failure> {
-        self.prepared
-            .as_ref()
-            .ok_or_else(|| Failure::Other("no module prepared".into()))
-    }
+/// The prepared module and its linker, or why there is none.
+fn prepared(p: &Option<(Module, Linker<()>)>) -> Result<&(Module, Linker<()>), Failure> {
+    p.as_ref()
+        .ok_or_else(|| Failure::Other("no module prepared".into()))
 }
 
 /// A fresh store and an instance of `module` in it.
@@ -101,10 +101,7 @@ impl Engine for WasmiEngine {
     }
 
     fn instantiate(&mut self, n: u64) -> Result<Duration, Failure> {
-        let prepared = self
-            .prepared
-            .as_ref()
-            .ok_or_else(|| Failure::Other("no module prepared".into()))?;
+        let prepared = prepared(&self.prepared)?;
         let engine = &self.engine;
         self.live.make(n, || new_instance(engine, prepared))
     }
@@ -122,7 +119,7 @@ impl Engine for WasmiEngine {
     }
 
     fn cycle(&mut self, n: u64) -> Result<Duration, Failure> {
-        let prepared = self.prepared()?;
+        let prepared = prepared(&self.prepared)?;
         let t = Instant::now();
         for _ in 0..n {
             drop(black_box(new_instance(&self.engine, prepared)?));
