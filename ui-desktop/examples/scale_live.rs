@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scripts: PathBuf = dir.path().to_path_buf();
     let mut wb = Workbench::from_env()?;
     wb.worker = stand_in_run(&scripts, RUNTIMES, TESTS)?.1;
-    let wb = wb.with_planner(Box::new(move |_, _| {
+    let wb = wb.with_planner(Box::new(move |_, _, _| {
         stand_in_run(&scripts, RUNTIMES, TESTS)
             .map(|(plan, _)| plan)
             .map_err(|e| CommandError::new("io", format!("stand-in plan: {e}")))

@@ -2,6 +2,7 @@
 //! lines calling core; run events stream to the page through `tauri::ipc::Channel`;
 //! errors cross as `{code, message}`. The page lives in `web/` (TypeScript + Vite).
 
+pub mod bindings;
 pub mod commands;
 mod error;
 mod workbench;

@@ -8,12 +8,12 @@ use std::thread::JoinHandle;
 use wasmeter_core::runner::{Plan, WorkerCommand};
 
 use crate::CmdResult;
-use crate::commands::run::RunSettingsView;
+use wasmeter_core::runner::RunChoices;
 
-/// Turns the page's run settings into a plan. The app's own checks them against the suites
+/// Turns the page's choices for a suite into a plan. The app's own checks them against the suites
 /// and runtimes of this machine; a bench can put a stand-in plan in its place to measure the
 /// app at a scale no machine's runtimes reach.
-pub type Planner = Box<dyn Fn(&Workbench, RunSettingsView) -> CmdResult<Plan> + Send + Sync>;
+pub type Planner = Box<dyn Fn(&Workbench, &str, RunChoices) -> CmdResult<Plan> + Send + Sync>;
 
 /// The app's state, managed by Tauri.
 pub struct Workbench {

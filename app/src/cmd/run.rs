@@ -478,6 +478,7 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
                 cells: c,
                 iterations_per_cell,
                 invocations,
+                ..
             } => {
                 if tty {
                     bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -523,7 +524,8 @@ fn show_progress(rx: &crossbeam_channel::Receiver<Event>) {
                 }
             }
             Event::RunFinished { .. } => bar.finish_and_clear(),
-            Event::Measurement(_) | Event::Sample(_) => {}
+            // The error itself is returned by the runner and printed by the caller.
+            Event::Measurement { .. } | Event::Sample { .. } | Event::Stopped { .. } => {}
         }
     }
 }

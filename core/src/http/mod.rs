@@ -18,8 +18,11 @@ use serde::{Deserialize, Serialize};
 /// Longest a request of an open-model level may take before it counts as a timeout, ms.
 pub const RATE_REQUEST_TIMEOUT_MS: u64 = 5000;
 
-/// How an HTTP suite loads each server, recorded with the run.
+/// How an HTTP suite loads each server, recorded with the run; what a front end or plan
+/// file leaves out takes its default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HttpSettings {
     /// Concurrency levels (connections) of the throughput phases.
     pub levels: Vec<u32>,

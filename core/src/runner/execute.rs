@@ -144,8 +144,23 @@ pub fn execute(
     events: &Sender<Event>,
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
-    let writer = start_run(plan, results)?;
-    run_cells(plan, writer, &Done::default(), &[], worker, events, cancel)
+    let outcome = start_run(plan, results)
+        .and_then(|writer| run_cells(plan, writer, &Done::default(), &[], worker, events, cancel));
+    stopped(outcome, events)
+}
+
+/// Sends [`Event::Stopped`] for a run that ends on an error, so a front end that only
+/// reads events hears why.
+fn stopped(
+    outcome: Result<RunOutcome, RunnerError>,
+    events: &Sender<Event>,
+) -> Result<RunOutcome, RunnerError> {
+    if let Err(e) = &outcome {
+        let _ = events.send(Event::Stopped {
+            message: e.to_string(),
+        });
+    }
+    outcome
 }
 
 /// Finishes an interrupted or cancelled run in its own directory: invocations that ended
@@ -157,7 +172,10 @@ pub fn resume(
     events: &Sender<Event>,
     cancel: &AtomicBool,
 ) -> Result<RunOutcome, RunnerError> {
-    let (writer, done) = RunWriter::resume(dir)?;
+    let (writer, done) = match RunWriter::resume(dir) {
+        Ok(w) => w,
+        Err(e) => return stopped(Err(e.into()), events),
+    };
     // Aiming at a precision, the cells' intervals include what ran before the stop.
     let earlier = match plan.settings.precision {
         Some(_) => crate::store::load_run(dir)
@@ -165,7 +183,10 @@ pub fn resume(
             .unwrap_or_default(),
         None => Vec::new(),
     };
-    run_cells(plan, writer, &done, &earlier, worker, events, cancel)
+    stopped(
+        run_cells(plan, writer, &done, &earlier, worker, events, cancel),
+        events,
+    )
 }
 
 /// Where a cell stands while its invocations are spread over the run.
@@ -200,6 +221,9 @@ fn run_cells(
     let per_invocation = plan.settings.warmup + plan.settings.runs;
     let _ = events.send(Event::Planned {
         run_id: run_id.clone(),
+        suite: plan.suite.name.clone(),
+        suite_kind: plan.suite.kind,
+        baseline: plan.settings.baseline.clone(),
         cells: cells
             .iter()
             .map(|(r, t)| (r.id.clone(), t.name.clone()))
@@ -845,7 +869,7 @@ impl CellCtx<'_> {
         self.writer
             .measurements(std::slice::from_ref(&row))
             .map_err(|e| RecordError::Run(e.into()))?;
-        let _ = self.events.send(Event::Measurement(vec![row]));
+        let _ = self.events.send(Event::Measurement { rows: vec![row] });
         Ok(())
     }
 
@@ -975,7 +999,7 @@ impl CellCtx<'_> {
                         a.kept.extend(rows.iter().cloned());
                     }
                     a.iterations += 1;
-                    let _ = self.events.send(Event::Measurement(rows));
+                    let _ = self.events.send(Event::Measurement { rows });
                     let _ = self.events.send(Event::Progress {
                         index: a.index,
                         done: a.iterations_before + a.iterations,
@@ -1023,7 +1047,7 @@ impl CellCtx<'_> {
                         rss_bytes: r.rss_bytes,
                     };
                     let _ = self.writer.sample(&row);
-                    let _ = self.events.send(Event::Sample(row));
+                    let _ = self.events.send(Event::Sample { sample: row });
                 }
                 if r.rss_bytes > settings.memory_cap_bytes {
                     return Some(Failure::OutOfMemory(format!(

@@ -35,14 +35,25 @@ pub use worker::{
 
 use crate::runtime::Failure;
 use crate::store::{MeasurementRow, RunStatus, SampleRow};
+use crate::suite::SuiteKind;
 
-/// What the runner reports while it works; UIs drain these at their own pace.
-#[derive(Debug, Clone, PartialEq)]
+/// What the runner reports while it works; UIs drain these at their own pace. Serialised
+/// as it is for the desktop page (tagged by `type`), whose TypeScript type is generated
+/// from this one.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Event {
     /// The plan is fixed and the run directory exists.
     Planned {
         /// Run id.
         run_id: String,
+        /// The suite's name.
+        suite: String,
+        /// The suite's kind, so a front end shows the right views without guessing.
+        suite_kind: SuiteKind,
+        /// The runtime the run's ratios are taken against.
+        baseline: String,
         /// Cells in order, as (runtime, test).
         cells: Vec<(String, String)>,
         /// Iterations per cell over all its invocations, warm-ups included.
@@ -69,14 +80,22 @@ pub enum Event {
         done: u32,
     },
     /// Values of one iteration.
-    Measurement(Vec<MeasurementRow>),
+    Measurement {
+        /// Tidy rows.
+        rows: Vec<MeasurementRow>,
+    },
     /// A live CPU/RSS sample of the running cell.
-    Sample(SampleRow),
+    Sample {
+        /// The sample.
+        sample: SampleRow,
+    },
     /// A cell ended: its last invocation ended, or one failed.
     CellFinished {
         /// Cell index.
         index: usize,
-        /// Why it failed, if it did.
+        /// Why it failed, if it did, in words.
+        #[serde(serialize_with = "failure_words")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<String>"))]
         failure: Option<Failure>,
         /// Wall time of the cell over its invocations, ms.
         wall_ms: f64,
@@ -88,6 +107,19 @@ pub enum Event {
         /// Cells that failed.
         failed: usize,
     },
+    /// The run stopped on an error (saving failed, no worker): the last event, sent just
+    /// before [`execute`] or [`resume`] returns that error. What was saved stays.
+    Stopped {
+        /// The error, one line.
+        message: String,
+    },
+}
+
+fn failure_words<S: serde::Serializer>(f: &Option<Failure>, s: S) -> Result<S::Ok, S::Error> {
+    match f {
+        Some(f) => s.serialize_some(&f.to_string()),
+        None => s.serialize_none(),
+    }
 }
 
 /// Errors that stop a whole run (cell failures do not).

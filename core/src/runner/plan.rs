@@ -62,6 +62,7 @@ pub struct RunRequest {
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
 /// measured iterations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Repetition {
     /// Fresh worker processes per cell.
     pub invocations: u32,

@@ -27,6 +27,7 @@ pub const DEFAULT_BASELINE: &str = "native";
 /// Where a run's per-iteration timeout comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum TimeoutSource {
     /// The user set it.
     Explicit,
@@ -59,6 +60,7 @@ pub fn applicability(info: &RuntimeInfo, suite: &Suite) -> Result<(), String> {
 /// What a run of a suite does where the user says nothing: what front ends show before
 /// anything is changed (the desktop page gets it from its `list_suites` command).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunDefaults {
     /// Invocations, warm-up and runs of the suite's kind ([`Repetition::default_for`]).
     pub repetition: Repetition,
@@ -103,6 +105,7 @@ impl RunDefaults {
 /// table is this, as TOML (what is not set is left out).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct RunChoices {
     /// Test names; empty means all.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -146,9 +149,9 @@ pub struct RunChoices {
     /// Baseline runtime.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
-    /// Leave out named runtimes that are unavailable instead of refusing (not part of a
-    /// plan file: a plan run always does).
-    #[serde(skip)]
+    /// Leave out named runtimes that are unavailable instead of refusing (never written
+    /// into a plan file: a plan run always does).
+    #[serde(skip_serializing)]
     pub skip_missing: bool,
     /// HTTP suites: the load (ignored for other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]

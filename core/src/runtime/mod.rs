@@ -193,6 +193,42 @@ fn leveled_name(prefix: &'static str, n: u32) -> &'static str {
         .or_insert_with(|| Box::leak(format!("{prefix}{n}").into_boxed_str()))
 }
 
+/// The page's `Phase`: the fixed names, and the levelled ones as template literals, all
+/// from [`Phase::ALL`] and the prefixes (a phase is text on the wire).
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Phase {
+    type WithoutGenerics = Phase;
+    type OptionInnerType = Phase;
+
+    fn docs() -> Option<String> {
+        Some("/**\n * A phase of an iteration, as saved runs spell it.\n */\n".into())
+    }
+    fn name(_: &ts_rs::Config) -> String {
+        "Phase".into()
+    }
+    fn inline(_: &ts_rs::Config) -> String {
+        Phase::ALL
+            .iter()
+            .map(|p| format!("\"{}\"", p.as_str()))
+            .chain(
+                [THROUGHPUT_PREFIX, RATE_PREFIX]
+                    .iter()
+                    .map(|pre| format!("`{pre}${{number}}`")),
+            )
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type Phase = {};", Self::inline(cfg))
+    }
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+    fn output_path() -> Option<std::path::PathBuf> {
+        Some("Phase.ts".into())
+    }
+}
+
 impl Serialize for Phase {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
@@ -209,6 +245,7 @@ impl<'de> Deserialize<'de> for Phase {
 /// What a measurement measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Metric {
     /// Wall-clock nanoseconds measured by the harness.
     WallNs,

@@ -99,6 +99,7 @@ impl StoreError {
 /// State of a run as saved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RunStatus {
     /// Being written by a live process.
     Running,
@@ -183,6 +184,7 @@ fn one() -> u32 {
 /// paired interval) within ±`pct` percent, by adding rounds until `budget_secs` of the run
 /// are spent.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Precision {
     /// Half-width aimed at, percent (over 0, at most 100).
     pub pct: f64,
@@ -253,6 +255,7 @@ pub fn parse_duration(s: &str) -> Option<u64> {
 /// The order in which a run's cells (each made of invocations) are run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RunOrder {
     /// Each cell's invocations back to back, cells test-major (runs saved before there
     /// were orders ran so).
@@ -289,6 +292,7 @@ impl std::str::FromStr for RunOrder {
 /// How the two arms of `run --pair A,B` share the machine.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum PairMode {
     /// Each arm in a worker process of its own, the two side by side in every round.
     #[default]
@@ -325,6 +329,7 @@ impl std::str::FromStr for PairMode {
 /// What a run measures in the cells of embedded runtimes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Measure {
     /// Time, as every runtime is measured.
     #[default]
@@ -450,6 +455,7 @@ pub struct NotApplicable {
 
 /// One value: a tidy row (runtime, test, phase, iteration, metric).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MeasurementRow {
     /// Runtime id.
     pub runtime: String,
@@ -472,6 +478,7 @@ pub struct MeasurementRow {
 
 /// One live sample of a cell's process tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SampleRow {
     /// Milliseconds since the run started.
     pub t_ms: f64,

@@ -4,6 +4,7 @@
 /// Problem size of a run: every test takes it as its first argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Size {
     /// Well under a second per run natively.
     Quick,
@@ -43,6 +44,7 @@ impl std::fmt::Display for Size {
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SuiteKind {
     /// WASI commands built from C sources, checked against known answers and timing
     /// themselves; run on every kind of runtime.

@@ -4,7 +4,7 @@
 //! is staged under the results directory and kept until its run has ended.
 
 use super::catalog::{TestView, suite_view};
-use super::run::{RunEventView, RunSettingsView, choices, launch};
+use super::run::launch;
 use crate::{CmdResult, CommandError, Workbench};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri_plugin_dialog::DialogExt;
 use wasmeter_core::config::Config;
-use wasmeter_core::runner::{Plan, RunDefaults, RunRequest, applicability};
+use wasmeter_core::runner::{Event, Plan, RunChoices, RunDefaults, RunRequest, applicability};
 use wasmeter_core::runtime::known_runtimes;
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, STARTUP_TEST, Suite, SuiteKind, env_var, find_modules,
@@ -133,26 +133,26 @@ pub async fn check_modules(
     })
 }
 
-/// Starts a run of the modules with `settings` (whose `suite` is `modules`), streaming
-/// events as `start_run` does; the staged suite lives until the run has ended.
-#[tauri::command]
+/// Starts a run of the modules with `choices`, streaming events as `start_run` does; the
+/// staged suite lives until the run has ended.
+#[tauri::command(rename_all = "snake_case")]
 pub async fn start_modules_run(
     state: tauri::State<'_, Workbench>,
     modules: ModulesView,
-    settings: RunSettingsView,
-    on_event: Channel<Vec<RunEventView>>,
+    choices: RunChoices,
+    on_event: Channel<Vec<Event>>,
 ) -> CmdResult<()> {
-    launch(&state, |s| plan(s, &modules, settings), on_event)
+    launch(&state, |s| plan(s, &modules, choices), on_event)
 }
 
 /// The plan of a run of the modules, with their staging folder to keep while it runs.
 pub fn plan(
     state: &Workbench,
     modules: &ModulesView,
-    settings: RunSettingsView,
+    choices: RunChoices,
 ) -> CmdResult<(Plan, ModuleStaging)> {
     let (staging, suite) = modules.stage(&state.results)?;
-    let request = RunRequest::from_choices(suite, choices(settings)?, Config::load_default()?);
+    let request = RunRequest::from_choices(suite, choices, Config::load_default()?);
     Ok((Plan::new(request)?, staging))
 }
 

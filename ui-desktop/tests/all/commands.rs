@@ -10,9 +10,9 @@ use tauri::ipc::{CallbackFn, Channel, InvokeBody, InvokeResponseBody};
 use tauri::test::{MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
 use tauri::{Manager, WebviewWindow, WebviewWindowBuilder};
-use wasmeter_core::runner::WorkerCommand;
+use wasmeter_core::runner::{RunChoices, WorkerCommand};
 use wasmeter_desktop::Workbench;
-use wasmeter_desktop::commands::run::{RunSettingsView, start_run};
+use wasmeter_desktop::commands::run::start_run;
 
 pub(crate) fn suites() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites")
@@ -186,33 +186,43 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         Ok(())
     });
     // Two worker processes a cell, interleaved: the least a diff gives a verdict on.
-    let settings: RunSettingsView = serde_json::from_value(json!({
-        "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
+    let settings: RunChoices = serde_json::from_value(json!({
+        "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
         "runs": 2, "warmup": 0, "invocations": 2, "order": "interleaved",
         "label": "desktop test"
     }))
     .unwrap();
-    block_on(start_run(app.state(), settings.clone(), channel.clone())).expect("starts");
+    block_on(start_run(
+        app.state(),
+        "compute".into(),
+        settings.clone(),
+        channel.clone(),
+    ))
+    .expect("starts");
     // A second run while the first is in flight is refused with `busy`.
-    let err = block_on(start_run(app.state(), settings, channel)).unwrap_err();
+    let err = block_on(start_run(app.state(), "compute".into(), settings, channel)).unwrap_err();
     assert_eq!(err.code, "busy");
     wait_idle(&app.state::<Workbench>());
 
     let events = events.lock().unwrap().clone();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(types.first(), Some(&"planned"), "{types:?}");
-    assert_eq!(types.last(), Some(&"runFinished"), "{types:?}");
+    assert_eq!(types.last(), Some(&"run_finished"), "{types:?}");
     assert_eq!(
         events[0]["cells"],
         json!([["native", "crc32"], ["wasmtime", "crc32"]])
     );
     // Over both invocations of a cell.
-    assert_eq!(events[0]["iterationsPerCell"], 4);
+    assert_eq!(events[0]["iterations_per_cell"], 4);
     assert_eq!(events[0]["invocations"], 2);
+    // The page is told the suite's kind and the baseline; it guesses neither.
+    assert_eq!(events[0]["suite"], "compute");
+    assert_eq!(events[0]["suite_kind"], "command");
+    assert_eq!(events[0]["baseline"], "native");
     // A cell starts once per invocation; each of its invocations once.
     let mut started: Vec<(u64, u64)> = events
         .iter()
-        .filter(|e| e["type"] == "cellStarted")
+        .filter(|e| e["type"] == "cell_started")
         .map(|e| {
             (
                 e["index"].as_u64().unwrap(),
@@ -224,7 +234,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     assert_eq!(started, [(0, 0), (0, 1), (1, 0), (1, 1)]);
     let finished: Vec<&Value> = events
         .iter()
-        .filter(|e| e["type"] == "cellFinished")
+        .filter(|e| e["type"] == "cell_finished")
         .collect();
     assert_eq!(finished.len(), 2);
     assert!(
@@ -242,7 +252,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
         "wall times of 2 cells × 2 invocations × 2 runs, got {measured}"
     );
     assert_eq!(events.last().unwrap()["status"], "complete");
-    let run_id = events[0]["runId"].as_str().unwrap().to_string();
+    let run_id = events[0]["run_id"].as_str().unwrap().to_string();
 
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     assert_eq!(runs.as_array().unwrap().len(), 1);
@@ -298,12 +308,18 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     assert_eq!(err["code"], "invalid_input", "{err}");
 
     // A second run to diff against: same cells, so every row has both sides.
-    let again: RunSettingsView = serde_json::from_value(json!({
-        "suite": "compute", "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
+    let again: RunChoices = serde_json::from_value(json!({
+        "tests": ["crc32"], "runtimes": ["native", "wasmtime"],
         "runs": 2, "warmup": 0, "invocations": 2, "order": "sequential"
     }))
     .unwrap();
-    block_on(start_run(app.state(), again, Channel::new(|_| Ok(())))).expect("second run starts");
+    block_on(start_run(
+        app.state(),
+        "compute".into(),
+        again,
+        Channel::new(|_| Ok(())),
+    ))
+    .expect("second run starts");
     wait_idle(&app.state::<Workbench>());
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     let newest = runs[0]["id"].as_str().unwrap().to_string();
@@ -410,7 +426,7 @@ fn bad_input_comes_back_as_code_and_message() {
     let err = invoke(
         &w,
         "start_run",
-        json!({ "settings": { "suite": "compute", "runtimes": ["nosuch"] }, "onEvent": "__CHANNEL__:1" }),
+        json!({ "suite": "compute", "choices": { "runtimes": ["nosuch"] }, "on_event": "__CHANNEL__:1" }),
     )
     .unwrap_err();
     assert_eq!(err["code"], "invalid_input");
@@ -422,24 +438,23 @@ fn bad_input_comes_back_as_code_and_message() {
         "{err}"
     );
 
+    // A value the typed page cannot send is refused by the arguments' own types, naming
+    // the argument and the value.
     let err = invoke(
         &w,
         "start_run",
-        json!({ "settings": { "suite": "compute", "order": "random" }, "onEvent": "__CHANNEL__:1" }),
+        json!({ "suite": "compute", "choices": { "order": "random" }, "on_event": "__CHANNEL__:1" }),
     )
     .unwrap_err();
-    assert_eq!(err["code"], "invalid_input", "{err}");
+    let line = err.as_str().unwrap_or_default();
     assert!(
-        err["message"]
-            .as_str()
-            .unwrap()
-            .contains("unknown order 'random'"),
+        line.contains("choices") && line.contains("random") && line.lines().count() == 1,
         "{err}"
     );
     let err = invoke(
         &w,
         "start_run",
-        json!({ "settings": { "suite": "compute", "invocations": 0 }, "onEvent": "__CHANNEL__:1" }),
+        json!({ "suite": "compute", "choices": { "invocations": 0 }, "on_event": "__CHANNEL__:1" }),
     )
     .unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");
@@ -500,7 +515,7 @@ fn the_page_plans_as_core_does() {
     use wasmeter_core::config::Config;
     use wasmeter_core::runner::{RunRequest, planned, timeout_cases};
     use wasmeter_core::suite::SuiteCatalog;
-    use wasmeter_desktop::commands::run::{choices, request};
+    use wasmeter_desktop::commands::run::request;
     let tmp = tempfile::tempdir().unwrap();
     let wb = Workbench::new(
         tmp.path().to_path_buf(),
@@ -509,16 +524,16 @@ fn the_page_plans_as_core_does() {
     );
     for case in timeout_cases(&SuiteCatalog::discover(&suites()).unwrap()) {
         let (suite, timeout, want) = (&case.suite, case.timeout, case.want);
-        let mut body = json!({ "suite": suite.name, "runtimes": ["wasmtime"] });
+        let mut body = json!({ "runtimes": ["wasmtime"] });
         if let Some(t) = timeout {
-            body["timeoutSecs"] = json!(t);
+            body["timeout_secs"] = json!(t);
         }
-        let view: RunSettingsView = serde_json::from_value(body).unwrap();
+        let choices: RunChoices = serde_json::from_value(body).unwrap();
         let page = if suite.name == "libsodium" {
             // Not among the repository's suites: its choices are planned against it directly.
-            RunRequest::from_choices(suite.clone(), choices(view).unwrap(), Config::default())
+            RunRequest::from_choices(suite.clone(), choices, Config::default())
         } else {
-            request(&wb, view).unwrap()
+            request(&wb, &suite.name, choices).unwrap()
         };
         let (page, core) = (planned(page), case.core_settings());
         assert_eq!(page.timeout_secs, want, "{}", suite.name);
@@ -695,13 +710,13 @@ fn a_gateway_cell_is_served_by_the_desktop_binary() {
     let tmp = tempfile::tempdir().unwrap();
     let (app, w) = app(tmp.path());
     let channel = Channel::new(|_: InvokeResponseBody| Ok(()));
-    let settings: RunSettingsView = serde_json::from_value(json!({
-        "suite": "gateway", "tests": ["hello"], "runtimes": ["native", "wasmtime-pooling"],
+    let settings: RunChoices = serde_json::from_value(json!({
+        "tests": ["hello"], "runtimes": ["native", "wasmtime-pooling"],
         "runs": 1, "warmup": 0, "invocations": 1,
-        "http": { "levels": [1, 4], "durationMs": 300, "latencyMs": 200 }
+        "http": { "levels": [1, 4], "duration_ms": 300, "latency_ms": 200 }
     }))
     .unwrap();
-    block_on(start_run(app.state(), settings, channel)).expect("starts");
+    block_on(start_run(app.state(), "gateway".into(), settings, channel)).expect("starts");
     wait_idle(&app.state::<Workbench>());
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     let run_id = runs[0]["id"].as_str().unwrap();

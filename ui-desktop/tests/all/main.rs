@@ -3,6 +3,7 @@
 //! One binary per crate keeps the heavy crates linked once (wasmtime's `tests/all` pattern);
 //! `cargo test --test all MODULE::` runs one module.
 
+mod bindings;
 mod commands;
 mod compare;
 mod e2e;

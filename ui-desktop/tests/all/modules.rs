@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use tauri::Manager;
 use tauri::async_runtime::block_on;
 use tauri::ipc::{Channel, InvokeResponseBody};
+use wasmeter_core::runner::RunChoices;
 use wasmeter_desktop::Workbench;
 use wasmeter_desktop::commands::modules::{ModulesView, start_modules_run};
-use wasmeter_desktop::commands::run::RunSettingsView;
 
 /// A folder holding a copy of the compute suite's crc32 module.
 fn my_modules(tmp: &Path) -> std::path::PathBuf {
@@ -70,8 +70,8 @@ fn modules_added_by_path_are_listed_then_run_and_saved_as_the_suite_modules() {
         "paths": [folder.join("crc32.wasm")], "args": ["quick"], "env": ["GREETING=hi"]
     }))
     .unwrap();
-    let settings: RunSettingsView = serde_json::from_value(json!({
-        "suite": "modules", "runtimes": ["wasmtime"], "runs": 2, "warmup": 0,
+    let settings: RunChoices = serde_json::from_value(json!({
+        "runtimes": ["wasmtime"], "runs": 2, "warmup": 0,
         "invocations": 1, "label": "my modules"
     }))
     .unwrap();
@@ -89,18 +89,18 @@ fn modules_added_by_path_are_listed_then_run_and_saved_as_the_suite_modules() {
     let events = events.lock().unwrap().clone();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(types.first(), Some(&"planned"), "{types:?}");
-    assert_eq!(types.last(), Some(&"runFinished"), "{types:?}");
+    assert_eq!(types.last(), Some(&"run_finished"), "{types:?}");
     assert_eq!(events[0]["cells"], json!([["wasmtime", "crc32"]]));
-    assert_eq!(events[0]["iterationsPerCell"], 2);
+    assert_eq!(events[0]["iterations_per_cell"], 2);
     let finished: Vec<&Value> = events
         .iter()
-        .filter(|e| e["type"] == "cellFinished")
+        .filter(|e| e["type"] == "cell_finished")
         .collect();
     assert_eq!(finished.len(), 1, "{events:?}");
     assert_eq!(finished[0]["failure"], Value::Null, "{}", finished[0]);
     assert_eq!(events.last().unwrap()["status"], "complete");
     assert_eq!(events.last().unwrap()["failed"], 0);
-    let run_id = events[0]["runId"].as_str().unwrap();
+    let run_id = events[0]["run_id"].as_str().unwrap();
 
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     let meta = &runs[0]["meta"];
@@ -178,8 +178,8 @@ fn a_bad_module_or_option_comes_back_as_one_line_naming_it() {
                 "start_modules_run",
                 json!({
                     "modules": modules,
-                    "settings": { "suite": "modules", "runtimes": ["wasmtime"] },
-                    "onEvent": "__CHANNEL__:1"
+                    "choices": { "runtimes": ["wasmtime"] },
+                    "on_event": "__CHANNEL__:1"
                 }),
             ),
         ] {

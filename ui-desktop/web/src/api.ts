@@ -1,9 +1,39 @@
 /**
  * The only module that talks to the Rust side. Every command the desktop shell exposes
- * is wrapped here with its argument keys spelled once (Tauri maps the camelCase keys to
- * the Rust snake_case parameters) and typed after what the backend serialises.
+ * is wrapped here with its argument keys spelled once, and typed after what the backend
+ * serialises. The run's types (what `start_run` takes and streams) are generated from the
+ * Rust types into `bindings/` (`cargo test` fails when they drift); the rest are kept
+ * here and checked against the commands' real output by the desktop's Rust tests.
  */
 import { Channel, invoke } from '@tauri-apps/api/core';
+import type { Event } from './bindings/Event';
+import type { Metric } from './bindings/Metric';
+import type { Phase } from './bindings/Phase';
+import type { RunChoices } from './bindings/RunChoices';
+import type { RunDefaults } from './bindings/RunDefaults';
+import type { RunOrder } from './bindings/RunOrder';
+import type { RunStatus } from './bindings/RunStatus';
+import type { SampleRow } from './bindings/SampleRow';
+import type { Size } from './bindings/Size';
+import type { SuiteKind } from './bindings/SuiteKind';
+
+export type { HttpSettings } from './bindings/HttpSettings';
+export type { Measure } from './bindings/Measure';
+export type { MeasurementRow } from './bindings/MeasurementRow';
+export type { Metric } from './bindings/Metric';
+export type { PairMode } from './bindings/PairMode';
+export type { Phase } from './bindings/Phase';
+export type { Precision } from './bindings/Precision';
+export type { Repetition } from './bindings/Repetition';
+export type { RunChoices } from './bindings/RunChoices';
+export type { RunDefaults } from './bindings/RunDefaults';
+export type { RunOrder } from './bindings/RunOrder';
+export type { RunStatus } from './bindings/RunStatus';
+export type { SampleRow } from './bindings/SampleRow';
+export type { Size } from './bindings/Size';
+export type { SuiteKind } from './bindings/SuiteKind';
+/** What the runner streams while a run is in flight (core's `Event`); arrives in batches. */
+export type RunEvent = Event;
 
 // ---------------------------------------------------------------- catalog
 
@@ -58,29 +88,6 @@ export interface SuiteInfo {
   error?: string;
 }
 
-/** Fresh worker processes per cell, each with warm-ups and measured runs. */
-export interface Repetition {
-  invocations: number;
-  warmup: number;
-  runs: number;
-}
-
-/** A suite's run defaults, core's (`RunDefaults::for_suite`): the page mirrors none. */
-export interface RunDefaults {
-  /** Its kind's repetition. */
-  repetition: Repetition;
-  order: RunOrder;
-  /** Per-iteration timeout, seconds: the suite's own, else the general default. */
-  timeout_secs: number;
-  timeout_source: 'suite' | 'default';
-  size: Size;
-  memory_cap_mib: number;
-  sample_interval_ms: number;
-  baseline: string;
-  /** HTTP suites: the load (core's `HttpSettings`); null for other kinds. */
-  http: (HttpRunSettings & { server_threads: number; client_threads: number; cli_inflight: number; ready_timeout_ms: number }) | null;
-}
-
 /** Constants of core's policy (`run_policy`). */
 export interface RunPolicy {
   /** The diff's noise threshold when the user sets none, percent. */
@@ -91,42 +98,6 @@ export interface RunPolicy {
 }
 
 // ---------------------------------------------------------------- runs
-
-export type Size = 'quick' | 'full';
-
-/**
- * In which order a run's cells run their invocations: `interleaved` (round k runs every
- * cell's k-th invocation, shuffled by the run's seed, so a slow phase of the machine
- * spreads over every cell) or `sequential` (each cell's invocations back to back).
- */
-export type RunOrder = 'interleaved' | 'sequential';
-
-/** Settings of `start_run`; a field left out is decided by core (the suite's defaults). */
-export interface RunSettings {
-  suite: string;
-  /** Empty means every test of the suite. */
-  tests: string[];
-  /** Runtime ids (or groups); empty means every available runtime. */
-  runtimes: string[];
-  /** Warm-up iterations per invocation. */
-  warmup?: number;
-  /** Measured iterations per invocation. */
-  runs?: number;
-  /** Fresh worker processes per cell; the suite kind's default when absent. */
-  invocations?: number;
-  /** The order of the cells' invocations; interleaved when absent. */
-  order?: RunOrder;
-  /** Per-iteration timeout; the suite's own, else core's default, when absent. */
-  timeoutSecs?: number;
-  size?: Size;
-  label?: string;
-  memoryCapMib?: number;
-  sampleIntervalMs?: number;
-  baseline?: string;
-  skipMissing?: boolean;
-  /** HTTP suites (gateway, servers): the load; the backend's defaults when absent. */
-  http?: HttpRunSettings;
-}
 
 /**
  * Modules given by path and how they run, as `wasmeter run FILE.wasm|DIR…` takes them
@@ -160,32 +131,6 @@ export interface ModulesSuite extends Omit<SuiteInfo, 'error'> {
 /** What the open-file dialog picks: `.wasm` modules, a folder, or one file. */
 export type PickKind = 'modules' | 'folder' | 'file';
 
-/** The load of an HTTP run as `start_run` takes it (keys as the backend spells them). */
-export interface HttpRunSettings {
-  /** Concurrent connections of the throughput phases, ascending. */
-  levels: number[];
-  /** Load per level, ms. */
-  duration_ms: number;
-  /** Warm latency over one connection, ms. */
-  latency_ms: number;
-}
-
-export type Phase =
-  | 'compile'
-  | 'load'
-  | 'instantiate'
-  | 'first_instantiate'
-  | 'execute'
-  | 'call'
-  | 'first_call'
-  | 'teardown'
-  | 'total'
-  /** HTTP suites: spawn to the first 200 OK. */
-  | 'cold_start'
-  /** HTTP suites: latency over one keep-alive connection. */
-  | 'latency'
-  /** HTTP suites: load at N connections (`throughput_c50`). */
-  | `throughput_c${number}`;
 /** The phases of running a WASI command (command suites such as compute). */
 export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
 /** The phases of an instance's life (the lifecycle suite), in the order they happen. */
@@ -202,71 +147,6 @@ export const ALL_PHASES: readonly Phase[] = [
   'teardown',
   'total',
 ];
-
-export type Metric =
-  | 'wall_ns'
-  | 'self_ns'
-  | 'user_ns'
-  | 'sys_ns'
-  | 'max_rss_kib'
-  | 'rss_per_instance_bytes'
-  | 'instances_per_sec'
-  | 'artifact_bytes'
-  // HTTP suites
-  | 'rps'
-  | 'p90_ns'
-  | 'p99_ns'
-  | 'cpu_ns_per_1k'
-  | 'rss_bytes'
-  | 'errors';
-
-/** One measured value of one iteration (tidy row). */
-export interface MeasurementRow {
-  runtime: string;
-  test: string;
-  phase: Phase;
-  /** The worker process (invocation) of the cell, from 0; absent in runs from before. */
-  invocation?: number;
-  /** Iteration within the invocation (warm-ups first). */
-  iteration: number;
-  warmup: boolean;
-  metric: Metric;
-  value: number;
-}
-
-/** A live CPU/RSS sample of a cell's process tree. */
-export interface SampleRow {
-  /** Milliseconds since the run started. */
-  t_ms: number;
-  runtime: string;
-  test: string;
-  /** Percent of one core. */
-  cpu_pct: number;
-  rss_bytes: number;
-}
-
-export type RunStatus = 'running' | 'complete' | 'cancelled' | 'interrupted';
-
-/** What the runner streams while a run is in flight; arrives in batches. */
-export type RunEvent =
-  | {
-      type: 'planned';
-      runId: string;
-      cells: [runtime: string, test: string][];
-      /** Over all the cell's invocations, warm-ups included. */
-      iterationsPerCell: number;
-      /** Worker processes per cell (absent from older backends: one). */
-      invocations?: number;
-    }
-  /** A worker of a cell started: once per invocation (another cell may run in between). */
-  | { type: 'cellStarted'; index: number; invocation?: number; beside?: boolean }
-  /** Iterations done in the cell, over its invocations so far. */
-  | { type: 'progress'; index: number; done: number }
-  | { type: 'measurement'; rows: MeasurementRow[] }
-  | { type: 'sample'; sample: SampleRow }
-  | { type: 'cellFinished'; index: number; failure: string | null; wallMs: number }
-  | { type: 'runFinished'; status: RunStatus; failed: number }
-  | { type: 'error'; message: string };
 
 export interface TestRecord {
   name: string;
@@ -336,9 +216,6 @@ export interface Machine {
   arch: string;
   fingerprint: string;
 }
-
-/** What kind of suite a run ran; runs of command suites leave it out. */
-export type SuiteKind = 'command' | 'lifecycle' | 'gateway' | 'servers' | (string & {});
 
 /** A runtime a run left out because its suite does not apply to it. */
 export interface NotApplicable {
@@ -829,19 +706,22 @@ export function runPolicy(): Promise<RunPolicy> {
 }
 
 /**
- * Starts a run. Resolves once it started; its events then arrive on `onEvents` in
- * batches (one IPC message per burst). Returns the channel so a caller can keep it alive.
+ * Starts a run of `suite` with `choices` (core's `RunChoices`: what is left out, core
+ * decides), or of the modules given by path when `modules` is given. Resolves once it
+ * started; its events then arrive on `onEvents` in batches (one IPC message per burst).
+ * Returns the channel so a caller can keep it alive.
  */
 export async function startRun(
-  settings: RunSettings,
+  suite: string,
+  choices: RunChoices,
   onEvents: (batch: RunEvent[]) => void,
   modules?: ModulesRequest,
 ): Promise<Channel<RunEvent[]>> {
-  const onEvent = new Channel<RunEvent[]>();
-  onEvent.onmessage = onEvents;
-  if (modules) await invoke<null>('start_modules_run', { modules, settings, onEvent });
-  else await invoke<null>('start_run', { settings, onEvent });
-  return onEvent;
+  const on_event = new Channel<RunEvent[]>();
+  on_event.onmessage = onEvents;
+  if (modules) await invoke<null>('start_modules_run', { modules, choices, on_event });
+  else await invoke<null>('start_run', { suite, choices, on_event });
+  return on_event;
 }
 
 /**

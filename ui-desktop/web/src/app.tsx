@@ -79,9 +79,9 @@ export function App({ session: given }: { session?: LiveSession }) {
     refreshRuns();
   }, []);
 
-  const start = (settings: api.RunSettings, modules?: api.ModulesRequest) => {
+  const start = (suite: string, choices: api.RunChoices, modules?: api.ModulesRequest) => {
     setScreen('live');
-    void session.start(settings, modules);
+    void session.start(suite, choices, modules);
   };
 
   const openDetail = (id: string) => {

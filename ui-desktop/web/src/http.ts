@@ -8,17 +8,13 @@
 import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';
 import { sig3 } from './format';
 
-/** Suites whose cells are servers under load. */
-export const HTTP_SUITES: readonly string[] = ['gateway', 'servers'];
-
 export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
   return kind === 'gateway' || kind === 'servers';
 }
 
-/** An HTTP run: by its suite kind or name, else by the HTTP cells it carries. */
-export function isHttpRun(run: Pick<RunData, 'suite' | 'suite_kind'> & { http?: HttpCell[] }): boolean {
+/** An HTTP run: by its suite kind, else by the HTTP cells it carries. */
+export function isHttpRun(run: Pick<RunData, 'suite_kind'> & { http?: HttpCell[] }): boolean {
   if (isHttpKind(run.suite_kind)) return true;
-  if (!run.suite_kind && HTTP_SUITES.includes(run.suite)) return true;
   return (run.http?.length ?? 0) > 0;
 }
 
@@ -95,21 +91,26 @@ export function formatRpsTick(v: number): string {
   return String(Number(v.toPrecision(3)));
 }
 
-/**
- * Concurrency levels as typed: whole numbers from 1 to 100,000 separated by commas or
- * spaces; returned ascending without repeats, or null when anything else is there.
- */
-export function parseLevels(text: string): number[] | null {
-  const parts = text.split(/[\s,]+/).filter((p) => p !== '');
-  if (parts.length === 0) return null;
+/** Whole numbers in [1, max] separated by commas or spaces, ascending and distinct; null if not. */
+function parseCounts(text: string, max: number): number[] | null {
   const out: number[] = [];
-  for (const p of parts) {
-    if (!/^\d+$/.test(p)) return null;
-    const n = Number(p);
-    if (n < 1 || n > 100000) return null;
+  for (const p of text.split(/[\s,]+/).filter((p) => p !== '')) {
+    const n = /^\d+$/.test(p) ? Number(p) : 0;
+    if (n < 1 || n > max) return null;
     if (!out.includes(n)) out.push(n);
   }
   return out.sort((a, b) => a - b);
+}
+
+/** Concurrency levels as typed: at least one, each from 1 to 100000. */
+export function parseLevels(text: string): number[] | null {
+  const levels = parseCounts(text, 100_000);
+  return levels && levels.length > 0 ? levels : null;
+}
+
+/** Offered rates as typed (requests/s, each up to 10 million); empty text is none. */
+export function parseRates(text: string): number[] | null {
+  return parseCounts(text, 10_000_000);
 }
 
 /** Seconds as typed (decimals allowed) to whole milliseconds within [min, max] s; null if not. */

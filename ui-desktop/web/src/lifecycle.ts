@@ -5,7 +5,7 @@
  * desktop shows what the terminal UI and the exports show. Which runtimes the suite
  * applies to is core's answer, from `list_runtimes`.
  */
-import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats, SuiteKind } from './api';
+import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats } from './api';
 import { formatBytes, formatNs, formatRate } from './format';
 
 export type Unit = HeapSeries['unit'];
@@ -54,21 +54,12 @@ export const HEAP_CHART_MEASURES: readonly string[] = ['instantiate', 'teardown'
 
 // ---------------------------------------------------------------- suites and runtimes
 
-export const LIFECYCLE = 'lifecycle';
-
-/** The kind of a suite known only by name (live runs). */
-export function suiteKind(suiteName: string | null | undefined): SuiteKind {
-  if (suiteName === LIFECYCLE) return 'lifecycle';
-  if (suiteName === 'gateway' || suiteName === 'servers') return suiteName;
-  return 'command';
-}
-
 /** Phases only lifecycle runs have. */
 const LIFECYCLE_ONLY_PHASES: readonly Phase[] = ['load', 'first_instantiate', 'call', 'first_call'];
 
-/** A lifecycle run: by its suite kind or name, else by the phases it measured. */
-export function isLifecycleRun(run: Pick<RunData, 'suite' | 'suite_kind'> & { summary?: RunSummary }): boolean {
-  if (run.suite_kind === 'lifecycle' || run.suite === LIFECYCLE) return true;
+/** A lifecycle run: by its suite kind, else by the phases it measured. */
+export function isLifecycleRun(run: Pick<RunData, 'suite_kind'> & { summary?: RunSummary }): boolean {
+  if (run.suite_kind === 'lifecycle') return true;
   return (run.summary?.cells ?? []).some((c) => LIFECYCLE_ONLY_PHASES.some((p) => c.phase_stats[p] !== undefined));
 }
 

@@ -119,6 +119,7 @@ impl LivePane {
                 cells,
                 iterations_per_cell,
                 invocations,
+                ..
             } => {
                 self.run_id = Some(run_id);
                 self.status = vec![CellStatus::Queued; cells.len()];
@@ -173,7 +174,7 @@ impl LivePane {
                 }
                 self.iterations_done += 1;
             }
-            Event::Measurement(rows) => {
+            Event::Measurement { rows } => {
                 for m in rows.into_iter().filter(|m| !m.warmup) {
                     let slot = match (m.phase, m.metric) {
                         (Phase::Execute, Metric::SelfNs) => 0,
@@ -186,7 +187,7 @@ impl LivePane {
                     self.values.entry((m.runtime, m.test)).or_default()[slot].push(m.value);
                 }
             }
-            Event::Sample(s) => {
+            Event::Sample { sample: s } => {
                 push_bounded(&mut self.cpu, s.cpu_pct);
                 push_bounded(&mut self.rss, s.rss_bytes);
                 self.sampled = Some((s.runtime, s.test));
@@ -234,6 +235,7 @@ impl LivePane {
                 }
             }
             Event::RunFinished { status, failed } => self.finished = Some((status, failed)),
+            Event::Stopped { message } => self.error = Some(message),
         }
     }
 

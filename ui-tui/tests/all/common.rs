@@ -371,16 +371,18 @@ pub fn invocation_measurement(
     i: u32,
     v: f64,
 ) -> wasmeter_core::runner::Event {
-    wasmeter_core::runner::Event::Measurement(vec![MeasurementRow {
-        runtime: rt.into(),
-        test: test.into(),
-        phase: Phase::Execute,
-        invocation,
-        iteration: i,
-        warmup: false,
-        metric: Metric::SelfNs,
-        value: v,
-    }])
+    wasmeter_core::runner::Event::Measurement {
+        rows: vec![MeasurementRow {
+            runtime: rt.into(),
+            test: test.into(),
+            phase: Phase::Execute,
+            invocation,
+            iteration: i,
+            warmup: false,
+            metric: Metric::SelfNs,
+            value: v,
+        }],
+    }
 }
 
 pub const LC_RTS: [&str; 2] = ["wasmtime-pooling", "wasmer-cranelift"];

@@ -159,6 +159,9 @@ fn pick_run_watch_diff_export() {
         &fake,
         Event::Planned {
             run_id: "compute-20261122-090000-beef".into(),
+            suite: "compute".into(),
+            suite_kind: wasmeter_core::suite::SuiteKind::Command,
+            baseline: "native".into(),
             cells,
             iterations_per_cell: 8,
             invocations: 2,
@@ -288,6 +291,9 @@ fn cancel_asks_then_sets_the_flag() {
         &fake,
         Event::Planned {
             run_id: "r1".into(),
+            suite: "compute".into(),
+            suite_kind: wasmeter_core::suite::SuiteKind::Command,
+            baseline: "native".into(),
             cells: vec![("native".into(), "sha256".into())],
             iterations_per_cell: 2,
             invocations: 1,
@@ -491,6 +497,9 @@ fn http_suite_settings_and_live_latency() {
         &fake,
         Event::Planned {
             run_id: "20261122-123047-http-e7f9".into(),
+            suite: "gateway".into(),
+            suite_kind: wasmeter_core::suite::SuiteKind::Gateway,
+            baseline: "native".into(),
             cells,
             iterations_per_cell: 3,
             invocations: 3,
@@ -522,13 +531,15 @@ fn http_suite_settings_and_live_latency() {
             use wasmeter_core::runtime::{Metric, Phase};
             send(
                 &fake,
-                Event::Measurement(vec![
-                    row(Phase::ColdStart, Metric::WallNs, 4.0e6),
-                    row(Phase::Latency, Metric::WallNs, lat),
-                    row(Phase::Latency, Metric::P99Ns, lat * 2.0),
-                    row(Phase::Throughput(8), Metric::Rps, 1.0e9 / lat),
-                    row(Phase::Throughput(8), Metric::WallNs, lat * 8.0),
-                ]),
+                Event::Measurement {
+                    rows: vec![
+                        row(Phase::ColdStart, Metric::WallNs, 4.0e6),
+                        row(Phase::Latency, Metric::WallNs, lat),
+                        row(Phase::Latency, Metric::P99Ns, lat * 2.0),
+                        row(Phase::Throughput(8), Metric::Rps, 1.0e9 / lat),
+                        row(Phase::Throughput(8), Metric::WallNs, lat * 8.0),
+                    ],
+                },
             );
             send(&fake, Event::Progress { index, done: i + 1 });
         }

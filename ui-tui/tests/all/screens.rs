@@ -78,6 +78,9 @@ pub fn live_pane() -> LivePane {
         .collect();
     l.apply(Event::Planned {
         run_id: "compute-20261122-090000-beef".into(),
+        suite: "compute".into(),
+        suite_kind: wasmeter_core::suite::SuiteKind::Command,
+        baseline: "native".into(),
         cells,
         iterations_per_cell: 3,
         invocations: 1,
@@ -122,13 +125,15 @@ pub fn live_pane() -> LivePane {
     });
     l.apply(Event::Progress { index: 4, done: 1 });
     for i in 0..30u64 {
-        l.apply(Event::Sample(SampleRow {
-            t_ms: i as f64 * 100.0,
-            runtime: "wasmer-cranelift".into(),
-            test: "sha256".into(),
-            cpu_pct: [95.0, 100.0, 60.0][i as usize % 3],
-            rss_bytes: (20 + i) << 20,
-        }));
+        l.apply(Event::Sample {
+            sample: SampleRow {
+                t_ms: i as f64 * 100.0,
+                runtime: "wasmer-cranelift".into(),
+                test: "sha256".into(),
+                cpu_pct: [95.0, 100.0, 60.0][i as usize % 3],
+                rss_bytes: (20 + i) << 20,
+            },
+        });
     }
     l.elapsed = Duration::from_secs(12);
     l
@@ -228,6 +233,9 @@ fn live_run_interleaved() {
     let mut l = LivePane::new("native");
     l.apply(Event::Planned {
         run_id: "compute-20261122-090000-beef".into(),
+        suite: "compute".into(),
+        suite_kind: wasmeter_core::suite::SuiteKind::Command,
+        baseline: "native".into(),
         cells: vec![
             ("native".into(), "sha256".into()),
             ("wasmtime".into(), "sha256".into()),
@@ -295,6 +303,9 @@ fn live_alternating_pair_runs_both_arms_at_once() {
     let mut l = LivePane::new("native");
     l.apply(Event::Planned {
         run_id: "compute-20261126-090000-beef".into(),
+        suite: "compute".into(),
+        suite_kind: wasmeter_core::suite::SuiteKind::Command,
+        baseline: "native".into(),
         cells: vec![
             ("wasmtime".into(), "sha256".into()),
             ("wasmer-cranelift".into(), "sha256".into()),

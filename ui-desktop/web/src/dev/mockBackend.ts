@@ -5,7 +5,7 @@
  */
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { RunEvent, RunListItem, RunMeta, RunSettings, SuiteInfo } from '../api';
+import type { RunChoices, RunEvent, RunListItem, RunMeta, SuiteInfo } from '../api';
 import compare from '../test/fixtures/compare.json';
 import diff from '../test/fixtures/diff.json';
 import historyFixture from '../test/fixtures/history.json';
@@ -17,9 +17,9 @@ import runs from '../test/fixtures/runs.json';
 import runtimes from '../test/fixtures/runtimes.json';
 import suites from '../test/fixtures/suites.json';
 
-function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
+function simulate(suiteName: string, settings: RunChoices, ch: Channel<RunEvent[]>): void {
   const send = (batch: RunEvent[]) => ch.onmessage(batch);
-  const suite = allSuites().find((s) => s.name === settings.suite)!;
+  const suite = allSuites().find((s) => s.name === suiteName)!;
   const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
   const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
   // What the page left out is the suite's defaults, as the backend would take them.
@@ -29,14 +29,25 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
   const invocations = settings.invocations ?? rep.invocations;
   // Rounds of every cell's k-th invocation (the interleaved order, unshuffled).
   const schedule = Array.from({ length: invocations }, (_, k) => cells.map((_c, i) => [i, k] as const)).flat();
-  send([{ type: 'planned', runId: 'dev-run', cells, iterationsPerCell: per * invocations, invocations }]);
+  send([
+    {
+      type: 'planned',
+      run_id: 'dev-run',
+      suite: suite.name,
+      suite_kind: suite.kind,
+      baseline: settings.baseline ?? suite.defaults.baseline,
+      cells,
+      iterations_per_cell: per * invocations,
+      invocations,
+    },
+  ]);
   let t = 0;
   let step = 0;
   let it = 0;
   const tick = () => {
     const [cell, k] = schedule[step]!;
     const [runtime, test] = cells[cell]!;
-    if (it === 0) send([{ type: 'cellStarted', index: cell, invocation: k }]);
+    if (it === 0) send([{ type: 'cell_started', index: cell, invocation: k, beside: false }]);
     const base = (test.length * 7 + 20) * 1e6 * (runtime === 'native' ? 1 : 1 + runtime.length / 12);
     t += 100;
     const row = { runtime, test, invocation: k, iteration: it, warmup: it < warmup } as const;
@@ -46,9 +57,9 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
       {
         type: 'measurement',
         rows: [
-          settings.suite === 'lifecycle'
+          suite.kind === 'lifecycle'
             ? { ...row, phase: 'instantiate', metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
-            : settings.suite === 'gateway'
+            : suite.kind === 'gateway'
               ? { ...row, phase: 'latency', metric: 'wall_ns', value: (base / 1e3) * (1 + Math.random() * 0.05) }
               : { ...row, phase: 'execute', metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
         ],
@@ -57,10 +68,10 @@ function simulate(settings: RunSettings, ch: Channel<RunEvent[]>): void {
     it++;
     if (it === per) {
       const failure = runtime.includes('singlepass') && test.includes('simd') ? 'compile error' : null;
-      if (k === invocations - 1) send([{ type: 'cellFinished', index: cell, failure, wallMs: per * invocations * 100 }]);
+      if (k === invocations - 1) send([{ type: 'cell_finished', index: cell, failure, wall_ms: per * invocations * 100 }]);
       it = 0;
       step++;
-      if (step === schedule.length) return send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
+      if (step === schedule.length) return send([{ type: 'run_finished', status: 'complete', failed: 0 }]);
     }
     setTimeout(tick, 100);
   };
@@ -129,7 +140,7 @@ export function installMockBackend(): void {
         return { ...historyFixture, series };
       }
       case 'start_run':
-        simulate(p.settings as RunSettings, p.onEvent as Channel<RunEvent[]>);
+        simulate(p.suite as string, p.choices as RunChoices, p.on_event as Channel<RunEvent[]>);
         return null;
       case 'pick_paths':
         return p.what === 'modules'
@@ -163,7 +174,7 @@ export function installMockBackend(): void {
             .pop()!
             .replace(/\.wasm$/, ''),
         );
-        simulate({ ...(p.settings as RunSettings), suite: 'compute', tests }, p.onEvent as Channel<RunEvent[]>);
+        simulate('compute', { ...(p.choices as RunChoices), tests }, p.on_event as Channel<RunEvent[]>);
         return null;
       }
       case 'cancel_run':

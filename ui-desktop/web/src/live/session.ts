@@ -5,7 +5,7 @@
  * and one chart update per frame, and nothing at all while idle.
  */
 import type { Channel } from '@tauri-apps/api/core';
-import type { ModulesRequest, RunEvent, RunSettings } from '../api';
+import type { ModulesRequest, RunChoices, RunEvent } from '../api';
 import * as api from '../api';
 import { Ring } from '../charts/ring';
 import { inFlight, initialState, type LiveAction, type LiveState, reduce } from './state';
@@ -64,7 +64,7 @@ export class LiveSession {
       this.samples.clear();
       this.sampleVersion++;
     }
-    if (a.type === 'error' || a.type === 'startFailed') this.deps.onError?.(a.message);
+    if (a.type === 'stopped' || a.type === 'startFailed') this.deps.onError?.(a.message);
     if (wasRunning && !inFlight(this.state)) {
       this.channel = null;
       this.deps.onEnded?.(this.state);
@@ -78,19 +78,20 @@ export class LiveSession {
   };
 
   /**
-   * Starts a run with `settings` (of the modules given by path, when `modules` is given);
-   * resolves false if the backend refused it.
+   * Starts a run of `suite` with `choices` (of the modules given by path, when `modules`
+   * is given); resolves false if the backend refused it. The suite's kind and the
+   * baseline come with the plan.
    */
-  async start(settings: RunSettings, modules?: ModulesRequest): Promise<boolean> {
+  async start(suite: string, choices: RunChoices, modules?: ModulesRequest): Promise<boolean> {
     if (inFlight(this.state)) return false;
     this.samples.clear();
     this.sampleVersion++;
-    this.apply({ type: 'begin', baseline: settings.baseline ?? 'native', suite: settings.suite });
+    this.apply({ type: 'begin', suite });
     this.notify();
     try {
       this.channel = await (modules
-        ? this.deps.startRun(settings, this.handleBatch, modules)
-        : this.deps.startRun(settings, this.handleBatch));
+        ? this.deps.startRun(suite, choices, this.handleBatch, modules)
+        : this.deps.startRun(suite, choices, this.handleBatch));
       return true;
     } catch (e) {
       this.apply({ type: 'startFailed', message: api.errorMessage(e) });
@@ -99,7 +100,7 @@ export class LiveSession {
     }
   }
 
-  /** Asks the backend to cancel; the run ends with a runFinished event. */
+  /** Asks the backend to cancel; the run ends with a run_finished event. */
   async cancel(): Promise<void> {
     if (!inFlight(this.state)) return;
     this.apply({ type: 'cancelRequested' });

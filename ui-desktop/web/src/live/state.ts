@@ -6,9 +6,8 @@
  * between, so a cell is `queued` between its invocations (with how many ended) and only
  * `done` after its last one.
  */
-import { cellKey, type MeasurementRow, type RunEvent, type RunStatus, type SampleRow } from '../api';
+import { cellKey, type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, type SuiteKind } from '../api';
 import { median } from '../format';
-import { suiteKind } from '../lifecycle';
 
 export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrupted' | 'error';
 /**
@@ -53,9 +52,12 @@ export interface LiveCell {
 export interface LiveState {
   state: RunState;
   runId: string | null;
+  /** The runtime ratios are taken against, as the plan says. */
   baseline: string;
   /** The suite being run, when the page started the run. */
   suite: string | null;
+  /** Its kind, as the plan says (null until it arrives). */
+  suiteKind: SuiteKind | null;
   cells: LiveCell[];
   /** Cell index by `cellKey(runtime, test)`. */
   index: Record<string, number>;
@@ -84,16 +86,17 @@ export interface LiveState {
 /** The page's own actions next to the runner's events. */
 export type LiveAction =
   | RunEvent
-  | { type: 'begin'; baseline: string; suite?: string }
+  | { type: 'begin'; suite?: string }
   | { type: 'startFailed'; message: string }
   | { type: 'cancelRequested' };
 
-export function initialState(baseline = 'native', suite: string | null = null): LiveState {
+export function initialState(suite: string | null = null): LiveState {
   return {
     state: 'idle',
     runId: null,
-    baseline,
+    baseline: '',
     suite,
+    suiteKind: null,
     cells: [],
     index: {},
     iterationsPerCell: 0,
@@ -153,7 +156,7 @@ function updateCell(s: LiveState, i: number, f: (c: LiveCell) => LiveCell): Live
 export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): LiveState {
   switch (a.type) {
     case 'begin':
-      return { ...initialState(a.baseline, a.suite ?? null), state: 'running', startedAt: now };
+      return { ...initialState(a.suite ?? null), state: 'running', startedAt: now };
     case 'startFailed':
       return { ...s, state: 'error', error: a.message, current: null, alongside: null, cancelling: false };
     case 'cancelRequested':
@@ -185,11 +188,14 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
       return {
         ...s,
         state: 'running',
-        runId: a.runId,
+        runId: a.run_id,
+        suite: a.suite,
+        suiteKind: a.suite_kind,
+        baseline: a.baseline,
         cells,
         index,
-        iterationsPerCell: a.iterationsPerCell,
-        invocations: Math.max(1, a.invocations ?? 1),
+        iterationsPerCell: a.iterations_per_cell,
+        invocations: Math.max(1, a.invocations),
         startedAt: now,
         lastFinishedAt: null,
         lastProgressAt: null,
@@ -199,9 +205,9 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         alongside: null,
       };
     }
-    case 'cellStarted': {
+    case 'cell_started': {
       if (!s.cells[a.index]) return s;
-      const invocation = a.invocation ?? 0;
+      const invocation = a.invocation;
       const perInvocation = s.iterationsPerCell / s.invocations;
       let cells = s.cells;
       // Beside: the same worker runs the cell started just before too. Otherwise the
@@ -258,9 +264,9 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
     }
     case 'sample':
       return { ...s, lastSample: a.sample, samples: s.samples + 1 };
-    case 'cellFinished': {
+    case 'cell_finished': {
       const c = s.cells[a.index];
-      const failed = a.failure !== null && a.failure !== undefined;
+      const failed = a.failure !== null;
       if (!c || c.status === 'failed') return s;
       if (c.status === 'done') {
         // Failed after the fact: the runtimes' answers are cross-checked when a run of
@@ -286,13 +292,13 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           done: s.iterationsPerCell,
           invocationsEnded: failed ? c.invocationsEnded : s.invocations,
           failure: failed ? a.failure : null,
-          wallMs: a.wallMs,
+          wallMs: a.wall_ms,
           median: p?.value ?? null,
           source: p?.source ?? null,
         })),
       };
     }
-    case 'runFinished':
+    case 'run_finished':
       return {
         ...s,
         state: s.state === 'error' ? 'error' : finalState(a.status),
@@ -315,7 +321,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
             })
           : s.cells,
       };
-    case 'error':
+    case 'stopped':
       return { ...s, state: 'error', error: a.message, current: null, alongside: null, cancelling: false };
     default:
       return s;
@@ -405,7 +411,7 @@ export interface LiveMatrix {
  * baseline (command suites only).
  */
 export function liveMatrix(s: LiveState): LiveMatrix {
-  const lifecycle = suiteKind(s.suite) === 'lifecycle';
+  const lifecycle = s.suiteKind === 'lifecycle';
   const tests = new Set<string>();
   const runtimes = new Set<string>();
   for (const c of s.cells) {

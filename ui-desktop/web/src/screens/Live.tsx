@@ -10,7 +10,6 @@ import { ConfirmDialog } from '../components/Modal';
 import { ListTable } from '../components/Windowed';
 import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, ratioColor, ratioTone } from '../format';
 import { isHttpKind } from '../http';
-import { suiteKind } from '../lifecycle';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
@@ -39,8 +38,8 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
   const left = eta(state);
   const running = inFlight(state);
   const ended = !running && state.state !== 'idle';
-  const lifecycle = suiteKind(state.suite) === 'lifecycle';
-  const http = isHttpKind(suiteKind(state.suite));
+  const lifecycle = state.suiteKind === 'lifecycle';
+  const http = isHttpKind(state.suiteKind);
 
   return (
     <section class="screen live" aria-labelledby="live-title">

@@ -17,11 +17,23 @@
  * runtimes cannot run them and why, as for any suite.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { ModulesRequest, ModulesSuite, RunOrder, RunPolicy, RunSettings, RuntimeView, Size, SuiteInfo, SuiteKind } from '../api';
+import type {
+  Measure,
+  ModulesRequest,
+  ModulesSuite,
+  PairMode,
+  RunChoices,
+  RunOrder,
+  RunPolicy,
+  RuntimeView,
+  Size,
+  SuiteInfo,
+  SuiteKind,
+} from '../api';
 import * as api from '../api';
 import { showError } from '../errors';
-import { parseIntField } from '../fields';
-import { isHttpKind, parseLevels, parseSecondsMs } from '../http';
+import { parseIntField, parseNumberField } from '../fields';
+import { isHttpKind, parseLevels, parseRates, parseSecondsMs } from '../http';
 import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
 
 interface SetupProps {
@@ -31,8 +43,8 @@ interface SetupProps {
   policy: RunPolicy | null;
   /** A run is in flight. */
   busy: boolean;
-  /** Starts a run; of the modules given by path when `modules` is given. */
-  onStart: (settings: RunSettings, modules?: ModulesRequest) => void;
+  /** Starts a run of `suite`; of the modules given by path when `modules` is given. */
+  onStart: (suite: string, choices: RunChoices, modules?: ModulesRequest) => void;
   /** How long the options rest before they are checked again, ms. */
   checkDelayMs?: number;
 }
@@ -103,6 +115,24 @@ interface NumField {
 /** A field's text is a whole number in range, or empty where that is allowed. */
 function validField(f: NumField): boolean {
   return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, f.min, f.max) !== null;
+}
+
+/**
+ * The pair as typed: null when empty, the two arms when they are two distinct runtimes
+ * (or two tests) of this run, else why not.
+ */
+export function parsePair(text: string, runtimes: readonly string[], tests: readonly string[]): [string, string] | null | string {
+  const arms = text
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  if (arms.length === 0) return null;
+  const [a, b] = arms;
+  if (arms.length !== 2 || a === undefined || b === undefined) return 'A pair is two names separated by a comma.';
+  if (a === b) return `The pair's two arms are the same: ${a}.`;
+  const both = (names: readonly string[]) => names.includes(a) && names.includes(b);
+  if (!both(runtimes) && !both(tests)) return `The pair must be two selected runtimes or two selected tests: ${a}, ${b}.`;
+  return [a, b];
 }
 
 /** A suite of modules given by path as the setup lists it (its runtimes' reasons apart). */
@@ -187,6 +217,14 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const [levels, setLevels] = useState<string | null>(null);
   const [levelSecs, setLevelSecs] = useState<string | null>(null);
   const [latencySecs, setLatencySecs] = useState<string | null>(null);
+  const [rates, setRates] = useState<string | null>(null);
+  const [sloMs, setSloMs] = useState<string | null>(null);
+  const [seed, setSeed] = useState('');
+  const [measure, setMeasure] = useState<Measure | null>(null);
+  const [pair, setPair] = useState('');
+  const [pairMode, setPairMode] = useState<PairMode | null>(null);
+  const [precisionPct, setPrecisionPct] = useState('');
+  const [budgetSecs, setBudgetSecs] = useState('');
   /** The defaults (as JSON) invocations, warm-up and runs were typed over. */
   const [repetitionOf, setRepetitionOf] = useState<string | null>(null);
 
@@ -402,6 +440,31 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           ? 'Latency seconds must be a number from 0.1 to 3600.'
           : null;
 
+  const ratesText = shown(rates, d?.http?.rates?.join(', '));
+  const sloText = shown(sloMs, d?.http?.slo_p99_ms);
+  const httpRates = parseRates(ratesText);
+  const httpSlo = parseNumberField(sloText, 0.001, 3_600_000);
+  const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
+  const pairArms = parsePair(pair, selectedRuntimes, selectedTests);
+  const precision = precisionPct.trim() === '' ? null : parseNumberField(precisionPct, 0, 100);
+  const budget = budgetSecs.trim() === '' ? null : parseIntField(budgetSecs, 1, 7 * 86400);
+  const choicesInvalid =
+    http && httpRates === null
+      ? 'Offered rates must be whole numbers of requests/s from 1 to 10000000, separated by commas, or none.'
+      : http && httpSlo === null
+        ? 'The p99 objective must be a number of milliseconds over 0.'
+        : seed.trim() !== '' && seedValue === null
+          ? 'The seed must be a whole number.'
+          : typeof pairArms === 'string'
+            ? pairArms
+            : precisionPct.trim() !== '' && (precision === null || precision === 0)
+              ? 'Precision must be a percentage over 0 and at most 100.'
+              : budgetSecs.trim() !== '' && budget === null
+                ? 'The budget must be a whole number of seconds from 1 to 604800.'
+                : budgetSecs.trim() !== '' && precision === null
+                  ? 'A budget needs a precision to aim at.'
+                  : null;
+
   const reason = busy
     ? 'A run is in progress.'
     : !suites
@@ -420,35 +483,46 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                   ? 'Select at least one available runtime.'
                   : invalid
                     ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
-                    : httpInvalid;
+                    : (httpInvalid ?? choicesInvalid);
 
   const start = () => {
     if (reason || !current) return;
     const num = (text: string) => parseIntField(text, 0, Number.MAX_SAFE_INTEGER)!;
-    const settings: RunSettings = {
-      suite: current.name,
+    const choices: RunChoices = {
       // Every test selected is sent as "all", as the CLI does without --tests.
       tests: selectedTests.length === current.tests.length ? [] : selectedTests,
       runtimes: selectedRuntimes,
       baseline: shownBaseline,
-      skipMissing,
+      skip_missing: skipMissing,
     };
     // What was left alone is left out: core decides it as for any front end.
-    if (warmup !== null) settings.warmup = num(warmup);
-    if (runs !== null) settings.runs = num(runs);
-    if (invocations !== null) settings.invocations = num(invocations);
-    if (order !== null) settings.order = order;
-    if (timeout.trim() !== '') settings.timeoutSecs = num(timeout);
-    if (size !== null) settings.size = size;
-    if (memCap !== null) settings.memoryCapMib = num(memCap);
-    if (sampleMs !== null) settings.sampleIntervalMs = num(sampleMs);
-    if (label.trim()) settings.label = label.trim();
-    const loadTyped = levels !== null || levelSecs !== null || latencySecs !== null;
-    if (http && loadTyped && httpLevels && httpDurationMs !== null && httpLatencyMs !== null) {
-      settings.http = { levels: httpLevels, duration_ms: httpDurationMs, latency_ms: httpLatencyMs };
+    if (warmup !== null) choices.warmup = num(warmup);
+    if (runs !== null) choices.runs = num(runs);
+    if (invocations !== null) choices.invocations = num(invocations);
+    if (order !== null) choices.order = order;
+    if (timeout.trim() !== '') choices.timeout_secs = num(timeout);
+    if (size !== null) choices.size = size;
+    if (memCap !== null) choices.memory_cap_mib = num(memCap);
+    if (sampleMs !== null) choices.sample_interval_ms = num(sampleMs);
+    if (label.trim()) choices.label = label.trim();
+    if (seedValue !== null) choices.seed = seedValue;
+    if (measure !== null) choices.measure = measure;
+    if (Array.isArray(pairArms)) choices.pair = pairArms;
+    if (pairArms !== null && pairMode !== null) choices.pair_mode = pairMode;
+    if (precision !== null) choices.precision = budget === null ? { pct: precision } : { pct: precision, budget_secs: budget };
+    const loadTyped = [levels, levelSecs, latencySecs, rates, sloMs].some((t) => t !== null);
+    if (http && d?.http && loadTyped && httpLevels && httpDurationMs !== null && httpLatencyMs !== null && httpRates && httpSlo !== null) {
+      choices.http = {
+        ...d.http,
+        levels: httpLevels,
+        duration_ms: httpDurationMs,
+        latency_ms: httpLatencyMs,
+        rates: httpRates,
+        slo_p99_ms: httpSlo,
+      };
     }
-    if (modules && 'request' in parsedModules) onStart(settings, parsedModules.request);
-    else onStart(settings);
+    if (modules && 'request' in parsedModules) onStart(current.name, choices, parsedModules.request);
+    else onStart(current.name, choices);
   };
 
   return (
@@ -717,6 +791,90 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
             </select>
           </label>
           <RepetitionNote invocations={invocationsText} warmup={warmupText} runs={runsText} policy={policy} />
+          <label class="field">
+            <span>Seed</span>
+            <input
+              type="number"
+              min={0}
+              step={1}
+              value={seed}
+              placeholder="random"
+              onInput={(e) => setSeed(e.currentTarget.value)}
+              aria-invalid={seed.trim() !== '' && seedValue === null}
+              title="Seed of the interleaved order: the same seed runs the cells in the same order"
+              data-testid="setting-seed"
+            />
+          </label>
+          <label class="field">
+            <span>Measure</span>
+            <select
+              value={measure ?? 'time'}
+              onChange={(e) => setMeasure(e.currentTarget.value as Measure)}
+              title="Time, or also the instructions retired (perf counters), in the cells of embedded engines"
+              data-testid="setting-measure"
+            >
+              <option value="time">time</option>
+              <option value="instructions">instructions too</option>
+            </select>
+          </label>
+          <label class="field">
+            <span>Pair</span>
+            <input
+              type="text"
+              value={pair}
+              placeholder="A, B"
+              onInput={(e) => setPair(e.currentTarget.value)}
+              aria-invalid={typeof pairArms === 'string'}
+              title="Two runtimes or two tests of this run whose invocations run side by side in every round, for a paired comparison (diff RUN --runtimes A,B or --tests A,B)"
+              data-testid="setting-pair"
+            />
+          </label>
+          {pairArms !== null && (
+            <label class="field">
+              <span>Pair mode</span>
+              <select
+                value={pairMode ?? ''}
+                onChange={(e) => setPairMode(e.currentTarget.value === '' ? null : (e.currentTarget.value as PairMode))}
+                title="Alternate: both arms in one worker, iteration by iteration (command suites measured by time). Processes: side by side, each in its own."
+                data-testid="setting-pair-mode"
+              >
+                <option value="">core's choice</option>
+                <option value="alternate">alternate in one worker</option>
+                <option value="processes">processes side by side</option>
+              </select>
+            </label>
+          )}
+          <label class="field">
+            <span>Precision (±%)</span>
+            <input
+              type="number"
+              min={0}
+              max={100}
+              step={0.5}
+              value={precisionPct}
+              placeholder="off"
+              onInput={(e) => setPrecisionPct(e.currentTarget.value)}
+              aria-invalid={precisionPct.trim() !== '' && (precision === null || precision === 0)}
+              title="Adds rounds to the cells whose 95 % interval is still wider than this, until all meet it or the budget is spent"
+              data-testid="setting-precision"
+            />
+          </label>
+          {precisionPct.trim() !== '' && (
+            <label class="field">
+              <span>Budget (s)</span>
+              <input
+                type="number"
+                min={1}
+                step={1}
+                value={budgetSecs}
+                placeholder="until the round cap"
+                onInput={(e) => setBudgetSecs(e.currentTarget.value)}
+                aria-invalid={budgetSecs.trim() !== '' && budget === null}
+                title="Wall time the whole run may take while aiming at the precision"
+                data-testid="setting-budget"
+              />
+            </label>
+          )}
           {http && (
             <div class="http-settings" data-testid="http-settings">
               <label class="field">
@@ -756,6 +914,31 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                   aria-invalid={httpLatencyMs === null}
                   title="How long latency is measured over one keep-alive connection"
                   data-testid="setting-http-latency"
+                />
+              </label>
+              <label class="field">
+                <span>Offered rates (req/s)</span>
+                <input
+                  type="text"
+                  value={ratesText}
+                  placeholder="none"
+                  onInput={(e) => setRates(e.currentTarget.value)}
+                  aria-invalid={httpRates === null}
+                  title="Open-model load: requests per second offered at a fixed arrival rate, separated by commas; latency is corrected for coordinated omission"
+                  data-testid="setting-http-rates"
+                />
+              </label>
+              <label class="field">
+                <span>p99 objective (ms)</span>
+                <input
+                  type="number"
+                  min={0.001}
+                  step={1}
+                  value={sloText}
+                  onInput={(e) => setSloMs(e.currentTarget.value)}
+                  aria-invalid={httpSlo === null}
+                  title="The knee is the highest offered rate whose corrected p99 stays within this"
+                  data-testid="setting-http-slo"
                 />
               </label>
               {kind === 'servers' && (

@@ -38,26 +38,28 @@ describe('api', () => {
   it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {
     let channel: Channel<api.RunEvent[]> | null = null;
     const calls = record((cmd, p) => {
-      if (cmd === 'start_run') channel = p!.onEvent as Channel<api.RunEvent[]>;
+      if (cmd === 'start_run') channel = p!.on_event as Channel<api.RunEvent[]>;
       return null;
     });
     const batches: api.RunEvent[][] = [];
-    const settings: api.RunSettings = { suite: 'compute', tests: ['sha256'], runtimes: ['native'], runs: 3, timeoutSecs: 9 };
-    await api.startRun(settings, (b) => batches.push(b));
+    const choices: api.RunChoices = { tests: ['sha256'], runtimes: ['native'], runs: 3, timeout_secs: 9, skip_missing: false };
+    await api.startRun('compute', choices, (b) => batches.push(b));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.cmd).toBe('start_run');
-    expect(keys(calls[0]!)).toEqual(['onEvent', 'settings']);
-    expect(calls[0]!.payload!.settings).toEqual(settings);
+    // Argument keys as the Rust parameters spell them (the commands take snake_case).
+    expect(keys(calls[0]!)).toEqual(['choices', 'on_event', 'suite']);
+    expect(calls[0]!.payload!.suite).toBe('compute');
+    expect(calls[0]!.payload!.choices).toEqual(choices);
     expect(channel).toBeInstanceOf(Channel);
-    channel!.onmessage([{ type: 'cellStarted', index: 0 }]);
-    expect(batches).toEqual([[{ type: 'cellStarted', index: 0 }]]);
+    channel!.onmessage([{ type: 'cell_started', index: 0, invocation: 0, beside: false }]);
+    expect(batches).toEqual([[{ type: 'cell_started', index: 0, invocation: 0, beside: false }]]);
   });
 
   it('start_run rejects with the command error', async () => {
     record(() => {
       throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
     });
-    await expect(api.startRun({ suite: 'compute', tests: [], runtimes: [] }, () => {})).rejects.toEqual({
+    await expect(api.startRun('compute', { tests: [], runtimes: [], skip_missing: false }, () => {})).rejects.toEqual({
       code: 'busy',
       message: 'a run is already in progress; cancel it or wait',
     });

@@ -2,7 +2,7 @@ import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunEvent, RunSettings, RuntimeView, SuiteInfo } from '../api';
+import type { RunChoices, RunEvent, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { installGlobalHandlers } from '../errors';
@@ -148,8 +148,8 @@ describe('App', () => {
     // Nothing touched: only the selection is sent, core decides the rest.
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
-    const first = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
-    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'skipMissing', 'suite', 'tests']);
+    const first = calls.find((c) => c.cmd === 'start_run')!.payload.choices as RunChoices;
+    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'skip_missing', 'tests']);
 
     // The diff screen's threshold is the policy's until typed.
     fireEvent.click(screen.getByTestId('nav-diff'));
@@ -170,9 +170,9 @@ describe('App', () => {
     expect(input('setting-timeout').value).toBe('30');
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
-    const sent = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
-    expect(sent.timeoutSecs).toBe(30);
-    expect(sent.suite).toBe('compute');
+    const sent = calls.find((c) => c.cmd === 'start_run')!.payload.choices as RunChoices;
+    expect(sent.timeout_secs).toBe(30);
+    expect(calls.find((c) => c.cmd === 'start_run')!.payload.suite).toBe('compute');
   });
 
   it('says why start is disabled', async () => {
@@ -202,7 +202,7 @@ describe('App', () => {
     let channel: Channel<RunEvent[]> | null = null;
     const calls = backend({
       start_run: (p) => {
-        channel = p.onEvent as Channel<RunEvent[]>;
+        channel = p.on_event as Channel<RunEvent[]>;
         return null;
       },
     });
@@ -225,14 +225,32 @@ describe('App', () => {
     fireEvent.change(screen.getByTestId('setting-order'), { target: { value: 'sequential' } });
     fireEvent.change(screen.getByTestId('setting-size'), { target: { value: 'full' } });
     fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
+    fireEvent.input(input('setting-seed'), { target: { value: '7' } });
+    fireEvent.change(screen.getByTestId('setting-measure'), { target: { value: 'instructions' } });
+    // A pair is two runtimes or two tests of this run, never the same one twice.
+    fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmtime' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe("The pair's two arms are the same: wasmtime.");
+    fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmer-cranelift' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe(
+      'The pair must be two selected runtimes or two selected tests: wasmtime, wasmer-cranelift.',
+    );
+    fireEvent.input(input('setting-pair'), { target: { value: 'native,wasmtime' } });
+    fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'alternate' } });
+    fireEvent.input(input('setting-precision'), { target: { value: '101' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100.');
+    fireEvent.input(input('setting-precision'), { target: { value: '5' } });
+    fireEvent.input(input('setting-budget'), { target: { value: '0' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds from 1 to 604800.');
+    fireEvent.input(input('setting-budget'), { target: { value: '480' } });
+    expect(screen.queryByTestId('start-reason')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
 
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
     const sent = calls.find((c) => c.cmd === 'start_run')!.payload;
-    expect(Object.keys(sent).sort()).toEqual(['onEvent', 'settings']);
-    const settings = sent.settings as RunSettings;
+    expect(sent.suite).toBe('compute');
+    expect(Object.keys(sent).sort()).toEqual(['choices', 'on_event', 'suite']);
+    const settings = sent.choices as RunChoices;
     expect(settings).toEqual({
-      suite: 'compute',
       // In suite order, whatever the order of the clicks.
       tests: ['sha256', 'crc32'],
       runtimes: ['native', 'wasmtime'],
@@ -243,8 +261,13 @@ describe('App', () => {
       // Not touched, so not sent: the timeout, memory cap and sampling are core's.
       size: 'full',
       baseline: 'native',
-      skipMissing: false,
+      skip_missing: false,
       label: 'my label',
+      seed: 7,
+      measure: 'instructions',
+      pair: ['native', 'wasmtime'],
+      pair_mode: 'alternate',
+      precision: { pct: 5, budget_secs: 480 },
     });
 
     // Now on the live screen.
@@ -258,6 +281,7 @@ describe('App', () => {
       runtime,
       test,
       phase: 'execute' as const,
+      invocation: 0,
       iteration: 0,
       warmup,
       metric: 'self_ns' as const,
@@ -268,15 +292,18 @@ describe('App', () => {
     await send([
       {
         type: 'planned',
-        runId: 'run-42',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        run_id: 'run-42',
         cells: [
           ['native', 'sha256'],
           ['wasmtime', 'sha256'],
         ],
-        iterationsPerCell: 4,
+        iterations_per_cell: 4,
         invocations: 2,
       },
-      { type: 'cellStarted', index: 0, invocation: 0 },
+      { type: 'cell_started', index: 0, invocation: 0, beside: false },
       { type: 'progress', index: 0, done: 1 },
       { type: 'measurement', rows: [m('native', 'sha256', 5e9, true)] },
       { type: 'sample', sample: { t_ms: 100, runtime: 'native', test: 'sha256', cpu_pct: 97, rss_bytes: 13688832 } },
@@ -292,7 +319,7 @@ describe('App', () => {
     await send([
       { type: 'progress', index: 0, done: 2 },
       { type: 'measurement', rows: [m('native', 'sha256', 100e6)] },
-      { type: 'cellStarted', index: 1, invocation: 0 },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
       { type: 'progress', index: 1, done: 2 },
       { type: 'measurement', rows: [m('wasmtime', 'sha256', 115e6)] },
     ]);
@@ -303,14 +330,14 @@ describe('App', () => {
     expect(pending.textContent).toBe('1/2');
 
     await send([
-      { type: 'cellStarted', index: 0, invocation: 1 },
+      { type: 'cell_started', index: 0, invocation: 1, beside: false },
       { type: 'progress', index: 0, done: 4 },
       { type: 'measurement', rows: [m('native', 'sha256', 102e6)] },
-      { type: 'cellFinished', index: 0, failure: null, wallMs: 800 },
-      { type: 'cellStarted', index: 1, invocation: 1 },
+      { type: 'cell_finished', index: 0, failure: null, wall_ms: 800 },
+      { type: 'cell_started', index: 1, invocation: 1, beside: false },
       { type: 'progress', index: 1, done: 4 },
       { type: 'measurement', rows: [m('wasmtime', 'sha256', 117e6)] },
-      { type: 'cellFinished', index: 1, failure: null, wallMs: 900 },
+      { type: 'cell_finished', index: 1, failure: null, wall_ms: 900 },
     ]);
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
     const liveCell = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
@@ -318,7 +345,7 @@ describe('App', () => {
     expect(liveCell.querySelector('.median')!.textContent).toBe('116 ms');
 
     const listsBefore = calls.filter((c) => c.cmd === 'list_runs').length;
-    await send([{ type: 'runFinished', status: 'complete', failed: 0 }]);
+    await send([{ type: 'run_finished', status: 'complete', failed: 0 }]);
     await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('complete'));
     expect(screen.getByTestId('run-state').textContent).toBe('complete');
     expect(screen.queryByTestId('cancel-run')).toBeNull();
@@ -347,7 +374,7 @@ describe('App', () => {
     let channel: Channel<RunEvent[]> | null = null;
     const calls = backend({
       start_run: (p) => {
-        channel = p.onEvent as Channel<RunEvent[]>;
+        channel = p.on_event as Channel<RunEvent[]>;
         return null;
       },
     });
@@ -356,8 +383,17 @@ describe('App', () => {
     await waitFor(() => expect(channel).not.toBeNull());
     await act(() =>
       channel!.onmessage([
-        { type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 2 },
-        { type: 'cellStarted', index: 0 },
+        {
+          type: 'planned',
+          run_id: 'r',
+          suite: 'compute',
+          suite_kind: 'command',
+          baseline: 'native',
+          cells: [['native', 'sha256']],
+          iterations_per_cell: 2,
+          invocations: 1,
+        },
+        { type: 'cell_started', index: 0, invocation: 0, beside: false },
       ]),
     );
     fireEvent.click(await screen.findByTestId('cancel-run'));
@@ -368,8 +404,8 @@ describe('App', () => {
     await waitFor(() => expect(calls.some((c) => c.cmd === 'cancel_run')).toBe(true));
     await act(() =>
       channel!.onmessage([
-        { type: 'cellFinished', index: 0, failure: 'cancelled', wallMs: 10 },
-        { type: 'runFinished', status: 'cancelled', failed: 1 },
+        { type: 'cell_finished', index: 0, failure: 'cancelled', wall_ms: 10 },
+        { type: 'run_finished', status: 'cancelled', failed: 1 },
       ]),
     );
     await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('cancelled'));

@@ -7,10 +7,9 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Diff, MeasurementRow, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
+import type { Diff, MeasurementRow, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { formatRps, httpRequests, isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections } from '../http';
-import { suiteKind } from '../lifecycle';
 import { initialState, liveMatrix, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
@@ -34,12 +33,9 @@ const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
 
 describe('HTTP data', () => {
   it('tells HTTP suites and runs', () => {
-    expect(suiteKind('gateway')).toBe('gateway');
-    expect(suiteKind('servers')).toBe('servers');
-    expect(suiteKind('compute')).toBe('command');
     expect(isHttpRun(run)).toBe(true);
     expect(isHttpRun((runFixture as unknown as Report).runs[0]!)).toBe(false);
-    expect(isHttpRun({ suite: 'renamed', http: run.http })).toBe(true);
+    expect(isHttpRun({ http: run.http })).toBe(true);
     // Which runtimes an HTTP suite applies to is what list_runtimes says (core's rule).
     expect(notApplicable(byId('wasmtime'), 'servers')).toMatch(/servers suite/);
     expect(notApplicable(byId('wasmtime'), 'gateway')).toBeNull();
@@ -191,16 +187,24 @@ describe('Setup of an HTTP suite', () => {
     fireEvent.input(input('setting-http-levels'), { target: { value: '50, 1, 10' } });
     fireEvent.input(input('setting-http-duration'), { target: { value: '1.5' } });
     fireEvent.input(input('setting-http-latency'), { target: { value: '0.5' } });
+    // Open-model load: offered rates and the p99 objective of the knee.
+    fireEvent.input(input('setting-http-rates'), { target: { value: 'fast' } });
+    expect(screen.getByTestId('start-reason').textContent).toMatch(/^Offered rates must be whole numbers/);
+    fireEvent.input(input('setting-http-rates'), { target: { value: '2000, 500' } });
+    fireEvent.input(input('setting-http-slo'), { target: { value: '0' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('The p99 objective must be a number of milliseconds over 0.');
+    fireEvent.input(input('setting-http-slo'), { target: { value: '50' } });
     expect(screen.queryByTestId('start-reason')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
 
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
-    const settings = calls.find((c) => c.cmd === 'start_run')!.payload.settings as RunSettings;
+    const settings = calls.find((c) => c.cmd === 'start_run')!.payload.choices as RunChoices;
+    expect(calls.find((c) => c.cmd === 'start_run')!.payload.suite).toBe('gateway');
     expect(settings).toMatchObject({
-      suite: 'gateway',
       tests: [],
       baseline: 'native',
-      http: { levels: [1, 10, 50], duration_ms: 1500, latency_ms: 500 },
+      // What the page has no field for keeps the suite's defaults (core's, from list_suites).
+      http: { levels: [1, 10, 50], duration_ms: 1500, latency_ms: 500, rates: [500, 2000], slo_p99_ms: 50, server_threads: 2 },
     });
     // The repetition was left at the suite's defaults: core decides it.
     expect([settings.runs, settings.warmup, settings.invocations, settings.order]).toEqual([undefined, undefined, undefined, undefined]);
@@ -209,7 +213,7 @@ describe('Setup of an HTTP suite', () => {
   });
 
   it('leaves the load out for other suites and restores their defaults', async () => {
-    const onStart = vi.fn<(s: RunSettings) => void>();
+    const onStart = vi.fn<(suite: string, c: RunChoices) => void>();
     render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'gateway' } });
@@ -222,11 +226,11 @@ describe('Setup of an HTTP suite', () => {
     expect(input('setting-warmup').value).toBe('0');
     expect(screen.queryByTestId('http-settings')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
-    expect(onStart.mock.calls[0]![0].http).toBeUndefined();
+    expect(onStart.mock.calls[0]![1].http).toBeUndefined();
   });
 
   it('runs the servers suite on native and the CLIs, not on embedded engines', async () => {
-    const onStart = vi.fn<(s: RunSettings) => void>();
+    const onStart = vi.fn<(suite: string, c: RunChoices) => void>();
     render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'servers' } });
@@ -235,7 +239,7 @@ describe('Setup of an HTTP suite', () => {
     expect(input('runtime-node').checked).toBe(true);
     expect(input('runtime-native').checked).toBe(true);
     fireEvent.click(screen.getByTestId('start-run'));
-    const s = onStart.mock.calls[0]![0];
+    const s = onStart.mock.calls[0]![1];
     expect(s.runtimes).toContain('node');
     expect(s.runtimes).not.toContain('wasmtime');
     // The load shown is the suite's default, left to core when not changed.
@@ -250,23 +254,28 @@ describe('Live HTTP cells', () => {
       runtime,
       test: 'hello',
       phase,
+      invocation: 0,
       iteration: 0,
       warmup: false,
       metric,
       value,
     });
-    const s = reduceAll(initialState('native', 'gateway'), [
-      { type: 'begin', baseline: 'native', suite: 'gateway' },
+    const s = reduceAll(initialState('gateway'), [
+      { type: 'begin', suite: 'gateway' },
       {
         type: 'planned',
-        runId: 'r',
+        suite: 'gateway',
+        suite_kind: 'gateway',
+        baseline: 'native',
+        run_id: 'r',
         cells: [
           ['native', 'hello'],
           ['wasmtime-pooling', 'hello'],
         ],
-        iterationsPerCell: 2,
+        iterations_per_cell: 2,
+        invocations: 1,
       },
-      { type: 'cellStarted', index: 0 },
+      { type: 'cell_started', index: 0, invocation: 0, beside: false },
       {
         type: 'measurement',
         rows: [
@@ -277,10 +286,10 @@ describe('Live HTTP cells', () => {
           row('native', 'latency', 'wall_ns', 44e3),
         ],
       },
-      { type: 'cellFinished', index: 0, failure: null, wallMs: 9000 },
-      { type: 'cellStarted', index: 1 },
+      { type: 'cell_finished', index: 0, failure: null, wall_ms: 9000 },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
       { type: 'measurement', rows: [row('wasmtime-pooling', 'latency', 'wall_ns', 84e3)] },
-      { type: 'cellFinished', index: 1, failure: null, wallMs: 9000 },
+      { type: 'cell_finished', index: 1, failure: null, wall_ms: 9000 },
     ]);
     expect(s.cells[0]!.median).toBe(42e3);
     expect(s.cells[0]!.source).toBe('latency');

@@ -6,7 +6,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Diff, Report, RunPolicy, RunSettings, RuntimeView, SuiteInfo } from '../api';
+import type { Diff, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { formatRate } from '../format';
 import { formatAxis, formatHeapSize, heapChartData, heapSeries, isLifecycleRun, lifecycleTable, parseModule } from '../lifecycle';
 import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
@@ -48,9 +48,9 @@ describe('lifecycle data', () => {
   it('tells lifecycle runs from command runs', () => {
     expect(isLifecycleRun(run)).toBe(true);
     expect(isLifecycleRun(computeRun)).toBe(false);
-    // Without suite kind and name, by the phases it measured.
-    expect(isLifecycleRun({ suite: 'renamed', summary })).toBe(true);
-    expect(isLifecycleRun({ suite: 'renamed', summary: computeRun.summary })).toBe(false);
+    // Without a suite kind, by the phases it measured.
+    expect(isLifecycleRun({ summary })).toBe(true);
+    expect(isLifecycleRun({ summary: computeRun.summary })).toBe(false);
   });
 
   it('derives from the summary exactly the heap series the backend exported', () => {
@@ -233,7 +233,7 @@ describe('Setup and the lifecycle suite', () => {
   const embedded = runtimes.filter((r) => r.kind === 'embedded' && !r.unavailable).map((r) => r.id);
 
   it('disables native and CLIs for lifecycle, selects the embedded engines and the first as baseline', async () => {
-    const onStart = vi.fn<(s: RunSettings) => void>();
+    const onStart = vi.fn<(suite: string, c: RunChoices) => void>();
     render(<Setup runtimes={runtimes} suites={suites} policy={policy} busy={false} onStart={onStart} />);
     await waitFor(() => expect(input('runtime-native').checked).toBe(true));
     // Compute as before: native enabled and selected, baseline native; the lifecycle-only
@@ -260,7 +260,8 @@ describe('Setup and the lifecycle suite', () => {
 
     fireEvent.click(screen.getByTestId('start-run'));
     expect(onStart).toHaveBeenCalledTimes(1);
-    expect(onStart.mock.calls[0]![0]).toMatchObject({ suite: 'lifecycle', tests: [], runtimes: embedded, baseline: 'wasmtime' });
+    expect(onStart.mock.calls[0]![0]).toBe('lifecycle');
+    expect(onStart.mock.calls[0]![1]).toMatchObject({ tests: [], runtimes: embedded, baseline: 'wasmtime' });
 
     // Back to compute: its defaults again.
     fireEvent.change(screen.getByTestId('suite-select'), { target: { value: 'compute' } });
@@ -337,17 +338,21 @@ describe('Diff of lifecycle runs', () => {
 
 describe('Live matrix of a lifecycle run', () => {
   it('shows the median instantiate time per operation, never a ratio', () => {
-    let s = reduce(initialState(), { type: 'begin', baseline: 'wasmtime-pooling', suite: 'lifecycle' }, 0);
+    let s = reduce(initialState(), { type: 'begin', suite: 'lifecycle' }, 0);
     s = reduce(
       s,
       {
         type: 'planned',
-        runId: 'r',
+        suite: 'lifecycle',
+        suite_kind: 'lifecycle',
+        baseline: 'wasmtime-pooling',
+        run_id: 'r',
         cells: [
           ['wasmtime-pooling', 'hello'],
           ['wasmer-cranelift', 'hello'],
         ],
-        iterationsPerCell: 3,
+        iterations_per_cell: 3,
+        invocations: 1,
       },
       0,
     );
@@ -356,6 +361,7 @@ describe('Live matrix of a lifecycle run', () => {
         runtime,
         test: 'hello',
         phase: 'instantiate' as const,
+        invocation: 0,
         iteration: i,
         warmup: i === 0,
         metric: 'wall_ns' as const,
@@ -367,8 +373,8 @@ describe('Live matrix of a lifecycle run', () => {
         { type: 'measurement', rows: [...rows('wasmtime-pooling', [9e9, 1200, 1100]), ...rows('wasmer-cranelift', [9e9, 990, 1010])] },
         // Not the primary time: ignored by the matrix.
         { type: 'measurement', rows: [{ ...rows('wasmtime-pooling', [0, 12])[1]!, phase: 'call' }] },
-        { type: 'cellFinished', index: 0, failure: null, wallMs: 5 },
-        { type: 'cellFinished', index: 1, failure: null, wallMs: 5 },
+        { type: 'cell_finished', index: 0, failure: null, wall_ms: 5 },
+        { type: 'cell_finished', index: 1, failure: null, wall_ms: 5 },
       ],
       1,
     );
@@ -378,7 +384,7 @@ describe('Live matrix of a lifecycle run', () => {
     expect(m.cell('wasmer-cranelift', 'hello')).toMatchObject({ median: 1000, ratio: null });
 
     // The same cells in a command run would be relative to the baseline.
-    const cmd = liveMatrix({ ...s, suite: 'compute' });
+    const cmd = liveMatrix({ ...s, suiteKind: 'command' });
     expect(cmd.lifecycle).toBe(false);
     expect(cmd.cell('wasmer-cranelift', 'hello')!.ratio).toBeCloseTo(1000 / 1150, 9);
   });

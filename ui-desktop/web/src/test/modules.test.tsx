@@ -1,7 +1,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { ModulesRequest, ModulesSuite, RunSettings } from '../api';
+import type { ModulesRequest, ModulesSuite, RunChoices } from '../api';
 import { App } from '../app';
 import { addPaths, baseName, modulesRequest, NO_OPTIONS, splitArgs } from '../modules';
 import policyFixture from './fixtures/policy.json';
@@ -163,8 +163,7 @@ describe('Modules in the setup', () => {
       invoke: 'main',
       native: [],
     });
-    const settings = sent.settings as RunSettings;
-    expect(settings.suite).toBe('modules');
+    const settings = sent.choices as RunChoices;
     expect(settings.tests).toEqual([]);
     expect(settings.runtimes).toEqual([
       'wasmtime',

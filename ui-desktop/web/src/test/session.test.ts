@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { RunEvent, RunSettings } from '../api';
+import type { RunChoices, RunEvent } from '../api';
 import { LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 
-const settings: RunSettings = { suite: 'compute', tests: [], runtimes: ['native'], baseline: 'native' };
+const settings: RunChoices = { tests: [], runtimes: ['native'], baseline: 'native', skip_missing: false };
 
 function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {
   const frames: (() => void)[] = [];
@@ -10,7 +10,7 @@ function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {
   const onEnded = vi.fn();
   const onError = vi.fn();
   const s = new LiveSession({
-    startRun: async (_settings, on) => {
+    startRun: async (_suite, _choices, on) => {
       deliver = on;
       return null as never;
     },
@@ -32,14 +32,26 @@ describe('LiveSession', () => {
     const { s, frames, flush, send } = session();
     const listener = vi.fn();
     s.subscribe(listener);
-    await s.start(settings);
+    await s.start('compute', settings);
     flush();
     expect(listener).toHaveBeenCalledTimes(1);
     const samples: RunEvent[] = Array.from({ length: 30 }, (_, i) => ({
       type: 'sample',
       sample: { t_ms: (i + 1) * 100, runtime: 'native', test: 'sha256', cpu_pct: i, rss_bytes: 1000 + i },
     }));
-    send([{ type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 2 }, ...samples.slice(0, 10)]);
+    send([
+      {
+        type: 'planned',
+        run_id: 'r',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        cells: [['native', 'sha256']],
+        iterations_per_cell: 2,
+        invocations: 1,
+      },
+      ...samples.slice(0, 10),
+    ]);
     send(samples.slice(10));
     expect(frames).toHaveLength(1);
     flush();
@@ -54,26 +66,37 @@ describe('LiveSession', () => {
 
   it('reports the end of a run once, and errors to the banner', async () => {
     const { s, send, onEnded, onError } = session();
-    await s.start(settings);
-    send([{ type: 'planned', runId: 'r', cells: [['native', 'sha256']], iterationsPerCell: 1 }]);
-    send([{ type: 'error', message: 'cannot save the run: disk full' }]);
+    await s.start('compute', settings);
+    send([
+      {
+        type: 'planned',
+        run_id: 'r',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        cells: [['native', 'sha256']],
+        iterations_per_cell: 1,
+        invocations: 1,
+      },
+    ]);
+    send([{ type: 'stopped', message: 'cannot save the run: disk full' }]);
     expect(onEnded).toHaveBeenCalledTimes(1);
     expect(onError).toHaveBeenCalledWith('cannot save the run: disk full');
     expect(s.state.state).toBe('error');
     // A second start is allowed after the end.
-    expect(await s.start(settings)).toBe(true);
+    expect(await s.start('compute', settings)).toBe(true);
   });
 
   it('refuses a second start while one is in flight, and turns a rejection into an error state', async () => {
     const { s } = session();
-    expect(await s.start(settings)).toBe(true);
-    expect(await s.start(settings)).toBe(false);
+    expect(await s.start('compute', settings)).toBe(true);
+    expect(await s.start('compute', settings)).toBe(false);
     const failing = session({
       startRun: async () => {
         throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
       },
     });
-    expect(await failing.s.start(settings)).toBe(false);
+    expect(await failing.s.start('compute', settings)).toBe(false);
     expect(failing.s.state.state).toBe('error');
     expect(failing.onError).toHaveBeenCalledWith('a run is already in progress; cancel it or wait');
   });

@@ -6,6 +6,7 @@ const row = (runtime: string, test: string, over: Partial<MeasurementRow>): Meas
   runtime,
   test,
   phase: 'execute',
+  invocation: 0,
   iteration: 0,
   warmup: false,
   metric: 'self_ns',
@@ -15,19 +16,23 @@ const row = (runtime: string, test: string, over: Partial<MeasurementRow>): Meas
 
 /** 2 runtimes × 2 tests, 1 warm-up + 3 runs per cell, planned at t = 0. */
 function planned() {
-  const s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
+  const s = reduce(initialState(), { type: 'begin' }, 0);
   return reduce(
     s,
     {
       type: 'planned',
-      runId: 'r1',
+      suite: 'compute',
+      suite_kind: 'command',
+      baseline: 'native',
+      run_id: 'r1',
       cells: [
         ['native', 'sha256'],
         ['wasmtime', 'sha256'],
         ['native', 'crc32'],
         ['wasmtime', 'crc32'],
       ],
-      iterationsPerCell: 4,
+      iterations_per_cell: 4,
+      invocations: 1,
     },
     0,
   );
@@ -37,7 +42,7 @@ function planned() {
 function runCell(s: ReturnType<typeof planned>, index: number, values: number[], at: number, failure: string | null = null) {
   const c = s.cells[index]!;
   const events: RunEvent[] = [
-    { type: 'cellStarted', index },
+    { type: 'cell_started', index, invocation: 0, beside: false },
     { type: 'progress', index, done: 1 },
     { type: 'measurement', rows: [row(c.runtime, c.test, { warmup: true, value: 1e12 })] },
     ...values.flatMap((v, i): RunEvent[] => [
@@ -46,16 +51,16 @@ function runCell(s: ReturnType<typeof planned>, index: number, values: number[],
     ]),
   ];
   s = reduceAll(s, events, at - 1);
-  return reduce(s, { type: 'cellFinished', index, failure, wallMs: 123 }, at);
+  return reduce(s, { type: 'cell_finished', index, failure, wall_ms: 123 }, at);
 }
 
 describe('live state reducer', () => {
   it('fails a finished cell again only to fail it (the cross-check of answers at the end)', () => {
     let s = runCell(planned(), 1, [10, 11, 12], 1000);
     expect(s.cells[1]!.status).toBe('done');
-    const again = reduce(s, { type: 'cellFinished', index: 1, failure: null, wallMs: 5 }, 1100);
+    const again = reduce(s, { type: 'cell_finished', index: 1, failure: null, wall_ms: 5 }, 1100);
     expect(again).toBe(s);
-    s = reduce(s, { type: 'cellFinished', index: 1, failure: 'wrong output: not the answer of the majority', wallMs: 5 }, 1200);
+    s = reduce(s, { type: 'cell_finished', index: 1, failure: 'wrong output: not the answer of the majority', wall_ms: 5 }, 1200);
     expect(s.cells[1]!.status).toBe('failed');
     expect(s.cells[1]!.failure).toBe('wrong output: not the answer of the majority');
     expect(s.cells[1]!.median).toBeNull();
@@ -77,7 +82,7 @@ describe('live state reducer', () => {
 
   it('tracks cell status and iteration progress', () => {
     let s = planned();
-    s = reduce(s, { type: 'cellStarted', index: 0 }, 10);
+    s = reduce(s, { type: 'cell_started', index: 0, invocation: 0, beside: false }, 10);
     s = reduce(s, { type: 'progress', index: 0, done: 2 }, 20);
     expect(s.cells[0]!.status).toBe('running');
     expect(s.cells[0]!.done).toBe(2);
@@ -96,7 +101,7 @@ describe('live state reducer', () => {
     // 1000 ms for one cell, 3 left.
     expect(eta(s)).toBe(3000);
     // The next cell half way (2 of 4 iterations): 2.5 cells left.
-    s = reduce(s, { type: 'cellStarted', index: 1 }, 1100);
+    s = reduce(s, { type: 'cell_started', index: 1, invocation: 0, beside: false }, 1100);
     s = reduce(s, { type: 'progress', index: 1, done: 2 }, 1200);
     expect(eta(s)).toBe(2500);
     expect(cellPosition(s)).toMatchObject({ at: 2, of: 4 });
@@ -117,7 +122,7 @@ describe('live state reducer', () => {
   it('falls back to wall execute, then wall total, when the guest does not time itself', () => {
     let s = planned();
     s = reduceAll(s, [
-      { type: 'cellStarted', index: 1 },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
       {
         type: 'measurement',
         rows: [
@@ -126,10 +131,10 @@ describe('live state reducer', () => {
           row('wasmtime', 'sha256', { metric: 'max_rss_kib', phase: 'total', value: 1e6 }),
         ],
       },
-      { type: 'cellFinished', index: 1, failure: null, wallMs: 5 },
-      { type: 'cellStarted', index: 3 },
+      { type: 'cell_finished', index: 1, failure: null, wall_ms: 5 },
+      { type: 'cell_started', index: 3, invocation: 0, beside: false },
       { type: 'measurement', rows: [row('wasmtime', 'crc32', { metric: 'wall_ns', phase: 'total', value: 700 })] },
-      { type: 'cellFinished', index: 3, failure: null, wallMs: 5 },
+      { type: 'cell_finished', index: 3, failure: null, wall_ms: 5 },
     ]);
     expect(s.cells[1]).toMatchObject({ median: 500, source: 'wall' });
     expect(s.cells[3]).toMatchObject({ median: 700, source: 'total' });
@@ -157,24 +162,24 @@ describe('live state reducer', () => {
 
   it('ends with the runner status; a cell cut short becomes failed', () => {
     let s = planned();
-    s = reduce(s, { type: 'cellStarted', index: 0 });
+    s = reduce(s, { type: 'cell_started', index: 0, invocation: 0, beside: false });
     s = reduce(s, { type: 'cancelRequested' });
     expect(s.cancelling).toBe(true);
-    s = reduce(s, { type: 'runFinished', status: 'cancelled', failed: 0 });
+    s = reduce(s, { type: 'run_finished', status: 'cancelled', failed: 0 });
     expect(s.state).toBe('cancelled');
     expect(s.cancelling).toBe(false);
     expect(inFlight(s)).toBe(false);
     expect(s.cells[0]!.status).toBe('failed');
     expect(eta(s)).toBeNull();
-    expect(reduce(planned(), { type: 'runFinished', status: 'complete', failed: 2 }).state).toBe('complete');
-    expect(reduce(planned(), { type: 'runFinished', status: 'interrupted', failed: 0 }).state).toBe('interrupted');
+    expect(reduce(planned(), { type: 'run_finished', status: 'complete', failed: 2 }).state).toBe('complete');
+    expect(reduce(planned(), { type: 'run_finished', status: 'interrupted', failed: 0 }).state).toBe('interrupted');
   });
 
   it('goes to error on an error event or a refused start', () => {
-    const s = reduce(planned(), { type: 'error', message: 'cannot save run: disk full' });
+    const s = reduce(planned(), { type: 'stopped', message: 'cannot save run: disk full' });
     expect(s.state).toBe('error');
     expect(s.error).toBe('cannot save run: disk full');
-    const t = reduce(reduce(initialState(), { type: 'begin', baseline: 'native' }), {
+    const t = reduce(reduce(initialState(), { type: 'begin' }), {
       type: 'startFailed',
       message: "unknown runtime 'nope'",
     });
@@ -184,23 +189,26 @@ describe('live state reducer', () => {
 
   it('ignores events for cells it does not know', () => {
     const s = planned();
-    expect(reduce(s, { type: 'cellStarted', index: 99 })).toBe(s);
+    expect(reduce(s, { type: 'cell_started', index: 99, invocation: 0, beside: false })).toBe(s);
     expect(reduce(s, { type: 'measurement', rows: [row('x', 'y', { value: 1 })] })).toBe(s);
   });
 
   it('follows interleaved invocations: a cell between its invocations is queued, done only after its last', () => {
     // 2 cells × 2 invocations of (1 warm-up + 2 runs): 6 iterations a cell, 12 in all.
-    let s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
+    let s = reduce(initialState(), { type: 'begin' }, 0);
     s = reduce(
       s,
       {
         type: 'planned',
-        runId: 'r2',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        run_id: 'r2',
         cells: [
           ['native', 'sha256'],
           ['wasmtime', 'sha256'],
         ],
-        iterationsPerCell: 6,
+        iterations_per_cell: 6,
         invocations: 2,
       },
       0,
@@ -210,7 +218,7 @@ describe('live state reducer', () => {
       const c = s.cells[index]!;
       const from = k * 3;
       return [
-        { type: 'cellStarted', index, invocation: k },
+        { type: 'cell_started', index, invocation: k, beside: false },
         { type: 'progress', index, done: from + 1 },
         ...values.flatMap((v, i): RunEvent[] => [
           { type: 'progress', index, done: from + i + 2 },
@@ -234,35 +242,38 @@ describe('live state reducer', () => {
     s = reduceAll(s, invocation(0, 1, [220, 190]), 3000);
     expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 1, done: 6 });
     expect(s.cells[1]!.status).toBe('queued');
-    s = reduce(s, { type: 'cellFinished', index: 0, failure: null, wallMs: 80 }, 3000);
+    s = reduce(s, { type: 'cell_finished', index: 0, failure: null, wall_ms: 80 }, 3000);
     expect(s.cells[0]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 205 });
     s = reduceAll(s, invocation(1, 1, [250, 230]), 4000);
     expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 1, done: 6, invocationsEnded: 1 });
-    s = reduce(s, { type: 'cellFinished', index: 1, failure: null, wallMs: 90 }, 4000);
+    s = reduce(s, { type: 'cell_finished', index: 1, failure: null, wall_ms: 90 }, 4000);
     expect(s.cells[1]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 245 });
     expect(liveMatrix(s).cell('wasmtime', 'sha256')!.ratio).toBeCloseTo(245 / 205);
     expect(progress(s)).toEqual({ done: 12, total: 12, fraction: 1 });
   });
 
   it('keeps a cell cancelled between its invocations as partial, without a ratio', () => {
-    let s = reduce(initialState(), { type: 'begin', baseline: 'native' }, 0);
+    let s = reduce(initialState(), { type: 'begin' }, 0);
     s = reduceAll(s, [
       {
         type: 'planned',
-        runId: 'r3',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        run_id: 'r3',
         cells: [
           ['native', 'sha256'],
           ['wasmtime', 'sha256'],
         ],
-        iterationsPerCell: 4,
+        iterations_per_cell: 4,
         invocations: 2,
       },
-      { type: 'cellStarted', index: 0, invocation: 0 },
+      { type: 'cell_started', index: 0, invocation: 0, beside: false },
       { type: 'measurement', rows: [row('native', 'sha256', { value: 100 }), row('native', 'sha256', { iteration: 1, value: 120 })] },
       { type: 'progress', index: 0, done: 2 },
-      { type: 'cellStarted', index: 1, invocation: 0 },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
       { type: 'measurement', rows: [row('wasmtime', 'sha256', { value: 300 })] },
-      { type: 'runFinished', status: 'cancelled', failed: 0 },
+      { type: 'run_finished', status: 'cancelled', failed: 0 },
     ]);
     expect(s.cells[0]).toMatchObject({ status: 'partial', invocationsEnded: 1, median: 110, failure: null });
     expect(s.cells[1]).toMatchObject({ status: 'failed', failure: 'the run ended before this cell finished' });
@@ -273,20 +284,23 @@ describe('live state reducer', () => {
       initialState(),
       {
         type: 'planned',
-        runId: 'r4',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        run_id: 'r4',
         cells: [
           ['wasmtime', 'sha256'],
           ['wasmer-cranelift', 'sha256'],
           ['native', 'sha256'],
         ],
-        iterationsPerCell: 4,
+        iterations_per_cell: 4,
         invocations: 2,
       },
       0,
     );
     s = reduceAll(s, [
-      { type: 'cellStarted', index: 1, invocation: 0 },
-      { type: 'cellStarted', index: 0, invocation: 0, beside: true },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
+      { type: 'cell_started', index: 0, invocation: 0, beside: true },
       { type: 'progress', index: 0, done: 1 },
       { type: 'progress', index: 1, done: 1 },
     ]);
@@ -294,7 +308,7 @@ describe('live state reducer', () => {
     expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 0 });
     expect([s.current, s.alongside]).toEqual([0, 1]);
     // The next worker: both arms ended their invocation and wait for the next.
-    s = reduce(s, { type: 'cellStarted', index: 2, invocation: 0 });
+    s = reduce(s, { type: 'cell_started', index: 2, invocation: 0, beside: false });
     expect(s.cells[0]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
     expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
     expect([s.current, s.alongside]).toEqual([2, null]);

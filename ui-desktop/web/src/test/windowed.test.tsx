@@ -121,7 +121,7 @@ describe('the live screen at 10,000 cells', () => {
   it('lists and tabulates a window of the cells, with the finished ones right', async () => {
     let deliver: ((b: RunEvent[]) => void) | null = null;
     const session = new LiveSession({
-      startRun: async (_s, on) => {
+      startRun: async (_suite, _choices, on) => {
         deliver = on;
         return null as never;
       },
@@ -131,21 +131,42 @@ describe('the live screen at 10,000 cells', () => {
     });
     const big = bigRun(100, 100);
     const cells = big.runtimes.flatMap((r) => big.tests.map((t): [string, string] => [r, t]));
-    await session.start({ suite: 'compute', tests: [], runtimes: [], baseline: 'native' });
+    await session.start('compute', { tests: [], runtimes: [], baseline: 'native', skip_missing: false });
     render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
     // The first 150 cells (native on every test, rt001 on half) finish; native takes 1 µs, rt001 2 µs;
     // rt002 has not started.
     const finished: RunEvent[] = cells.slice(0, 150).flatMap(([runtime, test], index): RunEvent[] => [
-      { type: 'cellStarted', index },
+      { type: 'cell_started', index, invocation: 0, beside: false },
       {
         type: 'measurement',
         rows: [
-          { runtime, test, iteration: 0, warmup: false, phase: 'execute', metric: 'self_ns', value: runtime === 'native' ? 1000 : 2000 },
+          {
+            runtime,
+            test,
+            invocation: 0,
+            iteration: 0,
+            warmup: false,
+            phase: 'execute',
+            metric: 'self_ns',
+            value: runtime === 'native' ? 1000 : 2000,
+          },
         ],
       },
-      { type: 'cellFinished', index, failure: null, wallMs: 3 },
+      { type: 'cell_finished', index, failure: null, wall_ms: 3 },
     ]);
-    deliver!([{ type: 'planned', runId: 'big', cells, iterationsPerCell: 1 }, ...finished]);
+    deliver!([
+      {
+        type: 'planned',
+        run_id: 'big',
+        suite: 'compute',
+        suite_kind: 'command',
+        baseline: 'native',
+        cells,
+        iterations_per_cell: 1,
+        invocations: 1,
+      },
+      ...finished,
+    ]);
     await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 150 of 10000'));
     const rows = screen.getAllByTestId('cell-row');
     expect(rows.length).toBe(40);
