@@ -5,6 +5,7 @@ use sha2::{Digest, Sha256};
 
 /// Facts about the host that change benchmark results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Machine {
     /// CPU model name.
     pub cpu_model: String,

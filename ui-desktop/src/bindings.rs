@@ -3,9 +3,15 @@
 //! type check instead of a user's run. A test regenerates them and fails on any drift
 //! (`WASMETER_BLESS=1` rewrites them after a deliberate change).
 
+use crate::commands::catalog::{PolicyView, RuntimeView, SuiteView};
+use crate::commands::compare::CompareRequest;
+use crate::commands::modules::{ModulesSuiteView, ModulesView, PickKind};
+use crate::commands::runs::RunListItem;
 use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
-use wasmeter_core::runner::{Event, RunChoices, RunDefaults};
+use wasmeter_core::export::Report;
+use wasmeter_core::history::History;
+use wasmeter_core::runner::{Event, RunChoices};
 
 /// Where the page keeps the generated types, under the crate.
 pub const DIR: &str = "web/src/bindings";
@@ -15,9 +21,20 @@ pub const DIR: &str = "web/src/bindings";
 pub fn export(dir: &Path) -> Result<(), ts_rs::ExportError> {
     // JSON numbers: no count or byte size here comes near 2^53.
     let cfg = Config::new().with_large_int("number").with_out_dir(dir);
+    // What the commands take.
     RunChoices::export_all(&cfg)?;
+    ModulesView::export_all(&cfg)?;
+    PickKind::export_all(&cfg)?;
+    CompareRequest::export_all(&cfg)?;
+    // What they answer and stream.
     Event::export_all(&cfg)?;
-    RunDefaults::export_all(&cfg)?;
+    RuntimeView::export_all(&cfg)?;
+    SuiteView::export_all(&cfg)?;
+    PolicyView::export_all(&cfg)?;
+    ModulesSuiteView::export_all(&cfg)?;
+    RunListItem::export_all(&cfg)?;
+    Report::export_all(&cfg)?;
+    History::export_all(&cfg)?;
     Ok(())
 }
 

@@ -33,6 +33,7 @@ pub enum CompareError {
 
 /// One run as a column of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CompareColumn {
     /// The column's title: the run id, or the machine (CPU, architecture, OS).
     pub title: String,
@@ -46,6 +47,7 @@ pub struct CompareColumn {
 
 /// One runtime × test × run figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CompareCell {
     /// Runtime id.
     pub runtime: String,
@@ -66,6 +68,7 @@ pub struct CompareCell {
 
 /// Many runs side by side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Comparison {
     /// The suite all runs are of.
     pub suite: String,

@@ -34,6 +34,7 @@ pub const MIN_INVOCATIONS: usize = 2;
 
 /// What a diff concludes for one row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Verdict {
     /// B is faster: the whole interval lies below 1 − threshold and the change survives
     /// the correction for the diff's many rows.
@@ -121,6 +122,7 @@ impl Default for DiffOptions {
 
 /// A row's identity.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiffKey {
     /// Runtime id.
     pub runtime: String,
@@ -132,6 +134,7 @@ pub struct DiffKey {
 
 /// One compared row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiffRow {
     /// Runtime id (for a runtime comparison: `A → B`).
     pub runtime: String,
@@ -180,6 +183,7 @@ pub struct DiffRow {
 
 /// The comparison of two runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Diff {
     /// A's run id (and runtime, for a runtime comparison).
     pub a: String,

@@ -9,6 +9,7 @@ use serde::Serialize;
 /// The unit a measurement is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Unit {
     /// Nanoseconds per operation.
     Ns,
@@ -95,6 +96,7 @@ impl Measure {
 
 /// One point of a series.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HeapPoint {
     /// Test (module) name.
     pub test: String,
@@ -108,6 +110,7 @@ pub struct HeapPoint {
 
 /// One line: a runtime's measurement against heap size for one fill.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HeapSeries {
     /// Runtime id.
     pub runtime: String,

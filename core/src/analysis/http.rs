@@ -13,6 +13,7 @@ use serde::Serialize;
 
 /// One concurrency level of one cell; medians over the measured iterations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LevelPoint {
     /// Concurrent connections.
     pub connections: u32,
@@ -37,6 +38,7 @@ pub struct LevelPoint {
 /// duration in at least half of the iterations: the server cannot keep up with this many
 /// connections. A measurement with a bound, not a failure and not a rate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SaturatedLevel {
     /// Concurrent connections.
     pub connections: u32,
@@ -66,6 +68,7 @@ impl SaturatedLevel {
 
 /// One offered rate of one cell (open model); medians over the measured iterations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RatePoint {
     /// Offered requests per second.
     pub offered: u32,
@@ -88,7 +91,7 @@ pub struct RatePoint {
     pub generator_bound_rps: Option<f64>,
     /// Requests due in the measured phase but never started (the server held every
     /// connection past the end), per iteration on average; `None` when all were started.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsent: Option<f64>,
     /// Its corrected p99 met the run's SLO (and it kept up without errors).
     pub met_slo: bool,
@@ -103,6 +106,7 @@ impl RatePoint {
 
 /// The highest offered rate whose p99 met the SLO, median over iterations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KneePoint {
     /// The knee, requests/s; `None` when even the lowest rate broke the SLO.
     pub rps: Option<f64>,
@@ -129,6 +133,7 @@ impl KneePoint {
 
 /// One server variant × request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HttpCell {
     /// Runtime (variant) id.
     pub runtime: String,
@@ -153,13 +158,13 @@ pub struct HttpCell {
     /// Peak resident memory of the server over the whole iteration, KiB.
     pub peak_rss_kib: Option<f64>,
     /// Open-model levels by offered rate, ascending.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rates: Vec<RatePoint>,
     /// The knee of the rates, when any rate was offered.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knee: Option<KneePoint>,
     /// How the cell was adapted to the host (the container's flags), each line once.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Why the cell failed, if it did.
     pub failure: Option<String>,

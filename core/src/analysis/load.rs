@@ -16,6 +16,7 @@ pub const BUSY_SHARE: f64 = 0.25;
 
 /// How much of the machine other processes took during a run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunLoad {
     /// Cores' worth of CPU, the mean over the run's invocations weighted by their wall time.
     pub other_cores: f64,

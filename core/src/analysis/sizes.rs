@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One cell's sizes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CellSizes {
     /// Runtime id.
     pub runtime: String,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// Descriptive statistics of a sample, with a 95 % interval of its typical value.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stats {
     /// Sample size.
     pub n: usize,

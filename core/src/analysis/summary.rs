@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 /// One cell of the summary table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CellSummary {
     /// Runtime id.
     pub runtime: String,
@@ -76,6 +77,7 @@ pub struct CellSummary {
 /// from this one's low end less the other's high end, to this one's high end less the
 /// other's low end (conservative: the two are measured apart).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Corrected {
     /// Median less the other median, ns (may be below zero: then the two cannot be told
     /// apart).
@@ -114,6 +116,7 @@ pub const OTHER_METRICS: [(Phase, Metric); 2] = [
 
 /// Per-runtime line of the summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RuntimeSummary {
     /// Runtime id.
     pub runtime: String,
@@ -130,6 +133,7 @@ pub struct RuntimeSummary {
 
 /// The summary of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSummary {
     /// Run id.
     pub run_id: String,

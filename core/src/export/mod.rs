@@ -59,6 +59,7 @@ impl Format {
 
 /// One run as exported: its metadata, summary, per-iteration values and samples.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunData<'a> {
     /// Metadata (flattened: id, label, suite, machine, runtimes, settings, ...).
     #[serde(flatten)]
@@ -70,10 +71,10 @@ pub struct RunData<'a> {
     /// Live samples (thinned to at most [`MAX_SAMPLES`]).
     pub samples: Vec<&'a SampleRow>,
     /// Lifecycle suite: each measurement against initial heap size, per runtime and fill.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heap_series: Vec<HeapSeries>,
     /// HTTP suites: cold start, latency and the throughput curve of each cell.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub http: Vec<HttpCell>,
     /// Each cell's peak resident memory and compiled artifact (beside the tests' module
     /// and native sizes in the metadata: the size tables).
@@ -82,6 +83,7 @@ pub struct RunData<'a> {
 
 /// The primary values of one cell.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Distribution {
     /// Runtime id.
     pub runtime: String,
@@ -96,6 +98,7 @@ pub const MAX_SAMPLES: usize = 4000;
 
 /// Everything an exporter writes.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report<'a> {
     /// Title.
     pub title: String,
@@ -107,7 +110,7 @@ pub struct Report<'a> {
     pub diff: Option<Diff>,
     /// Many runs side by side (`export RUN RUN RUN…`), each relative to its own run's
     /// reference runtime.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Comparison>,
 }
 

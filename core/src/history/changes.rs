@@ -16,6 +16,7 @@ use crate::analysis::{Rng, median};
 
 /// How change points are searched for.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChangeOptions {
     /// Fewest points on each side of a cut.
     pub min_segment: usize,
@@ -43,6 +44,7 @@ impl Default for ChangeOptions {
 
 /// A change point: the series changes level from point `index` on.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChangePoint {
     /// First point of the new level.
     pub index: usize,

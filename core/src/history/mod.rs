@@ -67,6 +67,7 @@ pub struct HistoryQuery {
 
 /// One run's figure for a cell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Point {
     /// Run id.
     pub run: String,
@@ -103,6 +104,7 @@ impl Point {
 
 /// One cell on one machine over time.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Series {
     /// Suite.
     pub suite: String,
@@ -285,6 +287,7 @@ fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> V
 
 /// Every series asked for.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct History {
     /// The results directory or URL read.
     pub results: String,

@@ -108,63 +108,63 @@ impl RunDefaults {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct RunChoices {
     /// Test names; empty means all.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<String>,
     /// Runtime ids or groups (`all`, `embedded`, `cli`); empty means every available one.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<String>,
     /// Warm-up iterations per invocation.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warmup: Option<u32>,
     /// Measured iterations per invocation.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runs: Option<u32>,
     /// Fresh worker processes per cell.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invocations: Option<u32>,
     /// Order of the cells' invocations.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<RunOrder>,
     /// Seed of the interleaved order.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Time, or also instructions.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measure: Option<Measure>,
     /// Per-iteration timeout, seconds ([`resolve_timeout`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_secs: Option<u64>,
     /// Problem size.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,
     /// Label of the saved run; blank means none.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Memory cap per cell, MiB.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_cap_mib: Option<u64>,
     /// Live sampling interval, ms (at least [`MIN_SAMPLE_INTERVAL_MS`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_interval_ms: Option<u64>,
     /// Baseline runtime.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
     /// Leave out named runtimes that are unavailable instead of refusing (never written
     /// into a plan file: a plan run always does).
     #[serde(skip_serializing)]
     pub skip_missing: bool,
     /// HTTP suites: the load (ignored for other kinds).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpSettings>,
     /// Two runtimes or two tests whose invocations run side by side in every round.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<[String; 2]>,
     /// How the pair's arms share the machine (default: alternating in one worker for
     /// command suites measured by time, else processes side by side).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair_mode: Option<crate::store::PairMode>,
     /// Add rounds until every cell's interval is this narrow, within a budget.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<crate::store::Precision>,
 }
 

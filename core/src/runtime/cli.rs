@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 /// A resolved CLI invocation: recorded with the run, sent to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CliCommand {
     /// Program (absolute) then arguments, with placeholders.
     pub run: Vec<String>,

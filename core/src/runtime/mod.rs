@@ -30,6 +30,7 @@ use std::path::PathBuf;
 /// How a runtime runs a guest; decides which phases it can time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum RuntimeKind {
     /// An engine linked into wasmeter: every phase timed separately.
     Embedded,

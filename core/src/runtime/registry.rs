@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// What wasmeter knows about a runtime before running anything on it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RuntimeInfo {
     /// Stable id used on the command line and in saved runs.
     pub id: String,

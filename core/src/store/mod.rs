@@ -124,6 +124,7 @@ impl std::fmt::Display for RunStatus {
 
 /// Run settings, recorded so a run can be understood and repeated.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSettings {
     /// Warm-up iterations per cell (not summarised).
     pub warmup: u32,
@@ -361,6 +362,7 @@ impl std::str::FromStr for Measure {
 
 /// A test as recorded with a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TestRecord {
     /// Test name.
     pub name: String,
@@ -382,6 +384,7 @@ pub struct TestRecord {
 
 /// Everything about a run except its measurements.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunMeta {
     /// Layout version.
     pub schema_version: u32,
@@ -437,6 +440,7 @@ impl RunMeta {
 
 /// What a columnar file was when wasmeter wrote it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FileDigest {
     /// Length in bytes.
     pub bytes: u64,
@@ -446,6 +450,7 @@ pub struct FileDigest {
 
 /// A runtime left out of a run because the suite does not apply to it (shown as n/a).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NotApplicable {
     /// Runtime id.
     pub runtime: String,

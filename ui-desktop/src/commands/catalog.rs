@@ -13,7 +13,7 @@ use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
 /// A runtime as the page lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct RuntimeView {
     /// What core knows of it.
     #[serde(flatten)]
@@ -41,7 +41,7 @@ impl RuntimeView {
 }
 
 /// Every runtime wasmeter knows, available or not, with the suites it does not apply to.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<RuntimeView>> {
     let runtimes = known_runtimes(&Config::load_default()?);
     // A broken manifest is list_suites' error to report; the runtimes list regardless.
@@ -55,7 +55,7 @@ pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<
 }
 
 /// The constants of core's policy the page shows and checks against.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct PolicyView {
     /// The diff's noise threshold when the user sets none, percent.
     pub threshold_pct: f64,
@@ -66,7 +66,7 @@ pub struct PolicyView {
 }
 
 /// Core's policy constants (a run's defaults come with each suite from `list_suites`).
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub fn run_policy() -> PolicyView {
     PolicyView {
         threshold_pct: DEFAULT_THRESHOLD_PCT,
@@ -76,7 +76,7 @@ pub fn run_policy() -> PolicyView {
 }
 
 /// A suite as the page lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct SuiteView {
     /// Suite name.
     pub name: String,
@@ -92,12 +92,12 @@ pub struct SuiteView {
     pub tests: Vec<TestView>,
     /// Set for a suite whose manifest does not load: why, naming the file and line. It has
     /// no tests and cannot run; the page shows it as broken, the others list and run.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 /// A test as the page lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct TestView {
     /// Test name.
     pub name: String,
@@ -109,7 +109,7 @@ pub struct TestView {
 
 /// Every suite under the suites root, then those whose manifest does not load, with their
 /// error (one broken suite must not hide the others).
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn list_suites(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<SuiteView>> {
     let catalog = SuiteCatalog::discover(&state.suites)?;
     let broken = catalog.broken.into_iter().map(|b| SuiteView {

@@ -19,8 +19,8 @@ pub fn options(normalize: Option<&str>, by_machine: Option<bool>) -> CompareOpti
 }
 
 /// How runs are compared when exported, as the compare screen asked for them.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[ts(optional_fields)]
 pub struct CompareRequest {
     /// A runtime or `none`; native when absent.
     pub normalize: Option<String>,
@@ -52,7 +52,7 @@ pub fn report<'a>(
 
 /// Runs `runs` side by side: runtime × test × run, each relative to its own run's
 /// `normalize` runtime with its 95 % interval, the geomeans and what differs between runs.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn compare_runs(
     state: tauri::State<'_, Workbench>,
     runs: Vec<String>,

@@ -10,7 +10,7 @@ use wasmeter_core::export::{Format, export_to};
 /// Asks where to save, then writes the report of `runs`: one, two with their diff, or, with
 /// `compare` (the default options implied by more than two runs), the runs compared as the
 /// compare screen shows them. Returns the file written, or `None` when the user cancelled.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn export_report<R: tauri::Runtime>(
     app: tauri::AppHandle<R>,
     state: tauri::State<'_, Workbench>,

@@ -39,7 +39,7 @@ impl From<HistoryError> for CommandError {
 /// Every series of the cells asked for (suite × test × runtime × machine × timing source),
 /// points oldest first, with their change points; read off the async runtime's threads,
 /// since a long history is many files.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn history(
     state: tauri::State<'_, Workbench>,
     suite: Option<String>,

@@ -21,8 +21,8 @@ use wasmeter_core::suite::{
 
 /// Modules and how they run, as the page sends them: the flags of `wasmeter run` for
 /// modules, each value as the user typed it (core checks them).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
+#[ts(optional_fields)]
 pub struct ModulesView {
     /// `.wasm` files and folders of them.
     pub paths: Vec<PathBuf>,
@@ -89,7 +89,7 @@ impl ModulesView {
 
 /// The suite of modules as the page lists it before running: its tests and defaults as
 /// for any suite, and the runtimes that cannot run these modules with these options.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct ModulesSuiteView {
     /// Always `modules`.
     pub name: String,
@@ -107,7 +107,7 @@ pub struct ModulesSuiteView {
 
 /// What the modules at `modules.paths` become with these options: their tests, or the
 /// one-line error naming the path or value at fault.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn check_modules(
     state: tauri::State<'_, Workbench>,
     modules: ModulesView,
@@ -157,8 +157,8 @@ pub fn plan(
 }
 
 /// What the open-file dialog picks.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum PickKind {
     /// `.wasm` modules, several at once.
     Modules,
@@ -169,7 +169,7 @@ pub enum PickKind {
 }
 
 /// Opens the open-file dialog; returns the paths picked, none when the user cancelled.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn pick_paths<R: tauri::Runtime>(
     app: tauri::AppHandle<R>,
     what: PickKind,

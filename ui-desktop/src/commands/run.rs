@@ -89,7 +89,7 @@ fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<Vec<Event>>) {
 
 /// Cancels the run in flight: the cell running is killed, finished cells stay saved.
 /// Returns false when nothing was running.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub fn cancel_run(state: tauri::State<'_, Workbench>) -> CmdResult<bool> {
     let active = state.active.lock().map_err(|_| busy())?;
     Ok(match active.as_ref() {

@@ -14,7 +14,7 @@ use wasmeter_core::store::{
 };
 
 /// A run directory as listed: its metadata, or the error that names the broken file.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct RunListItem {
     /// Directory name (the run id).
     pub id: String,
@@ -25,7 +25,7 @@ pub struct RunListItem {
 }
 
 /// Every saved run, newest first.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn list_runs(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<RunListItem>> {
     let mut items: Vec<RunListItem> = listing(&state.results)?
         .into_iter()
@@ -106,7 +106,7 @@ fn to_json(report: &Report) -> CmdResult<serde_json::Value> {
 }
 
 /// One run's report: metadata, summary against `baseline`, distributions, samples.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn load_run(
     state: tauri::State<'_, Workbench>,
     id: String,
@@ -118,7 +118,7 @@ pub async fn load_run(
 
 /// Run `b` against run `a`: both reports and the diff with intervals and warnings.
 /// `allow_busy`: verdicts from invocations measured on a busy machine too (`--allow-busy`).
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn diff_runs(
     state: tauri::State<'_, Workbench>,
     a: String,
@@ -139,7 +139,7 @@ pub async fn diff_runs(
 }
 
 /// Deletes run `id` (the page asks for confirmation first). Refused for the run in flight.
-#[tauri::command]
+#[tauri::command(rename_all = "snake_case")]
 pub fn delete_run(state: tauri::State<'_, Workbench>, id: String) -> CmdResult<()> {
     let dir = run_dir(&state, &id)?;
     if state.busy() {

@@ -336,7 +336,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let diff = invoke(
         &w,
         "diff_runs",
-        json!({ "a": run_id, "b": newest, "allowBusy": true }),
+        json!({ "a": run_id, "b": newest, "allow_busy": true }),
     )
     .unwrap();
     assert_eq!(diff["runs"].as_array().unwrap().len(), 2);
@@ -390,7 +390,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let norm = invoke(
         &w,
         "diff_runs",
-        json!({ "a": run_id, "b": newest, "normalize": "native", "allowBusy": true }),
+        json!({ "a": run_id, "b": newest, "normalize": "native", "allow_busy": true }),
     )
     .unwrap();
     assert_eq!(norm["diff"]["normalize"], "native");
@@ -409,7 +409,7 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let err = invoke(
         &w,
         "diff_runs",
-        json!({ "a": run_id, "b": newest, "thresholdPct": -1.0 }),
+        json!({ "a": run_id, "b": newest, "threshold_pct": -1.0 }),
     )
     .unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");

@@ -252,7 +252,7 @@ fn columns_by_machine_are_titled_by_machine_and_kept_apart_by_run() {
     let c = invoke(
         &w,
         "compare_runs",
-        json!({ "runs": ["r1", "r2", "r3"], "byMachine": true }),
+        json!({ "runs": ["r1", "r2", "r3"], "by_machine": true }),
     )
     .unwrap();
     let titles: Vec<&str> = c["columns"]
@@ -354,7 +354,7 @@ fn the_export_of_a_comparison_is_cores_with_the_screens_options() {
     let err = invoke(
         &w,
         "export_report",
-        json!({ "runs": ["r1"], "format": "html", "compare": { "normalize": "wasmtime", "byMachine": true } }),
+        json!({ "runs": ["r1"], "format": "html", "compare": { "normalize": "wasmtime", "by_machine": true } }),
     )
     .unwrap_err();
     assert_eq!(

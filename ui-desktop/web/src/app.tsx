@@ -164,7 +164,7 @@ export function App({ session: given }: { session?: LiveSession }) {
             b={pair.b}
             defaultThresholdPct={policy?.threshold_pct ?? null}
             onPick={(a, b) => setPair({ a, b })}
-            onExport={(a, b, thresholdPct) => setExporting({ runs: [a, b], thresholdPct })}
+            onExport={(a, b, thresholdPct) => setExporting({ runs: [a, b], threshold_pct: thresholdPct })}
           />
         </div>
         <div hidden={screen !== 'compare'}>

@@ -128,7 +128,7 @@ export function offeredRates(c: HttpCell): HttpRatePoint[] {
 }
 
 /** How a knee reads, as in the CLI: "5.00k req/s", "≥ 20.0k req/s", "< 1.00k req/s". */
-export function kneeLabel(k: HttpKnee | undefined): string {
+export function kneeLabel(k: HttpKnee | null | undefined): string {
   if (!k) return '–';
   if (k.rps !== null) return `${k.unbroken ? '≥ ' : ''}${formatRps(k.rps)} req/s`;
   if (k.below_rps !== null) return `< ${formatRps(k.below_rps)} req/s`;

@@ -8,16 +8,13 @@
  * first, since it says how far the columns can be read against each other.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CompareCell, type Comparison, compareRuns, errorMessage, type RunListItem } from '../api';
+import { type CompareCell, type CompareRequest, type Comparison, compareRuns, errorMessage, type RunListItem } from '../api';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime, ratioColor, ratioTone } from '../format';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
-export interface CompareChoice {
-  normalize: string;
-  byMachine: boolean;
-}
+export type CompareChoice = Required<CompareRequest>;
 
 interface CompareProps {
   runs: RunListItem[] | null;
@@ -79,7 +76,7 @@ export function normalizeOptions(runs: readonly RunListItem[], ids: readonly str
   return [...new Set(['native', ...present, current, 'none'])];
 }
 
-const DEFAULT_CHOICE: CompareChoice = { normalize: 'native', byMachine: false };
+const DEFAULT_CHOICE: CompareChoice = { normalize: 'native', by_machine: false };
 
 export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps) {
   const [choice, setChoice] = useState<CompareChoice>(DEFAULT_CHOICE);
@@ -94,7 +91,7 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
     if (ids.length < 2) return undefined;
     let stale = false;
     setLoading(true);
-    compareRuns(ids, choice.normalize, choice.byMachine)
+    compareRuns(ids, choice.normalize, choice.by_machine)
       .then((c) => {
         if (!stale) setComparison(c);
       })
@@ -109,7 +106,7 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
     return () => {
       stale = true;
     };
-  }, [key, choice.normalize, choice.byMachine]);
+  }, [key, choice.normalize, choice.by_machine]);
 
   const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
   const options = normalizeOptions(runs ?? [], ids, choice.normalize);
@@ -134,8 +131,8 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
         <label class="inline-field">
           <span>Columns</span>
           <select
-            value={choice.byMachine ? 'machine' : 'run'}
-            onChange={(e) => setChoice({ ...choice, byMachine: e.currentTarget.value === 'machine' })}
+            value={choice.by_machine ? 'machine' : 'run'}
+            onChange={(e) => setChoice({ ...choice, by_machine: e.currentTarget.value === 'machine' })}
             title="Name each column by its run, or by the machine it ran on (CPU, architecture, OS)"
             data-testid="compare-by"
           >

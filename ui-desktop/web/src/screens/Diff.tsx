@@ -55,7 +55,7 @@ export interface ViewRow {
   ci_high: number | null;
   halfwidth_pct: number | null;
   verdict: RowVerdict;
-  note?: string;
+  note?: string | null;
   /** Values and invocations in A and B (matched rows). */
   n?: [number, number];
   invocations?: [number, number];

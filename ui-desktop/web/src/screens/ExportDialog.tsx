@@ -11,7 +11,7 @@ import { showError } from '../errors';
 export interface ExportTarget {
   runs: string[];
   baseline?: string;
-  thresholdPct?: number;
+  threshold_pct?: number;
   /** The runs compared, as the compare screen shows them. */
   compare?: ExportRequest['compare'];
 }
@@ -73,7 +73,7 @@ export function ExportDialog({ target, onClose }: { target: ExportTarget; onClos
         <p class="muted small" data-testid="export-compare">
           Leads with the comparison of {target.runs.join(', ')},{' '}
           {target.compare.normalize === 'none' ? 'times as measured' : `each relative to its own run's ${target.compare.normalize}`}
-          {target.compare.byMachine ? ', columns by machine' : ''} (CSV: the comparison alone, one row per runtime × test × run).
+          {target.compare.by_machine ? ', columns by machine' : ''} (CSV: the comparison alone, one row per runtime × test × run).
         </p>
       )}
       <p class="export-result" data-testid="export-result" aria-live="polite">

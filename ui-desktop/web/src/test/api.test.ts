@@ -84,21 +84,21 @@ describe('api', () => {
     expect(calls[1]!.payload).toEqual({ id: 'r1', baseline: 'wasmtime' });
   });
 
-  it('diff_runs sends a, b, thresholdPct and normalize (camelCase)', async () => {
+  it('diff_runs sends a, b, threshold_pct and normalize (as the Rust parameters spell them)', async () => {
     const calls = record();
     await api.diffRuns('a1', 'b1', 5);
     await api.diffRuns('a1', 'b1');
     await api.diffRuns('a1', 'b1', undefined, 'native');
-    expect(calls[0]).toEqual({ cmd: 'diff_runs', payload: { a: 'a1', b: 'b1', thresholdPct: 5 } });
+    expect(calls[0]).toEqual({ cmd: 'diff_runs', payload: { a: 'a1', b: 'b1', threshold_pct: 5 } });
     expect(calls[1]!.payload).toEqual({ a: 'a1', b: 'b1' });
     expect(calls[2]!.payload).toEqual({ a: 'a1', b: 'b1', normalize: 'native' });
   });
 
-  it('export_report sends runs, format, baseline and thresholdPct; null means cancelled', async () => {
+  it('export_report sends runs, format, baseline and threshold_pct; null means cancelled', async () => {
     const calls = record((_cmd, p) => ((p!.format as string) === 'csv' ? null : '/home/me/r.html'));
-    expect(await api.exportReport({ runs: ['a', 'b'], format: 'html', thresholdPct: 3 })).toBe('/home/me/r.html');
+    expect(await api.exportReport({ runs: ['a', 'b'], format: 'html', threshold_pct: 3 })).toBe('/home/me/r.html');
     expect(await api.exportReport({ runs: ['a'], format: 'csv', baseline: 'native' })).toBeNull();
-    expect(calls[0]).toEqual({ cmd: 'export_report', payload: { runs: ['a', 'b'], format: 'html', thresholdPct: 3 } });
+    expect(calls[0]).toEqual({ cmd: 'export_report', payload: { runs: ['a', 'b'], format: 'html', threshold_pct: 3 } });
     expect(calls[1]).toEqual({ cmd: 'export_report', payload: { runs: ['a'], format: 'csv', baseline: 'native' } });
   });
 

@@ -114,7 +114,7 @@ describe('Compare screen', () => {
     const calls = backend();
     render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} />);
     const table = await screen.findByTestId('compare-table');
-    expect(calls).toEqual([{ cmd: 'compare_runs', payload: { runs: [A, B, C], normalize: 'native', byMachine: false } }]);
+    expect(calls).toEqual([{ cmd: 'compare_runs', payload: { runs: [A, B, C], normalize: 'native', by_machine: false } }]);
     expect(screen.getAllByTestId('compare-column').map((c) => c.textContent)).toEqual([A, B, C]);
     // Tooltips say which run and machine a column is.
     expect(screen.getAllByTestId('compare-column')[2]!.title).toContain('Neoverse-N1 aarch64');
@@ -166,7 +166,7 @@ describe('Compare screen', () => {
 
   it('asks again by machine and with another reference, offering the runs’ runtimes', async () => {
     const calls = backend((p) =>
-      p.byMachine
+      p.by_machine
         ? {
             ...comparison,
             columns: comparison.columns.map((c, i) => ({
@@ -192,9 +192,9 @@ describe('Compare screen', () => {
     fireEvent.change(normalize, { target: { value: 'wasmtime' } });
     await waitFor(() => expect(calls).toHaveLength(3));
     expect(calls.map((c) => c.payload)).toEqual([
-      { runs: [A, B, C], normalize: 'native', byMachine: false },
-      { runs: [A, B, C], normalize: 'native', byMachine: true },
-      { runs: [A, B, C], normalize: 'wasmtime', byMachine: true },
+      { runs: [A, B, C], normalize: 'native', by_machine: false },
+      { runs: [A, B, C], normalize: 'native', by_machine: true },
+      { runs: [A, B, C], normalize: 'wasmtime', by_machine: true },
     ]);
   });
 
@@ -290,7 +290,7 @@ describe('App: runs list to comparison', () => {
     await screen.findByTestId('compare-table');
     expect(screen.getByTestId('nav-compare').getAttribute('aria-current')).toBe('page');
     expect(calls.filter((c) => c.cmd === 'compare_runs').map((c) => c.payload)).toEqual([
-      { runs: [A, B, C], normalize: 'native', byMachine: false },
+      { runs: [A, B, C], normalize: 'native', by_machine: false },
     ]);
     // Export what the screen shows.
     fireEvent.change(screen.getByTestId('compare-by'), { target: { value: 'machine' } });
@@ -306,7 +306,7 @@ describe('App: runs list to comparison', () => {
     expect(calls.find((c) => c.cmd === 'export_report')!.payload).toEqual({
       runs: [A, B, C],
       format: 'md',
-      compare: { normalize: 'native', byMachine: true },
+      compare: { normalize: 'native', by_machine: true },
     });
   });
 });

@@ -76,8 +76,7 @@ describe('a saturated HTTP level', () => {
       'saturated (< 0.50 req/s, 2 of 3 runs)',
     );
     expect(saturatedLevels(cells[2]!).map((l) => l.connections)).toEqual([1, 8]);
-    // Reports from before saturation was recorded have no `saturated`.
-    expect(saturatedLevels({ ...cells[0]!, saturated: undefined })).toEqual([]);
+    expect(saturatedLevels({ ...cells[0]!, saturated: [] })).toEqual([]);
   });
 
   it('keeps the cell, shows the bound, and is not a point of the chart', () => {

@@ -297,6 +297,8 @@ function selfDiff(): Diff {
     threshold_pct: 2,
     normalize: null,
     alpha: 0.05,
+    paired: false,
+    busy_left_out: 0,
     warnings: [],
     rows,
     only_a: [],

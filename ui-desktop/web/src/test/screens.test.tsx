@@ -242,7 +242,7 @@ describe('Diff screen', () => {
     await waitFor(() =>
       expect(calls.at(-1)).toEqual([
         'diff_runs',
-        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5 },
+        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', threshold_pct: 5 },
       ]),
     );
     // Allow busy is sent only when ticked.
@@ -250,7 +250,7 @@ describe('Diff screen', () => {
     await waitFor(() =>
       expect(calls.at(-1)).toEqual([
         'diff_runs',
-        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', thresholdPct: 5, allowBusy: true },
+        { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', threshold_pct: 5, allow_busy: true },
       ]),
     );
   });

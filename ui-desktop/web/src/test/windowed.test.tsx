@@ -47,6 +47,10 @@ function cell(runtime: string, test: string, median: number): CellSummary {
       ci_low: null,
       ci_high: null,
     },
+    typical: median,
+    invocations: 1,
+    partial: false,
+    halfwidth_pct: null,
     relative: runtime === 'native' ? 1 : 2,
     relative_low: null,
     relative_high: null,
@@ -67,7 +71,8 @@ function bigRun(r: number, t: number): RunSummary {
     runtimes,
     tests,
     cells: runtimes.flatMap((rt, i) => tests.map((te, j) => cell(rt, te, 1000 * i + j + 1))),
-    per_runtime: runtimes.map((runtime) => ({ runtime, geomean_relative: 1, tests_compared: t, failed: 0 })),
+    per_runtime: runtimes.map((runtime) => ({ runtime, geomean_relative: 1, tests_compared: t, tests_total: t, failed: 0 })),
+    load: null,
   };
 }
 
