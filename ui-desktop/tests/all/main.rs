@@ -7,5 +7,6 @@ mod bindings;
 mod commands;
 mod compare;
 mod e2e;
+mod format;
 mod history;
 mod modules;

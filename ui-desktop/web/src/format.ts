@@ -1,15 +1,33 @@
 /**
- * Number formatting shared by every screen, so a time reads the same in the live view,
- * the detail matrix and the diff (3 significant digits, the unit that fits).
+ * Number formatting shared by every screen, by core's rules (`core/src/format`): a time
+ * reads the same in the live view, the detail matrix, the diff, the CLI and the exports.
+ * `format.test.ts` checks these functions against core's on a table of cases core writes
+ * (`test/fixtures/format-cases.json`).
  */
 
-const DASH = '–';
+/** What a cell says when it has no value (core's `MISSING`). */
+export const MISSING = '-';
+const DASH = MISSING;
 
 function finite(v: number | null | undefined): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-/** `v` with 3 significant digits, never in exponent notation. */
+/**
+ * `v` with `digits` decimals as Rust's `{:.N}` writes it: like `toFixed`, but an exact tie
+ * rounds to the even digit (`2.5` → `2`), where `toFixed` rounds it up.
+ */
+export function fixed(v: number, digits: number): string {
+  const exact = v.toFixed(100);
+  const dot = exact.indexOf('.');
+  if (/^50*$/.test(exact.slice(dot + 1 + digits))) {
+    const kept = exact.slice(0, digits > 0 ? dot + 1 + digits : dot);
+    if (Number(kept[kept.length - 1]) % 2 === 0) return kept;
+  }
+  return v.toFixed(digits);
+}
+
+/** `v` with 3 significant digits, never in exponent notation (axis ticks). */
 export function sig3(v: number): string {
   const a = Math.abs(v);
   if (a >= 1000) return v.toFixed(0);
@@ -17,33 +35,47 @@ export function sig3(v: number): string {
   return v.toPrecision(3);
 }
 
-/** Picks the largest unit whose rounded value stays below the next step. */
-function scaled(v: number, units: readonly string[], step: number): string {
-  let i = 0;
-  let x = v;
-  while (i < units.length - 1 && Math.abs(Number(x.toPrecision(3))) >= step) {
-    x /= step;
-    i++;
-  }
-  return `${sig3(x)} ${units[i]}`;
-}
-
-/** Nanoseconds as ns / µs / ms / s. */
+/** Nanoseconds as ns / µs / ms / s (core's `format_ns`: "999 ns", "1.0 µs", "1.23 ms"). */
 export function formatNs(ns: number | null | undefined): string {
   if (!finite(ns)) return DASH;
-  return scaled(ns, ['ns', 'µs', 'ms', 's'], 1000);
+  if (ns >= 1e9) return `${fixed(ns / 1e9, 2)} s`;
+  if (ns >= 1e6) return `${fixed(ns / 1e6, 2)} ms`;
+  if (ns >= 1e3) return `${fixed(ns / 1e3, 1)} µs`;
+  return `${fixed(ns, 0)} ns`;
 }
 
-/** Bytes as B / KiB / MiB / GiB / TiB. */
+/** Bytes as B / KiB / MiB / GiB (core's `format_bytes`: "-300 B", "1.5 KiB", "3.00 GiB"). */
 export function formatBytes(bytes: number | null | undefined): string {
   if (!finite(bytes)) return DASH;
-  return scaled(bytes, ['B', 'KiB', 'MiB', 'GiB', 'TiB'], 1024);
+  const a = Math.abs(bytes);
+  if (a >= 2 ** 30) return `${fixed(bytes / 2 ** 30, 2)} GiB`;
+  if (a >= 2 ** 20) return `${fixed(bytes / 2 ** 20, 1)} MiB`;
+  if (a >= 1024) return `${fixed(bytes / 1024, 1)} KiB`;
+  return `${fixed(bytes, 0)} B`;
 }
 
-/** Operations per second: "512/s", "1.63 M/s". */
+/** Operations per second (core's `format_rate`: "0.50/s", "250/s", "12.3k/s", "1.63M/s"). */
 export function formatRate(perSec: number | null | undefined): string {
   if (!finite(perSec)) return DASH;
-  return `${scaled(perSec, ['', 'k', 'M', 'G'], 1000).trimEnd()}/s`;
+  if (perSec >= 1e6) return `${fixed(perSec / 1e6, 2)}M/s`;
+  if (perSec >= 1e3) return `${fixed(perSec / 1e3, 1)}k/s`;
+  if (perSec >= 10) return `${fixed(perSec, 0)}/s`;
+  return `${fixed(perSec, 2)}/s`;
+}
+
+/** A memory size that is a whole number of KiB or MiB, as such (core's `format_size`: "64 KiB"). */
+export function formatSize(bytes: number): string {
+  if (bytes >= 2 ** 20 && bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return formatBytes(bytes);
+}
+
+/** A value in its unit (core's `format_value`): times under 100 ns keep a decimal. */
+export function formatValue(unit: 'ns' | 'bytes' | 'per_sec', v: number | null | undefined): string {
+  if (unit === 'bytes') return formatBytes(v);
+  if (unit === 'per_sec') return formatRate(v);
+  if (finite(v) && Math.abs(v) < 100) return `${fixed(v, 1)} ns`;
+  return formatNs(v);
 }
 
 /**
@@ -154,9 +186,9 @@ export function formatRatioText(r: {
   const { ratio, ci_low: lo, ci_high: hi, halfwidth_pct: h } = r;
   if (!finite(ratio)) return DASH;
   if (finite(lo) && finite(hi) && finite(h)) {
-    return `${ratio.toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] ±${h.toFixed(1)} %`;
+    return `${fixed(ratio, 3)} [${fixed(lo, 3)}, ${fixed(hi, 3)}] ±${fixed(h, 1)} %`;
   }
-  return `${ratio.toFixed(3)} (no interval)`;
+  return `${fixed(ratio, 3)} (no interval)`;
 }
 
 /**
@@ -167,5 +199,6 @@ export function formatGeomean(g: { geomean_relative: number | null; tests_compar
   const v = g.geomean_relative;
   if (!finite(v)) return DASH;
   const total = g.tests_total ?? 0;
-  return total > 0 && g.tests_compared < total ? `${formatRatio(v)} (${g.tests_compared} of ${total} tests)` : formatRatio(v);
+  const mean = `${fixed(v, 2)}×`;
+  return total > 0 && g.tests_compared < total ? `${mean} (${g.tests_compared} of ${total} tests)` : mean;
 }

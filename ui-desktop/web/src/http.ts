@@ -6,7 +6,7 @@
  * exports show.
  */
 import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';
-import { sig3 } from './format';
+import { MISSING, sig3 } from './format';
 
 export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
   return kind === 'gateway' || kind === 'servers';
@@ -75,7 +75,7 @@ export function rpsChartData(cells: readonly HttpCell[], runtimes: readonly stri
 
 /** Requests per second: "21.0k", "3.22k", "106", "59.2". */
 export function formatRps(v: number | null | undefined): string {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return '–';
+  if (typeof v !== 'number' || !Number.isFinite(v)) return MISSING;
   const a = Math.abs(v);
   if (a >= 1e6) return `${sig3(v / 1e6)}M`;
   if (a >= 1e4) return `${(v / 1e3).toFixed(1)}k`;
@@ -129,10 +129,10 @@ export function offeredRates(c: HttpCell): HttpRatePoint[] {
 
 /** How a knee reads, as in the CLI: "5.00k req/s", "≥ 20.0k req/s", "< 1.00k req/s". */
 export function kneeLabel(k: HttpKnee | null | undefined): string {
-  if (!k) return '–';
+  if (!k) return MISSING;
   if (k.rps !== null) return `${k.unbroken ? '≥ ' : ''}${formatRps(k.rps)} req/s`;
   if (k.below_rps !== null) return `< ${formatRps(k.below_rps)} req/s`;
-  return '–';
+  return MISSING;
 }
 
 export interface RateLine {

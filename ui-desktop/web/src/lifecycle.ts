@@ -6,7 +6,7 @@
  * applies to is core's answer, from `list_runtimes`.
  */
 import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats } from './api';
-import { formatBytes, formatNs, formatRate } from './format';
+import { formatSize, formatValue } from './format';
 
 export type Unit = HeapSeries['unit'];
 export type Fill = HeapSeries['fill'];
@@ -77,12 +77,8 @@ export function parseModule(name: string): Module | null {
   return { kind: 'heap', bytes, fill: m[3] as Fill };
 }
 
-/** A heap size as written in the suite: "64 KiB", "16 MiB". */
-export function formatHeapSize(bytes: number): string {
-  if (bytes > 0 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes > 0 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return formatBytes(bytes);
-}
+/** A heap size as written in the suite: "64 KiB", "16 MiB" (core's `format_size`). */
+export const formatHeapSize = formatSize;
 
 // ---------------------------------------------------------------- values
 
@@ -92,16 +88,9 @@ export function measureStats(cell: CellSummary, m: Measure): Stats | null {
   return s ?? null;
 }
 
-/** A value in its unit: "1.19 µs", "3.96 KiB", "1.61 M/s". */
-export function formatMeasure(unit: Unit, v: number | null | undefined): string {
-  if (unit === 'bytes') return formatBytes(v);
-  if (unit === 'per_sec') return formatRate(v);
-  return formatNs(v);
-}
-
 /** An axis label: the same without trailing zeros ("1 µs", "2.5 ms", "64 KiB"). */
 export function formatAxis(unit: Unit, v: number): string {
-  return formatMeasure(unit, v).replace(/\.(\d*?)0+(?=\D)/, (_m, d: string) => (d ? `.${d}` : ''));
+  return formatValue(unit, v).replace(/\.(\d*?)0+(?=\D)/, (_m, d: string) => (d ? `.${d}` : ''));
 }
 
 export interface MedianP99 {

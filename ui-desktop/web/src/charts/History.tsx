@@ -9,7 +9,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import type { HistoryPoint, HistorySeries } from '../api';
-import { formatChangePct, formatDate, formatNs, formatTime } from '../format';
+import { formatChangePct, formatDate, formatNs, formatTime, MISSING } from '../format';
 
 const W = 760;
 const H = 240;
@@ -20,7 +20,7 @@ export const MAX_DOTS = 200;
 /** A run's figure in words: run, date, typical time and interval, runtime version. */
 export function pointTitle(p: HistoryPoint, runtime: string): string {
   const interval = p.low !== null && p.high !== null ? ` (95 % ${formatNs(p.low)}–${formatNs(p.high)})` : ' (no interval)';
-  return `${p.run}\n${formatTime(p.started_unix)}\n${formatNs(p.value)}${interval}\n${runtime} ${p.version ?? '–'}`;
+  return `${p.run}\n${formatTime(p.started_unix)}\n${formatNs(p.value)}${interval}\n${runtime} ${p.version ?? MISSING}`;
 }
 
 /** A change point in words, as core's history table notes it. */
@@ -235,7 +235,7 @@ export function HistoryChart({ series: s }: { series: HistorySeries }) {
             {hovered.low !== null && hovered.high !== null
               ? ` (95 % ${formatNs(hovered.low)}–${formatNs(hovered.high)})`
               : ' (no interval)'}{' '}
-            · {s.runtime} {hovered.version ?? '–'}
+            · {s.runtime} {hovered.version ?? MISSING}
             {change && <span class="note"> · change {formatChangePct(change.change_pct)}</span>}
           </>
         ) : (

@@ -8,6 +8,7 @@
  * size changes (ResizeObserver, no timers).
  */
 import type uPlot from 'uplot';
+import { MISSING } from '../format';
 
 export interface SeriesSpec {
   label: string;
@@ -187,7 +188,7 @@ export function createChart(el: HTMLElement, spec: ChartSpec): ChartHandle {
               ...(s.dash ? { dash: s.dash } : {}),
               points: s.points ? { show: true, size: 6, width: 1.5 } : { show: false },
               spanGaps: false,
-              value: (_u, v) => (v === null ? '–' : (s.scale === 'y2' && spec.y2 ? spec.y2 : spec.y).format(v)),
+              value: (_u, v) => (v === null ? MISSING : (s.scale === 'y2' && spec.y2 ? spec.y2 : spec.y).format(v)),
             }),
           ),
         ],

@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type CompareCell, type CompareRequest, type Comparison, compareRuns, errorMessage, type RunListItem } from '../api';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
-import { formatNs, formatRatio, formatRatioCi, formatTime, ratioColor, ratioTone } from '../format';
+import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioColor, ratioTone } from '../format';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
 export type CompareChoice = Required<CompareRequest>;
@@ -66,7 +66,7 @@ export function formatCompareValue(v: number | null, relative: boolean): string 
 /** Its 95 % interval ("1.13–1.17×", "1.49 ms–1.55 ms"); a dash without one. */
 export function formatCompareInterval(cell: CompareCell, relative: boolean): string {
   if (relative) return formatRatioCi(cell.low, cell.high);
-  if (cell.low === null || cell.high === null) return '–';
+  if (cell.low === null || cell.high === null) return MISSING;
   return `${formatNs(cell.low)}–${formatNs(cell.high)}`;
 }
 

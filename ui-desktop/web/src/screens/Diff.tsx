@@ -24,7 +24,7 @@ import {
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { parseNumberField } from '../fields';
-import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime } from '../format';
+import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, MISSING } from '../format';
 import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
 import { isLifecycleRun } from '../lifecycle';
 
@@ -420,7 +420,7 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
             {formatRatioCi(r.ci_low, r.ci_high, 3)}
           </td>
           <td class="num" data-testid="diff-noise">
-            {r.halfwidth_pct !== null ? formatHalfwidth(r.halfwidth_pct) : '–'}
+            {r.halfwidth_pct !== null ? formatHalfwidth(r.halfwidth_pct) : MISSING}
           </td>
           <td>
             <span class={verdictClass(r.verdict)}>{r.verdict}</span>

@@ -11,7 +11,7 @@ import { errorMessage, type History, type HistoryQuery, type HistorySeries, hist
 import { changeTitle, HistoryChart } from '../charts/History';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
-import { formatChangePct, formatNs, formatTime } from '../format';
+import { formatChangePct, formatNs, formatTime, MISSING } from '../format';
 
 /** A cell asked for from elsewhere (the run detail); `nonce` makes the same cell asked twice apply twice. */
 export interface HistoryRequest {
@@ -289,7 +289,7 @@ function SeriesPanel({ series: s, minSegment }: { series: HistorySeries; minSegm
                   </span>
                 )}
               </td>
-              <td>{p.version ?? '–'}</td>
+              <td>{p.version ?? MISSING}</td>
               <td class="num" data-testid="history-row-change" title={c ? changeTitle(s, c) : undefined}>
                 {c ? formatChangePct(c.change_pct) : ''}
               </td>

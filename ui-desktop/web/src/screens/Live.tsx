@@ -8,7 +8,7 @@ import { useChart } from '../charts/Chart';
 import type { ChartSpec } from '../charts/uplot';
 import { ConfirmDialog } from '../components/Modal';
 import { ListTable } from '../components/Windowed';
-import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, ratioColor, ratioTone } from '../format';
+import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, MISSING, ratioColor, ratioTone } from '../format';
 import { isHttpKind } from '../http';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
@@ -94,7 +94,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
             <span>
               {p.done} / {p.total} iterations ({Math.floor(p.fraction * 100)} %)
             </span>
-            <span data-testid="eta">ETA {running && left !== null ? formatDuration(left) : '–'}</span>
+            <span data-testid="eta">ETA {running && left !== null ? formatDuration(left) : MISSING}</span>
             {state.failedCells > 0 && <span class="bad">{state.failedCells} failed</span>}
           </div>
         </div>
@@ -342,7 +342,7 @@ function CellsTable({ state }: { state: LiveState }) {
             {c.done} / {state.iterationsPerCell}
           </td>
           <td class="num">{formatNs(c.median)}</td>
-          <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : '–'}</td>
+          <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : MISSING}</td>
         </tr>
       )}
     />

@@ -342,7 +342,7 @@ describe('App', () => {
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
     const liveCell = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
     expect(liveCell.querySelector('.ratio')!.textContent).toBe('1.15×');
-    expect(liveCell.querySelector('.median')!.textContent).toBe('116 ms');
+    expect(liveCell.querySelector('.median')!.textContent).toBe('116.00 ms');
 
     const listsBefore = calls.filter((c) => c.cmd === 'list_runs').length;
     await send([{ type: 'run_finished', status: 'complete', failed: 0 }]);

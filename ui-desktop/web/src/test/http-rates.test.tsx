@@ -71,7 +71,7 @@ describe('offered rates', () => {
   it('lists every rate with its uncorrected p99, verdict and the knee', () => {
     render(<HttpView runId="r1" cells={cells} runtimes={['native', 'wasmtime-http']} baseline="native" />);
     const box = screen.getByTestId('http-rates');
-    expect(box.textContent).toContain('SLO p99 ≤ 50.0 ms');
+    expect(box.textContent).toContain('SLO p99 ≤ 50.00 ms');
     const rows = within(box).getAllByTestId('http-rate-row');
     expect(rows.map((r) => `${r.dataset.runtime}@${r.dataset.rate}`)).toEqual([
       'native@1000',
@@ -88,7 +88,7 @@ describe('offered rates', () => {
       'met',
       'broke (1234 due, never sent)',
     ]);
-    expect(rows[4].querySelector('[data-col="p99"]')!.textContent).toBe('400 ms');
+    expect(rows[4].querySelector('[data-col="p99"]')!.textContent).toBe('400.00 ms');
     expect(rows[4].querySelector('[data-col="uncorrected-p99"]')!.textContent).toBe('2.00 ms');
     expect(rows[0].querySelector('[data-col="knee"]')!.textContent).toBe('≥ 10.0k req/s');
     expect(rows[3].querySelector('[data-col="knee"]')!.textContent).toBe('1.00k req/s');

@@ -101,14 +101,14 @@ describe('Detail of an HTTP run', () => {
     expect(cell('native', 'p99')).toBe('90.0 µs');
     expect(cell('native', 'best')).toBe('21.0k (50)');
     expect(cell('native', 'rel')).toBe('1.00×');
-    expect(cell('native', 'rss')).toBe('6.15 MiB');
-    expect(cell('native', 'cpu')).toBe('95.2 ms');
+    expect(cell('native', 'rss')).toBe('6.1 MiB');
+    expect(cell('native', 'cpu')).toBe('95.24 ms');
     expect(cell('wasmtime-pooling', 'best')).toBe('11.8k (50)');
     expect(cell('wasmtime-pooling', 'rel')).toBe('0.56×');
     expect(cell('wasmer-cranelift', 'best')).toBe('3.22k (50)');
     expect(cell('wasmtime-cli', 'best')).toBe('106 (10)');
     expect(cell('wasmtime-cli', 'rel')).toBe('0.0050×');
-    expect(cell('wasmtime-cli', 'cpu')).toBe('10.4 s');
+    expect(cell('wasmtime-cli', 'cpu')).toBe('10.41 s');
     expect(cell('node', 'best')).toBe('64.1 (10)');
     expect(cell('node', 'errors')).toBe('12');
     expect(rows[0]!.textContent).toContain('baseline');

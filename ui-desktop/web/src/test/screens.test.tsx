@@ -85,10 +85,10 @@ describe('Detail screen', () => {
     const ws = cell('wasmtime', 'sha256');
     expect(ws.querySelector('.ratio')!.textContent).toBe('1.15×');
     // The median with its noise: half the width of its 95 % interval, percent.
-    expect(ws.querySelector('.median')!.textContent).toBe('97.8 ms ±0.6 %');
+    expect(ws.querySelector('.median')!.textContent).toBe('97.85 ms ±0.6 %');
     expect(within(ws).getByTestId('cell-noise').textContent!.trim()).toBe('±0.6 %');
     expect(ws.dataset.tone).toBe('slower');
-    expect(ws.title).toContain('typical 97.8 ms ±0.6 % (median 97.8 ms, n=3 from 3 invocations, self time)');
+    expect(ws.title).toContain('typical 97.85 ms ±0.6 % (median 97.85 ms, n=3 from 3 invocations, self time)');
     expect(ws.title).toContain('1.15× native (95 % CI 1.13–1.17×)');
 
     const nb = cell('wasmer-singlepass', 'nbody');
@@ -121,7 +121,7 @@ describe('Detail screen', () => {
       '0.90 of 2 cores during the run — busy: a diff with this run gives no verdicts',
     );
     expect(screen.getAllByTestId('strip-plot')).toHaveLength(4);
-    expect(screen.getByTestId('phases-table').textContent).toContain('14.5 ms');
+    expect(screen.getByTestId('phases-table').textContent).toContain('14.48 ms');
   });
 
   it('reloads with the baseline picked', async () => {
@@ -344,16 +344,16 @@ describe('Diff screen', () => {
 
     const nc = row('wasmtime', 'nbody');
     expect(nc.dataset.verdict).toBe('not comparable');
-    expect(within(nc).getByTestId('diff-ratio').textContent).toBe('–');
-    expect(within(nc).getByTestId('diff-ci').textContent).toBe('–');
-    expect(within(nc).getByTestId('diff-noise').textContent).toBe('–');
+    expect(within(nc).getByTestId('diff-ratio').textContent).toBe('-');
+    expect(within(nc).getByTestId('diff-ci').textContent).toBe('-');
+    expect(within(nc).getByTestId('diff-noise').textContent).toBe('-');
     expect(within(nc).getByTestId('diff-note').textContent).toBe('not comparable: timing sources differ (self vs wall)');
     expect(nc.querySelector('.verdict')!.className).toContain('verdict-not-comparable');
 
     const few = row('wasmtime', 'sha256');
     expect(few.dataset.verdict).toBe('insufficient data');
     expect(within(few).getByTestId('diff-ratio').textContent).toBe('1.007×');
-    expect(within(few).getByTestId('diff-ci').textContent).toBe('–');
+    expect(within(few).getByTestId('diff-ci').textContent).toBe('-');
     expect(within(few).getByTestId('diff-note').textContent).toBe('1 invocation(s) in B, 2 needed (--invocations)');
     expect(few.title).toContain('invocations: 3 in A, 1 in B');
 

@@ -40,7 +40,7 @@ describe('sizes', () => {
     // sqlite: native 12 MiB, wasmtime 74 MiB, wasmi none.
     expect(text(memory[0])[1]).toMatch(/^12(\.0)?\s?MiB$/);
     expect(text(memory[0])[2]).toMatch(/^74(\.0)?\s?MiB$/);
-    expect(text(memory[0])[3]).toBe('–');
+    expect(text(memory[0])[3]).toBe('-');
   });
 
   it('is only for runs with module sizes', () => {

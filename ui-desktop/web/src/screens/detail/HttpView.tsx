@@ -13,7 +13,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { HttpCell, HttpSaturatedLevel } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
-import { formatBytes, formatNs, formatRatio, ratioColor } from '../../format';
+import { formatBytes, formatNs, formatRatio, MISSING, ratioColor } from '../../format';
 import {
   bestLevel,
   formatRps,
@@ -201,19 +201,19 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
                     ? `${formatRps(c.best[1])} (${c.best[0]})`
                     : sats[0]
                       ? `${saturatedLabel(sats[0])} (${sats[0].connections})`
-                      : '–'}
+                      : MISSING}
                 </td>
                 <td class="num" data-col="rel" style={rel !== null && rel > 0 ? { background: ratioColor(1 / rel) } : undefined}>
                   {formatRatio(rel)}
                 </td>
                 <td class="num" data-col="rss">
-                  {c.peak_rss_kib !== null ? formatBytes(c.peak_rss_kib * 1024) : '–'}
+                  {c.peak_rss_kib !== null ? formatBytes(c.peak_rss_kib * 1024) : MISSING}
                 </td>
                 <td class="num" data-col="cpu">
                   {formatNs(at?.cpu_ns_per_1k)}
                 </td>
                 <td class={errors ? 'num bad' : 'num'} data-col="errors">
-                  {errors === null ? '–' : String(errors)}
+                  {errors === null ? MISSING : String(errors)}
                 </td>
               </tr>
             );

@@ -5,7 +5,8 @@
  */
 import { useMemo } from 'preact/hooks';
 import type { RunSummary } from '../../api';
-import { formatMeasure, lifecycleTable } from '../../lifecycle';
+import { formatValue } from '../../format';
+import { lifecycleTable } from '../../lifecycle';
 
 export function LifecycleTable({ summary }: { summary: RunSummary }) {
   const table = useMemo(() => lifecycleTable(summary), [summary]);
@@ -58,8 +59,8 @@ export function LifecycleTable({ summary }: { summary: RunSummary }) {
                         </td>
                       );
                     }
-                    const med = formatMeasure(m.unit, v.median);
-                    const p99 = formatMeasure(m.unit, v.p99);
+                    const med = formatValue(m.unit, v.median);
+                    const p99 = formatValue(m.unit, v.p99);
                     return (
                       <td
                         key={m.key}

@@ -4,7 +4,7 @@
  * given programs only (the apps suite, modules by path); core records the figures.
  */
 import type { CellSizes, TestRecord } from '../../api';
-import { formatBytes } from '../../format';
+import { formatBytes, MISSING } from '../../format';
 
 interface Props {
   tests: readonly TestRecord[];
@@ -46,7 +46,7 @@ export function Sizes({ tests: all, runtimes, cells }: Props) {
               <td>{t.name}</td>
               <td class="num">{formatBytes(t.module_bytes)}</td>
               <td class="num">{formatBytes(t.native_bytes)}</td>
-              <td class="num">{t.module_bytes != null && t.native_bytes ? (t.module_bytes / t.native_bytes).toFixed(2) : '–'}</td>
+              <td class="num">{t.module_bytes != null && t.native_bytes ? (t.module_bytes / t.native_bytes).toFixed(2) : MISSING}</td>
               {compiled.map((rt) => (
                 <td key={rt} class="num">
                   {formatBytes(cell(rt, t.name)?.artifact_bytes)}

@@ -1,0 +1,47 @@
+/**
+ * The page formats numbers by core's rules: each case of the table core's own functions
+ * wrote (`ui-desktop/tests/all/format.rs`) comes out the same here.
+ */
+import { describe, expect, it } from 'vitest';
+import { fixed, formatBytes, formatGeomean, formatNs, formatRate, formatRatioText, formatSize, formatValue } from '../format';
+import table from './fixtures/format-cases.json';
+
+type Case = [number, string];
+
+describe("core's formatting rules", () => {
+  it.each([
+    ['ns', formatNs],
+    ['bytes', formatBytes],
+    ['rate', formatRate],
+    ['size', formatSize],
+    ['value_ns', (v: number) => formatValue('ns', v)],
+    ['value_bytes', (v: number) => formatValue('bytes', v)],
+    ['value_per_sec', (v: number) => formatValue('per_sec', v)],
+  ] as const)('%s', (key, f) => {
+    const cases = table[key] as Case[];
+    expect(cases.length).toBeGreaterThan(5);
+    for (const [v, want] of cases) expect([v, f(v)]).toEqual([v, want]);
+  });
+
+  it('diff ratios, geometric means and the missing mark', () => {
+    for (const [row, want] of table.ratio_text as [Parameters<typeof formatRatioText>[0], string][]) {
+      expect(formatRatioText(row)).toBe(want);
+    }
+    for (const [g, want] of table.geomean as [Parameters<typeof formatGeomean>[0], string][]) {
+      expect(formatGeomean(g)).toBe(want);
+    }
+    expect(formatNs(null)).toBe(table.missing);
+  });
+
+  it('rounds an exact tie to the even digit, as Rust does', () => {
+    expect([fixed(0.5, 0), fixed(1.5, 0), fixed(2.5, 0), fixed(250.5, 0), fixed(0.125, 2), fixed(0.375, 2)]).toEqual([
+      '0',
+      '2',
+      '2',
+      '250',
+      '0.12',
+      '0.38',
+    ]);
+    expect([fixed(1.05, 1), fixed(2.675, 2), fixed(-2.5, 0)]).toEqual(['1.1', '2.67', '-2']);
+  });
+});
