@@ -340,7 +340,7 @@ pub fn history(results: &Results, q: &HistoryQuery) -> Result<History, HistoryEr
         .into_iter()
         .flatten()
         .collect();
-    let (listed, mut skipped) = source::list(results, &keep, &wanted, &hint)?;
+    let (listed, mut skipped) = list(results, &keep, &wanted, &hint)?;
     let mut notes = Vec::new();
     let rows = match results {
         Results::Local(dir) => {
@@ -469,4 +469,20 @@ fn try_index_run(run_dir: &Path) -> Result<(), HistoryError> {
         return Ok(());
     };
     index::append(results, rows_of(listed.stamp(), &run, &|_, _| true))
+}
+
+/// The finished runs (complete or cancelled, compacted to Parquet) that `keep` keeps, and
+/// the others with why they were left out. Local runs are listed from their metadata alone
+/// (their files are read, and checked against their digests, only when summarised); in S3
+/// the cells asked for come with it, and the Parquet files are checked against their sizes.
+fn list(
+    results: &Results,
+    keep: &dyn source::Keep,
+    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
+    hint: &[&str],
+) -> Result<(Vec<source::Listed>, Vec<source::Skipped>), HistoryError> {
+    match results {
+        Results::Local(dir) => source::list_local(dir, keep),
+        Results::S3 { .. } => remote::list(results, keep, wanted, hint),
+    }
 }

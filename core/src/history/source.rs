@@ -158,22 +158,6 @@ pub(crate) fn cells_from(
     Ok(out)
 }
 
-/// The finished runs (complete or cancelled, compacted to Parquet) that `keep` keeps, and
-/// the others with why they were left out. Local runs are listed from their metadata alone
-/// (their files are read, and checked against their digests, only when summarised); in S3
-/// the cells asked for come with it, and the Parquet files are checked against their sizes.
-pub fn list(
-    results: &Results,
-    keep: &dyn Keep,
-    wanted: &(dyn Fn(&str, &str) -> bool + Sync),
-    hint: &[&str],
-) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
-    match results {
-        Results::Local(dir) => list_local(dir, keep),
-        Results::S3 { .. } => super::remote::list(results, keep, wanted, hint),
-    }
-}
-
 /// Why a finished run cannot be read from its metadata, if it cannot.
 pub(crate) fn unfinished(meta: &RunMeta) -> Option<String> {
     match meta.status {
@@ -187,7 +171,10 @@ pub(crate) fn measurements_digest(meta: &RunMeta) -> Option<&FileDigest> {
     meta.files.get("measurements.parquet")
 }
 
-fn list_local(dir: &Path, keep: &dyn Keep) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
+pub(super) fn list_local(
+    dir: &Path,
+    keep: &dyn Keep,
+) -> Result<(Vec<Listed>, Vec<Skipped>), HistoryError> {
     let mut listed = Vec::new();
     let mut skipped = Vec::new();
     for r in list_runs(dir)? {

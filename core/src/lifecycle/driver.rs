@@ -3,12 +3,9 @@
 //! measurement alike). Batch sizes are calibrated once, before the first iteration.
 
 use super::harness::{SAMPLE_TARGET, calibrate, per_op_ns, resident_bytes, trim_heap};
-use super::{Engine, LifecycleModule, ModuleSpec, Source, engine, modules::HOST_PAGE};
+use super::{Engine, LIVE_MAX, LifecycleModule, ModuleSpec, Source, engine, modules::HOST_PAGE};
 use crate::runtime::{Failure, Metric, Phase, PhaseValue};
 use std::path::{Path, PathBuf};
-
-/// Most instances alive at once: memory per instance is measured over this many.
-pub const LIVE_MAX: u64 = 1000;
 
 /// Memory a batch of live instances (or of compiled modules) may take if every page of
 /// their heaps became resident, as without copy-on-write: 16 MiB heaps are measured 32 at a

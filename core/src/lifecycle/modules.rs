@@ -11,6 +11,7 @@
 //! Heap modules also export `peek(addr) -> i32` (one byte of memory), which the harness uses
 //! once per cell to check that the data really arrived, and `memory`.
 
+pub use crate::runtime::suite_api::lifecycle::{ANSWER, CALL_EXPORT, PEEK_EXPORT};
 use serde::{Deserialize, Serialize};
 use wasm_encoder::{
     CodeSection, ConstExpr, DataSection, ExportKind, ExportSection, Function, FunctionSection,
@@ -26,12 +27,6 @@ pub const SPARSE_EVERY: u64 = 8;
 /// Largest heap a module name may ask for: the module carries its data, so its size grows
 /// with the heap.
 pub const MAX_HEAP_BYTES: u64 = 64 << 20;
-/// The trivial export every module has.
-pub const CALL_EXPORT: &str = "hello";
-/// What [`CALL_EXPORT`] returns.
-pub const ANSWER: i32 = 42;
-/// The export that reads one byte of memory (heap modules).
-pub const PEEK_EXPORT: &str = "peek";
 
 /// How the initial heap is filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,6 +11,7 @@ mod plan_cases;
 mod plan_file;
 mod policy;
 mod precision;
+mod request;
 #[cfg(feature = "testing")]
 mod stand_in;
 mod worker;
@@ -18,15 +19,17 @@ mod worker;
 pub use crate::store::{Measure, RunOrder};
 pub use entry::{HOST_COMMANDS, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
 pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
-pub use plan::{NO_NATIVE, Plan, PlanError, Repetition, RunRequest};
+pub use plan::{Plan, PlanError};
 #[cfg(feature = "testing")]
 pub use plan_cases::{TimeoutCase, planned, timeout_cases};
 pub use plan_file::{PLAN_VERSION, PlanFile, PlanFileError, PlanHeader};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
-    MIN_SAMPLE_INTERVAL_MS, RunChoices, RunDefaults, TimeoutSource, applicability, resolve_timeout,
+    MIN_SAMPLE_INTERVAL_MS, NO_NATIVE, RunChoices, RunDefaults, TimeoutSource, applicability,
+    resolve_timeout,
 };
 pub use precision::shortfalls;
+pub use request::{Repetition, RunRequest};
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
 pub use worker::{

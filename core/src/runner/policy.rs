@@ -4,11 +4,12 @@
 //! of a suite, which timeout wins, whether a runtime applies to a suite and why not.
 //! The diff's noise threshold is [`crate::analysis::DEFAULT_THRESHOLD_PCT`].
 
-use super::plan::{Repetition, RunRequest, serves};
+use super::request::{Repetition, RunRequest};
 use crate::config::Config;
 use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, applies_to};
 use crate::store::{Measure, RunOrder};
+use crate::suite::{Build, SuiteKind};
 use crate::suite::{Size, Suite};
 use serde::Serialize;
 use std::time::Duration;
@@ -206,6 +207,83 @@ impl RunRequest {
             suite,
         }
     }
+}
+
+impl RunRequest {
+    /// A request with every choice left to the policy ([`RunRequest::from_choices`] with
+    /// none made): all tests, available runtimes, the suite kind's [`Repetition`],
+    /// interleaved, the suite's own timeout or 60 s, quick, 4 GiB, 100 ms.
+    pub fn new(suite: Suite) -> RunRequest {
+        RunRequest::from_choices(suite, RunChoices::default(), Config::default())
+    }
+}
+
+/// Why native has no cell in a suite of modules given as they are.
+pub const NO_NATIVE: &str = "no native build of a module given as it is";
+
+/// Whether the suite's tests give the runtime something to run: native needs a native
+/// build, environment variables need a runtime that can pass them, and a servers suite
+/// needs a server for the runtime.
+fn serves(suite: &Suite, id: &str) -> Result<(), String> {
+    let runs: Vec<&crate::suite::ModuleRun> = suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.guest()?.build {
+            Build::Module(run) => Some(run),
+            _ => None,
+        })
+        .collect();
+    if id == "native"
+        && suite.kind == SuiteKind::Command
+        && suite.modules_only()
+        && runs.iter().all(|r| r.native.is_none())
+    {
+        return Err(NO_NATIVE.into());
+    }
+    // A native build is a program: it takes environment, folders and arguments as any
+    // program does.
+    if id != "native" {
+        if runs.iter().any(|r| !r.env.is_empty()) {
+            crate::runtime::guest_env_support(id)?;
+        }
+        if runs.iter().any(|r| !r.dirs.is_empty()) {
+            crate::runtime::guest_dir_support(id)?;
+        }
+        let component = suite.tests.iter().any(|t| {
+            t.guest().is_some_and(|g| {
+                matches!(g.build, Build::Module(_))
+                    && crate::suite::wasm_header(&g.wasm) == Ok(crate::suite::WasmHeader::Component)
+            })
+        });
+        if component {
+            match crate::runtime::embedded::Embedded::parse(id) {
+                Some(e) => e
+                    .cannot_run_components()
+                    .map_or(Ok(()), |why| Err(why.to_string()))?,
+                None => crate::runtime::component_support(id)?,
+            }
+        }
+        if runs.iter().any(|r| r.invoke.is_some()) {
+            match crate::runtime::embedded::Embedded::parse(id) {
+                Some(e) => e
+                    .cannot_invoke()
+                    .map_or(Ok(()), |why| Err(why.to_string()))?,
+                None => crate::runtime::invoke_support(id)?,
+            }
+        }
+    }
+    if suite.kind != SuiteKind::Servers
+        || suite.tests.iter().any(|t| {
+            t.http()
+                .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
+        })
+    {
+        return Ok(());
+    }
+    Err(format!(
+        "no test of suite '{}' has a server run by '{id}'",
+        suite.name
+    ))
 }
 
 #[cfg(test)]

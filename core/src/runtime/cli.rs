@@ -85,7 +85,7 @@ const COMPONENT_CLIS: &[&str] = &[
 pub fn component_support(id: &str) -> Result<(), String> {
     match ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) {
         Some(a) if !COMPONENT_CLIS.contains(&a.id) => {
-            Err(super::embedded::CORE_MODULES_ONLY.to_string())
+            Err(super::failure::CORE_MODULES_ONLY.to_string())
         }
         _ => Ok(()),
     }

@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Why a runtime without the component model cannot run a component.
+pub const CORE_MODULES_ONLY: &str = "core modules only: it cannot run a WebAssembly component";
+
 /// The reason a cell (runtime × test) failed. The run goes on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "kind", content = "detail", rename_all = "snake_case")]

@@ -4,12 +4,14 @@
 mod cli;
 pub mod embedded;
 mod failure;
+mod info;
 #[cfg(feature = "testing")]
 mod mock;
 mod native;
 mod native_build;
 pub mod process;
 mod registry;
+pub mod suite_api;
 
 pub(crate) use cli::expand;
 pub use cli::{
@@ -22,7 +24,9 @@ pub use mock::MockRuntime;
 pub use native::NativeRuntime;
 pub use native_build::{NativeCompiler, cache_root, native_cache_dir};
 pub(crate) use registry::native_info;
-pub use registry::{RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes};
+pub use registry::{
+    RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes, serves_components,
+};
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -1,48 +1,26 @@
 //! The runtimes wasmeter knows (native, embedded, the CLI adapter table, the config's own),
 //! and how to make one in the worker.
 
-use super::cli::{CliCommand, CliRuntime, cli_runtimes, is_cli_adapter, is_server_only};
+use super::cli::{CliRuntime, cli_runtimes, is_cli_adapter, is_server_only};
 use super::embedded::EMBEDDED;
 #[cfg(feature = "engines")]
 use super::embedded::Embedded;
+pub use super::info::RuntimeInfo;
 use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
 use crate::config::Config;
 use crate::suite::SuiteKind;
-use serde::{Deserialize, Serialize};
-
-/// What wasmeter knows about a runtime before running anything on it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct RuntimeInfo {
-    /// Stable id used on the command line and in saved runs.
-    pub id: String,
-    /// How it runs guests.
-    pub kind: RuntimeKind,
-    /// Version of the engine, CLI or compiler.
-    pub version: String,
-    /// The configuration in words (compiler, allocator, flags).
-    pub config: String,
-    /// Why it cannot run here, if it cannot.
-    pub unavailable: Option<String>,
-    /// How to get it, for runtimes wasmeter does not link.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-    /// The exact command lines of a CLI runtime.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<CliCommand>,
-}
-
-impl RuntimeInfo {
-    /// True when it can run here.
-    pub fn available(&self) -> bool {
-        self.unavailable.is_none()
-    }
-}
 
 /// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
 /// copy-on-write off changes nothing worth a column, and one-thread or lazy compilation
 /// shows in start-up, which the lifecycle suite measures apart from running.
 const LIFECYCLE_ONLY: &[&str] = &["wasmtime-pooling-nocow", "wasmtime-serial", "wasmi-lazy"];
+
+/// Whether a variant serves the test's `wasi:http` component rather than its WASI command:
+/// embedded `wasmtime-http` and the wasmtime CLI's `serve`.
+pub fn serves_components(id: &str) -> bool {
+    use super::embedded::Embedded;
+    id == super::WASMTIME_SERVE || Embedded::parse(id) == Some(Embedded::WasmtimeHttp)
+}
 
 /// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
 pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
@@ -55,7 +33,7 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
             Err("the container variant is one of the gateway suite's".into())
         }
         SuiteKind::Gateway | SuiteKind::Servers
-            if crate::http::gateway::serves_components(&info.id) =>
+            if serves_components(&info.id) =>
         {
             Ok(())
         }

@@ -1,66 +1,23 @@
 //! The gateway: an HTTP server that answers each request by running the gateway guest once
 //! (a fresh instance per request, embedded or through a runtime CLI) or natively in Rust.
 //! One [`Backend`] per way of running the guest: native and CLI here, an embedded engine's
-//! in its folder under `runtime/embedded/` (with [`GuestPool`] for engines that must not
-//! block the server's threads); [`Gateway`] does what is the same for all of them:
+//! in its folder under `runtime/embedded/` (the trait and the spec are defined below both, in
+//! `runtime::suite_api`); [`Gateway`] does what is the same for all of them:
 //! routing, the host-kept counter and the upstream call.
 
 mod cli;
 mod native;
-#[cfg(feature = "engines")]
-mod pool;
 
-#[cfg(feature = "engines")]
-pub(crate) use pool::GuestPool;
+pub use crate::runtime::serves_components;
+pub use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 
 use super::codec::{Request, Response};
 use super::guest::{GuestCall, GuestReply, query_param, route};
 use super::server::{Handler, ServerOptions};
 use super::upstream::Upstream;
-use crate::runtime::{RuntimeInfo, RuntimeKind};
-use serde::{Deserialize, Serialize};
+use crate::runtime::RuntimeKind;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Whether a variant serves the test's `wasi:http` component rather than its WASI command:
-/// embedded `wasmtime-http` and the wasmtime CLI's `serve`.
-pub fn serves_components(id: &str) -> bool {
-    id == crate::runtime::WASMTIME_SERVE
-        || crate::runtime::embedded::Embedded::parse(id)
-            == Some(crate::runtime::embedded::Embedded::WasmtimeHttp)
-}
-
-/// One way of running the gateway guest for a request.
-pub trait Backend: Send + Sync {
-    /// Runs the guest (or its native equivalent) once and returns its reply.
-    fn call(&self, call: &GuestCall) -> Result<GuestReply, String>;
-}
-
-/// What a gateway server process is started with (`wasmeter serve-gateway`, JSON on stdin).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GatewaySpec {
-    /// The variant: native, an embedded runtime, or a CLI runtime.
-    pub runtime: RuntimeInfo,
-    /// The guest module.
-    pub wasm: PathBuf,
-    /// Loopback port to listen on.
-    pub port: u16,
-    /// The upstream echo server of the `proxy` workload.
-    pub upstream: Option<SocketAddr>,
-    /// Server worker threads.
-    pub threads: usize,
-    /// Most guest processes a CLI variant runs at once.
-    pub cli_inflight: usize,
-    /// Linear-memory cap of an embedded guest, bytes.
-    pub memory_limit: u64,
-    /// Private directory for CLI guests and precompiled artifacts.
-    pub scratch: PathBuf,
-    /// Listen on every address of the network namespace, not only loopback: inside a
-    /// container, whose published port arrives on its own interface.
-    #[serde(default)]
-    pub listen_any: bool,
-}
 
 /// Builds the backend of a variant. Compiling the guest happens here, at start-up, so it
 /// counts in the cold start and not in any request.

@@ -32,11 +32,10 @@ pub use self::wasmtime::WasmtimeVariant;
 #[cfg(feature = "engines")]
 use super::{Failure, Job, Runtime};
 #[cfg(feature = "engines")]
-use crate::http::gateway::{Backend, GatewaySpec};
+use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 use crate::suite::SuiteKind;
 
-/// Why a runtime without the component model cannot run a component.
-pub const CORE_MODULES_ONLY: &str = "core modules only: it cannot run a WebAssembly component";
+pub use super::failure::CORE_MODULES_ONLY;
 
 /// An embedded engine in one configuration: what an embedded runtime id stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,7 +192,9 @@ impl Embedded {
 
     /// The engine taken through the lifecycle suite's operations.
     #[cfg(feature = "engines")]
-    pub fn lifecycle(self) -> Result<Box<dyn crate::lifecycle::Engine>, Failure> {
+    pub fn lifecycle(
+        self,
+    ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
         Ok(match self {
             Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
             Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),

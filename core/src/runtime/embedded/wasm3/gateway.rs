@@ -4,9 +4,9 @@
 //! engine's per-request cost.
 
 use super::{Ended, Loaded, Parsed, cap_pages, unknown_import, validate};
-use crate::http::gateway::{Backend, GuestPool};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::embedded::wasi_ctx::{self, take};
+use crate::runtime::suite_api::gateway::{Backend, GuestPool};
 use std::path::Path;
 use std::sync::Arc;
 

@@ -4,8 +4,8 @@
 //! threads of their own, each inside a small runtime kept for the purpose.
 
 use super::WasmerCompiler;
-use crate::http::gateway::{Backend, GuestPool};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
+use crate::runtime::suite_api::gateway::{Backend, GuestPool};
 use std::io::Read;
 use std::path::Path;
 use wasmer::{Engine, Instance, Module, Store};

@@ -5,8 +5,10 @@
 
 use super::WasmerCompiler;
 use super::other;
-use crate::lifecycle::{Engine, Live, Source, modules, timed_batch, timed_calls};
 use crate::runtime::Failure;
+use crate::runtime::suite_api::lifecycle::{
+    CALL_EXPORT, Engine, Live, PEEK_EXPORT, Source, timed_batch, timed_calls,
+};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -121,7 +123,7 @@ impl Engine for WasmerEngine {
         let (store, instance) = self.live.oldest()?;
         let f: TypedFunction<(), i32> = instance
             .exports
-            .get_typed_function(&*store, modules::CALL_EXPORT)
+            .get_typed_function(&*store, CALL_EXPORT)
             .map_err(other)?;
         timed_calls(n, || f.call(&mut *store).map_err(other))
     }
@@ -139,7 +141,7 @@ impl Engine for WasmerEngine {
         let (store, instance) = self.live.oldest()?;
         let f: TypedFunction<i32, i32> = instance
             .exports
-            .get_typed_function(&*store, modules::PEEK_EXPORT)
+            .get_typed_function(&*store, PEEK_EXPORT)
             .map_err(other)?;
         let v = f.call(&mut *store, addr as i32).map_err(other)?;
         Ok(v as u8)

@@ -4,8 +4,10 @@
 //! process starts from the WebAssembly bytes.
 
 use super::{WasmiTranslation, engine, other};
-use crate::lifecycle::{Engine, Live, Source, modules, timed_batch, timed_calls};
 use crate::runtime::Failure;
+use crate::runtime::suite_api::lifecycle::{
+    CALL_EXPORT, Engine, Live, PEEK_EXPORT, Source, timed_batch, timed_calls,
+};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -113,7 +115,7 @@ impl Engine for WasmiEngine {
     fn call(&mut self, n: u64) -> Result<Duration, Failure> {
         let (store, instance) = self.live.oldest()?;
         let f = instance
-            .get_typed_func::<(), i32>(&*store, modules::CALL_EXPORT)
+            .get_typed_func::<(), i32>(&*store, CALL_EXPORT)
             .map_err(other)?;
         timed_calls(n, || f.call(&mut *store, ()).map_err(other))
     }
@@ -130,7 +132,7 @@ impl Engine for WasmiEngine {
     fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
         let (store, instance) = self.live.oldest()?;
         let f = instance
-            .get_typed_func::<i32, i32>(&*store, modules::PEEK_EXPORT)
+            .get_typed_func::<i32, i32>(&*store, PEEK_EXPORT)
             .map_err(other)?;
         let v = f.call(&mut *store, addr as i32).map_err(other)?;
         Ok(v as u8)

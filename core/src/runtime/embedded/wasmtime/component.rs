@@ -2,7 +2,7 @@
 //! and pre-linked against wasmtime-wasi's preview 2 host, run through `wasi:cli/run`, and
 //! timed in the same phases as a core module.
 
-use super::command::{classify, store_limits, wasi_builder};
+use super::host::{classify, store_limits, wasi_builder};
 use super::other;
 use crate::runtime::embedded::execute_then_teardown;
 use crate::runtime::{Failure, Iteration, Job, Phase};

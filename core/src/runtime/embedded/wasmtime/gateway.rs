@@ -5,8 +5,8 @@
 
 use super::WasmtimeVariant;
 use super::gateway_wasi::{self as wasi, Ctx, Exit};
-use crate::http::gateway::Backend;
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
+use crate::runtime::suite_api::gateway::Backend;
 use std::path::Path;
 use wasmtime::{Engine, InstancePre, Linker, Module, Store, StoreLimitsBuilder};
 

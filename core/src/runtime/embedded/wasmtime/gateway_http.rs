@@ -5,9 +5,9 @@
 //! outgoing requests may reach the gateway's upstream echo server and nothing else.
 
 use super::WasmtimeVariant;
-use crate::http::gateway::GuestPool;
-use crate::http::gateway::{Backend, GatewaySpec};
 use crate::http::guest::{GuestCall, GuestReply};
+use crate::runtime::suite_api::gateway::GuestPool;
+use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use std::net::SocketAddr;

@@ -3,8 +3,10 @@
 //! serving many short-lived instances).
 
 use super::{WasmtimeVariant, other};
-use crate::lifecycle::{Engine, LIVE_MAX, Live, Source, modules, timed_batch, timed_calls};
 use crate::runtime::Failure;
+use crate::runtime::suite_api::lifecycle::{
+    CALL_EXPORT, Engine, LIVE_MAX, Live, PEEK_EXPORT, Source, timed_batch, timed_calls,
+};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -96,7 +98,7 @@ impl Engine for WasmtimeEngine {
     fn call(&mut self, n: u64) -> Result<Duration, Failure> {
         let (store, instance) = self.live.oldest()?;
         let f = instance
-            .get_typed_func::<(), i32>(&mut *store, modules::CALL_EXPORT)
+            .get_typed_func::<(), i32>(&mut *store, CALL_EXPORT)
             .map_err(other)?;
         timed_calls(n, || f.call(&mut *store, ()).map_err(other))
     }
@@ -115,7 +117,7 @@ impl Engine for WasmtimeEngine {
     fn peek(&mut self, addr: u32) -> Result<u8, Failure> {
         let (store, instance) = self.live.oldest()?;
         let f = instance
-            .get_typed_func::<i32, i32>(&mut *store, modules::PEEK_EXPORT)
+            .get_typed_func::<i32, i32>(&mut *store, PEEK_EXPORT)
             .map_err(other)?;
         let v = f.call(&mut *store, addr as i32).map_err(other)?;
         Ok(v as u8)

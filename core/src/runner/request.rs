@@ -1,0 +1,103 @@
+//! What the user asked for, with every choice made: the request a plan is checked from,
+//! and how often a cell repeats. Plain data; the policy ([`super::policy`]) fills it.
+
+use crate::config::Config;
+use crate::http::HttpSettings;
+use crate::store::{Measure, PairMode, RunOrder};
+use crate::suite::{Size, Suite, SuiteKind};
+use std::time::Duration;
+
+/// What the user asked for.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// The suite.
+    pub suite: Suite,
+    /// Test names; empty means all.
+    pub tests: Vec<String>,
+    /// Runtime ids; empty means every available runtime.
+    pub runtimes: Vec<String>,
+    /// Warm-up iterations per invocation.
+    pub warmup: u32,
+    /// Measured iterations per invocation.
+    pub runs: u32,
+    /// Fresh worker processes per cell.
+    pub invocations: u32,
+    /// Order of the cells' invocations.
+    pub order: RunOrder,
+    /// Seed of the interleaved order; `None` draws one (saved with the run either way).
+    pub seed: Option<u64>,
+    /// Time, or also instructions (embedded runtimes under callgrind).
+    pub measure: Measure,
+    /// Per-iteration timeout, resolved ([`super::resolve_timeout`]: explicit, else the
+    /// suite's own, else 60 s).
+    pub timeout: Duration,
+    /// Problem size.
+    pub size: Size,
+    /// User label.
+    pub label: Option<String>,
+    /// Memory cap per cell, bytes.
+    pub memory_cap: u64,
+    /// Live sampling interval.
+    pub sample_interval: Duration,
+    /// Baseline runtime id.
+    pub baseline: String,
+    /// Paths and custom runtimes.
+    pub config: Config,
+    /// Drop named runtimes that are unavailable (with a warning) instead of refusing.
+    pub skip_missing: bool,
+    /// HTTP suites: load settings (defaults when `None`).
+    pub http: Option<HttpSettings>,
+    /// The hash of the plan file this request came from, saved with the run.
+    pub plan_hash: Option<String>,
+    /// Two runtimes or two tests whose invocations run side by side in every round.
+    pub pair: Option<[String; 2]>,
+    /// How the pair's arms share the machine; `None`: [`PairMode::Alternate`] where it can
+    /// (a command suite measured by time), else [`PairMode::Processes`].
+    pub pair_mode: Option<PairMode>,
+    /// Rounds added until every cell's interval is this narrow (or the budget is spent).
+    pub precision: Option<crate::store::Precision>,
+}
+
+/// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
+/// measured iterations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Repetition {
+    /// Fresh worker processes per cell.
+    pub invocations: u32,
+    /// Warm-up iterations per invocation.
+    pub warmup: u32,
+    /// Measured iterations per invocation.
+    pub runs: u32,
+}
+
+impl Repetition {
+    /// The defaults of a suite kind. Between-process noise is the larger part on a shared
+    /// machine (a kernel's speed can differ by 40 % from one process to the next, with its
+    /// code and data layout), and intervals count processes, so values are spread over
+    /// several invocations rather than piled into one: 6 × 1 finds a planted 10 % change
+    /// where 3 × 2, for the same cost, does not (docs/statistics.md §6). Every default gives
+    /// at least 3 values and 2 invocations a cell, the least a verdict needs. A command
+    /// iteration compiles, instantiates and runs afresh and the guest times only its own
+    /// loop, so a warm-up iteration buys little there; HTTP iterations start a fresh server
+    /// each and warm up per level.
+    pub fn default_for(kind: SuiteKind) -> Repetition {
+        match kind {
+            SuiteKind::Command => Repetition {
+                invocations: 6,
+                warmup: 0,
+                runs: 1,
+            },
+            SuiteKind::Lifecycle => Repetition {
+                invocations: 4,
+                warmup: 1,
+                runs: 2,
+            },
+            SuiteKind::Gateway | SuiteKind::Servers => Repetition {
+                invocations: 3,
+                warmup: 0,
+                runs: 1,
+            },
+        }
+    }
+}
