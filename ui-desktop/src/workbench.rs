@@ -23,7 +23,8 @@ pub struct Workbench {
     pub suites: PathBuf,
     /// How the runner starts a cell's worker process.
     pub worker: WorkerCommand,
-    pub(crate) planner: Planner,
+    /// Plans runs in place of the app's own ([`crate::commands::run::plan`]) when set.
+    pub(crate) planner: Option<Planner>,
     pub(crate) active: Mutex<Option<ActiveRun>>,
 }
 
@@ -40,14 +41,14 @@ impl Workbench {
             results,
             suites,
             worker,
-            planner: Box::new(crate::commands::run::plan),
+            planner: None,
             active: Mutex::new(None),
         }
     }
 
     /// The same workbench planning runs with `planner` (benches of the app at scale).
     pub fn with_planner(mut self, planner: Planner) -> Workbench {
-        self.planner = planner;
+        self.planner = Some(planner);
         self
     }
 

@@ -64,17 +64,6 @@ pub const PANES: [Pane; 8] = [
     Pane::Compare,
 ];
 
-/// Screen titles, in number-key order.
-pub const SCREENS: [&str; 7] = [
-    "Runtimes",
-    "Suites & tests",
-    "Live run",
-    "Saved runs",
-    "Run detail",
-    "Diff",
-    "Compare",
-];
-
 impl Pane {
     /// The screen (tab) the pane is on.
     pub fn screen(self) -> usize {
@@ -588,7 +577,7 @@ impl App {
             MouseEventKind::ScrollDown => KeyCode::Down,
             MouseEventKind::ScrollUp => KeyCode::Up,
             MouseEventKind::Down(_) if m.row == 0 => {
-                if let Some(s) = crate::ui::tab_at(m.column, width) {
+                if let Some(s) = crate::tabs::tab_at(m.column, width) {
                     self.focus = Pane::of_screen(s);
                     self.dirty = true;
                 }

@@ -11,6 +11,7 @@ pub mod component;
 pub mod input;
 pub mod launch;
 pub mod panes;
+pub mod tabs;
 pub mod terminal;
 pub mod ui;
 

@@ -2,10 +2,11 @@
 //! line, hint bar, and overlays (export, confirm, help). Below 80×24 it asks for a bigger
 //! terminal instead.
 
-use crate::app::{App, Pane, SCREENS};
+use crate::app::{App, Pane};
 use crate::component::Component;
 use crate::panes::live::clock;
 use crate::panes::{compare, help, history, pane_block};
+use crate::tabs::tab_titles;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -19,43 +20,6 @@ pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
 const GLOBAL_HINTS: &str = "tab pane · 1-7 screen · ? help · q quit";
-
-/// Screen titles in one word each, for terminals too narrow for [`SCREENS`] (the words the
-/// help uses for the number keys).
-const SHORT_SCREENS: [&str; 7] = [
-    "Runtimes", "Suites", "Live", "Saved", "Detail", "Diff", "Compare",
-];
-
-/// The tab titles that fit a terminal `width` wide: the full ones, or the short ones.
-fn tab_titles(width: u16) -> Vec<String> {
-    let titles = |names: [&str; 7]| {
-        names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| format!(" {} {n} ", i + 1))
-            .collect::<Vec<_>>()
-    };
-    let full = titles(SCREENS);
-    if full.iter().map(|t| t.chars().count()).sum::<usize>() <= width as usize {
-        full
-    } else {
-        titles(SHORT_SCREENS)
-    }
-}
-
-/// The screen whose tab title is at column `x` of the first row of a terminal `width`
-/// wide.
-pub fn tab_at(x: u16, width: u16) -> Option<usize> {
-    let mut start = 0u16;
-    for (i, t) in tab_titles(width).iter().enumerate() {
-        let w = t.chars().count() as u16;
-        if x >= start && x < start + w {
-            return Some(i);
-        }
-        start += w;
-    }
-    None
-}
 
 /// Draws the application.
 pub fn draw(f: &mut Frame, app: &App) {

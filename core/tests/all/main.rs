@@ -8,6 +8,7 @@ mod cpu_accounting;
 mod http_kit;
 mod http_levels;
 mod lifecycle;
+mod module_cycles;
 mod scale;
 mod statistics;
 mod store_roundtrip;

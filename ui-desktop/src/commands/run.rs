@@ -41,7 +41,13 @@ pub async fn start_run(
 ) -> CmdResult<()> {
     launch(
         &state,
-        |s| Ok(((s.planner)(s, &suite, choices)?, ())),
+        |s| {
+            let plan = match &s.planner {
+                Some(planner) => planner(s, &suite, choices)?,
+                None => plan(s, &suite, choices)?,
+            };
+            Ok((plan, ()))
+        },
         on_event,
     )
 }
