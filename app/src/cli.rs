@@ -130,10 +130,10 @@ pub enum Command {
         /// Name the columns by run or by machine.
         #[arg(long, default_value = "run", value_name = "run|machine")]
         by: String,
-        /// Each run relative to this runtime of its own run, or `none` for times as
-        /// measured (one machine only).
-        #[arg(long, default_value = "native", value_name = "RUNTIME|none")]
-        normalize: String,
+        /// Each run relative to this runtime of its own run (default: native), or `none`
+        /// for times as measured (one machine only).
+        #[arg(long, value_name = "RUNTIME|none")]
+        normalize: Option<String>,
         /// text, md, html or json.
         #[arg(long, default_value = "text")]
         format: String,

@@ -4,11 +4,14 @@ use super::Ctx;
 use crate::InputError;
 use anyhow::{Context, Result};
 use std::process::ExitCode;
-use wasmeter_core::analysis::{CompareOptions, DiffOptions, Gate, compare_runs, diff_runs, gate};
+use wasmeter_core::analysis::{
+    COMPARE_NORMALIZE, CompareOptions, DiffOptions, Gate, compare_runs, diff_runs, gate,
+};
 use wasmeter_core::table::compare_table;
 
-/// `--by` and `--normalize` as a comparison takes them (`compare`, `export RUN RUN RUN…`).
-pub fn options(by: &str, normalize: &str) -> Result<CompareOptions> {
+/// `--by` and `--normalize` as a comparison takes them (`compare`, `export RUN RUN RUN…`);
+/// core's defaults where they are not given.
+pub fn options(by: &str, normalize: Option<&str>) -> Result<CompareOptions> {
     let by_machine = match by {
         "machine" => true,
         "run" => false,
@@ -16,16 +19,13 @@ pub fn options(by: &str, normalize: &str) -> Result<CompareOptions> {
             return Err(InputError(format!("--by takes machine or run, not '{other}'")).into());
         }
     };
-    Ok(CompareOptions {
-        normalize: (normalize != "none").then(|| normalize.to_string()),
-        by_machine,
-    })
+    Ok(CompareOptions::new(normalize, Some(by_machine)))
 }
 
 /// What `wasmeter compare` was given besides the runs.
 pub struct Args<'a> {
     pub by: &'a str,
-    pub normalize: &'a str,
+    pub normalize: Option<&'a str>,
     pub format: &'a str,
     pub output: Option<&'a std::path::Path>,
     pub baseline: Option<&'a str>,
@@ -75,8 +75,8 @@ pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     // Each other run against the baseline, as `diff BASE RUN` would (same normalisation).
-    let mut dopts =
-        DiffOptions::parse(args.threshold, normalize).map_err(|e| InputError(e.to_string()))?;
+    let mut dopts = DiffOptions::parse(args.threshold, normalize.unwrap_or(COMPARE_NORMALIZE))
+        .map_err(|e| InputError(e.to_string()))?;
     dopts.allow_busy = args.allow_busy;
     let mut gates = Vec::new();
     for run in runs.iter().filter(|r| r.meta.id != base.meta.id) {

@@ -36,7 +36,7 @@ pub fn main(
         return Err(InputError("--compare takes at least two runs".into()).into());
     }
     // Options are checked before any run is read: a bad flag is the error, not a run.
-    let copts = super::compare::options(opts.by, opts.normalize.unwrap_or("native"))?;
+    let copts = super::compare::options(opts.by, opts.normalize)?;
     let dopts = DiffOptions::parse(opts.threshold, opts.normalize.unwrap_or(DEFAULT_NORMALIZE))
         .map_err(|e| InputError(e.to_string()))?;
     let runs = specs

@@ -136,7 +136,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             &runs,
             compare::Args {
                 by: &by,
-                normalize: &normalize,
+                normalize: normalize.as_deref(),
                 format: &format,
                 output: output.as_deref(),
                 baseline: baseline.as_deref(),

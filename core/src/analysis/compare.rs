@@ -20,6 +20,31 @@ pub struct CompareOptions {
     pub by_machine: bool,
 }
 
+/// The runtime each run's figures are taken relative to when the user names none: a
+/// comparison spans machines, and each run's own native cancels what differs between them.
+pub const COMPARE_NORMALIZE: &str = "native";
+
+impl Default for CompareOptions {
+    /// Each run relative to its own native, columns by run: `wasmeter compare`'s, the
+    /// TUI's and the desktop page's until the user switches.
+    fn default() -> CompareOptions {
+        CompareOptions::new(None, None)
+    }
+}
+
+impl CompareOptions {
+    /// The options as every front end takes them: `normalize` a runtime or `none` (times
+    /// as measured), [`COMPARE_NORMALIZE`] when absent; columns by machine or, when absent,
+    /// by run.
+    pub fn new(normalize: Option<&str>, by_machine: Option<bool>) -> CompareOptions {
+        let normalize = normalize.unwrap_or(COMPARE_NORMALIZE);
+        CompareOptions {
+            normalize: (normalize != "none").then(|| normalize.to_string()),
+            by_machine: by_machine.unwrap_or(false),
+        }
+    }
+}
+
 /// Runs that cannot be compared.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {

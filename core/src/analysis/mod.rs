@@ -12,7 +12,8 @@ mod stats;
 mod summary;
 
 pub use compare::{
-    CompareCell, CompareColumn, CompareError, CompareOptions, Comparison, compare_runs,
+    COMPARE_NORMALIZE, CompareCell, CompareColumn, CompareError, CompareOptions, Comparison,
+    compare_runs,
 };
 pub use diff::{
     ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, Diff, DiffError, DiffKey, DiffOptions,

@@ -6,7 +6,9 @@
 use crate::{CmdResult, Workbench};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use wasmeter_core::analysis::{DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES};
+use wasmeter_core::analysis::{
+    COMPARE_NORMALIZE, DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES,
+};
 use wasmeter_core::config::Config;
 use wasmeter_core::runner::{RunDefaults, applicability};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
@@ -63,6 +65,8 @@ pub struct PolicyView {
     pub min_invocations: usize,
     /// Fewest values a side a diff needs for a verdict.
     pub min_values: usize,
+    /// The runtime a comparison's figures are relative to until the user picks another.
+    pub compare_normalize: String,
 }
 
 /// Core's policy constants (a run's defaults come with each suite from `list_suites`).
@@ -72,6 +76,7 @@ pub fn run_policy() -> PolicyView {
         threshold_pct: DEFAULT_THRESHOLD_PCT,
         min_invocations: MIN_INVOCATIONS,
         min_values: MIN_VALUES,
+        compare_normalize: COMPARE_NORMALIZE.into(),
     }
 }
 

@@ -11,11 +11,7 @@ use wasmeter_core::store::SavedRun;
 /// The options as the page sends them: `normalize` a runtime or `none` (default: native,
 /// as the CLI's), columns by machine or by run (default).
 pub fn options(normalize: Option<&str>, by_machine: Option<bool>) -> CompareOptions {
-    let normalize = normalize.unwrap_or("native");
-    CompareOptions {
-        normalize: (normalize != "none").then(|| normalize.to_string()),
-        by_machine: by_machine.unwrap_or(false),
-    }
+    CompareOptions::new(normalize, by_machine)
 }
 
 /// How runs are compared when exported, as the compare screen asked for them.

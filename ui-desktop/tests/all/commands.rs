@@ -655,7 +655,12 @@ fn the_page_gets_defaults_applicability_and_threshold_from_core() {
 
     assert_eq!(
         invoke(&w, "run_policy", json!({})).unwrap(),
-        json!({ "threshold_pct": 2.0, "min_invocations": 2, "min_values": 3 })
+        json!({
+            "threshold_pct": 2.0,
+            "min_invocations": 2,
+            "min_values": 3,
+            "compare_normalize": "native"
+        })
     );
 }
 

@@ -173,6 +173,7 @@ export function App({ session: given }: { session?: LiveSession }) {
             ids={compared}
             onPickRuns={() => setScreen('runs')}
             onExport={(ids, choice) => setExporting({ runs: ids, compare: choice })}
+            defaultNormalize={policy?.compare_normalize ?? null}
           />
         </div>
         <div hidden={screen !== 'history'}>

@@ -19,16 +19,13 @@ use wasmeter_core::analysis::{CompareError, CompareOptions, Comparison, compare_
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::table::{Table, compare_table};
 
-/// The runtime figures are relative to at first, as `wasmeter compare` has it.
-pub const DEFAULT_NORMALIZE: &str = "native";
+/// The runtime figures are relative to at first: core's, as `wasmeter compare` has it.
+pub use wasmeter_core::analysis::COMPARE_NORMALIZE as DEFAULT_NORMALIZE;
 
-/// How runs are compared until the user switches: `wasmeter compare`'s defaults (columns
-/// by run, each relative to its own run's native).
+/// How runs are compared until the user switches: core's defaults (columns by run, each
+/// relative to its own run's native).
 pub fn default_options() -> CompareOptions {
-    CompareOptions {
-        normalize: Some(DEFAULT_NORMALIZE.into()),
-        by_machine: false,
-    }
+    CompareOptions::default()
 }
 
 /// Keys of the pane, for the hint bar and the help overlay (also when no comparison is

@@ -15,4 +15,8 @@ min_invocations: number,
 /**
  * Fewest values a side a diff needs for a verdict.
  */
-min_values: number, };
+min_values: number, 
+/**
+ * The runtime a comparison's figures are relative to until the user picks another.
+ */
+compare_normalize: string, };

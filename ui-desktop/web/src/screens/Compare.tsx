@@ -14,7 +14,8 @@ import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioColor, ratioTone } from '../format';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
-export type CompareChoice = Required<CompareRequest>;
+/** What the user picked; a normalisation left out is core's default (`run_policy`). */
+export type CompareChoice = CompareRequest;
 
 interface CompareProps {
   runs: RunListItem[] | null;
@@ -24,6 +25,8 @@ interface CompareProps {
   onPickRuns: () => void;
   /** Export the comparison as shown; absent: no export offered. */
   onExport?: (ids: string[], choice: CompareChoice) => void;
+  /** Core's reference runtime until the user picks one (`run_policy`); null while loading. */
+  defaultNormalize: string | null;
 }
 
 /** One row of the table: a test on a runtime, and its cell in each column (null: none). */
@@ -70,16 +73,17 @@ export function formatCompareInterval(cell: CompareCell, relative: boolean): str
   return `${formatNs(cell.low)}–${formatNs(cell.high)}`;
 }
 
-/** The reference runtimes offered: native, every runtime the runs have, and none; the current one always. */
-export function normalizeOptions(runs: readonly RunListItem[], ids: readonly string[], current: string): string[] {
+/**
+ * The reference runtimes offered: core's default, every runtime the runs have, and none;
+ * the current one always.
+ */
+export function normalizeOptions(runs: readonly RunListItem[], ids: readonly string[], current: string, reference: string): string[] {
   const present = ids.flatMap((id) => runs.find((r) => r.id === id)?.meta?.runtimes.map((x) => x.id) ?? []);
-  return [...new Set(['native', ...present, current, 'none'])];
+  return [...new Set([reference, ...present, current, 'none'].filter((x) => x !== ''))];
 }
 
-const DEFAULT_CHOICE: CompareChoice = { normalize: 'native', by_machine: false };
-
-export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps) {
-  const [choice, setChoice] = useState<CompareChoice>(DEFAULT_CHOICE);
+export function CompareScreen({ runs, ids, onPickRuns, onExport, defaultNormalize }: CompareProps) {
+  const [choice, setChoice] = useState<CompareChoice>({});
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -109,7 +113,8 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
   }, [key, choice.normalize, choice.by_machine]);
 
   const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
-  const options = normalizeOptions(runs ?? [], ids, choice.normalize);
+  const normalize = choice.normalize ?? defaultNormalize ?? '';
+  const options = normalizeOptions(runs ?? [], ids, normalize, defaultNormalize ?? '');
 
   return (
     <section class="screen compare" aria-labelledby="compare-title">
@@ -121,7 +126,7 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
           Pick runs…
         </button>
         {onExport && (
-          <button type="button" disabled={!comparison} onClick={() => onExport(ids, choice)} data-testid="compare-export">
+          <button type="button" disabled={!comparison} onClick={() => onExport(ids, { ...choice, normalize })} data-testid="compare-export">
             Export…
           </button>
         )}
@@ -143,7 +148,7 @@ export function CompareScreen({ runs, ids, onPickRuns, onExport }: CompareProps)
         <label class="inline-field">
           <span>Normalise</span>
           <select
-            value={choice.normalize}
+            value={normalize}
             onChange={(e) => setChoice({ ...choice, normalize: e.currentTarget.value })}
             title="Each run relative to a runtime of its own run (runs from different machines compare by how each runtime does against the same baseline there), or the times as measured (one machine only)"
             data-testid="compare-normalize"

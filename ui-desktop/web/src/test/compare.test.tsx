@@ -112,9 +112,10 @@ const cell = (rt: string, test: string, run: string) => {
 describe('Compare screen', () => {
   it('draws core’s comparison: a column per run, each figure with its interval, geomeans and warnings', async () => {
     const calls = backend();
-    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} />);
+    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} defaultNormalize={policyFixture.compare_normalize} />);
     const table = await screen.findByTestId('compare-table');
-    expect(calls).toEqual([{ cmd: 'compare_runs', payload: { runs: [A, B, C], normalize: 'native', by_machine: false } }]);
+    // Nothing picked yet: core decides the reference and the columns.
+    expect(calls).toEqual([{ cmd: 'compare_runs', payload: { runs: [A, B, C] } }]);
     expect(screen.getAllByTestId('compare-column').map((c) => c.textContent)).toEqual([A, B, C]);
     // Tooltips say which run and machine a column is.
     expect(screen.getAllByTestId('compare-column')[2]!.title).toContain('Neoverse-N1 aarch64');
@@ -179,7 +180,7 @@ describe('Compare screen', () => {
           }
         : comparison,
     );
-    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} />);
+    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} defaultNormalize={policyFixture.compare_normalize} />);
     await screen.findByTestId('compare-table');
     const normalize = screen.getByTestId('compare-normalize') as HTMLSelectElement;
     expect([...normalize.options].map((o) => o.value)).toEqual(['native', 'wasmtime', 'wasmer-singlepass', 'none']);
@@ -192,8 +193,8 @@ describe('Compare screen', () => {
     fireEvent.change(normalize, { target: { value: 'wasmtime' } });
     await waitFor(() => expect(calls).toHaveLength(3));
     expect(calls.map((c) => c.payload)).toEqual([
-      { runs: [A, B, C], normalize: 'native', by_machine: false },
-      { runs: [A, B, C], normalize: 'native', by_machine: true },
+      { runs: [A, B, C] },
+      { runs: [A, B, C], by_machine: true },
       { runs: [A, B, C], normalize: 'wasmtime', by_machine: true },
     ]);
   });
@@ -208,7 +209,7 @@ describe('Compare screen', () => {
       ),
     };
     backend(() => times);
-    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} />);
+    render(<CompareScreen runs={allRuns()} ids={[A, B, C]} onPickRuns={noop} defaultNormalize={policyFixture.compare_normalize} />);
     await screen.findByTestId('compare-table');
     const c = cell('native', 'sha256', A);
     expect(within(c).getByTestId('compare-value').textContent).toBe('1.50 ms');
@@ -225,7 +226,12 @@ describe('Compare screen', () => {
     render(
       <>
         <ErrorBanner />
-        <CompareScreen runs={allRuns()} ids={[A, '20261122-044254-lifecycle-b4e0']} onPickRuns={noop} />
+        <CompareScreen
+          runs={allRuns()}
+          ids={[A, '20261122-044254-lifecycle-b4e0']}
+          onPickRuns={noop}
+          defaultNormalize={policyFixture.compare_normalize}
+        />
       </>,
     );
     expect((await screen.findByTestId('compare-error')).textContent).toBe(message);
@@ -235,7 +241,7 @@ describe('Compare screen', () => {
 
   it('asks for runs when fewer than two are given, without calling the backend', () => {
     const calls = backend();
-    render(<CompareScreen runs={allRuns()} ids={[A]} onPickRuns={noop} />);
+    render(<CompareScreen runs={allRuns()} ids={[A]} onPickRuns={noop} defaultNormalize={policyFixture.compare_normalize} />);
     expect(screen.getByText('Select two or more runs in Saved runs to compare them.')).toBeTruthy();
     expect(calls).toEqual([]);
   });
@@ -260,8 +266,8 @@ describe('Compare helpers', () => {
   });
 
   it('offers native, the runs’ runtimes and none, and keeps the one chosen', () => {
-    expect(normalizeOptions(allRuns(), [C, A], 'native')).toEqual(['native', 'wasmtime', 'wasmer-singlepass', 'none']);
-    expect(normalizeOptions(allRuns(), [C], 'wasm3')).toEqual(['native', 'wasmtime', 'wasm3', 'none']);
+    expect(normalizeOptions(allRuns(), [C, A], 'native', 'native')).toEqual(['native', 'wasmtime', 'wasmer-singlepass', 'none']);
+    expect(normalizeOptions(allRuns(), [C], 'wasm3', 'native')).toEqual(['native', 'wasmtime', 'wasm3', 'none']);
   });
 });
 
@@ -289,9 +295,7 @@ describe('App: runs list to comparison', () => {
     fireEvent.click(compareButton());
     await screen.findByTestId('compare-table');
     expect(screen.getByTestId('nav-compare').getAttribute('aria-current')).toBe('page');
-    expect(calls.filter((c) => c.cmd === 'compare_runs').map((c) => c.payload)).toEqual([
-      { runs: [A, B, C], normalize: 'native', by_machine: false },
-    ]);
+    expect(calls.filter((c) => c.cmd === 'compare_runs').map((c) => c.payload)).toEqual([{ runs: [A, B, C] }]);
     // Export what the screen shows.
     fireEvent.change(screen.getByTestId('compare-by'), { target: { value: 'machine' } });
     await waitFor(() => expect(calls.filter((c) => c.cmd === 'compare_runs')).toHaveLength(2));
