@@ -6,6 +6,7 @@ import type { RunChoices, RunEvent, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { installGlobalHandlers } from '../errors';
+import { planned } from './events';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
@@ -382,19 +383,7 @@ describe('App', () => {
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(channel).not.toBeNull());
     await act(() =>
-      channel!.onmessage([
-        {
-          type: 'planned',
-          run_id: 'r',
-          suite: 'compute',
-          suite_kind: 'command',
-          baseline: 'native',
-          cells: [['native', 'sha256']],
-          iterations_per_cell: 2,
-          invocations: 1,
-        },
-        { type: 'cell_started', index: 0, invocation: 0, beside: false },
-      ]),
+      channel!.onmessage([planned({ iterations_per_cell: 2 }), { type: 'cell_started', index: 0, invocation: 0, beside: false }]),
     );
     fireEvent.click(await screen.findByTestId('cancel-run'));
     fireEvent.click(screen.getByTestId('confirm-no'));

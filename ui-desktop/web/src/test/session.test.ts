@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RunChoices, RunEvent } from '../api';
 import { LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
+import { planned } from './events';
 
 const settings: RunChoices = { tests: [], runtimes: ['native'], baseline: 'native', skip_missing: false };
 
@@ -39,19 +40,7 @@ describe('LiveSession', () => {
       type: 'sample',
       sample: { t_ms: (i + 1) * 100, runtime: 'native', test: 'sha256', cpu_pct: i, rss_bytes: 1000 + i },
     }));
-    send([
-      {
-        type: 'planned',
-        run_id: 'r',
-        suite: 'compute',
-        suite_kind: 'command',
-        baseline: 'native',
-        cells: [['native', 'sha256']],
-        iterations_per_cell: 2,
-        invocations: 1,
-      },
-      ...samples.slice(0, 10),
-    ]);
+    send([planned({ iterations_per_cell: 2 }), ...samples.slice(0, 10)]);
     send(samples.slice(10));
     expect(frames).toHaveLength(1);
     flush();
@@ -67,18 +56,7 @@ describe('LiveSession', () => {
   it('reports the end of a run once, and errors to the banner', async () => {
     const { s, send, onEnded, onError } = session();
     await s.start('compute', settings);
-    send([
-      {
-        type: 'planned',
-        run_id: 'r',
-        suite: 'compute',
-        suite_kind: 'command',
-        baseline: 'native',
-        cells: [['native', 'sha256']],
-        iterations_per_cell: 1,
-        invocations: 1,
-      },
-    ]);
+    send([planned()]);
     send([{ type: 'stopped', message: 'cannot save the run: disk full' }]);
     expect(onEnded).toHaveBeenCalledTimes(1);
     expect(onError).toHaveBeenCalledWith('cannot save the run: disk full');
