@@ -13,6 +13,7 @@ pub(crate) mod gateway;
 pub(crate) mod gateway_http;
 #[cfg(feature = "engines")]
 mod gateway_wasi;
+#[cfg(feature = "engines")]
 mod host;
 #[cfg(feature = "engines")]
 pub(crate) mod lifecycle;
