@@ -33,20 +33,25 @@ pub enum Format {
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Format, String> {
-        match s {
-            "csv" => Ok(Format::Csv),
-            "json" => Ok(Format::Json),
-            "md" | "markdown" => Ok(Format::Markdown),
-            "html" => Ok(Format::Html),
-            other => Err(format!(
-                "unknown format '{other}' (known: csv, json, md, html)"
-            )),
+        if s == "markdown" {
+            return Ok(Format::Markdown);
         }
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extension() == s)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Format::ALL.iter().map(|f| f.extension()).collect();
+                format!("unknown format '{s}' (known: {})", known.join(", "))
+            })
     }
 }
 
 impl Format {
-    /// The usual file extension, without the dot.
+    /// Every format, in the order front ends offer them (the CLI's `--format`, the TUI's
+    /// and the desktop page's export dialogs all list these).
+    pub const ALL: [Format; 4] = [Format::Csv, Format::Html, Format::Markdown, Format::Json];
+
+    /// The usual file extension, without the dot; also its name on the command line.
     pub fn extension(self) -> &'static str {
         match self {
             Format::Csv => "csv",
@@ -55,6 +60,50 @@ impl Format {
             Format::Html => "html",
         }
     }
+
+    /// Its name in a dialog.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Csv => "CSV",
+            Format::Json => "JSON",
+            Format::Markdown => "Markdown",
+            Format::Html => "HTML",
+        }
+    }
+
+    /// What it holds, in a few words.
+    pub fn what(self) -> &'static str {
+        match self {
+            Format::Csv => "tidy summary, one row per runtime/test/phase",
+            Format::Json => "every number",
+            Format::Markdown => "tables for an issue or a pull request",
+            Format::Html => "one offline page with the matrix, charts and tables",
+        }
+    }
+}
+
+/// A format as a front end lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct FormatInfo {
+    /// What the export command takes (`csv`, `md`, …): also the file extension.
+    pub id: String,
+    /// Its name in a dialog.
+    pub label: String,
+    /// What it holds.
+    pub what: String,
+}
+
+/// Every format as front ends list it, in [`Format::ALL`]'s order.
+pub fn formats() -> Vec<FormatInfo> {
+    Format::ALL
+        .iter()
+        .map(|f| FormatInfo {
+            id: f.extension().into(),
+            label: f.label().into(),
+            what: f.what().into(),
+        })
+        .collect()
 }
 
 /// One run as exported: its metadata, summary, per-iteration values and samples.

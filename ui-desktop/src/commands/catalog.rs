@@ -10,6 +10,7 @@ use wasmeter_core::analysis::{
     COMPARE_NORMALIZE, DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES,
 };
 use wasmeter_core::config::Config;
+use wasmeter_core::export::{FormatInfo, formats};
 use wasmeter_core::runner::{RunDefaults, applicability};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
@@ -67,6 +68,8 @@ pub struct PolicyView {
     pub min_values: usize,
     /// The runtime a comparison's figures are relative to until the user picks another.
     pub compare_normalize: String,
+    /// The export formats, in the order they are offered.
+    pub formats: Vec<FormatInfo>,
 }
 
 /// Core's policy constants (a run's defaults come with each suite from `list_suites`).
@@ -77,6 +80,7 @@ pub fn run_policy() -> PolicyView {
         min_invocations: MIN_INVOCATIONS,
         min_values: MIN_VALUES,
         compare_normalize: COMPARE_NORMALIZE.into(),
+        formats: formats(),
     }
 }
 

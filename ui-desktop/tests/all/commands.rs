@@ -659,7 +659,8 @@ fn the_page_gets_defaults_applicability_and_threshold_from_core() {
             "threshold_pct": 2.0,
             "min_invocations": 2,
             "min_values": 3,
-            "compare_normalize": "native"
+            "compare_normalize": "native",
+            "formats": wasmeter_core::export::formats(),
         })
     );
 }
@@ -705,6 +706,12 @@ fn the_page_fixtures_carry_cores_defaults_and_applicability() {
             info.id
         );
     }
+    // The policy the page's tests run on is the command's answer, formats included.
+    assert_eq!(
+        fixture("policy.json"),
+        serde_json::to_value(wasmeter_desktop::commands::catalog::run_policy()).unwrap(),
+        "fixtures/policy.json"
+    );
 }
 
 /// The desktop binary is its own gateway: a gateway cell starts `wasmeter-desktop

@@ -22,6 +22,7 @@ import type { DiffRow } from './bindings/DiffRow';
 import type { Distribution } from './bindings/Distribution';
 import type { Event } from './bindings/Event';
 import type { FileDigest } from './bindings/FileDigest';
+import type { FormatInfo } from './bindings/FormatInfo';
 import type { HeapPoint } from './bindings/HeapPoint';
 import type { HeapSeries } from './bindings/HeapSeries';
 import type { History } from './bindings/History';
@@ -90,6 +91,7 @@ export type {
   DiffRow,
   Distribution,
   FileDigest,
+  FormatInfo,
   HeapPoint,
   HeapSeries,
   History,
@@ -173,8 +175,6 @@ export interface HistoryQuery {
   /** A fingerprint prefix, or words of the machine's CPU, architecture or OS. */
   machine?: string;
 }
-
-export type ExportFormat = 'csv' | 'json' | 'md' | 'html';
 
 // ---------------------------------------------------------------- errors
 
@@ -315,7 +315,8 @@ export function deleteRun(id: string): Promise<null> {
 export interface ExportRequest {
   /** One run, or two (A, B) to export with their diff, or two or more to compare. */
   runs: string[];
-  format: ExportFormat;
+  /** A format's id, from `run_policy`'s formats (core's list). */
+  format: string;
   baseline?: string;
   threshold_pct?: number;
   /** Export the runs compared (as `compareRuns` takes them) instead of a run or a diff. */

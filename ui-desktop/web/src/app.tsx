@@ -180,7 +180,7 @@ export function App({ session: given }: { session?: LiveSession }) {
           <HistoryScreen runs={runs} request={historyAsk} />
         </div>
       </main>
-      {exporting && <ExportDialog target={exporting} onClose={() => setExporting(null)} />}
+      {exporting && <ExportDialog target={exporting} formats={policy?.formats ?? []} onClose={() => setExporting(null)} />}
     </div>
   );
 }

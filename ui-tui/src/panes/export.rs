@@ -16,13 +16,8 @@ use wasmeter_core::analysis::{CompareOptions, DiffOptions, compare_runs, diff_ru
 use wasmeter_core::export::{Format, Report, export_to};
 use wasmeter_core::store::load_run;
 
-/// Formats offered, with their names.
-pub const FORMATS: [(Format, &str); 4] = [
-    (Format::Csv, "CSV"),
-    (Format::Html, "HTML"),
-    (Format::Markdown, "Markdown"),
-    (Format::Json, "JSON"),
-];
+/// Formats offered: core's.
+pub const FORMATS: [Format; 4] = Format::ALL;
 
 /// State of the export dialog.
 #[derive(Debug)]
@@ -64,7 +59,7 @@ impl ExportDialog {
             outcome: None,
             stem,
         };
-        d.path = format!("{}.{}", d.stem, FORMATS[0].0.extension());
+        d.path = format!("{}.{}", d.stem, FORMATS[0].extension());
         d
     }
 
@@ -75,10 +70,10 @@ impl ExportDialog {
     }
 
     fn set_format(&mut self, i: usize) {
-        let old = format!("{}.{}", self.stem, FORMATS[self.format].0.extension());
+        let old = format!("{}.{}", self.stem, FORMATS[self.format].extension());
         self.format = i;
         if self.path == old {
-            self.path = format!("{}.{}", self.stem, FORMATS[i].0.extension());
+            self.path = format!("{}.{}", self.stem, FORMATS[i].extension());
         }
     }
 
@@ -107,7 +102,7 @@ impl ExportDialog {
         if self.path.trim().is_empty() {
             return Err("give a path".into());
         }
-        export_to(FORMATS[self.format].0, &report, &path).map_err(|e| e.to_string())?;
+        export_to(FORMATS[self.format], &report, &path).map_err(|e| e.to_string())?;
         Ok(std::path::absolute(&path).unwrap_or(path))
     }
 }
@@ -135,7 +130,7 @@ impl Component for ExportDialog {
             _ => String::new(),
         };
         let mut formats = vec![Span::raw("format: ")];
-        for (i, (_, name)) in FORMATS.iter().enumerate() {
+        for (i, name) in FORMATS.iter().map(|f| f.label()).enumerate() {
             let style = if i == self.format {
                 Style::default()
                     .fg(Color::Black)

@@ -4,7 +4,7 @@
  * where the file went, or that the user cancelled.
  */
 import { useState } from 'preact/hooks';
-import { type ExportFormat, type ExportRequest, errorMessage, exportReport } from '../api';
+import { type ExportRequest, errorMessage, exportReport, type FormatInfo } from '../api';
 import { Modal } from '../components/Modal';
 import { showError } from '../errors';
 
@@ -16,13 +16,6 @@ export interface ExportTarget {
   compare?: ExportRequest['compare'];
 }
 
-const FORMATS: { value: ExportFormat; label: string; what: string }[] = [
-  { value: 'csv', label: 'CSV', what: 'tidy summary, one row per runtime/test/phase' },
-  { value: 'html', label: 'HTML', what: 'one offline page with the matrix, charts and tables' },
-  { value: 'md', label: 'Markdown', what: 'tables for an issue or a pull request' },
-  { value: 'json', label: 'JSON', what: 'every number' },
-];
-
 type Outcome =
   | { kind: 'idle' }
   | { kind: 'saving' }
@@ -30,8 +23,11 @@ type Outcome =
   | { kind: 'cancelled' }
   | { kind: 'error'; message: string };
 
-export function ExportDialog({ target, onClose }: { target: ExportTarget; onClose: () => void }) {
-  const [format, setFormat] = useState<ExportFormat>('html');
+/** `formats`: core's, from `run_policy` (empty while it loads). */
+export function ExportDialog({ target, formats, onClose }: { target: ExportTarget; formats: FormatInfo[]; onClose: () => void }) {
+  const [picked, setFormat] = useState<string | null>(null);
+  // HTML until the user picks: the format that shows everything.
+  const format = picked ?? formats.find((f) => f.id === 'html')?.id ?? formats[0]?.id ?? '';
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
   const title = target.compare
     ? `Export the comparison of ${target.runs.length} runs`
@@ -54,15 +50,15 @@ export function ExportDialog({ target, onClose }: { target: ExportTarget; onClos
     <Modal title={title} onClose={onClose} testid="export-dialog">
       <fieldset class="formats">
         <legend>Format</legend>
-        {FORMATS.map((f) => (
-          <label key={f.value} class="check">
+        {formats.map((f) => (
+          <label key={f.id} class="check">
             <input
               type="radio"
               name="export-format"
-              value={f.value}
-              checked={format === f.value}
-              onChange={() => setFormat(f.value)}
-              data-testid={`format-${f.value}`}
+              value={f.id}
+              checked={format === f.id}
+              onChange={() => setFormat(f.id)}
+              data-testid={`format-${f.id}`}
             />
             <strong>{f.label}</strong> <span class="muted small">{f.what}</span>
           </label>
@@ -86,7 +82,14 @@ export function ExportDialog({ target, onClose }: { target: ExportTarget; onClos
         <button type="button" onClick={onClose} data-testid="export-close">
           Close
         </button>
-        <button type="button" class="primary" disabled={outcome.kind === 'saving'} onClick={save} data-autofocus data-testid="export-save">
+        <button
+          type="button"
+          class="primary"
+          disabled={outcome.kind === 'saving' || format === ''}
+          onClick={save}
+          data-autofocus
+          data-testid="export-save"
+        >
           Save…
         </button>
       </div>

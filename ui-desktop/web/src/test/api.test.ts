@@ -32,7 +32,8 @@ describe('api', () => {
     expect(rts.find((r) => r.id === 'native')?.not_applicable).toEqual({
       lifecycle: 'the lifecycle suite drives an engine in-process; native and CLI runtimes have none',
     });
-    expect(p).toEqual({ threshold_pct: 2, min_invocations: 2, min_values: 3, compare_normalize: 'native' });
+    expect(p).toMatchObject({ threshold_pct: 2, min_invocations: 2, min_values: 3, compare_normalize: 'native' });
+    expect(p.formats.map((f) => f.id)).toEqual(['csv', 'html', 'md', 'json']);
   });
 
   it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {
