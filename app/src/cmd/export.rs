@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{DEFAULT_NORMALIZE, DiffOptions, compare_runs, diff_runs, summarize};
-use wasmeter_core::export::{Format, Report, export_to, exporter};
+use wasmeter_core::export::{Format, Report, export_to, exporter, is_comparison};
 
 /// How runs are put together: the diff's threshold and normalisation, or a comparison.
 pub struct Options<'a> {
@@ -31,7 +31,7 @@ pub fn main(
     let format: Format = format
         .parse()
         .map_err(|e: String| InputError(format!("{e}, or hgrm")))?;
-    let compared = specs.len() > 2 || opts.compare;
+    let compared = is_comparison(specs.len(), opts.compare);
     if compared && specs.len() < 2 {
         return Err(InputError("--compare takes at least two runs".into()).into());
     }

@@ -145,6 +145,12 @@ pub struct Distribution {
 /// At most this many samples per run go into a report: enough for a smooth graph.
 pub const MAX_SAMPLES: usize = 4000;
 
+/// Whether an export of `runs` runs is their comparison rather than one run or a diff of
+/// two: when asked for, and always for more than two (every front end's one rule).
+pub fn is_comparison(runs: usize, asked: bool) -> bool {
+    asked || runs > 2
+}
+
 /// Everything an exporter writes.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -5,7 +5,7 @@ use super::compare::{CompareRequest, load_all, options, report as compared};
 use super::runs::build;
 use crate::{CmdResult, CommandError, Workbench};
 use tauri_plugin_dialog::DialogExt;
-use wasmeter_core::export::{Format, export_to};
+use wasmeter_core::export::{Format, export_to, is_comparison};
 
 /// Asks where to save, then writes the report of `runs`: one, two with their diff, or, with
 /// `compare` (the default options implied by more than two runs), the runs compared as the
@@ -24,7 +24,7 @@ pub async fn export_report<R: tauri::Runtime>(
         .parse()
         .map_err(|e| CommandError::new("invalid_input", e))?;
     let compare = match compare {
-        None if runs.len() > 2 => Some(CompareRequest::default()),
+        None if is_comparison(runs.len(), false) => Some(CompareRequest::default()),
         c => c,
     };
     if runs.is_empty() {

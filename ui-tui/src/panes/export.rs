@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use std::path::{Path, PathBuf};
 use wasmeter_core::analysis::{CompareOptions, DiffOptions, compare_runs, diff_runs, summarize};
-use wasmeter_core::export::{Format, Report, export_to};
+use wasmeter_core::export::{Format, Report, export_to, is_comparison};
 use wasmeter_core::store::load_run;
 
 /// Formats offered: core's.
@@ -52,7 +52,7 @@ impl ExportDialog {
             .join("-vs-");
         let stem = dir.join(format!("wasmeter-{name}")).display().to_string();
         let mut d = ExportDialog {
-            compare: (runs.len() > 2).then(default_options),
+            compare: is_comparison(runs.len(), false).then(default_options),
             runs,
             format: 0,
             path: String::new(),
