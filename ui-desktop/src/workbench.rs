@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use wasmeter_core::runner::{Plan, WorkerCommand};
+use wasmeter_core::runner::{Plan, RunChoices, WorkerCommand};
 
 use crate::CmdResult;
-use wasmeter_core::runner::RunChoices;
 
 /// Turns the page's choices for a suite into a plan. The app's own checks them against the suites
 /// and runtimes of this machine; a bench can put a stand-in plan in its place to measure the

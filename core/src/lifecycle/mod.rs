@@ -5,8 +5,9 @@
 //! The host drives everything here (no guest timing): [`modules`] generates the modules,
 //! [`file`] reads module files (a build script's real programs), [`harness`] batches fast
 //! operations criterion-style, each engine's folder under `runtime/embedded/` implements
-//! [`Engine`] (defined below both, in `runtime::suite_api`), and [`Driver`] takes one cell (engine configuration × module) through its
-//! measurements, one sample of each per iteration.
+//! [`Engine`] (defined below both, in `runtime::suite_api`), and [`Driver`] takes one cell
+//! (engine configuration × module) through its measurements, one sample of each per
+//! iteration.
 
 mod driver;
 pub mod file;

@@ -170,6 +170,13 @@ pub struct RunChoices {
 }
 
 impl RunRequest {
+    /// A request with every choice left to the policy ([`RunRequest::from_choices`] with
+    /// none made): all tests, available runtimes, the suite kind's [`Repetition`],
+    /// interleaved, the suite's own timeout or 60 s, quick, 4 GiB, 100 ms.
+    pub fn new(suite: Suite) -> RunRequest {
+        RunRequest::from_choices(suite, RunChoices::default(), Config::default())
+    }
+
     /// The request a front end's choices describe: each choice not made takes the suite's
     /// default ([`RunDefaults::for_suite`]), the timeout by [`resolve_timeout`].
     pub fn from_choices(suite: Suite, c: RunChoices, config: Config) -> RunRequest {
@@ -206,15 +213,6 @@ impl RunRequest {
             precision: c.precision,
             suite,
         }
-    }
-}
-
-impl RunRequest {
-    /// A request with every choice left to the policy ([`RunRequest::from_choices`] with
-    /// none made): all tests, available runtimes, the suite kind's [`Repetition`],
-    /// interleaved, the suite's own timeout or 60 s, quick, 4 GiB, 100 ms.
-    pub fn new(suite: Suite) -> RunRequest {
-        RunRequest::from_choices(suite, RunChoices::default(), Config::default())
     }
 }
 

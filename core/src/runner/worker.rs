@@ -316,13 +316,11 @@ fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i
     // in a process tore instances down up to 1.9× slower than the first, identical modules
     // alike (a same-code pair's teardown was called slower), so neither arm may always be it.
     let mut arms = Vec::with_capacity(2);
-    let made_first = coin.below(2);
-    for (k, spec) in [(0u8, a), (1, b)]
-        .into_iter()
-        .cycle()
-        .skip(made_first)
-        .take(2)
-    {
+    let mut made = [(0u8, a), (1, b)];
+    if coin.below(2) == 1 {
+        made.reverse();
+    }
+    for (k, spec) in made {
         let CellWork::Command(cmd) = &spec.work else {
             eprintln!("wasmeter worker: only command cells alternate");
             return 2;

@@ -8,12 +8,6 @@ use wasmeter_core::analysis::{CompareOptions, Comparison, compare_runs as compar
 use wasmeter_core::export::Report;
 use wasmeter_core::store::SavedRun;
 
-/// The options as the page sends them: `normalize` a runtime or `none` (default: native,
-/// as the CLI's), columns by machine or by run (default).
-pub fn options(normalize: Option<&str>, by_machine: Option<bool>) -> CompareOptions {
-    CompareOptions::new(normalize, by_machine)
-}
-
 /// How runs are compared when exported, as the compare screen asked for them.
 #[derive(Debug, Clone, Default, Deserialize, ts_rs::TS)]
 #[ts(optional_fields)]
@@ -56,5 +50,8 @@ pub async fn compare_runs(
     by_machine: Option<bool>,
 ) -> CmdResult<Comparison> {
     let loaded = load_all(&state, &runs)?;
-    comparison(&loaded, &options(normalize.as_deref(), by_machine))
+    comparison(
+        &loaded,
+        &CompareOptions::new(normalize.as_deref(), by_machine),
+    )
 }

@@ -1,10 +1,11 @@
 //! Export through the system's save dialog: the only place the app writes outside the
 //! results directory is a file the user picked.
 
-use super::compare::{CompareRequest, load_all, options, report as compared};
+use super::compare::{CompareRequest, load_all, report as compared};
 use super::runs::build;
 use crate::{CmdResult, CommandError, Workbench};
 use tauri_plugin_dialog::DialogExt;
+use wasmeter_core::analysis::CompareOptions;
 use wasmeter_core::export::{Format, export_to, is_comparison};
 
 /// Asks where to save, then writes the report of `runs`: one, two with their diff, or, with
@@ -36,7 +37,7 @@ pub async fn export_report<R: tauri::Runtime>(
     let loaded = load_all(&state, &runs)?;
     // Built before asking: runs that cannot be diffed or compared should not cost a dialog.
     let (report, name) = if let Some(c) = compare {
-        let opts = options(c.normalize.as_deref(), c.by_machine);
+        let opts = CompareOptions::new(c.normalize.as_deref(), c.by_machine);
         let r = compared(&loaded, baseline.as_deref(), &opts)?;
         let name = format!("{}-{}-runs-compared", loaded[0].meta.suite, loaded.len());
         (r, name)

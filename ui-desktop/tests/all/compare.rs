@@ -306,8 +306,9 @@ fn runs_of_different_suites_or_too_few_are_refused_in_one_line() {
 
 #[test]
 fn the_export_of_a_comparison_is_cores_with_the_screens_options() {
+    use wasmeter_core::analysis::CompareOptions;
     use wasmeter_core::export::{Format, export_to};
-    use wasmeter_desktop::commands::compare::{options, report};
+    use wasmeter_desktop::commands::compare::report;
     let tmp = tempfile::tempdir().unwrap();
     three_runs(tmp.path());
     write_run(
@@ -322,7 +323,12 @@ fn the_export_of_a_comparison_is_cores_with_the_screens_options() {
         .iter()
         .map(|id| wasmeter_core::store::load_run(&tmp.path().join(id)).unwrap())
         .collect();
-    let r = report(&runs, None, &options(Some("native"), Some(true))).unwrap();
+    let r = report(
+        &runs,
+        None,
+        &CompareOptions::new(Some("native"), Some(true)),
+    )
+    .unwrap();
     assert_eq!(r.title, "wasmeter: 3 runs of compute compared");
     assert_eq!(r.runs.len(), 3);
     let csv = tmp.path().join("out.csv");

@@ -6,7 +6,7 @@
  * applies to is core's answer, from `list_runtimes`.
  */
 import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats } from './api';
-import { formatSize, formatValue } from './format';
+import { formatValue } from './format';
 
 export type Unit = HeapSeries['unit'];
 export type Fill = HeapSeries['fill'];
@@ -76,9 +76,6 @@ export function parseModule(name: string): Module | null {
   const bytes = Number(m[1]) * (m[2] === 'k' ? 1024 : 1024 * 1024);
   return { kind: 'heap', bytes, fill: m[3] as Fill };
 }
-
-/** A heap size as written in the suite: "64 KiB", "16 MiB" (core's `format_size`). */
-export const formatHeapSize = formatSize;
 
 // ---------------------------------------------------------------- values
 

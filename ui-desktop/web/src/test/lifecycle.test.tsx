@@ -7,8 +7,8 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import type { Diff, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
-import { formatRate } from '../format';
-import { formatAxis, formatHeapSize, heapChartData, heapSeries, isLifecycleRun, lifecycleTable, parseModule } from '../lifecycle';
+import { formatRate, formatSize } from '../format';
+import { formatAxis, heapChartData, heapSeries, isLifecycleRun, lifecycleTable, parseModule } from '../lifecycle';
 import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, defaultPhases, phaseOptions } from '../screens/Diff';
@@ -149,7 +149,7 @@ describe('lifecycle data', () => {
   });
 
   it('formats heap sizes, axis values and rates', () => {
-    expect(SIZES.map(formatHeapSize)).toEqual(['64 KiB', '256 KiB', '1 MiB', '4 MiB', '16 MiB']);
+    expect(SIZES.map(formatSize)).toEqual(['64 KiB', '256 KiB', '1 MiB', '4 MiB', '16 MiB']);
     expect(formatAxis('ns', 1000)).toBe('1 µs');
     expect(formatAxis('ns', 2500)).toBe('2.5 µs');
     expect(formatAxis('ns', 1050)).toBe('1.1 µs');

@@ -6,8 +6,7 @@
 
 use super::WasmtimeVariant;
 use crate::http::guest::{GuestCall, GuestReply};
-use crate::runtime::suite_api::gateway::GuestPool;
-use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
+use crate::runtime::suite_api::gateway::{Backend, GatewaySpec, GuestPool};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use std::net::SocketAddr;

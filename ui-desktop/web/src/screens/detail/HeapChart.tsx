@@ -7,7 +7,8 @@ import { useMemo, useState } from 'preact/hooks';
 import type { RunSummary } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
-import { formatAxis, formatHeapSize, HEAP_CHART_MEASURES, heapChartData, heapSeries, measureByKey } from '../../lifecycle';
+import { formatSize } from '../../format';
+import { formatAxis, HEAP_CHART_MEASURES, heapChartData, heapSeries, measureByKey } from '../../lifecycle';
 
 const Y_LABEL = { ns: 'median per operation', bytes: 'median per live instance', per_sec: 'median' } as const;
 
@@ -32,7 +33,7 @@ export function HeapChart({ runId, summary }: { runId: string; summary: RunSumma
       })),
       xLog: 2,
       xLabel: 'heap',
-      xFormat: formatHeapSize,
+      xFormat: formatSize,
       y: { label: Y_LABEL[unit], format: (v) => formatAxis(unit, v), log: unit === 'bytes' ? 2 : 10 },
     };
   }, [chart]);
@@ -71,7 +72,7 @@ export function HeapChart({ runId, summary }: { runId: string; summary: RunSumma
         spec={spec}
         specKey={`heap:${runId}:${key}:${labels}`}
         data={data}
-        label={`${chart.measure.label} against initial heap size, ${chart.x.map(formatHeapSize).join(', ')}`}
+        label={`${chart.measure.label} against initial heap size, ${chart.x.map(formatSize).join(', ')}`}
         testid="heap-chart"
       />
     </>
