@@ -511,3 +511,68 @@ fn pair_mode_refuses_what_cannot_alternate_in_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn native_dlopen_alternates_with_an_engine_in_one_worker() {
+    let tmp = tempfile::tempdir().unwrap();
+    let res = tmp.path().join("res");
+    // The library build is the same C as native's program: the same known answers, and a
+    // paired comparison with wasmtime in one worker.
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "nbody,sha256",
+            "--runtimes",
+            "native-dlopen,wasmtime",
+            "--pair",
+            "native-dlopen,wasmtime",
+            "--invocations",
+            "3",
+            "--json",
+        ],
+        &res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cells = cells_by_test(&v);
+    assert_eq!(cells.len(), 4, "{cells:?}");
+    for (test, inv, n, failed) in &cells {
+        assert_eq!((*inv, *n, *failed), (3, 3, false), "{test}");
+    }
+    let o = wasmeter(
+        &[
+            "diff",
+            "latest",
+            "--runtimes",
+            "native-dlopen,wasmtime",
+            "--format",
+            "json",
+        ],
+        &res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = d["rows"].as_array().unwrap();
+    let execute: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["phase"] == "execute" && r["ratio"].is_number())
+        .collect();
+    assert_eq!(execute.len(), 2, "{rows:?}");
+    for r in execute {
+        // wasm is never faster than the same C natively on these kernels, and the pairs
+        // are by round.
+        assert!(r["ratio"].as_f64().unwrap() > 1.0, "{r}");
+        assert_eq!(r["pairs"], 3, "{r}");
+    }
+    // A suite it cannot run says why, in one line.
+    let o = wasmeter(
+        &["run", "--suite", "lifecycle", "--runtimes", "native-dlopen"],
+        &res,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -1,11 +1,13 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
 use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Partner, WorkerMsg};
-use super::{Event, NO_NATIVE, Plan, RunnerError, cross_check};
+use super::{Event, NO_LIBRARY, NO_NATIVE, Plan, RunnerError, cross_check};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
 use crate::runtime::process::signal_name;
-use crate::runtime::{Failure, Job, NativeCompiler, RuntimeInfo, RuntimeKind};
+use crate::runtime::{
+    Failure, Job, NATIVE_DLOPEN, NativeCompiler, NativeForm, RuntimeInfo, RuntimeKind,
+};
 use crate::sample::TreeSampler;
 use crate::store::{
     CellRecord, Done, HistogramRow, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter,
@@ -660,11 +662,22 @@ impl CellCtx<'_> {
                 &none,
             ),
         };
+        let in_worker = a.runtime.id == NATIVE_DLOPEN;
         let program = match (&guest.build, on_native) {
-            (Build::Prebuilt { native, .. }, true) => native.clone(),
             (Build::Source(src), true) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
-                .build(&self.plan.suite, &a.test.name, src)?,
+                .build(
+                    &self.plan.suite,
+                    &a.test.name,
+                    src,
+                    if in_worker {
+                        NativeForm::Library
+                    } else {
+                        NativeForm::Program
+                    },
+                )?,
+            (_, true) if in_worker => return Err(Failure::Unavailable(NO_LIBRARY.into())),
+            (Build::Prebuilt { native, .. }, true) => native.clone(),
             (Build::Module(run), true) => run
                 .native
                 .clone()

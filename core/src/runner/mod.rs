@@ -25,8 +25,8 @@ pub use plan_cases::{TimeoutCase, planned, timeout_cases};
 pub use plan_file::{PLAN_VERSION, PlanFile, PlanFileError, PlanHeader};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, DEFAULT_TIMEOUT_SECS,
-    MIN_SAMPLE_INTERVAL_MS, NO_NATIVE, RunChoices, RunDefaults, TimeoutSource, applicability,
-    resolve_timeout,
+    MIN_SAMPLE_INTERVAL_MS, NO_LIBRARY, NO_NATIVE, RunChoices, RunDefaults, TimeoutSource,
+    applicability, resolve_timeout,
 };
 pub use precision::shortfalls;
 pub use request::{Repetition, RunRequest};

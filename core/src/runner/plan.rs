@@ -85,7 +85,7 @@ impl Plan {
         // Each selected id, and whether the user named it (rather than a group or default).
         let selected: Vec<(String, bool)> = if req.runtimes.is_empty() {
             all.iter()
-                .filter(|r| r.available())
+                .filter(|r| r.available() && crate::runtime::in_defaults(&r.id))
                 .map(|r| (r.id.clone(), false))
                 .collect()
         } else {

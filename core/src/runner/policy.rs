@@ -219,6 +219,9 @@ impl RunRequest {
 /// Why native has no cell in a suite of modules given as they are.
 pub const NO_NATIVE: &str = "no native build of a module given as it is";
 
+/// Why `native-dlopen` cannot run a test: it builds the library from the test's C source.
+pub const NO_LIBRARY: &str = "native-dlopen builds a test's C source as a library; this test's native build is a program made elsewhere";
+
 /// Whether the suite's tests give the runtime something to run: native needs a native
 /// build, environment variables need a runtime that can pass them, and a servers suite
 /// needs a server for the runtime.
@@ -231,6 +234,17 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
             _ => None,
         })
         .collect();
+    if id == crate::runtime::NATIVE_DLOPEN {
+        let built_here = suite.tests.iter().any(|t| {
+            t.guest()
+                .is_some_and(|g| matches!(g.build, Build::Source(_)))
+        });
+        return if built_here {
+            Ok(())
+        } else {
+            Err(NO_LIBRARY.into())
+        };
+    }
     if id == "native"
         && suite.kind == SuiteKind::Command
         && suite.modules_only()

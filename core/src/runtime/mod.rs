@@ -1,5 +1,6 @@
 //! Runtimes: what runs a test. Embedded engines run in the worker process; native runs the
-//! C build of the same test as a child process.
+//! C build of the same test as a child process (or, `native-dlopen`, as a library loaded
+//! into the worker).
 
 mod cli;
 pub mod embedded;
@@ -9,6 +10,7 @@ mod info;
 mod mock;
 mod native;
 mod native_build;
+mod native_library;
 pub mod process;
 mod registry;
 pub mod suite_api;
@@ -22,10 +24,12 @@ pub use failure::Failure;
 #[cfg(feature = "testing")]
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;
-pub use native_build::{NativeCompiler, cache_root, native_cache_dir};
+pub use native_build::{LIBRARY_MAIN, NativeCompiler, NativeForm, cache_root, native_cache_dir};
+pub use native_library::{NATIVE_DLOPEN, NativeLibraryRuntime};
 pub(crate) use registry::native_info;
 pub use registry::{
-    RuntimeInfo, applies_to, instantiate, is_builtin, known_runtimes, serves_components,
+    RuntimeInfo, applies_to, in_defaults, instantiate, is_builtin, known_runtimes,
+    serves_components,
 };
 
 use serde::{Deserialize, Serialize};

@@ -38,7 +38,7 @@ impl Runtime for NativeRuntime {
 /// Shows a job's host folders to a native program where the guest sees them: a relative
 /// guest name as a link in its working folder (the scratch folder, the guest's `.`); an
 /// absolute one only when it is the host folder itself.
-fn link_dirs(job: &Job) -> Result<(), Failure> {
+pub(super) fn link_dirs(job: &Job) -> Result<(), Failure> {
     for d in &job.dirs {
         let guest = std::path::Path::new(&d.guest);
         if guest.is_absolute() {

@@ -7,6 +7,20 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// What a native build is: a program run as a child process, or a shared library the worker
+/// loads, so the native baseline can alternate with embedded engines in one process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NativeForm {
+    /// An executable (`native`).
+    Program,
+    /// A shared object whose `main` is renamed [`LIBRARY_MAIN`] (`native-dlopen`).
+    Library,
+}
+
+/// The entry point of a [`NativeForm::Library`] build: the test's `main`, renamed so the
+/// library never offers a `main` of its own.
+pub const LIBRARY_MAIN: &str = "wasmeter_main";
+
 /// The C compiler of the native baseline: `$WASMETER_CC`, else `$CC`, else `clang-19` when
 /// installed (the compiler of the committed wasm, so both sides get the same optimiser),
 /// else `cc`.
@@ -44,9 +58,24 @@ impl NativeCompiler {
         Ok(NativeCompiler { program, version })
     }
 
-    /// Builds (or finds in the cache) the native executable of test `name`, built from
-    /// `src`.
-    pub fn build(&self, suite: &Suite, name: &str, src: &SourceBuild) -> Result<PathBuf, Failure> {
+    /// Builds (or finds in the cache) the native executable or library of test `name`,
+    /// built from `src`.
+    pub fn build(
+        &self,
+        suite: &Suite,
+        name: &str,
+        src: &SourceBuild,
+        form: NativeForm,
+    ) -> Result<PathBuf, Failure> {
+        let library_flags = [
+            "-shared".to_string(),
+            "-fPIC".to_string(),
+            format!("-Dmain={LIBRARY_MAIN}"),
+        ];
+        let form_flags: &[String] = match form {
+            NativeForm::Program => &[],
+            NativeForm::Library => &library_flags,
+        };
         let mut h = Sha256::new();
         let read =
             |p: &Path| std::fs::read(p).map_err(|_| Failure::MissingFile(p.display().to_string()));
@@ -55,11 +84,15 @@ impl NativeCompiler {
             h.update(read(inc)?);
         }
         h.update(src.native_cflags.join(" "));
+        h.update(form_flags.join(" "));
         h.update(suite.native_libs.join(" "));
         h.update(&self.version);
         let key = crate::text::hex(&h.finalize());
         let dir = native_cache_dir().join(&key[..16]);
-        let exe = dir.join(name);
+        let exe = match form {
+            NativeForm::Program => dir.join(name),
+            NativeForm::Library => dir.join(format!("lib{name}.so")),
+        };
         if exe.is_file() {
             return Ok(exe);
         }
@@ -68,6 +101,7 @@ impl NativeCompiler {
         let tmp = dir.join(format!(".{name}.{}", std::process::id()));
         let out = Command::new(&self.program)
             .args(&src.native_cflags)
+            .args(form_flags)
             .arg("-o")
             .arg(&tmp)
             .arg(&src.source)

@@ -6,7 +6,10 @@ use super::embedded::EMBEDDED;
 #[cfg(feature = "engines")]
 use super::embedded::Embedded;
 pub use super::info::RuntimeInfo;
-use super::{Failure, NativeCompiler, NativeRuntime, Runtime, RuntimeKind};
+use super::{
+    Failure, NATIVE_DLOPEN, NativeCompiler, NativeLibraryRuntime, NativeRuntime, Runtime,
+    RuntimeKind,
+};
 use crate::config::Config;
 use crate::suite::SuiteKind;
 
@@ -28,6 +31,9 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
         SuiteKind::Lifecycle if info.kind != RuntimeKind::Embedded => Err(
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
+        ),
+        k if info.id == NATIVE_DLOPEN && !k.is_command() => Err(
+            "loads a C test into the worker and calls its main: command suites only".into(),
         ),
         k if info.id == CONTAINER && k != SuiteKind::Gateway => {
             Err("the container variant is one of the gateway suite's".into())
@@ -60,6 +66,7 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
 /// True for ids wasmeter defines itself (config files may not reuse them).
 pub fn is_builtin(id: &str) -> bool {
     id == "native"
+        || id == NATIVE_DLOPEN
         || id == CONTAINER
         || EMBEDDED.iter().any(|(e, _, _)| *e == id)
         || is_cli_adapter(id)
@@ -68,7 +75,9 @@ pub fn is_builtin(id: &str) -> bool {
 /// Every runtime wasmeter knows — native, embedded, CLI, custom — with availability
 /// checked now.
 pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
-    let mut v = vec![native_info()];
+    let native = native_info();
+    let dlopen = native_dlopen_info(&native);
+    let mut v = vec![native, dlopen];
     v.extend(EMBEDDED.iter().map(|(id, engine, config)| RuntimeInfo {
         id: id.to_string(),
         kind: RuntimeKind::Embedded,
@@ -130,6 +139,25 @@ pub(crate) fn native_info() -> RuntimeInfo {
     }
 }
 
+/// The in-process native baseline: native's compiler, the test built as a shared library.
+fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
+    RuntimeInfo {
+        id: NATIVE_DLOPEN.into(),
+        config: format!(
+            "{}, as a shared library loaded into the worker (alternates with embedded engines in one process)",
+            native.config
+        ),
+        ..native.clone()
+    }
+}
+
+/// Whether a runtime joins a run that names no runtimes (and starts ticked in the TUI):
+/// `native-dlopen` is a second native column, for pairing in one process, so it runs only
+/// when named (or with the `all` group).
+pub fn in_defaults(id: &str) -> bool {
+    id != NATIVE_DLOPEN
+}
+
 /// Makes the runtime with this id, ready to run jobs (in the worker process).
 pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
     if info.kind == RuntimeKind::Cli {
@@ -141,6 +169,9 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
     }
     if info.id == "native" {
         return Ok(Box::new(NativeRuntime));
+    }
+    if info.id == NATIVE_DLOPEN {
+        return Ok(Box::new(NativeLibraryRuntime));
     }
     #[cfg(feature = "engines")]
     if let Some(engine) = Embedded::parse(&info.id) {

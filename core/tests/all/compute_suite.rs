@@ -271,3 +271,29 @@ fn paired_arms_run_side_by_side_in_every_round() {
     );
     assert_eq!(e.lines().count(), 1, "{e}");
 }
+
+#[test]
+fn a_run_that_names_no_runtimes_leaves_the_in_process_native_out() {
+    use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
+    let plan = |runtimes: Vec<String>| {
+        Plan::new(RunRequest::from_choices(
+            suite(),
+            RunChoices {
+                tests: vec!["nbody".into()],
+                runtimes,
+                skip_missing: true,
+                ..RunChoices::default()
+            },
+            Config::default(),
+        ))
+        .unwrap()
+    };
+    let ids = |p: &Plan| -> Vec<String> { p.runtimes.iter().map(|r| r.id.clone()).collect() };
+    let default = ids(&plan(Vec::new()));
+    assert!(
+        default.contains(&"native".to_string()) && !default.iter().any(|r| r == "native-dlopen"),
+        "{default:?}"
+    );
+    let named = ids(&plan(vec!["native-dlopen".into(), "wasmtime".into()]));
+    assert_eq!(named, ["native-dlopen", "wasmtime"]);
+}

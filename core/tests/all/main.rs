@@ -9,6 +9,7 @@ mod http_kit;
 mod http_levels;
 mod lifecycle;
 mod module_cycles;
+mod native_library;
 mod scale;
 mod statistics;
 mod store_roundtrip;

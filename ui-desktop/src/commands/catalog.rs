@@ -12,7 +12,7 @@ use wasmeter_core::analysis::{
 use wasmeter_core::config::Config;
 use wasmeter_core::export::{FormatInfo, formats};
 use wasmeter_core::runner::{RunDefaults, applicability};
-use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
+use wasmeter_core::runtime::{RuntimeInfo, in_defaults, known_runtimes};
 use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
 /// A runtime as the page lists it.
@@ -23,6 +23,8 @@ pub struct RuntimeView {
     pub info: RuntimeInfo,
     /// The suites (by name) it cannot run, with why: the page shows it disabled there.
     pub not_applicable: BTreeMap<String, String>,
+    /// Whether it starts selected where it applies (core's [`in_defaults`]).
+    pub in_defaults: bool,
 }
 
 impl RuntimeView {
@@ -37,6 +39,7 @@ impl RuntimeView {
             })
             .collect();
         RuntimeView {
+            in_defaults: in_defaults(&info.id),
             info,
             not_applicable,
         }

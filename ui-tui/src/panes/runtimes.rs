@@ -9,7 +9,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
-use wasmeter_core::runtime::{RuntimeInfo, RuntimeKind};
+use wasmeter_core::runtime::{RuntimeInfo, RuntimeKind, in_defaults};
 
 /// State of the runtimes pane.
 #[derive(Debug, Default)]
@@ -28,7 +28,11 @@ impl RuntimesPane {
     pub fn set(&mut self, items: Vec<RuntimeInfo>) {
         self.included = items
             .iter()
-            .map(|r| r.available() && matches!(r.kind, RuntimeKind::Native | RuntimeKind::Embedded))
+            .map(|r| {
+                r.available()
+                    && matches!(r.kind, RuntimeKind::Native | RuntimeKind::Embedded)
+                    && in_defaults(&r.id)
+            })
             .collect();
         self.items = Some(items);
         self.cursor = 0;

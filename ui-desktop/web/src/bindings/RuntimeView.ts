@@ -11,6 +11,10 @@ export type RuntimeView = {
  */
 not_applicable: { [key in string]: string }, 
 /**
+ * Whether it starts selected where it applies (core's [`in_defaults`]).
+ */
+in_defaults: boolean, 
+/**
  * Stable id used on the command line and in saved runs.
  */
 id: string, 

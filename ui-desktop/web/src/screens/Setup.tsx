@@ -71,10 +71,11 @@ function usable(r: RuntimeView, suite: string): boolean {
 /**
  * Default selection: native and the embedded engines where available and applicable, or
  * native and the CLIs when no embedded engine applies (the servers suite); the lifecycle
- * suite, which native does not apply to, gets the embedded engines.
+ * suite, which native does not apply to, gets the embedded engines. Core says which start
+ * selected at all (`in_defaults`: not the in-process native-dlopen).
  */
 export function defaultRuntimes(runtimes: readonly RuntimeView[], suite: string): Set<string> {
-  const ok = runtimes.filter((r) => usable(r, suite));
+  const ok = runtimes.filter((r) => usable(r, suite) && r.in_defaults);
   const second = ok.some((r) => r.kind === 'embedded') ? 'embedded' : 'cli';
   return new Set(ok.filter((r) => r.kind === 'native' || r.kind === second).map((r) => r.id));
 }

@@ -1,13 +1,15 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Report, RunListItem } from '../api';
+import type { Report, RunListItem, RuntimeView } from '../api';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, diffRows, verdictCounts } from '../screens/Diff';
 import { olderFirst, Runs } from '../screens/Runs';
+import { defaultRuntimes } from '../screens/Setup';
 import diffFixture from './fixtures/diff.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
+import runtimesFixture from './fixtures/runtimes.json';
 
 const runs = runsFixture as RunListItem[];
 const report = runFixture as unknown as Report;
@@ -381,5 +383,16 @@ describe('Diff screen', () => {
       { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8', normalize: 'native' },
     ]);
     expect(screen.getByTestId('diff-method').textContent).toContain("each side relative to its own run's native");
+  });
+});
+
+describe('Setup defaults', () => {
+  it('selects native and the embedded engines, not what core leaves out of defaults', () => {
+    const all = runtimesFixture as unknown as RuntimeView[];
+    const picked = defaultRuntimes(all, 'compute');
+    expect(picked.has('native')).toBe(true);
+    expect(picked.has('wasmtime')).toBe(true);
+    expect(all.some((r) => r.id === 'native-dlopen' && r.unavailable === null)).toBe(true);
+    expect(picked.has('native-dlopen')).toBe(false);
   });
 });
