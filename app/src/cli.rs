@@ -50,6 +50,10 @@ pub enum Command {
     /// Run a suite on runtimes and save the run. Exits 0 when every cell finished, 1 when a
     /// cell failed or the run did not complete (it is saved either way), 2 on bad input.
     Run(Box<RunArgs>),
+    /// Which runtime supports which WebAssembly proposal and WASI call: runs the `features`
+    /// suite's probes (one module each) on every available runtime and prints the matrix;
+    /// or shows (`--run`) or compares (`--diff A B`) saved ones.
+    Features(Box<FeaturesArgs>),
     /// Write a plan file: the suite, tests, runtimes and settings a run takes (the flags of
     /// `run`), to run the same plan on every machine with `wasmeter run --plan FILE`.
     Plan(Box<PlanArgs>),
@@ -452,4 +456,28 @@ pub struct LoadArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `wasmeter features`.
+#[derive(Debug, Args)]
+pub struct FeaturesArgs {
+    /// Runtimes to probe, comma-separated; the groups `embedded`, `cli` and `all` as in
+    /// `run` (default: every available runtime).
+    #[arg(long, value_delimiter = ',')]
+    pub runtimes: Vec<String>,
+    /// Show a saved matrix instead of probing: run id, prefix, `latest` or path.
+    #[arg(long, conflicts_with_all = ["runtimes", "diff"])]
+    pub run: Option<String>,
+    /// Compare two saved matrices: each runtime × feature whose support changed.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with = "runtimes")]
+    pub diff: Vec<String>,
+    /// text, md, csv, html or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Print JSON (as --format json).
+    #[arg(long)]
+    pub json: bool,
+    /// Write to this file instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }

@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod config;
 pub mod export;
+pub mod features;
 pub mod format;
 #[cfg(feature = "parquet")]
 pub mod history;

@@ -4,6 +4,7 @@ mod compare;
 mod desktop;
 mod diff;
 mod export;
+mod features;
 mod history;
 mod load;
 mod run;
@@ -59,6 +60,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
         } => suite_build::main(&ctx, &name, force),
         Command::Run(args) => run::main(&ctx, *args),
         Command::Plan(args) => run::write_plan(&ctx, *args),
+        Command::Features(args) => features::main(&ctx, *args),
         Command::Runs { json } => runs::main(&ctx, json),
         Command::Show {
             run,

@@ -12,10 +12,10 @@ use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Event, Plan, PlanFile, RunChoices,
-    RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
+    RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
 };
 use wasmeter_core::store::{
-    NotApplicable, Precision, RunStatus, check_writable, load_run, resolve_run,
+    NotApplicable, Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run,
 };
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, SuiteKind, env_var, find_modules,
@@ -75,29 +75,7 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     for line in super::show::render_not_applicable(&na).lines() {
         eprintln!("wasmeter: note: {line}");
     }
-    check_writable(&ctx.results)
-        .map_err(|e| InputError(format!("results directory not writable: {e}")))?;
-    let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;
-
-    // Every child of this process is the runner's: it can adopt their orphans, so that
-    // a killed CLI's grandchildren count as this run's CPU, not other load.
-    wasmeter_core::sample::adopt_orphans();
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let cancel = interrupt::install();
-    let outcome = std::thread::scope(|s| {
-        let runner = s.spawn(|| {
-            let r = match &resuming {
-                Some(dir) => resume(&plan, dir, &worker, &tx, cancel),
-                None => execute(&plan, &ctx.results, &worker, &tx, cancel),
-            };
-            drop(tx);
-            r
-        });
-        show_progress(&rx);
-        runner.join().expect("runner thread")
-    })?;
-
-    let run = load_run(&outcome.dir)?;
+    let (outcome, run) = execute_plan(ctx, &plan, resuming.as_deref())?;
     let summary = summarize(&run, None);
     if args.json {
         super::print_json(&summary)?;
@@ -192,6 +170,38 @@ pub fn write_plan(ctx: &Ctx, args: PlanArgs) -> Result<ExitCode> {
 
 /// The request a plan file describes, with its hash; runtimes this machine lacks are left
 /// out and listed as not run here.
+/// Runs a plan (or resumes the run in `resuming`) with the progress display, and loads
+/// the saved run.
+pub fn execute_plan(
+    ctx: &Ctx,
+    plan: &Plan,
+    resuming: Option<&std::path::Path>,
+) -> Result<(RunOutcome, SavedRun)> {
+    check_writable(&ctx.results)
+        .map_err(|e| InputError(format!("results directory not writable: {e}")))?;
+    let worker = WorkerCommand::current_exe().context("cannot find the wasmeter executable")?;
+
+    // Every child of this process is the runner's: it can adopt their orphans, so that
+    // a killed CLI's grandchildren count as this run's CPU, not other load.
+    wasmeter_core::sample::adopt_orphans();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let cancel = interrupt::install();
+    let outcome = std::thread::scope(|s| {
+        let runner = s.spawn(|| {
+            let r = match resuming {
+                Some(dir) => resume(plan, dir, &worker, &tx, cancel),
+                None => execute(plan, &ctx.results, &worker, &tx, cancel),
+            };
+            drop(tx);
+            r
+        });
+        show_progress(&rx);
+        runner.join().expect("runner thread")
+    })?;
+    let run = load_run(&outcome.dir)?;
+    Ok((outcome, run))
+}
+
 fn request_from_plan(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<RunRequest> {
     let path = args.plan.as_deref().unwrap_or(std::path::Path::new(""));
     let plan = PlanFile::read(path).map_err(|e| InputError(e.to_string()))?;

@@ -1,6 +1,6 @@
 //! Exports of runs and diffs, one file per format behind one trait (as hyperfine does).
 
-mod csv;
+pub(crate) mod csv;
 pub use csv::field as csv_field;
 mod hgrm;
 pub use hgrm::{hgrm_files, percentile_distribution};

@@ -5,6 +5,7 @@
 mod cli;
 pub mod embedded;
 mod failure;
+mod feature_flags;
 mod info;
 #[cfg(feature = "testing")]
 mod mock;
@@ -21,6 +22,7 @@ pub use cli::{
     guest_env_support, invoke_support, parse_version, runtimes_dir,
 };
 pub use failure::Failure;
+pub use feature_flags::{FLAGGED, feature_flag, flagged_variant};
 #[cfg(feature = "testing")]
 pub use mock::MockRuntime;
 pub use native::NativeRuntime;

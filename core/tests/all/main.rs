@@ -5,6 +5,7 @@
 
 mod compute_suite;
 mod cpu_accounting;
+mod features;
 mod http_kit;
 mod http_levels;
 mod lifecycle;

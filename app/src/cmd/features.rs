@@ -1,0 +1,137 @@
+//! `wasmeter features`: which runtime supports which WebAssembly proposal and WASI call.
+//! Probing is a run of the `features` suite (one invocation of one iteration a cell, in
+//! workers with the suite's timeout and memory cap), saved like any run; a CLI runtime that
+//! declares feature flags runs a second time with them on (`ID+flags`), so a feature it
+//! supports only when asked reads "needs a flag".
+
+use super::Ctx;
+use crate::InputError;
+use crate::cli::FeaturesArgs;
+use anyhow::Result;
+use std::process::ExitCode;
+use wasmeter_core::features::{Matrix, SUITE, render_csv, render_diff, table};
+use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
+use wasmeter_core::runtime::{flagged_variant, in_defaults, known_runtimes};
+use wasmeter_core::store::RunStatus;
+
+/// What `--format` takes.
+const FORMATS: [&str; 5] = ["text", "md", "csv", "html", "json"];
+
+pub fn main(ctx: &Ctx, args: FeaturesArgs) -> Result<ExitCode> {
+    let format = if args.json {
+        "json"
+    } else {
+        args.format.as_str()
+    };
+    if !FORMATS.contains(&format) {
+        return Err(InputError(format!(
+            "--format: unknown format '{format}' (expected {})",
+            FORMATS.join(", ")
+        ))
+        .into());
+    }
+    if let [a, b] = args.diff.as_slice() {
+        let (a, b) = (saved(ctx, a)?, saved(ctx, b)?);
+        let changes = a.diff(&b);
+        let text = match format {
+            "json" => {
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "a": a.run, "b": b.run, "changes": changes,
+                }))? + "\n"
+            }
+            "text" => render_diff(&a, &b, &changes),
+            other => {
+                return Err(InputError(format!("--diff writes text or json, not {other}")).into());
+            }
+        };
+        return write(&args, &text).map(|()| ExitCode::SUCCESS);
+    }
+    let (matrix, complete) = match &args.run {
+        Some(spec) => (saved(ctx, spec)?, true),
+        None => probe(ctx, &args.runtimes)?,
+    };
+    let t = table(&matrix);
+    let text = match format {
+        "json" => serde_json::to_string_pretty(&matrix)? + "\n",
+        "md" => t.to_markdown(),
+        "csv" => render_csv(&matrix),
+        "html" => t.to_html(t.title.as_deref().unwrap_or(SUITE)),
+        _ => t.to_text(),
+    };
+    write(&args, &text)?;
+    Ok(if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The matrix of a saved run; a run of another suite is an input error.
+fn saved(ctx: &Ctx, spec: &str) -> Result<Matrix> {
+    let run = super::load(ctx, spec)?;
+    Matrix::from_run(&run).map_err(|e| InputError(e.to_string()).into())
+}
+
+/// Runs the probes on `runtimes` (default: every available runtime) and their flagged
+/// variants; the matrix, and whether the run completed.
+fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(Matrix, bool)> {
+    let suite = ctx
+        .catalog()?
+        .get(SUITE)
+        .map_err(|e| InputError(e.to_string()))?
+        .clone();
+    let mut config = ctx.config()?;
+    let choices = |runtimes: Vec<String>| RunChoices {
+        runtimes,
+        invocations: Some(1),
+        runs: Some(1),
+        warmup: Some(0),
+        ..RunChoices::default()
+    };
+    let ids = if runtimes.is_empty() {
+        known_runtimes(&config)
+            .into_iter()
+            .filter(|r| r.available() && in_defaults(&r.id))
+            .map(|r| r.id)
+            .collect()
+    } else {
+        runtimes.to_vec()
+    };
+    // The runtimes as the plan resolves them (groups expanded), then each one's variant
+    // with its feature flags on.
+    let first = Plan::new(RunRequest::from_choices(
+        suite.clone(),
+        choices(ids),
+        config.clone(),
+    ))
+    .map_err(|e| InputError(e.to_string()))?;
+    let mut ids: Vec<String> = first.runtimes.iter().map(|r| r.id.clone()).collect();
+    ids.extend(first.not_applicable.iter().map(|(id, _)| id.clone()));
+    for variant in first.runtimes.iter().filter_map(flagged_variant) {
+        ids.push(variant.id.clone());
+        config.runtimes.push(variant);
+    }
+    let plan = Plan::new(RunRequest::from_choices(suite, choices(ids), config))
+        .map_err(|e| InputError(e.to_string()))?;
+    let (outcome, run) = super::run::execute_plan(ctx, &plan, None)?;
+    eprintln!(
+        "wasmeter: features run {} ({}) saved in {}",
+        outcome.run_id,
+        outcome.status,
+        outcome.dir.display()
+    );
+    let matrix = Matrix::from_run(&run).map_err(|e| InputError(e.to_string()))?;
+    Ok((matrix, outcome.status == RunStatus::Complete))
+}
+
+/// Writes the output to `--output`, else stdout.
+fn write(args: &FeaturesArgs, text: &str) -> Result<()> {
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| InputError(format!("{}: {e}", path.display())).into()),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,16 @@
+;; wasmeter feature probe: function-references. Prints "ok" when the feature gives its known value.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "ok\n")
+  (type $t (func (result i32)))
+  (func $f (type $t) (i32.const 42))
+  (elem declare func $f)
+  (func $check (result i32)
+    (i32.eq (call_ref $t (ref.func $f)) (i32.const 42)))
+  (func (export "_start")
+    (if (call $check)
+      (then
+        (i32.store (i32.const 0) (i32.const 16))
+        (i32.store (i32.const 4) (i32.const 3))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))))

@@ -1,0 +1,14 @@
+;; wasmeter feature probe: multi-value. Prints "ok" when the feature gives its known value.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "ok\n")
+  (func $two (result i32 i32) (i32.const 40) (i32.const 2))
+  (func $check (result i32)
+    (i32.eq (i32.add (call $two)) (i32.const 42)))
+  (func (export "_start")
+    (if (call $check)
+      (then
+        (i32.store (i32.const 0) (i32.const 16))
+        (i32.store (i32.const 4) (i32.const 3))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))))

@@ -1,0 +1,16 @@
+;; wasmeter feature probe: simd. Prints "ok" when the feature gives its known value.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "ok\n")
+
+  (func $check (result i32)
+    (i32.eq
+      (i32x4.extract_lane 1 (i32x4.add (v128.const i32x4 1 2 3 4) (v128.const i32x4 40 40 40 40)))
+      (i32.const 42)))
+  (func (export "_start")
+    (if (call $check)
+      (then
+        (i32.store (i32.const 0) (i32.const 16))
+        (i32.store (i32.const 4) (i32.const 3))
+        (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))))
