@@ -10,6 +10,7 @@ mod common;
 mod compare;
 mod container;
 mod faults;
+mod features;
 mod gate;
 mod history;
 mod http;

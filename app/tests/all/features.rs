@@ -1,0 +1,198 @@
+//! `wasmeter features`: the support matrix through the real workers, on engines whose
+//! support is documented (docs/runtimes.md, "Features"), saved as a run, re-read, diffed and
+//! exported; and its bad input.
+
+use crate::common::{not_installed, runtimes_missing, stderr, wasmeter};
+use serde_json::Value;
+use std::path::Path;
+
+/// The mark of `runtime` × `feature` in a matrix printed as JSON.
+fn support<'a>(m: &'a Value, runtime: &str, feature: &str) -> &'a str {
+    let col = m["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["runtime"] == runtime)
+        .unwrap_or_else(|| panic!("no column {runtime}"));
+    let row = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["feature"] == feature)
+        .unwrap_or_else(|| panic!("no row {feature}"));
+    row["cells"][col]["support"].as_str().unwrap()
+}
+
+fn matrix(args: &[&str], results: &Path) -> Value {
+    let o = wasmeter(args, results);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
+    let tmp = tempfile::tempdir().unwrap();
+    let res = tmp.path();
+    let m = matrix(
+        &[
+            "features",
+            "--runtimes",
+            "wasmtime,wasmer-cranelift,wasmer-singlepass,wasmi,wasm3",
+            "--json",
+        ],
+        res,
+    );
+    // (runtime, feature, support): one runtime known to support each probe and one known
+    // not to, as their own documentation says; the sources are in docs/runtimes.md.
+    let expect = [
+        ("wasmtime", "mvp", "yes"),
+        ("wasm3", "mvp", "yes"),
+        ("wasmtime", "simd", "yes"),
+        ("wasm3", "simd", "no"),
+        ("wasmer-singlepass", "simd", "no"),
+        ("wasmtime", "relaxed-simd", "yes"),
+        ("wasmer-singlepass", "relaxed-simd", "no"),
+        ("wasmi", "tail-calls", "yes"),
+        ("wasmer-cranelift", "tail-calls", "no"),
+        ("wasmtime", "extended-const", "yes"),
+        ("wasm3", "extended-const", "no"),
+        ("wasmer-cranelift", "threads", "yes"),
+        ("wasmi", "threads", "no"),
+        ("wasmer-cranelift", "exceptions", "yes"),
+        ("wasmi", "exceptions", "no"),
+        ("wasmtime", "function-references", "yes"),
+        ("wasmi", "function-references", "no"),
+        ("wasmtime", "memory64", "yes"),
+        ("wasmi", "memory64", "no"),
+        ("wasmtime", "multi-memory", "yes"),
+        ("wasm3", "multi-memory", "no"),
+        ("wasmi", "reference-types", "yes"),
+        ("wasmtime", "bulk-memory", "yes"),
+        ("wasm3", "bulk-memory", "no"),
+        ("wasmtime", "wasi-poll", "yes"),
+        ("wasmtime", "wasi-fd-readdir", "yes"),
+        ("wasmi", "wasi-clocks", "yes"),
+        ("wasmi", "wasi-random", "yes"),
+    ];
+    for (rt, feature, want) in expect {
+        assert_eq!(support(&m, rt, feature), want, "{rt} × {feature}");
+    }
+    // A probe the engine cannot even take is a ✗ with its own message, never a crash of the
+    // run: wasm3 segfaults on some, and only that cell fails.
+    let col = |id: &str| {
+        m["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c["runtime"] == id)
+            .unwrap()
+    };
+    let simd = m["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["feature"] == "simd")
+        .unwrap();
+    let msg = simd["cells"][col("wasmer-singlepass")]["message"]
+        .as_str()
+        .unwrap();
+    assert!(msg.contains("V128Const"), "{msg}");
+    assert!(!msg.contains('\n'), "{msg}");
+
+    // Saved as a run: shown again, exported, and diffed against itself.
+    let again = matrix(&["features", "--run", "latest", "--json"], res);
+    assert_eq!(again, m);
+    let o = wasmeter(&["features", "--run", "latest", "--format", "md"], res);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        md.contains("| feature | wasmtime | wasmer-cranelift |") && md.contains("| simd | ✓ |"),
+        "{md}"
+    );
+    let o = wasmeter(&["features", "--run", "latest", "--format", "csv"], res);
+    let csv = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        csv.starts_with("run,runtime,version,feature,support,detail\n"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 1 + 5 * 20, "{csv}");
+    let id = m["run"].as_str().unwrap();
+    let o = wasmeter(&["features", "--diff", id, id], res);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("no runtime × feature changed"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn a_cli_runtime_that_supports_a_feature_only_when_asked_needs_a_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    if runtimes_missing(&not_installed(&["wasmtime-cli", "wasm3-cli"], tmp.path())) {
+        return;
+    }
+    let m = matrix(
+        &["features", "--runtimes", "wasmtime-cli,wasm3-cli", "--json"],
+        tmp.path(),
+    );
+    assert_eq!(support(&m, "wasmtime-cli", "threads"), "needs_flag");
+    assert_eq!(support(&m, "wasmtime-cli", "gc"), "yes");
+    assert_eq!(support(&m, "wasm3-cli", "wasi-poll"), "no");
+    assert_eq!(support(&m, "wasm3-cli", "wasi-clocks"), "yes");
+    let cols: Vec<&str> = m["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["runtime"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        cols,
+        ["wasmtime-cli", "wasm3-cli"],
+        "the +flags run is folded in"
+    );
+    let o = wasmeter(&["features", "--run", "latest"], tmp.path());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("wasmtime-cli × threads: needs -W shared-memory=y"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let res = tmp.path();
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "crc32",
+            "--runtimes",
+            "wasmi",
+            "--invocations",
+            "1",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for (args, want) in [
+        (
+            &["features", "--format", "xml"][..],
+            "--format: unknown format 'xml' (expected text, md, csv, html, json)",
+        ),
+        (
+            &["features", "--run", "latest"][..],
+            "is of suite 'compute', not 'features'",
+        ),
+        (&["features", "--runtimes", "ghost"][..], "ghost"),
+        (&["features", "--run", "nosuchrun"][..], "nosuchrun"),
+    ] {
+        let o = wasmeter(args, res);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
