@@ -99,23 +99,50 @@ fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
     assert!(msg.contains("V128Const"), "{msg}");
     assert!(!msg.contains('\n'), "{msg}");
 
+    // A benchmark cell that fails for a feature its runtime lacks names the feature, from
+    // the matrix saved beside it.
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "matmul-simd",
+            "--runtimes",
+            "wasm3",
+            "--invocations",
+            "1",
+            "--json",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let failure = run["cells"][0]["failure"].as_str().unwrap_or_default();
+    let id = m["run"].as_str().unwrap();
+    assert!(
+        failure.contains(&format!(
+            "(the module uses simd, which wasm3 lacks in the feature matrix of run {id})"
+        )),
+        "{failure}"
+    );
+
     // Saved as a run: shown again, exported, and diffed against itself.
-    let again = matrix(&["features", "--run", "latest", "--json"], res);
+    let again = matrix(&["features", "--run", id, "--json"], res);
     assert_eq!(again, m);
-    let o = wasmeter(&["features", "--run", "latest", "--format", "md"], res);
+    let o = wasmeter(&["features", "--run", id, "--format", "md"], res);
     let md = String::from_utf8_lossy(&o.stdout);
     assert!(
         md.contains("| feature | wasmtime | wasmer-cranelift |") && md.contains("| simd | ✓ |"),
         "{md}"
     );
-    let o = wasmeter(&["features", "--run", "latest", "--format", "csv"], res);
+    let o = wasmeter(&["features", "--run", id, "--format", "csv"], res);
     let csv = String::from_utf8_lossy(&o.stdout);
     assert!(
         csv.starts_with("run,runtime,version,feature,support,detail\n"),
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 1 + 5 * 20, "{csv}");
-    let id = m["run"].as_str().unwrap();
     let o = wasmeter(&["features", "--diff", id, id], res);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(

@@ -3,12 +3,15 @@
 //! it run my module at all?" is a saved, diffable run measured like any other.
 
 mod render;
+mod uses;
 
 pub use render::{render_csv, render_diff, table};
+pub use uses::{PROPOSALS, used_by};
 
 use crate::runtime::{FLAGGED, Failure, feature_flag};
 use crate::store::SavedRun;
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// The suite of probes.
 pub const SUITE: &str = "features";
@@ -221,6 +224,47 @@ impl Matrix {
             }
         }
         out
+    }
+}
+
+/// The newest matrix saved in `results` (run ids start with their time, so the greatest
+/// name of a features run), if any loads.
+pub fn latest(results: &Path) -> Option<Matrix> {
+    let marker = format!("-{SUITE}-");
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(results)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(&marker))
+        })
+        .collect();
+    dirs.sort();
+    dirs.iter()
+        .rev()
+        .find_map(|d| Matrix::from_run(&crate::store::load_run(d).ok()?).ok())
+}
+
+impl Matrix {
+    /// Why a cell of `runtime` on a module using `used` proposals may have failed: the
+    /// used features this matrix says the runtime lacks (or needs a flag for), one clause.
+    pub fn explain(&self, runtime: &str, used: &[&str]) -> Option<String> {
+        let lacks: Vec<String> = used
+            .iter()
+            .filter_map(|f| match self.get(runtime, f)? {
+                Support::No { .. } => Some((*f).to_string()),
+                Support::NeedsFlag { flag, .. } => Some(format!("{f} (needs {flag})")),
+                _ => None,
+            })
+            .collect();
+        (!lacks.is_empty()).then(|| {
+            format!(
+                "the module uses {}, which {runtime} lacks in the feature matrix of run {}",
+                lacks.join(", "),
+                self.run
+            )
+        })
     }
 }
 

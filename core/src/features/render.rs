@@ -5,12 +5,22 @@
 use super::{Change, Matrix, Support};
 use crate::table::Table;
 
-/// The matrix as a table: a column per runtime (its id and version), a row per feature,
-/// and a note for each cell that is not a plain ✓ (one for a runtime that is n/a to all).
+/// Whether every cell of column `i` is n/a: such a runtime is left out of the grid and
+/// said once in the notes.
+fn all_na(m: &Matrix, i: usize) -> bool {
+    m.rows
+        .iter()
+        .all(|r| matches!(r.cells[i], Support::NotApplicable { .. }))
+}
+
+/// The matrix as a table: a column per runtime the suite applies to, a row per feature, and
+/// a note for each cell that is not a plain ✓ and for each runtime the suite does not apply
+/// to.
 pub fn table(m: &Matrix) -> Table {
-    let titles =
-        std::iter::once("feature".to_string()).chain(m.columns.iter().map(|c| c.runtime.clone()));
-    let mut t = Table::new(titles, m.columns.len() + 1)
+    let shown: Vec<usize> = (0..m.columns.len()).filter(|&i| !all_na(m, i)).collect();
+    let titles = std::iter::once("feature".to_string())
+        .chain(shown.iter().map(|&i| m.columns[i].runtime.clone()));
+    let mut t = Table::new(titles, shown.len() + 1)
         .titled(format!(
             "feature matrix of run {} ({} UTC, {})",
             m.run,
@@ -22,37 +32,33 @@ pub fn table(m: &Matrix) -> Table {
                 .iter()
                 .map(|r| {
                     std::iter::once(r.feature.clone())
-                        .chain(r.cells.iter().map(|c| c.mark().to_string()))
+                        .chain(shown.iter().map(|&i| r.cells[i].mark().to_string()))
                         .collect()
                 })
                 .collect(),
         );
     t.notes.push(format!(
         "versions: {}",
-        m.columns
+        shown
             .iter()
-            .map(|c| format!("{} {}", c.runtime, c.version))
+            .map(|&i| format!("{} {}", m.columns[i].runtime, m.columns[i].version))
             .collect::<Vec<_>>()
             .join(", ")
     ));
     for (i, c) in m.columns.iter().enumerate() {
-        let cells: Vec<(&str, &Support)> = m
-            .rows
-            .iter()
-            .map(|r| (r.feature.as_str(), &r.cells[i]))
-            .collect();
-        if let Some((_, Support::NotApplicable { reason })) = cells.first()
-            && cells
-                .iter()
-                .all(|(_, s)| matches!(s, Support::NotApplicable { .. }))
-        {
+        if all_na(m, i) {
+            let reason = m
+                .rows
+                .first()
+                .map(|r| r.cells[i].detail())
+                .unwrap_or_default();
             t.notes.push(format!("{}: n/a, {reason}", c.runtime));
             continue;
         }
-        for (feature, s) in cells {
-            let d = s.detail();
+        for r in &m.rows {
+            let d = r.cells[i].detail();
             if !d.is_empty() {
-                t.notes.push(format!("{} × {feature}: {d}", c.runtime));
+                t.notes.push(format!("{} × {}: {d}", c.runtime, r.feature));
             }
         }
     }

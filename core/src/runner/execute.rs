@@ -259,6 +259,14 @@ fn run_cells(
     let mut failed = 0;
     let mut ran = 0;
     let mut status = RunStatus::Complete;
+    let mut features = super::missing_features::MissingFeatures::new(
+        writer
+            .dir()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+        &plan.suite.name,
+    );
     let mut queue = plan.schedule();
     // With `--pair-mode alternate`, each cell's partner, run in its worker.
     let alternate = match plan.settings.pair_mode {
@@ -361,6 +369,7 @@ fn run_cells(
         } in arms
         {
             let (rt, test) = cells[index];
+            let failure = failure.map(|f| features.name_missing(f, rt, test));
             writer.cell(&CellRecord {
                 runtime: rt.id.clone(),
                 test: test.name.clone(),

@@ -5,6 +5,7 @@ mod cross_check;
 mod entry;
 mod execute;
 pub mod instructions;
+mod missing_features;
 mod plan;
 #[cfg(feature = "testing")]
 mod plan_cases;

@@ -68,6 +68,21 @@ impl Failure {
         }
     }
 
+    /// The same failure with a clause on why (a feature the runtime lacks) after its
+    /// message; kinds whose message is a number or nothing stay as they are.
+    pub fn with_context(self, clause: &str) -> Failure {
+        let add = |m: String| format!("{m} ({clause})");
+        match self {
+            Failure::Trap(m) => Failure::Trap(add(m)),
+            Failure::Crash(m) => Failure::Crash(add(m)),
+            Failure::WrongOutput(m) => Failure::WrongOutput(add(m)),
+            Failure::InvalidModule(m) => Failure::InvalidModule(add(m)),
+            Failure::OutOfMemory(m) => Failure::OutOfMemory(add(m)),
+            Failure::Other(m) => Failure::Other(add(m)),
+            other => other,
+        }
+    }
+
     /// A file a cell needs that could not be read: a missing one is its own kind.
     pub fn unreadable(file: &std::path::Path, e: std::io::Error) -> Failure {
         if e.kind() == std::io::ErrorKind::NotFound {
