@@ -11,6 +11,7 @@
 //! measurements and heap views draw core's tables ([`wasmeter_core::table`]), the cells
 //! `wasmeter show` prints.
 
+use super::features::FeaturesView;
 use super::http::HttpView;
 use super::{aligned, clip, header_row, pane_block, rel_color};
 use crate::component::{Action, Component, movement, step};
@@ -24,6 +25,7 @@ use wasmeter_core::analysis::{
     CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, cell_sizes,
     heap_series, summarize,
 };
+use wasmeter_core::features::Matrix;
 use wasmeter_core::format::{
     FAILED, MISSING, format_bytes, format_cell, format_geomean, format_ns, format_time,
     format_value,
@@ -77,6 +79,8 @@ pub struct DetailPane {
     http: HttpView,
     /// The size tables (none for runs without module sizes).
     sizes: Vec<CellTable>,
+    /// A run of the features suite: shown as its support grid instead of times.
+    features: Option<FeaturesView>,
 }
 
 impl DetailPane {
@@ -85,7 +89,11 @@ impl DetailPane {
         let summary = summarize(&run, None);
         let is_http = run.meta.suite_kind.is_http();
         let sizes = sizes_tables(&run.meta.tests, &summary.runtimes, &cell_sizes(&run));
+        let features = Matrix::from_run(&run)
+            .ok()
+            .map(|m| FeaturesView::new(m, run.dir.clone()));
         DetailPane {
+            features,
             sizes,
             heap: heap_series(&summary),
             http: if is_http {
@@ -611,6 +619,9 @@ fn geomean_line(r: &RuntimeSummary, width: usize) -> Line<'static> {
 
 impl Component for DetailPane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
+        if let Some(f) = &self.features {
+            return f.render(area, buf, focused);
+        }
         let m = &self.run.meta;
         // The matrix gets the rows it needs (borders, header, geomean and the selected
         // cell's line around the tests): half the screen, or more while the views below
@@ -704,6 +715,9 @@ impl Component for DetailPane {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
+        if let Some(f) = &mut self.features {
+            return f.on_key(key);
+        }
         if let Some((down, by)) = movement(&key) {
             self.row = step(self.row, self.summary.tests.len(), down, by);
             return Action::None;
@@ -748,6 +762,9 @@ impl Component for DetailPane {
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if let Some(f) = &self.features {
+            return f.hints();
+        }
         if self.lifecycle() {
             return vec![
                 ("arrows", "cell"),

@@ -5,6 +5,7 @@ pub mod confirm;
 pub mod detail;
 pub mod diff;
 pub mod export;
+pub mod features;
 pub mod help;
 pub mod history;
 pub mod http;
