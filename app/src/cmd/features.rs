@@ -9,10 +9,12 @@ use crate::InputError;
 use crate::cli::FeaturesArgs;
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::features::{Matrix, SUITE, render_csv, render_diff, table};
+use wasmeter_core::analysis::summarize;
+use wasmeter_core::export::{Format, Report, exporter};
+use wasmeter_core::features::{Matrix, SUITE, render_diff, table};
 use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
 use wasmeter_core::runtime::{flagged_variant, in_defaults, known_runtimes};
-use wasmeter_core::store::RunStatus;
+use wasmeter_core::store::{RunStatus, SavedRun};
 
 /// What `--format` takes.
 const FORMATS: [&str; 5] = ["text", "md", "csv", "html", "json"];
@@ -46,17 +48,22 @@ pub fn main(ctx: &Ctx, args: FeaturesArgs) -> Result<ExitCode> {
         };
         return write(&args, &text).map(|()| ExitCode::SUCCESS);
     }
-    let (matrix, complete) = match &args.run {
-        Some(spec) => (saved(ctx, spec)?, true),
+    let (run, complete) = match &args.run {
+        Some(spec) => (super::load(ctx, spec)?, true),
         None => probe(ctx, &args.runtimes)?,
     };
-    let t = table(&matrix);
+    let matrix = Matrix::from_run(&run).map_err(|e| InputError(e.to_string()))?;
     let text = match format {
         "json" => serde_json::to_string_pretty(&matrix)? + "\n",
-        "md" => t.to_markdown(),
-        "csv" => render_csv(&matrix),
-        "html" => t.to_html(t.title.as_deref().unwrap_or(SUITE)),
-        _ => t.to_text(),
+        "text" => table(&matrix).to_text(),
+        // The exports of a features run are its matrix (core's exporters, as `export`).
+        other => {
+            let format: Format = other.parse().map_err(InputError)?;
+            let report = Report::new(vec![(&run, summarize(&run, None))], None);
+            let mut out = Vec::new();
+            exporter(format).write(&report, &mut out)?;
+            String::from_utf8_lossy(&out).into_owned()
+        }
     };
     write(&args, &text)?;
     Ok(if complete {
@@ -73,8 +80,8 @@ fn saved(ctx: &Ctx, spec: &str) -> Result<Matrix> {
 }
 
 /// Runs the probes on `runtimes` (default: every available runtime) and their flagged
-/// variants; the matrix, and whether the run completed.
-fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(Matrix, bool)> {
+/// variants; the saved run, and whether it completed.
+fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(SavedRun, bool)> {
     let suite = ctx
         .catalog()?
         .get(SUITE)
@@ -120,8 +127,7 @@ fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(Matrix, bool)> {
         outcome.status,
         outcome.dir.display()
     );
-    let matrix = Matrix::from_run(&run).map_err(|e| InputError(e.to_string()))?;
-    Ok((matrix, outcome.status == RunStatus::Complete))
+    Ok((run, outcome.status == RunStatus::Complete))
 }
 
 /// Writes the output to `--output`, else stdout.

@@ -143,6 +143,21 @@ fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 1 + 5 * 20, "{csv}");
+    // `export` of a features run writes the matrix, as every front end's export does.
+    let out = res.join("matrix.md");
+    let o = wasmeter(
+        &[
+            "export",
+            id,
+            "--format",
+            "md",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), md);
     let o = wasmeter(&["features", "--diff", id, id], res);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(

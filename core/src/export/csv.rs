@@ -116,6 +116,9 @@ fn write_comparison(c: &Comparison, out: &mut dyn Write) -> std::io::Result<()> 
 
 impl Exporter for CsvExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(m) = &report.features {
+            return out.write_all(crate::features::render_csv(m).as_bytes());
+        }
         if let Some(c) = &report.comparison {
             return write_comparison(c, out);
         }

@@ -54,6 +54,11 @@ pub fn script_safe_json(report: &Report) -> serde_json::Result<String> {
 
 impl Exporter for HtmlExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(m) = &report.features {
+            let t = crate::features::table(m);
+            let title = t.title.clone().unwrap_or_default();
+            return out.write_all(t.to_html(&title).as_bytes());
+        }
         let at = TEMPLATE
             .find(MARKER)
             .expect("report template carries the data marker");

@@ -15,6 +15,9 @@ pub struct MarkdownExporter;
 
 impl Exporter for MarkdownExporter {
     fn write(&self, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+        if let Some(m) = &report.features {
+            return out.write_all(crate::features::table(m).to_markdown().as_bytes());
+        }
         if let Some(c) = &report.comparison {
             writeln!(
                 out,

@@ -167,11 +167,19 @@ pub struct Report<'a> {
     /// reference runtime.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Comparison>,
+    /// One run of the features suite: what it answers, the support matrix, which the CSV,
+    /// Markdown and HTML exports write instead of times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<crate::features::Matrix>,
 }
 
 impl<'a> Report<'a> {
     /// A report of runs with their summaries (and a diff when comparing two).
     pub fn new(runs: Vec<(&'a SavedRun, RunSummary)>, diff: Option<Diff>) -> Report<'a> {
+        let features = match runs.as_slice() {
+            [(run, _)] => crate::features::Matrix::from_run(run).ok(),
+            _ => None,
+        };
         let runs = runs
             .into_iter()
             .map(|(run, summary)| {
@@ -213,6 +221,7 @@ impl<'a> Report<'a> {
             runs,
             diff,
             comparison: None,
+            features,
         }
     }
 

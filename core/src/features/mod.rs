@@ -29,7 +29,7 @@ pub struct NotAFeaturesRun {
 /// One runtime × feature.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "support", rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FeatureSupport"))]
 pub enum Support {
     /// The probe ran and printed its known answer.
     Yes,
@@ -79,7 +79,7 @@ impl Support {
 
 /// A runtime's column.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FeatureColumn"))]
 pub struct Column {
     /// Runtime id.
     pub runtime: String,
@@ -89,7 +89,7 @@ pub struct Column {
 
 /// A feature's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FeatureRow"))]
 pub struct Row {
     /// The probe's name (`simd`, `wasi-poll`…), a test of the features suite.
     pub feature: String,
@@ -99,7 +99,7 @@ pub struct Row {
 
 /// The matrix of one run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FeatureMatrix"))]
 pub struct Matrix {
     /// The run it was read from.
     pub run: String,

@@ -21,6 +21,8 @@ import type { DiffKey } from './bindings/DiffKey';
 import type { DiffRow } from './bindings/DiffRow';
 import type { Distribution } from './bindings/Distribution';
 import type { Event } from './bindings/Event';
+import type { FeatureMatrix } from './bindings/FeatureMatrix';
+import type { FeatureSupport } from './bindings/FeatureSupport';
 import type { FileDigest } from './bindings/FileDigest';
 import type { FormatInfo } from './bindings/FormatInfo';
 import type { HeapPoint } from './bindings/HeapPoint';
@@ -90,6 +92,8 @@ export type {
   DiffKey,
   DiffRow,
   Distribution,
+  FeatureMatrix,
+  FeatureSupport,
   FileDigest,
   FormatInfo,
   HeapPoint,

@@ -8,6 +8,7 @@
  * the latency percentiles instead. Loads on demand: nothing is fetched until a run is
  * opened.
  */
+
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage, loadRun, type Report } from '../api';
 import { showError } from '../errors';
@@ -15,6 +16,7 @@ import { formatBytes, formatTime } from '../format';
 import { isHttpRun } from '../http';
 import { isLifecycleRun } from '../lifecycle';
 import { Distributions } from './detail/Distributions';
+import { FeatureGrid } from './detail/FeatureGrid';
 import { HeapChart } from './detail/HeapChart';
 import { HttpView } from './detail/HttpView';
 import { LifecycleTable } from './detail/LifecycleTable';
@@ -181,7 +183,9 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             </dl>
           </div>
 
-          {http ? (
+          {loaded?.report.features ? (
+            <FeatureGrid matrix={loaded.report.features} />
+          ) : http ? (
             <>
               <p class="muted small" data-testid="http-note">
                 Per request: cold start (spawn to the first 200 OK), latency over one keep-alive connection, and throughput at each
