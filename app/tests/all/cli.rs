@@ -289,7 +289,7 @@ fn input_errors_exit_2_and_name_the_problem() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("unknown runtime 'nosuch' (known: native, wasmtime"),
+        stderr(&out).contains("unknown runtime 'nosuch' (known: native, native-dlopen, wasmtime"),
         "{}",
         stderr(&out)
     );

@@ -125,7 +125,8 @@ fn tui_runs_sha256_on_wasmtime_and_native() {
     );
     let t = Tmux::start(&cmd);
 
-    // Runtimes detected; include exactly native and wasmtime (the first two rows).
+    // Runtimes detected; include exactly native and wasmtime (the first and third rows:
+    // native-dlopen is between them).
     t.wait_for("runtimes included", 60);
     for _ in 0..2 {
         if t.capture().contains("┃0 of ") {
@@ -134,7 +135,7 @@ fn tui_runs_sha256_on_wasmtime_and_native() {
         t.keys(&["a"]);
     }
     t.wait_for("┃0 of ", 5);
-    t.keys(&["g", "Space", "j", "Space"]);
+    t.keys(&["g", "Space", "j", "j", "Space"]);
     let s = t.wait_for("┃2 of ", 5);
     assert!(
         s.contains("[x] native") && s.contains("[x] wasmtime "),
