@@ -31,6 +31,9 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// List each embedded engine's settings instead (what `run --set` sweeps).
+        #[arg(long)]
+        settings: bool,
     },
     /// List suites, or one suite's tests.
     Suites {
@@ -79,6 +82,11 @@ pub enum Command {
         /// pairing cancelled.
         #[arg(long, conflicts_with = "phases")]
         noise: bool,
+        /// The run's sweep instead (`run --set`): per test the figure against the first
+        /// swept setting, one column per combination of the others, the best combination,
+        /// and which settings moved a figure beyond noise.
+        #[arg(long, conflicts_with_all = ["phases", "noise"])]
+        sweep: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -92,7 +100,7 @@ pub enum Command {
         /// Run B; omit to compare two runtimes or two tests of run A.
         b: Option<String>,
         /// With one run: the two runtimes to compare, `A,B`.
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long)]
         runtimes: Vec<String>,
         /// With one run: the two tests to compare on each runtime, `A,B` (two builds of a
         /// module, say).
@@ -306,7 +314,7 @@ pub struct RunArgs {
     pub tests: Vec<String>,
     /// Runtimes to run on, comma-separated; the groups `embedded`, `cli` and `all` name every
     /// available runtime of that kind (default: all).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub runtimes: Vec<String>,
     /// Warm-up iterations per invocation (default: the suite kind's, shown by `wasmeter
     /// suites SUITE`).
@@ -331,7 +339,7 @@ pub struct RunArgs {
     /// Two runtimes or two tests of the run, `A,B`, whose invocations run side by side in
     /// every round (A then B or B then A), so `diff RUN --runtimes A,B` (or `--tests A,B`)
     /// pairs them on the same rounds.
-    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    #[arg(long, value_name = "A,B")]
     pub pair: Vec<String>,
     /// How the --pair arms run: alternate (default for command suites: both in one worker
     /// process, iteration by iteration, so what differs between processes cancels in their
@@ -347,6 +355,14 @@ pub struct RunArgs {
     /// With `--precision`: how long the whole run may take, e.g. 90s, 10m, 1h30m.
     #[arg(long, value_name = "DURATION", requires = "precision")]
     pub budget: Option<String>,
+    /// Sweep an engine setting, `ENGINE.NAME=V1,V2` (repeatable): every combination runs as
+    /// a runtime of its own, `wasmtime[allocator=pooling,cow=off]`, in place of the engine
+    /// (`wasmeter runtimes --settings` lists them).
+    #[arg(long = "set", value_name = "ENGINE.NAME=VALUES")]
+    pub settings: Vec<String>,
+    /// Run a sweep of more than 64 combinations.
+    #[arg(long)]
+    pub yes: bool,
     /// time (default), or instructions: also count the instructions of each embedded
     /// runtime's execute phase under Valgrind's callgrind (command suites; tens of times
     /// slower; CLI runtimes and native keep their times). Instruction counts are what such
@@ -463,7 +479,7 @@ pub struct LoadArgs {
 pub struct FeaturesArgs {
     /// Runtimes to probe, comma-separated; the groups `embedded`, `cli` and `all` as in
     /// `run` (default: every available runtime).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long)]
     pub runtimes: Vec<String>,
     /// Show a saved matrix instead of probing: run id, prefix, `latest` or path.
     #[arg(long, conflicts_with_all = ["runtimes", "diff"])]

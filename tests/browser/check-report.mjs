@@ -186,6 +186,9 @@ try {
       renderErrors: document.documentElement.getAttribute('data-render-errors'),
       missingTexts: texts.filter((t) => !text.includes(t) && !hostTitle.includes(t)),
       sizesVisible: Boolean(q('#sizes-section') && !q('#sizes-section').hidden && q('#sizes-section').getClientRects().length),
+      sweepVisible: Boolean(q('#sweep-section') && !q('#sweep-section').hidden && q('#sweep-section').getClientRects().length),
+      sweepPoints: Array.from(document.querySelectorAll('#sweep-chart svg circle[data-runtime]')).map((c) => c.getAttribute('data-runtime')),
+      sweepNotes: Array.from(document.querySelectorAll('#sweep-notes li')).map((li) => li.textContent),
       sizesRows: Array.from(document.querySelectorAll('#sizes-table tbody tr')).map((r) => Array.from(r.cells).map((c) => c.getAttribute('data-sort'))),
       sizesHead: Array.from(document.querySelectorAll('#sizes-table thead th')).map((th) => th.textContent),
       memoryRows: document.querySelectorAll('#memory-table tbody tr').length,
@@ -265,6 +268,18 @@ try {
       `#heap-chart draws ${dom.heapDashed} dashed (sparse) lines`);
   } else {
     check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
+  }
+  // A run with a sweep: the first test's scan draws a point per combination with a figure,
+  // and names the best one.
+  const sweep = data && data.sweep && typeof data.sweep === 'object' ? data.sweep : null;
+  if (sweep) {
+    const first = sweep.tests[0];
+    const want = first.points.filter((p) => typeof p.typical === 'number').map((p) => p.runtime).sort();
+    check(dom.sweepVisible, 'a run with a sweep but #sweep-section is hidden');
+    check(JSON.stringify(dom.sweepPoints.slice().sort()) === JSON.stringify(want), `#sweep-chart draws ${dom.sweepPoints.join(', ')}; the data has ${want.join(', ')}`);
+    check(!first.best || dom.sweepNotes.includes(`best: ${first.best}`), `#sweep-notes: ${dom.sweepNotes.join(' | ')}`);
+  } else {
+    check(!dom.sweepVisible, 'a sweep section for a run without a sweep');
   }
   // Runs of programs: the size table holds every sized test's module and native bytes and
   // a column per engine that made a compiled artifact; the memory table a row per test.

@@ -50,7 +50,7 @@ pub fn main(ctx: &Ctx, args: FeaturesArgs) -> Result<ExitCode> {
     }
     let (run, complete) = match &args.run {
         Some(spec) => (super::load(ctx, spec)?, true),
-        None => probe(ctx, &args.runtimes)?,
+        None => probe(ctx, &super::ids(&args.runtimes))?,
     };
     let matrix = Matrix::from_run(&run).map_err(|e| InputError(e.to_string()))?;
     let text = match format {

@@ -53,7 +53,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Desktop => desktop::main(&ctx),
-        Command::Runtimes { json } => runtimes::main(&ctx, json),
+        Command::Runtimes { json, settings } => runtimes::main(&ctx, json, settings),
         Command::Suites { name, json } => suites::main(&ctx, name.as_deref(), json),
         Command::Suite {
             action: SuiteAction::Build { name, force },
@@ -68,6 +68,12 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             json,
             ..
         } => show::noise(&ctx, &run, json),
+        Command::Show {
+            run,
+            sweep: true,
+            json,
+            ..
+        } => show::sweep(&ctx, &run, json),
         Command::Show {
             run,
             baseline,
@@ -91,7 +97,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             diff::Args {
                 a: &a,
                 b: b.as_deref(),
-                runtimes: &runtimes,
+                runtimes: &ids(&runtimes),
                 tests: &tests,
                 threshold,
                 normalize: normalize.as_deref(),
@@ -176,6 +182,14 @@ impl Ctx {
 pub fn load(ctx: &Ctx, spec: &str) -> Result<SavedRun> {
     let dir = resolve_run(&ctx.results, spec).map_err(|e| InputError(e.to_string()))?;
     load_run(&dir).map_err(|e| InputError(e.to_string()).into())
+}
+
+/// Runtime ids as given (`--runtimes a,b --runtimes c`): split at commas, except those
+/// inside a settings id's brackets (`wasmtime[allocator=pooling,cow=off]`).
+pub fn ids(raw: &[String]) -> Vec<String> {
+    raw.iter()
+        .flat_map(|r| wasmeter_core::runtime::settings::split_ids(r))
+        .collect()
 }
 
 /// Prints a value as pretty JSON on stdout.

@@ -101,6 +101,9 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         } else {
             print!("{}", super::show::render_summary(&summary));
         }
+        if let Some(s) = wasmeter_core::analysis::sweep(&run, &summary) {
+            print!("{}", super::show::sweep_text(&s));
+        }
     }
     if let Some(p) = run.meta.settings.precision {
         let short = wasmeter_core::runner::shortfalls(&run);
@@ -267,7 +270,7 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
     };
     Ok(RunChoices {
         tests: args.tests.clone(),
-        runtimes: args.runtimes.clone(),
+        runtimes: super::ids(&args.runtimes),
         warmup: args.warmup,
         runs: args.runs,
         invocations: args.invocations,
@@ -298,13 +301,15 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         skip_missing: args.skip_missing,
         http,
         precision: precision(args)?,
+        settings: args.settings.clone(),
+        yes: args.yes,
         pair_mode: args
             .pair_mode
             .as_deref()
             .map(str::parse)
             .transpose()
             .map_err(|e: String| InputError(format!("--pair-mode: {e}")))?,
-        pair: match args.pair.as_slice() {
+        pair: match super::ids(&args.pair).as_slice() {
             [] => None,
             [a, b] => Some([a.clone(), b.clone()]),
             _ => {

@@ -35,6 +35,30 @@ pub fn noise(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `show RUN --sweep`: the run's parameter scan; a run without a sweep is an input error.
+pub fn sweep(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
+    let run = super::load(ctx, spec)?;
+    let summary = summarize(&run, None);
+    let Some(s) = wasmeter_core::analysis::sweep(&run, &summary) else {
+        return Err(crate::InputError(format!(
+            "run {} has no sweep: its runtimes are not one engine at two or more settings (run it with --set ENGINE.NAME=V1,V2)",
+            run.meta.id
+        ))
+        .into());
+    };
+    if json {
+        super::print_json(&s)?;
+    } else {
+        print!("{}", sweep_text(&s));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A sweep's tables as text.
+pub fn sweep_text(s: &wasmeter_core::analysis::Sweep) -> String {
+    tables_text(wasmeter_core::table::sweep_tables(s))
+}
+
 pub fn main(
     ctx: &Ctx,
     spec: &str,

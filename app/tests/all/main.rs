@@ -22,5 +22,6 @@ mod lifecycle;
 mod modules;
 mod plans;
 mod report;
+mod sweeps;
 mod tui_tmux;
 mod wasi_http;

@@ -10,6 +10,7 @@ mod noise;
 mod sizes;
 mod stats;
 mod summary;
+mod sweep;
 
 pub use compare::{
     COMPARE_NORMALIZE, CompareCell, CompareColumn, CompareError, CompareOptions, Comparison,
@@ -35,6 +36,7 @@ pub use stats::{
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,
 };
+pub use sweep::{ScanPoint, ScanTest, SettingEffect, Sweep, sweep};
 
 /// Version of the figures a run's summary gives a cell: its typical value
 /// ([`Stats::typical`]) and its 95 % interval. Figures kept from earlier summaries (the

@@ -6,7 +6,7 @@ use crate::analysis::{Diff, RunSummary};
 use crate::suite::SuiteKind;
 use crate::table::{
     compare_table, diff_table, escape_markdown as cell, http_tables, lifecycle_tables,
-    phases_table, sizes_tables, startup_corrected_table, summary_table,
+    phases_table, sizes_tables, startup_corrected_table, summary_table, sweep_tables,
 };
 use std::io::Write;
 
@@ -81,6 +81,12 @@ impl Exporter for MarkdownExporter {
                 write!(out, "{}", t.to_markdown())?;
             }
             write_failures(out, s)?;
+        }
+        if let Some(sw) = &report.sweep {
+            writeln!(out, "## Sweep of {}\n", cell(&sw.engine))?;
+            for t in sweep_tables(sw) {
+                write!(out, "{}", t.to_markdown())?;
+            }
         }
         Ok(())
     }

@@ -171,14 +171,21 @@ pub struct Report<'a> {
     /// Markdown and HTML exports write instead of times.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<crate::features::Matrix>,
+    /// One run with a sweep (`run --set`): its parameter scan, which the Markdown and HTML
+    /// exports draw after the run's tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<crate::analysis::Sweep>,
 }
 
 impl<'a> Report<'a> {
     /// A report of runs with their summaries (and a diff when comparing two).
     pub fn new(runs: Vec<(&'a SavedRun, RunSummary)>, diff: Option<Diff>) -> Report<'a> {
-        let features = match runs.as_slice() {
-            [(run, _)] => crate::features::Matrix::from_run(run).ok(),
-            _ => None,
+        let (features, sweep) = match runs.as_slice() {
+            [(run, summary)] => (
+                crate::features::Matrix::from_run(run).ok(),
+                crate::analysis::sweep(run, summary),
+            ),
+            _ => (None, None),
         };
         let runs = runs
             .into_iter()
@@ -222,6 +229,7 @@ impl<'a> Report<'a> {
             diff,
             comparison: None,
             features,
+            sweep,
         }
     }
 

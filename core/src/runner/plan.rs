@@ -83,27 +83,39 @@ impl Plan {
         let mut skipped = Vec::new();
         let mut not_applicable: Vec<(String, String)> = Vec::new();
         // Each selected id, and whether the user named it (rather than a group or default).
-        let selected: Vec<(String, bool)> = if req.runtimes.is_empty() {
+        // Sweeps (`--set`) put every combination of settings in place of their engine.
+        let asked = crate::runtime::expand_settings(&req.runtimes, &req.settings, req.yes)
+            .map_err(PlanError::Invalid)?;
+        let selected: Vec<(String, bool)> = if asked.is_empty() {
             all.iter()
                 .filter(|r| r.available() && crate::runtime::in_defaults(&r.id))
                 .map(|r| (r.id.clone(), false))
                 .collect()
         } else {
-            expand_groups(&req.runtimes, &all)
+            expand_groups(&asked, &all)
         };
         let mut runtimes: Vec<RuntimeInfo> = Vec::new();
         for (id, named) in &selected {
-            let info =
-                all.iter()
-                    .find(|r| &r.id == id)
-                    .ok_or_else(|| PlanError::UnknownRuntime {
-                        id: id.clone(),
-                        known: all
-                            .iter()
-                            .map(|r| r.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?;
+            let swept;
+            let info = match all.iter().find(|r| &r.id == id) {
+                Some(info) => info,
+                None => match crate::runtime::settings_info(id) {
+                    Some(made) => {
+                        swept = made.map_err(PlanError::Invalid)?;
+                        &swept
+                    }
+                    None => {
+                        return Err(PlanError::UnknownRuntime {
+                            id: id.clone(),
+                            known: all
+                                .iter()
+                                .map(|r| r.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        });
+                    }
+                },
+            };
             let applies = applicability(info, &req.suite);
             if let Err(why) = applies {
                 if kind == SuiteKind::Servers && !*named {

@@ -167,6 +167,13 @@ pub struct RunChoices {
     /// Add rounds until every cell's interval is this narrow, within a budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<crate::store::Precision>,
+    /// Engine settings to sweep, `ENGINE.NAME=V1,V2` each (`--set`): every combination
+    /// runs as a runtime of its own, `wasmtime[allocator=pooling,cow=off]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<String>,
+    /// Run a sweep of more than 64 combinations (`--yes`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub yes: bool,
 }
 
 impl RunRequest {
@@ -211,6 +218,8 @@ impl RunRequest {
             pair: c.pair,
             pair_mode: c.pair_mode,
             precision: c.precision,
+            settings: c.settings,
+            yes: c.yes,
             suite,
         }
     }
@@ -235,11 +244,13 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
         })
         .collect();
     if id == crate::runtime::NATIVE_DLOPEN {
-        let built_here = suite.tests.iter().any(|t| {
-            t.guest()
-                .is_some_and(|g| matches!(g.build, Build::Source(_)))
-        });
-        return if built_here {
+        let guests: Vec<&Build> = suite
+            .tests
+            .iter()
+            .filter_map(|t| Some(&t.guest()?.build))
+            .collect();
+        let built_here = guests.iter().any(|b| matches!(b, Build::Source(_)));
+        return if guests.is_empty() || built_here {
             Ok(())
         } else {
             Err(NO_LIBRARY.into())

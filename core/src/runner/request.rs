@@ -56,6 +56,10 @@ pub struct RunRequest {
     pub pair_mode: Option<PairMode>,
     /// Rounds added until every cell's interval is this narrow (or the budget is spent).
     pub precision: Option<crate::store::Precision>,
+    /// Engine settings swept, `ENGINE.NAME=V1,V2` each: every combination a runtime.
+    pub settings: Vec<String>,
+    /// Run a sweep of more than [`crate::runtime::settings::MAX_COMBINATIONS`] runtimes.
+    pub yes: bool,
 }
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and

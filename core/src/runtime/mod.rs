@@ -14,6 +14,7 @@ mod native_build;
 mod native_library;
 pub mod process;
 mod registry;
+pub mod settings;
 pub mod suite_api;
 
 pub(crate) use cli::expand;
@@ -30,8 +31,8 @@ pub use native_build::{LIBRARY_MAIN, NativeCompiler, NativeForm, cache_root, nat
 pub use native_library::{NATIVE_DLOPEN, NativeLibraryRuntime};
 pub(crate) use registry::native_info;
 pub use registry::{
-    RuntimeInfo, applies_to, in_defaults, instantiate, is_builtin, known_runtimes,
-    serves_components,
+    RuntimeInfo, applies_to, engine_settings, expand_settings, in_defaults, instantiate,
+    is_builtin, known_runtimes, parse_settings_id, serves_components, settings_info,
 };
 
 use serde::{Deserialize, Serialize};

@@ -151,6 +151,62 @@ fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
     }
 }
 
+/// Every embedded engine's settings declaration (`runtimes --settings`).
+pub fn engine_settings() -> &'static [super::settings::EngineSettings] {
+    &super::embedded::SETTINGS
+}
+
+/// The engine and values of a settings id among the engines wasmeter knows.
+pub fn parse_settings_id(id: &str) -> Option<Result<super::settings::ParsedId, String>> {
+    super::settings::parse_id(id, engine_settings())
+}
+
+/// The runtimes of a run with sweeps ([`super::settings::expand`] over wasmeter's engines).
+pub fn expand_settings(
+    runtimes: &[String],
+    sets: &[String],
+    yes: bool,
+) -> Result<Vec<String>, String> {
+    super::settings::expand(runtimes, sets, yes, engine_settings())
+}
+
+/// A runtime id with engine settings (`wasmtime[allocator=pooling]`), made on demand: its
+/// engine's base preset with the values it names. `None` for an id without settings; an
+/// error names a setting or value the engine does not accept, or a configuration it
+/// refuses.
+pub fn settings_info(id: &str) -> Option<Result<RuntimeInfo, String>> {
+    let parsed = super::settings::parse_id(id, engine_settings())?;
+    Some(parsed.and_then(|(decl, pairs)| {
+        let (_, engine, config) = EMBEDDED
+            .iter()
+            .find(|(i, _, _)| *i == decl.base)
+            .ok_or_else(|| format!("runtime '{id}': no preset {}", decl.base))?;
+        let mut e = *engine;
+        for (k, v) in &pairs {
+            e = e.with(k, v)?;
+        }
+        #[cfg(feature = "engines")]
+        e.check().map_err(|why| {
+            format!(
+                "runtime '{id}': {} refuses these settings: {why}",
+                decl.engine
+            )
+        })?;
+        let set: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        Ok(RuntimeInfo {
+            id: id.to_string(),
+            kind: RuntimeKind::Embedded,
+            version: e.version().to_string(),
+            config: format!("{config}; set: {}", set.join(", ")),
+            unavailable: (!cfg!(feature = "engines")).then(|| {
+                "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
+            }),
+            hint: None,
+            command: None,
+        })
+    }))
+}
+
 /// Whether a runtime joins a run that names no runtimes (and starts ticked in the TUI):
 /// `native-dlopen` is a second native column, for pairing in one process, so it runs only
 /// when named (or with the `all` group).

@@ -17,6 +17,7 @@ mod noise;
 mod phases;
 mod sizes;
 mod summary;
+mod sweep;
 mod text;
 
 pub use compare::compare_table;
@@ -32,6 +33,7 @@ pub use noise::noise_tables;
 pub use phases::phases_table;
 pub use sizes::sizes_tables;
 pub use summary::{startup_corrected_table, summary_table};
+pub use sweep::sweep_tables;
 
 /// How a column's cells line up: text to the left, numbers to the right (so that digits
 /// of the same weight stand one above the other).

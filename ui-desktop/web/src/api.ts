@@ -69,6 +69,7 @@ import type { Size } from './bindings/Size';
 import type { Stats } from './bindings/Stats';
 import type { SuiteKind } from './bindings/SuiteKind';
 import type { SuiteView } from './bindings/SuiteView';
+import type { Sweep } from './bindings/Sweep';
 import type { TestRecord } from './bindings/TestRecord';
 import type { TestView } from './bindings/TestView';
 import type { TimeoutSource } from './bindings/TimeoutSource';
@@ -129,6 +130,7 @@ export type {
   Size,
   Stats,
   SuiteKind,
+  Sweep,
   TestRecord,
   TimeoutSource,
   Verdict,

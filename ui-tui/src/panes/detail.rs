@@ -13,6 +13,7 @@
 
 use super::features::FeaturesView;
 use super::http::HttpView;
+use super::sweep::render_sweep;
 use super::{aligned, clip, header_row, pane_block, rel_color};
 use crate::component::{Action, Component, movement, step};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -22,8 +23,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{
-    CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Unit, cell_sizes,
-    heap_series, summarize,
+    CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Sweep, Unit, cell_sizes,
+    heap_series, summarize, sweep,
 };
 use wasmeter_core::features::Matrix;
 use wasmeter_core::format::{
@@ -56,6 +57,8 @@ pub enum View {
     /// Runs of prebuilt or given programs: module, native and compiled sizes, and each
     /// cell's peak memory.
     Sizes,
+    /// Runs with a sweep (`run --set`): the selected test's parameter scan.
+    Sweep,
 }
 
 /// State of the run-detail pane.
@@ -81,6 +84,8 @@ pub struct DetailPane {
     sizes: Vec<CellTable>,
     /// A run of the features suite: shown as its support grid instead of times.
     features: Option<FeaturesView>,
+    /// The run's sweep, when its runtimes are one engine at several settings.
+    sweep: Option<Sweep>,
 }
 
 impl DetailPane {
@@ -92,7 +97,16 @@ impl DetailPane {
         let features = Matrix::from_run(&run)
             .ok()
             .map(|m| FeaturesView::new(m, run.dir.clone()));
+        let sweep = sweep(&run, &summary);
         DetailPane {
+            view: if sweep.is_some() {
+                View::Sweep
+            } else if is_http {
+                View::Http
+            } else {
+                View::Distribution
+            },
+            sweep,
             features,
             sizes,
             heap: heap_series(&summary),
@@ -105,11 +119,6 @@ impl DetailPane {
             summary,
             row: 0,
             col: 0,
-            view: if is_http {
-                View::Http
-            } else {
-                View::Distribution
-            },
             measure: MEASURES
                 .iter()
                 .position(|m| m.key == "instantiate")
@@ -711,6 +720,11 @@ impl Component for DetailPane {
                 }
             }
             View::Sizes => self.render_sizes(lower, buf),
+            View::Sweep => {
+                if let (Some(s), Some((_, test))) = (&self.sweep, self.selected()) {
+                    render_sweep(s, test, lower, buf);
+                }
+            }
         }
     }
 
@@ -737,7 +751,8 @@ impl Component for DetailPane {
                     View::Phases if self.lifecycle() => View::Heap,
                     View::Phases | View::Heap if self.is_http() => View::Http,
                     View::Phases if !self.sizes.is_empty() => View::Sizes,
-                    View::Phases | View::Heap | View::Sizes => View::Distribution,
+                    View::Phases | View::Heap | View::Sizes if self.sweep.is_some() => View::Sweep,
+                    View::Phases | View::Heap | View::Sizes | View::Sweep => View::Distribution,
                 }
             }
             KeyCode::Char('m') if self.lifecycle() => {

@@ -13,6 +13,7 @@ pub mod live;
 pub mod runs;
 pub mod runtimes;
 pub mod settings;
+pub mod sweep;
 pub mod tests;
 
 use ratatui::buffer::Buffer;

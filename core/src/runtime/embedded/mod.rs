@@ -21,13 +21,13 @@ mod wasmtime;
 pub use self::wasm3::Wasm3;
 #[cfg(feature = "engines")]
 pub use self::wasmer::Wasmer;
-pub use self::wasmer::WasmerCompiler;
+pub use self::wasmer::{WASMER_SETTINGS, WasmerCompiler};
 #[cfg(feature = "engines")]
 pub use self::wasmi::Wasmi;
-pub use self::wasmi::WasmiTranslation;
+pub use self::wasmi::{WASMI_SETTINGS, WasmiTranslation};
 #[cfg(feature = "engines")]
 pub use self::wasmtime::Wasmtime;
-pub use self::wasmtime::WasmtimeVariant;
+pub use self::wasmtime::{WASMTIME_SETTINGS, WasmtimeCompiler, WasmtimeOpt, WasmtimeVariant};
 
 #[cfg(feature = "engines")]
 use super::{Failure, Job, Runtime};
@@ -58,22 +58,22 @@ pub enum Embedded {
 pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
     (
         "wasmtime",
-        Embedded::Wasmtime(WasmtimeVariant::Default),
+        Embedded::Wasmtime(WasmtimeVariant::DEFAULT),
         "Cranelift, default configuration",
     ),
     (
         "wasmtime-pooling",
-        Embedded::Wasmtime(WasmtimeVariant::Pooling),
+        Embedded::Wasmtime(WasmtimeVariant::POOLING),
         "Cranelift, pooling allocator, copy-on-write memory init",
     ),
     (
         "wasmtime-pooling-nocow",
-        Embedded::Wasmtime(WasmtimeVariant::PoolingNoCow),
+        Embedded::Wasmtime(WasmtimeVariant::POOLING_NOCOW),
         "Cranelift, pooling allocator, data segments copied at instantiation (lifecycle suite only)",
     ),
     (
         "wasmtime-winch",
-        Embedded::Wasmtime(WasmtimeVariant::Winch),
+        Embedded::Wasmtime(WasmtimeVariant::WINCH),
         "Winch baseline compiler",
     ),
     (
@@ -83,7 +83,7 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
     ),
     (
         "wasmtime-serial",
-        Embedded::Wasmtime(WasmtimeVariant::Serial),
+        Embedded::Wasmtime(WasmtimeVariant::SERIAL),
         "Cranelift, parallel compilation off: one thread compiles (lifecycle suite only)",
     ),
     (
@@ -118,13 +118,47 @@ pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
     ),
 ];
 
+/// Every engine that declares settings ([`crate::runtime::settings`]).
+pub const SETTINGS: [crate::runtime::settings::EngineSettings; 3] =
+    [WASMTIME_SETTINGS, WASMER_SETTINGS, WASMI_SETTINGS];
+
 impl Embedded {
     /// The engine configuration an embedded runtime id stands for; `None` for any other id.
     pub fn parse(id: &str) -> Option<Embedded> {
-        EMBEDDED
-            .iter()
-            .find(|(i, _, _)| *i == id)
-            .map(|(_, e, _)| *e)
+        if let Some((_, e, _)) = EMBEDDED.iter().find(|(i, _, _)| *i == id) {
+            return Some(*e);
+        }
+        // A settings id: the engine's base preset with the values it names.
+        let (decl, pairs) = crate::runtime::settings::parse_id(id, &SETTINGS)?.ok()?;
+        let mut e = Embedded::parse(decl.base)?;
+        for (k, v) in &pairs {
+            e = e.with(k, v).ok()?;
+        }
+        Some(e)
+    }
+
+    /// Whether the engine accepts this configuration (wasmtime refuses some combinations
+    /// when the engine is made); the engine's own words when not.
+    #[cfg(feature = "engines")]
+    pub fn check(self) -> Result<(), String> {
+        match self {
+            Embedded::Wasmtime(v) => ::wasmtime::Engine::new(&v.config(16))
+                .map(|_| ())
+                .map_err(|e| format!("{e:#}")),
+            _ => Ok(()),
+        }
+    }
+
+    /// This engine with one setting changed.
+    pub fn with(self, name: &str, value: &str) -> Result<Embedded, String> {
+        Ok(match self {
+            Embedded::Wasmtime(v) => Embedded::Wasmtime(v.with(name, value)?),
+            Embedded::Wasmer(c) => Embedded::Wasmer(c.with(name, value)?),
+            Embedded::Wasmi(t) => Embedded::Wasmi(t.with(name, value)?),
+            e @ (Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
+                return Err(format!("{e:?} has no settings"));
+            }
+        })
     }
 
     /// The engine's version, read from Cargo.lock at build time.
@@ -336,7 +370,7 @@ mod tests {
         let engines: Vec<(&str, Box<dyn Runtime>)> = vec![
             (
                 "wasmtime",
-                Box::new(Wasmtime::new(WasmtimeVariant::Default).unwrap()),
+                Box::new(Wasmtime::new(WasmtimeVariant::DEFAULT).unwrap()),
             ),
             (
                 "wasmer",

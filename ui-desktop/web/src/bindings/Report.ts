@@ -3,6 +3,7 @@ import type { Comparison } from "./Comparison";
 import type { Diff } from "./Diff";
 import type { FeatureMatrix } from "./FeatureMatrix";
 import type { RunData } from "./RunData";
+import type { Sweep } from "./Sweep";
 
 /**
  * Everything an exporter writes.
@@ -33,4 +34,9 @@ comparison?: Comparison | null,
  * One run of the features suite: what it answers, the support matrix, which the CSV,
  * Markdown and HTML exports write instead of times.
  */
-features?: FeatureMatrix | null, };
+features?: FeatureMatrix | null, 
+/**
+ * One run with a sweep (`run --set`): its parameter scan, which the Markdown and HTML
+ * exports draw after the run's tables.
+ */
+sweep?: Sweep | null, };

@@ -89,4 +89,13 @@ pair_mode?: PairMode,
 /**
  * Add rounds until every cell's interval is this narrow, within a budget.
  */
-precision?: Precision, };
+precision?: Precision, 
+/**
+ * Engine settings to sweep, `ENGINE.NAME=V1,V2` each (`--set`): every combination
+ * runs as a runtime of its own, `wasmtime[allocator=pooling,cow=off]`.
+ */
+settings: Array<string>, 
+/**
+ * Run a sweep of more than 64 combinations (`--yes`).
+ */
+yes: boolean, };

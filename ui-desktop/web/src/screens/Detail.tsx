@@ -24,6 +24,7 @@ import { type CellRef, DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
 import { Resources } from './detail/Resources';
 import { hasSizes, Sizes } from './detail/Sizes';
+import { SweepChart } from './detail/SweepChart';
 
 interface DetailProps {
   runId: string | null;
@@ -230,6 +231,8 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
               <DetailMatrix summary={s} selected={selected} onSelect={(cell) => setPicked({ id: runId, cell })} />
             </div>
           )}
+
+          {loaded?.report.sweep && <SweepChart runId={run.id} sweep={loaded.report.sweep} />}
 
           <div class="panel">
             <h2>

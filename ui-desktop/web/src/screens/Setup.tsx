@@ -495,6 +495,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       runtimes: selectedRuntimes,
       baseline: shownBaseline,
       skip_missing: skipMissing,
+      // Sweeps (`run --set`) are the CLI's for now.
+      settings: [],
+      yes: false,
     };
     // What was left alone is left out: core decides it as for any front end.
     if (warmup !== null) choices.warmup = num(warmup);

@@ -43,7 +43,15 @@ describe('api', () => {
       return null;
     });
     const batches: api.RunEvent[][] = [];
-    const choices: api.RunChoices = { tests: ['sha256'], runtimes: ['native'], runs: 3, timeout_secs: 9, skip_missing: false };
+    const choices: api.RunChoices = {
+      tests: ['sha256'],
+      runtimes: ['native'],
+      runs: 3,
+      timeout_secs: 9,
+      skip_missing: false,
+      settings: [],
+      yes: false,
+    };
     await api.startRun('compute', choices, (b) => batches.push(b));
     expect(calls).toHaveLength(1);
     expect(calls[0]!.cmd).toBe('start_run');
@@ -60,7 +68,9 @@ describe('api', () => {
     record(() => {
       throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
     });
-    await expect(api.startRun('compute', { tests: [], runtimes: [], skip_missing: false }, () => {})).rejects.toEqual({
+    await expect(
+      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false }, () => {}),
+    ).rejects.toEqual({
       code: 'busy',
       message: 'a run is already in progress; cancel it or wait',
     });

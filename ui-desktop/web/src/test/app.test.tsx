@@ -150,7 +150,7 @@ describe('App', () => {
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
     const first = calls.find((c) => c.cmd === 'start_run')!.payload.choices as RunChoices;
-    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'skip_missing', 'tests']);
+    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'settings', 'skip_missing', 'tests', 'yes']);
 
     // The diff screen's threshold is the policy's until typed.
     fireEvent.click(screen.getByTestId('nav-diff'));
@@ -263,6 +263,8 @@ describe('App', () => {
       size: 'full',
       baseline: 'native',
       skip_missing: false,
+      settings: [],
+      yes: false,
       label: 'my label',
       seed: 7,
       measure: 'instructions',

@@ -24,6 +24,30 @@ pub enum WasmerCompiler {
     Singlepass,
 }
 
+/// wasmer's settings, as `--set wasmer.NAME=…` and `wasmer[NAME=…]` take them.
+pub const WASMER_SETTINGS: crate::runtime::settings::EngineSettings =
+    crate::runtime::settings::EngineSettings {
+        engine: "wasmer",
+        base: "wasmer-cranelift",
+        settings: &[crate::runtime::settings::Setting {
+            name: "compiler",
+            values: crate::runtime::settings::Values::OneOf(&["cranelift", "singlepass"]),
+            default: "cranelift",
+            what: "optimising compiler, or a single fast pass",
+        }],
+    };
+
+impl WasmerCompiler {
+    /// This compiler with one setting changed (the only one: `compiler`).
+    pub fn with(self, name: &str, value: &str) -> Result<WasmerCompiler, String> {
+        match (name, value) {
+            ("compiler", "singlepass") => Ok(WasmerCompiler::Singlepass),
+            ("compiler", _) => Ok(WasmerCompiler::Cranelift),
+            (other, _) => Err(format!("wasmer has no setting '{other}'")),
+        }
+    }
+}
+
 #[cfg(feature = "engines")]
 impl WasmerCompiler {
     /// A wasmer engine with this compiler: the same for every suite.

@@ -31,6 +31,30 @@ pub enum WasmiTranslation {
     Lazy,
 }
 
+/// wasmi's settings, as `--set wasmi.NAME=…` and `wasmi[NAME=…]` take them.
+pub const WASMI_SETTINGS: crate::runtime::settings::EngineSettings =
+    crate::runtime::settings::EngineSettings {
+        engine: "wasmi",
+        base: "wasmi",
+        settings: &[crate::runtime::settings::Setting {
+            name: "translation",
+            values: crate::runtime::settings::Values::OneOf(&["eager", "lazy"]),
+            default: "eager",
+            what: "functions translated to wasmi's bytecode when compiled, or on first call",
+        }],
+    };
+
+impl WasmiTranslation {
+    /// This translation with one setting changed (the only one: `translation`).
+    pub fn with(self, name: &str, value: &str) -> Result<WasmiTranslation, String> {
+        match (name, value) {
+            ("translation", "lazy") => Ok(WasmiTranslation::Lazy),
+            ("translation", _) => Ok(WasmiTranslation::Eager),
+            (other, _) => Err(format!("wasmi has no setting '{other}'")),
+        }
+    }
+}
+
 /// What a store holds: the guest's WASI context and its memory cap.
 #[cfg(feature = "engines")]
 pub(crate) struct Host {

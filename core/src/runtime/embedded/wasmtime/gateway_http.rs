@@ -118,7 +118,7 @@ impl WasmtimeHttpBackend {
     pub fn new(spec: &GatewaySpec) -> Result<WasmtimeHttpBackend, String> {
         // A component instance takes a few core instances and tables (its adapter shims).
         let slots = (spec.threads * 16).max(64) as u32;
-        let config = WasmtimeVariant::Pooling.server_config(slots);
+        let config = WasmtimeVariant::POOLING.server_config(slots);
         let engine = Engine::new(&config).map_err(|e| format!("{e:#}"))?;
         let path = &spec.wasm;
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -27,24 +27,168 @@ use wasmtime::{
     Config, Enabled, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig, Strategy,
 };
 
-/// The wasmtime configurations wasmeter compares.
+/// Which compiler turns wasm into machine code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WasmtimeVariant {
-    /// Cranelift with the default configuration.
-    Default,
-    /// Pooling instance allocator with copy-on-write memory initialisation.
-    Pooling,
-    /// Pooling instance allocator, data segments copied in at each instantiation (the
-    /// lifecycle suite's contrast to [`WasmtimeVariant::Pooling`]).
-    PoolingNoCow,
+pub enum WasmtimeCompiler {
+    /// Cranelift, the optimising compiler.
+    Cranelift,
     /// Winch, the baseline (single-pass) compiler.
     Winch,
-    /// Cranelift with optimisations off: shows what the optimiser is worth.
-    O0,
+}
+
+/// Cranelift's optimisation level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmtimeOpt {
+    /// Optimisations off: shows what the optimiser is worth.
+    None,
+    /// The default.
+    Speed,
+    /// Speed, and smaller code.
+    SpeedAndSize,
+}
+
+/// A configuration of wasmtime: the values of its settings ([`WASMTIME_SETTINGS`]). The
+/// fixed variants wasmeter has always compared are presets of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WasmtimeVariant {
+    /// `compiler`.
+    pub compiler: WasmtimeCompiler,
+    /// `opt-level`.
+    pub opt: WasmtimeOpt,
+    /// `allocator=pooling`: instances from a pool of preallocated slots.
+    pub pooling: bool,
+    /// `cow`: linear memories initialised copy-on-write from the module's image.
+    pub cow: bool,
+    /// `guard-size`: bytes of guard pages after each linear memory (`None`: wasmtime's).
+    pub guard: Option<u64>,
+    /// `bounds-checks=explicit`: no signal handlers; every access checks its bounds.
+    pub explicit_bounds: bool,
+    /// `parallel-compile`: functions compiled in parallel on every core.
+    pub parallel: bool,
+}
+
+impl WasmtimeVariant {
+    /// Cranelift with the default configuration.
+    pub const DEFAULT: WasmtimeVariant = WasmtimeVariant {
+        compiler: WasmtimeCompiler::Cranelift,
+        opt: WasmtimeOpt::Speed,
+        pooling: false,
+        cow: true,
+        guard: None,
+        explicit_bounds: false,
+        parallel: true,
+    };
+    /// Pooling instance allocator with copy-on-write memory initialisation.
+    pub const POOLING: WasmtimeVariant = WasmtimeVariant {
+        pooling: true,
+        ..WasmtimeVariant::DEFAULT
+    };
+    /// Pooling instance allocator, data segments copied in at each instantiation (the
+    /// lifecycle suite's contrast to [`WasmtimeVariant::POOLING`]).
+    pub const POOLING_NOCOW: WasmtimeVariant = WasmtimeVariant {
+        pooling: true,
+        cow: false,
+        ..WasmtimeVariant::DEFAULT
+    };
+    /// Winch, the baseline (single-pass) compiler.
+    pub const WINCH: WasmtimeVariant = WasmtimeVariant {
+        compiler: WasmtimeCompiler::Winch,
+        ..WasmtimeVariant::DEFAULT
+    };
+    /// Cranelift with optimisations off.
+    pub const O0: WasmtimeVariant = WasmtimeVariant {
+        opt: WasmtimeOpt::None,
+        ..WasmtimeVariant::DEFAULT
+    };
     /// Cranelift compiling one function at a time on one thread (the lifecycle suite's
     /// contrast to the default, which compiles functions in parallel on every core).
-    Serial,
+    pub const SERIAL: WasmtimeVariant = WasmtimeVariant {
+        parallel: false,
+        ..WasmtimeVariant::DEFAULT
+    };
+
+    /// This configuration with one setting changed; the value is one the declaration
+    /// accepts ([`crate::runtime::settings::EngineSettings::check`]).
+    pub fn with(mut self, name: &str, value: &str) -> Result<WasmtimeVariant, String> {
+        let on = value == "on";
+        match name {
+            "compiler" => {
+                self.compiler = match value {
+                    "winch" => WasmtimeCompiler::Winch,
+                    _ => WasmtimeCompiler::Cranelift,
+                }
+            }
+            "opt-level" => {
+                self.opt = match value {
+                    "none" => WasmtimeOpt::None,
+                    "speed-and-size" => WasmtimeOpt::SpeedAndSize,
+                    _ => WasmtimeOpt::Speed,
+                }
+            }
+            "allocator" => self.pooling = value == "pooling",
+            "cow" => self.cow = on,
+            "guard-size" => self.guard = crate::runtime::settings::parse_bytes(value),
+            "bounds-checks" => self.explicit_bounds = value == "explicit",
+            "parallel-compile" => self.parallel = on,
+            other => return Err(format!("wasmtime has no setting '{other}'")),
+        }
+        Ok(self)
+    }
 }
+
+/// wasmtime's settings, as `--set wasmtime.NAME=…` and `wasmtime[NAME=…]` take them.
+pub const WASMTIME_SETTINGS: crate::runtime::settings::EngineSettings = {
+    use crate::runtime::settings::{EngineSettings, Setting, Values};
+    const ON_OFF: Values = Values::OneOf(&["on", "off"]);
+    EngineSettings {
+        engine: "wasmtime",
+        base: "wasmtime",
+        settings: &[
+            Setting {
+                name: "compiler",
+                values: Values::OneOf(&["cranelift", "winch"]),
+                default: "cranelift",
+                what: "optimising compiler, or Winch's single pass",
+            },
+            Setting {
+                name: "opt-level",
+                values: Values::OneOf(&["none", "speed", "speed-and-size"]),
+                default: "speed",
+                what: "Cranelift's optimisation level",
+            },
+            Setting {
+                name: "allocator",
+                values: Values::OneOf(&["on-demand", "pooling"]),
+                default: "on-demand",
+                what: "instances mapped when made, or taken from a pool of slots",
+            },
+            Setting {
+                name: "cow",
+                values: ON_OFF,
+                default: "on",
+                what: "linear memory initialised copy-on-write from the module's image",
+            },
+            Setting {
+                name: "guard-size",
+                values: Values::Bytes,
+                default: "32m",
+                what: "guard pages after each linear memory",
+            },
+            Setting {
+                name: "bounds-checks",
+                values: Values::OneOf(&["signals", "explicit"]),
+                default: "signals",
+                what: "out-of-bounds accesses caught by the MMU and a signal handler, or checked in code",
+            },
+            Setting {
+                name: "parallel-compile",
+                values: ON_OFF,
+                default: "on",
+                what: "functions compiled in parallel on every core",
+            },
+        ],
+    }
+};
 
 #[cfg(feature = "engines")]
 impl WasmtimeVariant {
@@ -65,7 +209,7 @@ impl WasmtimeVariant {
 
     fn config_with(self, slots: u32, keep_resident: bool) -> Config {
         let mut cfg = Config::new();
-        let pooling = |cfg: &mut Config, cow: bool| {
+        if self.pooling {
             let mut pool = PoolingAllocationConfig::default();
             pool.total_memories(slots)
                 .total_tables(slots)
@@ -81,21 +225,28 @@ impl WasmtimeVariant {
                     .pagemap_scan(Enabled::Auto);
             }
             cfg.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-            cfg.memory_init_cow(cow);
-        };
-        match self {
-            WasmtimeVariant::Default => {}
-            WasmtimeVariant::Pooling => pooling(&mut cfg, true),
-            WasmtimeVariant::PoolingNoCow => pooling(&mut cfg, false),
-            WasmtimeVariant::Winch => {
-                cfg.strategy(Strategy::Winch);
-            }
-            WasmtimeVariant::O0 => {
+        }
+        cfg.memory_init_cow(self.cow);
+        if self.compiler == WasmtimeCompiler::Winch {
+            cfg.strategy(Strategy::Winch);
+        }
+        match self.opt {
+            WasmtimeOpt::None => {
                 cfg.cranelift_opt_level(OptLevel::None);
             }
-            WasmtimeVariant::Serial => {
-                cfg.parallel_compilation(false);
+            WasmtimeOpt::SpeedAndSize => {
+                cfg.cranelift_opt_level(OptLevel::SpeedAndSize);
             }
+            WasmtimeOpt::Speed => {}
+        }
+        if !self.parallel {
+            cfg.parallel_compilation(false);
+        }
+        if let Some(bytes) = self.guard {
+            cfg.memory_guard_size(bytes);
+        }
+        if self.explicit_bounds {
+            cfg.signals_based_traps(false);
         }
         cfg
     }

@@ -1,0 +1,234 @@
+//! Engine settings as parameters: `run --set` sweeps every combination as a runtime of its
+//! own, on the lifecycle and compute suites; `runtimes --settings` lists them; bad settings
+//! exit 2 in one line naming the engine and what it accepts.
+
+use crate::common::{stderr, wasmeter};
+use serde_json::Value;
+
+fn cells(v: &Value) -> Vec<(String, bool)> {
+    v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["runtime"].as_str().unwrap().to_string(),
+                c["failure"].is_null(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
+    let tmp = tempfile::tempdir().unwrap();
+    let res = tmp.path();
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "lifecycle",
+            "--tests",
+            "hello,heap-1m-dense",
+            "--set",
+            "wasmtime.allocator=pooling,on-demand",
+            "--set",
+            "wasmtime.cow=on,off",
+            "--invocations",
+            "3",
+            "--runs",
+            "2",
+            "--json",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut ids: Vec<String> = Vec::new();
+    for (id, ok) in cells(&v) {
+        assert!(ok, "{id} failed");
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    assert_eq!(
+        ids,
+        [
+            "wasmtime[allocator=pooling,cow=on]",
+            "wasmtime[allocator=pooling,cow=off]",
+            "wasmtime[allocator=on-demand,cow=on]",
+            "wasmtime[allocator=on-demand,cow=off]",
+        ]
+    );
+    // Copy-on-write maps the module's 1 MiB image where cow=off copies it in: the settings
+    // reach the engine.
+    let inst = |id: &str| -> f64 {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["runtime"] == id && c["test"] == "heap-1m-dense")
+            .unwrap()["typical"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        inst("wasmtime[allocator=pooling,cow=on]") < inst("wasmtime[allocator=pooling,cow=off]"),
+        "{v}"
+    );
+    // Read back as a parameter scan: instantiate against the allocator, a line per cow
+    // value, and copy-on-write named as what moved the figure.
+    let o = wasmeter(&["show", "latest", "--sweep", "--json"], res);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sw: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sw["engine"], "wasmtime");
+    assert_eq!(sw["settings"], serde_json::json!(["allocator", "cow"]));
+    assert_eq!(sw["x_values"], serde_json::json!(["pooling", "on-demand"]));
+    assert_eq!(sw["lines"], serde_json::json!(["cow=on", "cow=off"]));
+    assert_eq!(sw["tests"][0]["points"].as_array().unwrap().len(), 4);
+    assert_eq!(sw["effects"][1]["setting"], "cow");
+    // A 1 MiB copy against a mapping is a change any quiet run tells; on a machine busy
+    // with other tests the comparison withholds its verdict and says so.
+    let busy = v["load"]["busy"].as_bool().unwrap_or(false);
+    let cow_says = if busy { "undecided" } else { "changed" };
+    assert!(
+        sw["effects"][1][cow_says]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("heap-1m-dense")),
+        "busy {busy}: {sw}"
+    );
+    let o = wasmeter(&["show", "latest", "--sweep"], res);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("heap-1m-dense [wasmtime]: typical instantiate time per allocator")
+            && text.contains(",cow=on]"),
+        "{text}"
+    );
+
+    // The HTML report draws the scan: a point per combination, the best named.
+    let html = res.join("sweep.html");
+    let o = wasmeter(
+        &[
+            "export",
+            "latest",
+            "--format",
+            "html",
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&html)
+            .unwrap()
+            .contains("\"sweep\":{\"effects\":[")
+    );
+    crate::report::browser_check(&html, "sweep.png");
+
+    // Saved like any run: a diff of two combinations inside it.
+    let o = wasmeter(
+        &[
+            "diff",
+            "latest",
+            "--runtimes",
+            "wasmtime[allocator=pooling,cow=on],wasmtime[allocator=pooling,cow=off]",
+            "--format",
+            "json",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // A compute cell on one settings id, named directly.
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "crc32",
+            "--runtimes",
+            "wasmtime[opt-level=none],wasmi[translation=lazy]",
+            "--invocations",
+            "1",
+            "--json",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        cells(&v),
+        [
+            ("wasmtime[opt-level=none]".to_string(), true),
+            ("wasmi[translation=lazy]".to_string(), true)
+        ]
+    );
+}
+
+#[test]
+fn runtimes_settings_lists_each_engines_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = wasmeter(&["runtimes", "--settings"], tmp.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "wasmtime.allocator",
+        "on-demand | pooling",
+        "wasmtime.guard-size",
+        "wasmer.compiler",
+        "wasmi.translation",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+}
+
+#[test]
+fn bad_settings_exit_2_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = wasmeter(&["show", "nosuch", "--sweep"], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--suite", "lifecycle", "--tests", "hello"];
+        args.extend_from_slice(extra);
+        wasmeter(&args, tmp.path())
+    };
+    for (extra, want) in [
+        (
+            &["--set", "wasmtime.allocator=pool"][..],
+            "wasmtime.allocator: unknown value 'pool' (accepts on-demand, pooling)",
+        ),
+        (
+            &["--set", "wasmtime.colour=red"][..],
+            "wasmtime has no setting 'colour' (its settings: compiler,",
+        ),
+        (
+            &["--runtimes", "wasmi", "--set", "wasmtime.cow=on,off"][..],
+            "wasmtime is not in the run (its runtimes: wasmi); add wasmtime to --runtimes",
+        ),
+        (
+            &[
+                "--set",
+                "wasmtime.guard-size=0,1k,2k,4k,8k,16k,32k,64k,128k",
+                "--set",
+                "wasmtime.opt-level=none,speed,speed-and-size",
+                "--set",
+                "wasmtime.cow=on,off",
+                "--set",
+                "wasmtime.allocator=on-demand,pooling",
+            ][..],
+            "--set makes 108 runtime columns, more than 64: give --yes to run them all",
+        ),
+        (
+            &["--runtimes", "wasmtime[cow=maybe]"][..],
+            "wasmtime.cow: unknown value 'maybe' (accepts on, off)",
+        ),
+    ] {
+        let o = run(extra);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{extra:?}: {err}");
+    }
+}
