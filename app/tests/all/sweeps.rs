@@ -224,6 +224,10 @@ fn bad_settings_exit_2_in_one_line() {
             &["--runtimes", "wasmtime[cow=maybe]"][..],
             "wasmtime.cow: unknown value 'maybe' (accepts on, off)",
         ),
+        (
+            &["--runtimes", "wasmtime[compiler=winch,bounds-checks=explicit]"][..],
+            "wasmtime refuses these settings: Winch requires the signals-based-traps option to be enabled",
+        ),
     ] {
         let o = run(extra);
         let err = stderr(&o);
