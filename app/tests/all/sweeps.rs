@@ -225,7 +225,10 @@ fn bad_settings_exit_2_in_one_line() {
             "wasmtime.cow: unknown value 'maybe' (accepts on, off)",
         ),
         (
-            &["--runtimes", "wasmtime[compiler=winch,bounds-checks=explicit]"][..],
+            &[
+                "--runtimes",
+                "wasmtime[compiler=winch,bounds-checks=explicit]",
+            ][..],
             "wasmtime refuses these settings: Winch requires the signals-based-traps option to be enabled",
         ),
     ] {
