@@ -87,17 +87,17 @@ fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
     assert_eq!(sw["lines"], serde_json::json!(["cow=on", "cow=off"]));
     assert_eq!(sw["tests"][0]["points"].as_array().unwrap().len(), 4);
     assert_eq!(sw["effects"][1]["setting"], "cow");
-    // A 1 MiB copy against a mapping is a change any quiet run tells; on a machine busy
-    // with other tests the comparison withholds its verdict and says so.
-    let busy = v["load"]["busy"].as_bool().unwrap_or(false);
-    let cow_says = if busy { "undecided" } else { "changed" };
-    assert!(
-        sw["effects"][1][cow_says]
+    // A 1 MiB copy against a mapping (370 µs against 1 µs) is a change: the sweep says so,
+    // or, where busy invocations were left out of its comparisons, that it could not tell —
+    // never that it was within noise.
+    let has = |key: &str| {
+        sw["effects"][1][key]
             .as_array()
             .unwrap()
-            .contains(&serde_json::json!("heap-1m-dense")),
-        "busy {busy}: {sw}"
-    );
+            .contains(&serde_json::json!("heap-1m-dense"))
+    };
+    assert!(has("changed") || has("undecided"), "{sw}");
+    assert!(!has("within_noise"), "{sw}");
     let o = wasmeter(&["show", "latest", "--sweep"], res);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(

@@ -1,7 +1,8 @@
 //! Run settings: size, warm-up, runs, invocations (fresh worker processes per cell) and
 //! their order, timeout, baseline runtime, label; a pair of runtimes or tests run side by
 //! side (`--pair A,B`) and how (`--pair-mode`); a precision to aim at with its budget
-//! (`--precision`, `--budget`); for an HTTP suite (gateway, servers) the
+//! (`--precision`, `--budget`); engine settings to sweep (`--set`, `;` between settings:
+//! `wasmtime.allocator=pooling,on-demand; wasmtime.cow=on,off`); for an HTTP suite (gateway, servers) the
 //! load: connection levels, seconds per level, seconds of latency. Warm-up, runs and
 //! invocations start from core's defaults for the ticked suite's kind
 //! ([`Repetition::default_for`]) and are kept per kind once changed. The timeout is the
@@ -34,7 +35,7 @@ use wasmeter_core::suite::{ModuleRun, Preopen, Size, Suite, SuiteKind, env_var};
 
 /// The settings, in display order (connections to latency for HTTP suites only, arguments
 /// to native for modules added by path only).
-pub const FIELDS: [&str; 22] = [
+pub const FIELDS: [&str; 23] = [
     "size",
     "warm-up",
     "runs",
@@ -47,6 +48,7 @@ pub const FIELDS: [&str; 22] = [
     "pair mode",
     "precision %",
     "budget",
+    "sweep",
     "connections",
     "s per level",
     "latency (s)",
@@ -81,26 +83,28 @@ const PAIR_MODE: usize = 9;
 const PRECISION: usize = 10;
 /// Index of the precision's budget.
 const BUDGET: usize = 11;
+/// Index of the engine settings swept (`--set`).
+const SWEEP: usize = 12;
 /// Index of the connection levels.
-const LEVELS: usize = 12;
+const LEVELS: usize = 13;
 /// Index of the seconds per level.
-const DURATION: usize = 13;
+const DURATION: usize = 14;
 /// Index of the seconds of latency measurement.
-const LATENCY: usize = 14;
+const LATENCY: usize = 15;
 /// Index of the modules' arguments.
-const ARGS: usize = 15;
+const ARGS: usize = 16;
 /// Index of the modules' environment variables.
-const ENV: usize = 16;
+const ENV: usize = 17;
 /// Index of the file the modules read as stdin.
-const STDIN: usize = 17;
+const STDIN: usize = 18;
 /// Index of the file of the output the modules must print.
-const EXPECT: usize = 18;
+const EXPECT: usize = 19;
 /// Index of the host folders the modules see.
-const DIRS: usize = 19;
+const DIRS: usize = 20;
 /// Index of the exported function called instead of `_start`.
-const INVOKE: usize = 20;
+const INVOKE: usize = 21;
 /// Index of the native builds of the modules.
-const NATIVE: usize = 21;
+const NATIVE: usize = 22;
 
 /// State of the settings pane.
 #[derive(Debug)]
@@ -130,6 +134,9 @@ pub struct SettingsPane {
     pub pair_mode: Option<PairMode>,
     /// Rounds added until every cell's interval is this narrow, within the budget.
     pub precision: Option<Precision>,
+    /// Engine settings swept, `ENGINE.NAME=V1,V2` each (`--set`): every combination runs
+    /// as a runtime of its own in place of its engine.
+    pub sweep: Vec<String>,
     /// Selected field.
     pub cursor: usize,
     /// Text being typed into the selected field.
@@ -253,6 +260,7 @@ impl Default for SettingsPane {
             pair: None,
             pair_mode: None,
             precision: None,
+            sweep: Vec::new(),
             cursor: 0,
             editing: None,
             error: None,
@@ -369,6 +377,7 @@ impl SettingsPane {
             pair: self.pair.clone(),
             pair_mode: self.pair.as_ref().and(self.pair_mode),
             precision: self.precision,
+            settings: self.sweep.clone(),
             ..RunChoices::default()
         }
     }
@@ -412,6 +421,7 @@ impl SettingsPane {
                 .and_then(|p| p.budget_secs)
                 .map(|s| format!("{s}s"))
                 .unwrap_or_default(),
+            SWEEP => self.sweep.join("; "),
             LEVELS => self
                 .http
                 .levels
@@ -488,6 +498,18 @@ impl SettingsPane {
                 };
                 let budget = (!t.is_empty()).then_some(t);
                 self.precision = Some(Precision::parse(p.pct, budget)?);
+            }
+            // `;` between settings: their values are comma-separated. Checked against the
+            // engines' declarations now; whether the engine is in the run, when it starts.
+            SWEEP => {
+                let sets: Vec<String> = t
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                wasmeter_core::runtime::expand_settings(&[], &sets, true)?;
+                self.sweep = sets;
             }
             LEVELS => {
                 let levels: Option<Vec<u32>> = t
@@ -590,7 +612,7 @@ impl SettingsPane {
 
     /// True for fields ←/→ change.
     fn steps(i: usize) -> bool {
-        !matches!(i, LABEL | PAIR | PRECISION | BUDGET | LEVELS) && i < ARGS
+        !matches!(i, LABEL | PAIR | PRECISION | BUDGET | SWEEP | LEVELS) && i < ARGS
     }
 
     /// What Tab completes in field `i`: the last word of the text, as a path of the kind

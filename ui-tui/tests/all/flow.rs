@@ -447,7 +447,7 @@ fn http_suite_settings_and_live_latency() {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
     // connections: type 1,8; seconds per level: one step down from 2 s.
-    keys(&mut app, "jjjjjjjjjjjj");
+    keys(&mut app, "jjjjjjjjjjjjj");
     key(&mut app, KeyCode::Enter);
     for _ in 0..30 {
         key(&mut app, KeyCode::Backspace);
@@ -683,4 +683,54 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
             budget_secs: Some(120)
         })
     );
+}
+
+/// A sweep typed in the settings (`--set`) puts every combination in place of its engine
+/// in the plan; a setting an engine does not have is refused with what it has.
+#[test]
+fn a_sweep_from_the_settings_reaches_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, fake) = fake_app(dir.path());
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    let set = |app: &mut App, value: &str| {
+        app.settings.cursor = settings_field(app, "sweep");
+        key(app, KeyCode::Enter);
+        for _ in 0..80 {
+            key(app, KeyCode::Backspace);
+        }
+        keys(app, value);
+        key(app, KeyCode::Enter);
+        app.settings.error.clone()
+    };
+    let refused = set(&mut app, "wasmtime.colour=red").unwrap_or_default();
+    assert!(
+        refused.starts_with("wasmtime has no setting 'colour' (its settings: compiler,"),
+        "{refused}"
+    );
+    assert_eq!(
+        set(&mut app, "wasmtime.cow=on,off; wasmtime.opt-level=none"),
+        None
+    );
+    assert_eq!(
+        app.settings.sweep,
+        ["wasmtime.cow=on,off", "wasmtime.opt-level=none"]
+    );
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.is_running(), "status: {:?}", app.message);
+    let plan = fake.plan.lock().unwrap();
+    let ids: Vec<String> = plan
+        .as_ref()
+        .unwrap()
+        .runtimes
+        .iter()
+        .map(|r| r.id.clone())
+        .collect();
+    for want in [
+        "wasmtime[cow=on,opt-level=none]",
+        "wasmtime[cow=off,opt-level=none]",
+    ] {
+        assert!(ids.iter().any(|i| i == want), "{want} not in {ids:?}");
+    }
+    assert!(!ids.iter().any(|i| i == "wasmtime"), "{ids:?}");
 }

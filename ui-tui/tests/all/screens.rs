@@ -171,8 +171,9 @@ fn settings_editing() {
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::End);
-    // From the last field (budget) up past precision, pair mode and pair to the label.
-    for _ in 0..4 {
+    // From the last field (sweep) up past budget, precision, pair mode and pair to the
+    // label.
+    for _ in 0..5 {
         key(&mut a, KeyCode::Up);
     }
     key(&mut a, KeyCode::Enter);

@@ -118,6 +118,14 @@ function validField(f: NumField): boolean {
   return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, f.min, f.max) !== null;
 }
 
+/** The settings swept, one `ENGINE.NAME=V1,V2` a line, blank lines left out. */
+export function sweepLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
+
 /**
  * The pair as typed: null when empty, the two arms when they are two distinct runtimes
  * (or two tests) of this run, else why not.
@@ -225,6 +233,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const [pair, setPair] = useState('');
   const [pairMode, setPairMode] = useState<PairMode | null>(null);
   const [precisionPct, setPrecisionPct] = useState('');
+  // Engine settings to sweep, one `ENGINE.NAME=V1,V2` a line (`run --set`); core checks them
+  // when the run is planned.
+  const [sweepText, setSweepText] = useState('');
   const [budgetSecs, setBudgetSecs] = useState('');
   /** The defaults (as JSON) invocations, warm-up and runs were typed over. */
   const [repetitionOf, setRepetitionOf] = useState<string | null>(null);
@@ -495,8 +506,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       runtimes: selectedRuntimes,
       baseline: shownBaseline,
       skip_missing: skipMissing,
-      // Sweeps (`run --set`) are the CLI's for now.
-      settings: [],
+      settings: sweepLines(sweepText),
       yes: false,
     };
     // What was left alone is left out: core decides it as for any front end.
@@ -861,6 +871,17 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               aria-invalid={precisionPct.trim() !== '' && (precision === null || precision === 0)}
               title="Adds rounds to the cells whose 95 % interval is still wider than this, until all meet it or the budget is spent"
               data-testid="setting-precision"
+            />
+          </label>
+          <label class="field">
+            <span>Sweep settings</span>
+            <textarea
+              rows={2}
+              value={sweepText}
+              placeholder="wasmtime.allocator=pooling,on-demand"
+              onInput={(e) => setSweepText(e.currentTarget.value)}
+              title="Engine settings to sweep, one ENGINE.NAME=V1,V2 a line (wasmeter runtimes --settings lists them): every combination runs as a runtime of its own, in place of its engine"
+              data-testid="setting-sweep"
             />
           </label>
           {precisionPct.trim() !== '' && (

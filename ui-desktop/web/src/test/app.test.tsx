@@ -243,6 +243,8 @@ describe('App', () => {
     fireEvent.input(input('setting-budget'), { target: { value: '0' } });
     expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds from 1 to 604800.');
     fireEvent.input(input('setting-budget'), { target: { value: '480' } });
+    // A sweep, one setting a line; core expands and checks it when the run is planned.
+    fireEvent.input(screen.getByTestId('setting-sweep'), { target: { value: 'wasmtime.cow=on,off\n\n wasmtime.opt-level=none ' } });
     expect(screen.queryByTestId('start-reason')).toBeNull();
     fireEvent.click(screen.getByTestId('start-run'));
 
@@ -263,7 +265,7 @@ describe('App', () => {
       size: 'full',
       baseline: 'native',
       skip_missing: false,
-      settings: [],
+      settings: ['wasmtime.cow=on,off', 'wasmtime.opt-level=none'],
       yes: false,
       label: 'my label',
       seed: 7,
