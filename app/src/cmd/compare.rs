@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::InputError;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
     COMPARE_NORMALIZE, CompareOptions, DiffOptions, Gate, compare_runs, diff_runs, gate,
@@ -66,11 +66,7 @@ pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
             .into());
         }
     };
-    match output {
-        Some(path) => std::fs::write(path, text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{text}"),
-    }
+    super::write_output(output, &text)?;
     let Some(base) = base else {
         return Ok(ExitCode::SUCCESS);
     };

@@ -46,7 +46,7 @@ pub fn main(ctx: &Ctx, args: FeaturesArgs) -> Result<ExitCode> {
                 return Err(InputError(format!("--diff writes text or json, not {other}")).into());
             }
         };
-        return write(&args, &text).map(|()| ExitCode::SUCCESS);
+        return super::write_output(args.output.as_deref(), &text).map(|()| ExitCode::SUCCESS);
     }
     let (run, complete) = match &args.run {
         Some(spec) => (super::load(ctx, spec)?, true),
@@ -65,7 +65,7 @@ pub fn main(ctx: &Ctx, args: FeaturesArgs) -> Result<ExitCode> {
             String::from_utf8_lossy(&out).into_owned()
         }
     };
-    write(&args, &text)?;
+    super::write_output(args.output.as_deref(), &text)?;
     Ok(if complete {
         ExitCode::SUCCESS
     } else {
@@ -128,16 +128,4 @@ fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(SavedRun, bool)> {
         outcome.dir.display()
     );
     Ok((run, outcome.status == RunStatus::Complete))
-}
-
-/// Writes the output to `--output`, else stdout.
-fn write(args: &FeaturesArgs, text: &str) -> Result<()> {
-    match &args.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| InputError(format!("{}: {e}", path.display())).into()),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
-    }
 }

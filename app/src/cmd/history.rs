@@ -3,7 +3,7 @@
 use super::Ctx;
 use crate::InputError;
 use crate::cli::HistoryArgs;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use wasmeter_core::export::csv_field as field;
@@ -115,11 +115,6 @@ pub fn main(ctx: &Ctx, a: &HistoryArgs) -> Result<ExitCode> {
         "csv" => csv(&h),
         _ => text(&h, a.last),
     };
-    match &a.output {
-        Some(path) => {
-            std::fs::write(path, out).with_context(|| format!("cannot write {}", path.display()))?
-        }
-        None => print!("{out}"),
-    }
+    super::write_output(a.output.as_deref(), &out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -16,9 +16,9 @@ mod suites;
 
 use crate::InputError;
 use crate::cli::{Cli, Command, SuiteAction};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use wasmeter_core::config::Config;
 use wasmeter_core::store::{SavedRun, load_run, resolve_run};
@@ -190,6 +190,19 @@ pub fn ids(raw: &[String]) -> Vec<String> {
     raw.iter()
         .flat_map(|r| wasmeter_core::runtime::settings::split_ids(r))
         .collect()
+}
+
+/// Writes a command's output to `--output`/`-o` when given, else to stdout.
+pub fn write_output(output: Option<&Path>, text: &str) -> Result<()> {
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 /// Prints a value as pretty JSON on stdout.

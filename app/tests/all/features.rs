@@ -6,8 +6,8 @@ use crate::common::{not_installed, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
 use std::path::Path;
 
-/// The mark of `runtime` × `feature` in a matrix printed as JSON.
-fn support<'a>(m: &'a Value, runtime: &str, feature: &str) -> &'a str {
+/// The cell of `runtime` × `feature` in a matrix printed as JSON.
+fn cell<'a>(m: &'a Value, runtime: &str, feature: &str) -> &'a Value {
     let col = m["columns"]
         .as_array()
         .unwrap()
@@ -20,7 +20,12 @@ fn support<'a>(m: &'a Value, runtime: &str, feature: &str) -> &'a str {
         .iter()
         .find(|r| r["feature"] == feature)
         .unwrap_or_else(|| panic!("no row {feature}"));
-    row["cells"][col]["support"].as_str().unwrap()
+    &row["cells"][col]
+}
+
+/// Its support: `yes`, `no`, `needs_flag`…
+fn support<'a>(m: &'a Value, runtime: &str, feature: &str) -> &'a str {
+    cell(m, runtime, feature)["support"].as_str().unwrap()
 }
 
 fn matrix(args: &[&str], results: &Path) -> Value {
@@ -79,21 +84,7 @@ fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
     }
     // A probe the engine cannot even take is a ✗ with its own message, never a crash of the
     // run: wasm3 segfaults on some, and only that cell fails.
-    let col = |id: &str| {
-        m["columns"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|c| c["runtime"] == id)
-            .unwrap()
-    };
-    let simd = m["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["feature"] == "simd")
-        .unwrap();
-    let msg = simd["cells"][col("wasmer-singlepass")]["message"]
+    let msg = cell(&m, "wasmer-singlepass", "simd")["message"]
         .as_str()
         .unwrap();
     assert!(msg.contains("V128Const"), "{msg}");

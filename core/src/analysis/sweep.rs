@@ -111,12 +111,10 @@ pub fn sweep(run: &SavedRun, summary: &RunSummary) -> Option<Sweep> {
             }
         }
     }
+    // Only the settings whose value differs between the engine's runtimes are swept.
     settings.retain(|s| {
-        let mut seen: Vec<String> = mine.iter().map(|(_, _, p)| value(p, s)).collect();
-        seen.dedup();
-        seen.sort();
-        seen.dedup();
-        seen.len() > 1
+        let first = value(&mine[0].2, s);
+        mine.iter().any(|(_, _, p)| value(p, s) != first)
     });
     let x_name = settings.first()?.clone();
     let line_of = |pairs: &[(String, String)]| -> String {

@@ -78,17 +78,11 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     let native = native_info();
     let dlopen = native_dlopen_info(&native);
     let mut v = vec![native, dlopen];
-    v.extend(EMBEDDED.iter().map(|(id, engine, config)| RuntimeInfo {
-        id: id.to_string(),
-        kind: RuntimeKind::Embedded,
-        version: engine.version().to_string(),
-        config: config.to_string(),
-        unavailable: (!cfg!(feature = "engines")).then(|| {
-            "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
-        }),
-        hint: None,
-        command: None,
-    }));
+    v.extend(
+        EMBEDDED
+            .iter()
+            .map(|(id, engine, config)| embedded_info(id, *engine, config.to_string())),
+    );
     v.extend(cli_runtimes(config));
     v.push(container_info());
     v
@@ -181,10 +175,7 @@ pub fn settings_info(id: &str) -> Option<Result<RuntimeInfo, String>> {
             .iter()
             .find(|(i, _, _)| *i == decl.base)
             .ok_or_else(|| format!("runtime '{id}': no preset {}", decl.base))?;
-        let mut e = *engine;
-        for (k, v) in &pairs {
-            e = e.with(k, v)?;
-        }
+        let e = engine.with_all(&pairs)?;
         #[cfg(feature = "engines")]
         e.check().map_err(|why| {
             format!(
@@ -193,18 +184,27 @@ pub fn settings_info(id: &str) -> Option<Result<RuntimeInfo, String>> {
             )
         })?;
         let set: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        Ok(RuntimeInfo {
-            id: id.to_string(),
-            kind: RuntimeKind::Embedded,
-            version: e.version().to_string(),
-            config: format!("{config}; set: {}", set.join(", ")),
-            unavailable: (!cfg!(feature = "engines")).then(|| {
-                "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
-            }),
-            hint: None,
-            command: None,
-        })
+        Ok(embedded_info(
+            id,
+            e,
+            format!("{config}; set: {}", set.join(", ")),
+        ))
     }))
+}
+
+/// An embedded runtime's entry: unavailable only in a build without the engines.
+fn embedded_info(id: &str, engine: super::embedded::Embedded, config: String) -> RuntimeInfo {
+    RuntimeInfo {
+        id: id.to_string(),
+        kind: RuntimeKind::Embedded,
+        version: engine.version().to_string(),
+        config,
+        unavailable: (!cfg!(feature = "engines")).then(|| {
+            "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
+        }),
+        hint: None,
+        command: None,
+    }
 }
 
 /// Whether a runtime joins a run that names no runtimes (and starts ticked in the TUI):

@@ -130,11 +130,12 @@ impl Embedded {
         }
         // A settings id: the engine's base preset with the values it names.
         let (decl, pairs) = crate::runtime::settings::parse_id(id, &SETTINGS)?.ok()?;
-        let mut e = Embedded::parse(decl.base)?;
-        for (k, v) in &pairs {
-            e = e.with(k, v).ok()?;
-        }
-        Some(e)
+        Embedded::parse(decl.base)?.with_all(&pairs).ok()
+    }
+
+    /// This engine with each `NAME=VALUE` of `pairs` set, in order.
+    pub fn with_all(self, pairs: &[(String, String)]) -> Result<Embedded, String> {
+        pairs.iter().try_fold(self, |e, (k, v)| e.with(k, v))
     }
 
     /// Whether the engine accepts this configuration (wasmtime refuses some combinations
