@@ -111,6 +111,11 @@ pub enum Command {
         /// verdicts.
         #[arg(long, value_name = "slower|change")]
         fail_on: Option<String>,
+        /// Only these phases' rows, in the output and the gate (`execute,total`): judge what
+        /// a change is about, not microsecond phases whose noise under load can outrun the
+        /// threshold.
+        #[arg(long, value_delimiter = ',')]
+        phases: Vec<String>,
         /// Give verdicts on invocations measured while other processes took more than a
         /// quarter of the CPUs too (left out by default), with a warning in every output.
         #[arg(long)]

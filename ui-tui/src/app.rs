@@ -26,7 +26,7 @@ use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::runner::{Plan, RunRequest};
 use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::store::{list_runs, load_run};
-use wasmeter_core::suite::{ModuleStaging, Suite, SuiteCatalog, SuiteKind, with_natives};
+use wasmeter_core::suite::{ModuleStaging, Suite, SuiteCatalog, with_natives};
 
 /// A pane that can have focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,7 +369,7 @@ impl App {
             .iter()
             .map(|(id, _)| id.clone())
             .collect();
-        let lifecycle = plan.suite.kind == SuiteKind::Lifecycle;
+        let lifecycle = plan.suite.kind.is_lifecycle();
         match self.launcher.launch(plan, &self.results) {
             Ok(h) => {
                 self.run = Some(h);

@@ -17,6 +17,7 @@ pub struct Args<'a> {
     pub b: Option<&'a str>,
     pub runtimes: &'a [String],
     pub tests: &'a [String],
+    pub phases: &'a [String],
     pub threshold: f64,
     pub normalize: Option<&'a str>,
     pub fail_on: Option<&'a str>,
@@ -50,7 +51,7 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
         .map_err(|e| InputError(e.to_string()))?;
     opts.allow_busy = args.allow_busy;
     let run_a = super::load(ctx, args.a)?;
-    let diff = match (args.b, args.runtimes, args.tests) {
+    let mut diff = match (args.b, args.runtimes, args.tests) {
         (Some(b), [], []) => diff_runs(&run_a, &super::load(ctx, b)?, &opts),
         (None, [x, y], []) => compare_runtimes(&run_a, x, y, &opts),
         (None, [], [x, y]) => compare_tests(&run_a, x, y, &opts),
@@ -63,6 +64,8 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
         }
     }
     .map_err(|e| InputError(e.to_string()))?;
+    diff.keep_phases(args.phases)
+        .map_err(|e| InputError(e.to_string()))?;
     match args.format {
         "json" => super::print_json(&diff)?,
         "md" => print!("{}", diff_markdown(&diff)),

@@ -86,8 +86,8 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             outcome.status,
             outcome.dir.display()
         );
-        if run.meta.suite_kind == SuiteKind::Lifecycle {
-            print!(
+        match run.meta.suite_kind {
+            SuiteKind::Lifecycle => print!(
                 "{}",
                 super::show::render_lifecycle(
                     &summary,
@@ -95,11 +95,11 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
                     &run.meta.not_applicable,
                     false
                 )
-            );
-        } else if run.meta.suite_kind.is_http() {
-            print!("{}", super::show::render_http(&run, &summary));
-        } else {
-            print!("{}", super::show::render_summary(&summary));
+            ),
+            SuiteKind::Gateway | SuiteKind::Servers => {
+                print!("{}", super::show::render_http(&run, &summary))
+            }
+            SuiteKind::Command => print!("{}", super::show::render_summary(&summary)),
         }
         if let Some(s) = wasmeter_core::analysis::sweep(&run, &summary) {
             print!("{}", super::show::sweep_text(&s));

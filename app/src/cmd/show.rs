@@ -98,24 +98,24 @@ pub fn main(
             let busy = if l.busy { " (busy)" } else { "" };
             println!("load: {}{busy}", l.describe(&m.id));
         }
-        if m.suite_kind == SuiteKind::Lifecycle {
-            print!(
+        match m.suite_kind {
+            SuiteKind::Lifecycle => print!(
                 "{}",
                 render_lifecycle(&summary, &m.tests, &m.not_applicable, phases)
-            );
-        } else if m.suite_kind.is_http() {
-            print!("{}", render_http(&run, &summary));
-        } else {
-            print!("{}", render_summary(&summary));
-            if phases {
-                print!("{}", render_phases(&summary));
-            }
-            print!(
-                "{}",
-                tables_text(sizes_tables(&m.tests, &summary.runtimes, &cell_sizes(&run)))
-            );
-            if !m.not_applicable.is_empty() {
-                print!("{}", render_not_applicable(&m.not_applicable));
+            ),
+            SuiteKind::Gateway | SuiteKind::Servers => print!("{}", render_http(&run, &summary)),
+            SuiteKind::Command => {
+                print!("{}", render_summary(&summary));
+                if phases {
+                    print!("{}", render_phases(&summary));
+                }
+                print!(
+                    "{}",
+                    tables_text(sizes_tables(&m.tests, &summary.runtimes, &cell_sizes(&run)))
+                );
+                if !m.not_applicable.is_empty() {
+                    print!("{}", render_not_applicable(&m.not_applicable));
+                }
             }
         }
     }

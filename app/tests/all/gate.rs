@@ -167,6 +167,8 @@ fn the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds() {
         "base,head",
         "--fail-on",
         "change",
+        "--phases",
+        "execute",
         "--allow-busy",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -193,6 +195,10 @@ fn the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds() {
         (
             &["--tests", "base,head", "--threshold", "-1"],
             "--threshold must be a finite percentage",
+        ),
+        (
+            &["--tests", "base,head", "--phases", "execute,nope"],
+            "phase 'nope' is in no row of this diff (it has: ",
         ),
     ] {
         let o = diff(args);

@@ -253,6 +253,33 @@ impl std::fmt::Display for Counts {
 }
 
 impl Diff {
+    /// Keeps only the rows of these phases, for a gate that judges the phases a change is
+    /// about (`execute` for a kernel) and not microsecond phases whose noise under load
+    /// can outrun any threshold. Verdicts stay as decided over every row (the false
+    /// discovery rate over more rows is the stricter one). Empty keeps all.
+    pub fn keep_phases(&mut self, phases: &[String]) -> Result<(), DiffError> {
+        if phases.is_empty() {
+            return Ok(());
+        }
+        let mut had: Vec<&str> = self.rows.iter().map(|r| r.phase.as_str()).collect();
+        had.extend(
+            self.only_a
+                .iter()
+                .chain(&self.only_b)
+                .map(|k| k.phase.as_str()),
+        );
+        had.sort_unstable();
+        had.dedup();
+        if let Some(p) = phases.iter().find(|p| !had.contains(&p.as_str())) {
+            return Err(DiffError::NoPhase(p.clone(), had.join(", ")));
+        }
+        let keep = |p: &str| phases.iter().any(|k| k == p);
+        self.rows.retain(|r| keep(&r.phase));
+        self.only_a.retain(|k| keep(&k.phase));
+        self.only_b.retain(|k| keep(&k.phase));
+        Ok(())
+    }
+
     /// Rows with each verdict.
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
@@ -390,6 +417,9 @@ pub enum DiffError {
     /// A threshold that is not a percentage.
     #[error("--threshold must be a finite percentage from 0 to 100, got {0}")]
     Threshold(String),
+    /// A phase named to keep that no row has.
+    #[error("phase '{0}' is in no row of this diff (it has: {1})")]
+    NoPhase(String, String),
 }
 
 /// One measurement of a cell as a diff compares it.

@@ -63,19 +63,21 @@ impl Exporter for MarkdownExporter {
             if !m.not_applicable.is_empty() {
                 writeln!(out)?;
             }
-            let tables = if m.suite_kind == SuiteKind::Lifecycle {
-                writeln!(
-                    out,
-                    "Per operation: median (p99) over the samples; each sample times a batch of operations as one.\n"
-                )?;
-                lifecycle_tables(s, &m.tests, true)
-            } else if m.suite_kind.is_http() {
-                http_tables(&run.http, &s.baseline)
-            } else {
-                let mut t = vec![summary_table(s), phases_table(s, None)];
-                t.extend(startup_corrected_table(s));
-                t.extend(sizes_tables(&m.tests, &s.runtimes, &run.cell_sizes));
-                t
+            let tables = match m.suite_kind {
+                SuiteKind::Lifecycle => {
+                    writeln!(
+                        out,
+                        "Per operation: median (p99) over the samples; each sample times a batch of operations as one.\n"
+                    )?;
+                    lifecycle_tables(s, &m.tests, true)
+                }
+                SuiteKind::Gateway | SuiteKind::Servers => http_tables(&run.http, &s.baseline),
+                SuiteKind::Command => {
+                    let mut t = vec![summary_table(s), phases_table(s, None)];
+                    t.extend(startup_corrected_table(s));
+                    t.extend(sizes_tables(&m.tests, &s.runtimes, &run.cell_sizes));
+                    t
+                }
             };
             for t in tables {
                 write!(out, "{}", t.to_markdown())?;

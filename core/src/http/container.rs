@@ -13,6 +13,14 @@
 //!
 //! Every container is labelled with the worker that made it and removed when its cell
 //! ends; containers whose worker is gone (a `kill -9`) are removed before the next start.
+//!
+//! The `proxy` request's upstream echo server runs in a second container sharing the
+//! gateway's network namespace (`--network container:NAME`), so the gateway reaches it on
+//! that namespace's loopback, as a sidecar: nothing listens on the host for it.
+//!
+//! The [`PER_REQUEST`] variant runs the test's C guest, built natively, in a fresh
+//! container per request (no network; body on stdin, reply on stdout, as the CLI
+//! variants run a runtime per request), from the native gateway on the host.
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -20,6 +28,17 @@ use std::process::{Command, Stdio};
 
 /// The variant's runtime id.
 pub const VARIANT: &str = "container";
+
+/// The container-per-request variant's runtime id.
+pub const PER_REQUEST: &str = "container-per-request";
+
+/// Whether a runtime id is one of the container variants.
+pub fn is_variant(id: &str) -> bool {
+    id == VARIANT || id == PER_REQUEST
+}
+
+/// The port the `proxy` upstream sidecar listens on, on the gateway container's loopback.
+pub const UPSTREAM_PORT: u16 = 8081;
 
 /// The name of the container serving on `port` for this process.
 pub fn name(port: u16) -> String {
@@ -44,7 +63,34 @@ pub struct Engine {
 /// How to get a container engine, for the runtime's row.
 pub const HINT: &str = "podman (Debian: apt-get install podman runc; scripts/test installs it) or a running Docker engine";
 
+/// What an image holds: the wasmeter binary serving the gateway (and the upstream
+/// sidecar), or a native guest run once per request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `/wasmeter`: `serve-gateway`, `serve-echo`.
+    Gateway,
+    /// `/guest`: the test's C guest, built natively.
+    Guest,
+}
+
+impl Role {
+    fn repository(self) -> &'static str {
+        match self {
+            Role::Gateway => "localhost/wasmeter-gateway",
+            Role::Guest => "localhost/wasmeter-guest",
+        }
+    }
+
+    fn entry(self) -> &'static str {
+        match self {
+            Role::Gateway => "wasmeter",
+            Role::Guest => "guest",
+        }
+    }
+}
+
 /// The engine to use: docker when its engine answers, else podman; `Err` says why none.
+/// Its program is resolved to a path: per-request containers start with no environment.
 pub fn detect() -> Result<Engine, String> {
     let answer = |program: &str, args: &[&str]| -> Option<String> {
         let out = Command::new(program)
@@ -58,15 +104,24 @@ pub fn detect() -> Result<Engine, String> {
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
             .filter(|v| !v.is_empty())
     };
+    let resolve = |program: &str| {
+        std::env::var_os("PATH")
+            .and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|d| d.join(program))
+                    .find(|p| p.is_file())
+            })
+            .unwrap_or_else(|| program.into())
+    };
     if let Some(v) = answer("docker", &["version", "--format", "{{.Server.Version}}"]) {
         return Ok(Engine {
-            program: "docker".into(),
+            program: resolve("docker"),
             version: format!("docker {v}"),
         });
     }
     if let Some(v) = answer("podman", &["version", "--format", "{{.Client.Version}}"]) {
         return Ok(Engine {
-            program: "podman".into(),
+            program: resolve("podman"),
             version: format!("podman {v}"),
         });
     }
@@ -85,7 +140,7 @@ impl Engine {
             .cmd()
             .args(args)
             .output()
-            .map_err(|e| format!("{}: {e}", self.program.display()))?;
+            .map_err(|e| format!("{}: {e}", self.name()))?;
         if out.status.success() {
             Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
         } else {
@@ -93,9 +148,11 @@ impl Engine {
         }
     }
 
-    /// The image holding `binary` and its libraries, made once per binary (its name carries
-    /// a hash of the binary's path, size and modification time).
-    pub fn image(&self, binary: &Path) -> Result<String, String> {
+    /// The image holding `binary` (as its role's entry point) and its libraries, made once
+    /// per binary (its name carries a hash of the binary's path, size and modification
+    /// time). A new gateway image prunes the older ones (each holds a whole wasmeter); guest
+    /// images are a few MB and kept, as the native builds they hold are.
+    pub fn image(&self, binary: &Path, role: Role) -> Result<String, String> {
         let meta = std::fs::metadata(binary).map_err(|e| format!("{}: {e}", binary.display()))?;
         let mut h = Sha256::new();
         h.update(binary.display().to_string().as_bytes());
@@ -106,7 +163,8 @@ impl Engine {
             h.update(d.as_nanos().to_le_bytes());
         }
         let tag = format!(
-            "localhost/wasmeter-gateway:{}",
+            "{}:{}",
+            role.repository(),
             &crate::text::hex(&h.finalize())[..16]
         );
         if self
@@ -117,14 +175,18 @@ impl Engine {
         }
         let root = std::env::temp_dir().join(format!("wasmeter-rootfs-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let made = rootfs(binary, &root).and_then(|()| self.import(&root, &tag));
+        let made = rootfs(binary, role.entry(), &root)
+            .and_then(|()| self.import(&root, role.entry(), &tag));
         let _ = std::fs::remove_dir_all(&root);
         made?;
+        if role == Role::Guest {
+            return Ok(tag);
+        }
         // Images of earlier builds of wasmeter are of no more use: each holds a binary.
         if let Ok(list) = self.run_quiet(&[
             "images",
             "--filter",
-            "reference=localhost/wasmeter-gateway",
+            &format!("reference={}", role.repository()),
             "--format",
             "{{.Repository}}:{{.Tag}}",
         ]) {
@@ -135,7 +197,7 @@ impl Engine {
         Ok(tag)
     }
 
-    fn import(&self, root: &Path, tag: &str) -> Result<(), String> {
+    fn import(&self, root: &Path, entry: &str, tag: &str) -> Result<(), String> {
         let tar = Command::new("tar")
             .arg("-C")
             .arg(root)
@@ -145,25 +207,27 @@ impl Engine {
             .map_err(|e| format!("tar: {e}"))?;
         let out = self
             .cmd()
-            .args(["import", "--change", "ENTRYPOINT [\"/wasmeter\"]", "-", tag])
+            .args(["import", "--change"])
+            .arg(format!("ENTRYPOINT [\"/{entry}\"]"))
+            .args(["-", tag])
             .stdin(tar.stdout.ok_or("tar: no output")?)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output()
-            .map_err(|e| format!("{} import: {e}", self.program.display()))?;
+            .map_err(|e| format!("{} import: {e}", self.name()))?;
         if !out.status.success() {
             return Err(format!(
                 "the image build failed ({} import): {}",
-                self.program.display(),
+                self.name(),
                 last_line(&out.stderr)
             ));
         }
         Ok(())
     }
 
-    /// Starts `image` once (`--version`) to find what this host needs: the flags to add
+    /// Starts `image` once with `args` to find what this host needs: the flags to add
     /// and, for each, what was adapted. `Err` when it cannot start even so.
-    pub fn probe(&self, image: &str) -> Result<(Vec<String>, Vec<String>), String> {
+    pub fn probe(&self, image: &str, args: &[&str]) -> Result<(Vec<String>, Vec<String>), String> {
         let (mut flags, mut notes) = (Vec::new(), Vec::new());
         loop {
             let out = self
@@ -172,9 +236,10 @@ impl Engine {
                 .arg("--label")
                 .arg(format!("{LABEL}={}", std::process::id()))
                 .args(&flags)
-                .args([image, "--version"])
+                .arg(image)
+                .args(args)
                 .output()
-                .map_err(|e| format!("{}: {e}", self.program.display()))?;
+                .map_err(|e| format!("{}: {e}", self.name()))?;
             if out.status.success() {
                 return Ok((flags, notes));
             }
@@ -209,6 +274,53 @@ impl Engine {
             .arg(image)
             .args(args);
         c
+    }
+
+    /// The `proxy` upstream's echo server (`serve-echo`, its spec on stdin) in a container
+    /// joining container `gateway`'s network namespace: the gateway reaches it on that
+    /// namespace's loopback at [`UPSTREAM_PORT`].
+    pub fn upstream(&self, image: &str, gateway: &str, adapt: &[String]) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(["run", "--rm", "-i", "--name"])
+            .arg(format!("{gateway}-upstream"))
+            .arg("--label")
+            .arg(format!("{LABEL}={}", std::process::id()))
+            .arg("--network")
+            .arg(format!("container:{gateway}"))
+            .args(adapt)
+            .arg(image)
+            .arg(crate::runner::SERVE_ECHO);
+        c
+    }
+
+    /// The command line that runs the guest `image` in a fresh container per request: no
+    /// network, stdin attached, removed when it exits, labelled as this process's, with
+    /// `adapt`'s flags; the guest's arguments follow the image (`{args}`).
+    pub fn per_request(&self, image: &str, adapt: &[String]) -> crate::runtime::CliCommand {
+        let mut run: Vec<String> = [
+            self.program.display().to_string(),
+            "run".into(),
+            "--rm".into(),
+            "-i".into(),
+            "--network".into(),
+            "none".into(),
+            "--label".into(),
+            format!("{LABEL}={}", std::process::id()),
+        ]
+        .into();
+        run.extend(adapt.iter().cloned());
+        run.push(image.into());
+        run.push("{args}".into());
+        // The guest gets no environment; the engine's client needs its search path.
+        let env = ["PATH", "HOME"]
+            .into_iter()
+            .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
+            .collect();
+        crate::runtime::CliCommand {
+            run,
+            precompile: None,
+            env,
+        }
     }
 
     /// Whether a start failure is one a flag works around: the flags and what they adapt.
@@ -261,7 +373,15 @@ impl Engine {
     }
 
     fn is_podman(&self) -> bool {
-        self.program.file_name().is_some_and(|n| n == "podman")
+        self.name() == "podman"
+    }
+
+    /// `docker` or `podman`, for messages.
+    fn name(&self) -> String {
+        self.program
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.program.display().to_string())
     }
 
     /// Removes a container, whatever state it is in.
@@ -272,6 +392,22 @@ impl Engine {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
+    }
+
+    /// Removes every container process `owner` made (a cell's, when it ends).
+    pub fn remove_owned_by(&self, owner: u32) {
+        if let Ok(list) = self.run_quiet(&[
+            "ps",
+            "-a",
+            "--filter",
+            &format!("label={LABEL}={owner}"),
+            "--format",
+            "{{.Names}}",
+        ]) {
+            for name in list.lines() {
+                self.remove(name);
+            }
+        }
     }
 
     /// Removes the containers wasmeter made whose making process is gone.
@@ -317,9 +453,9 @@ impl Engine {
     }
 }
 
-/// A root filesystem at `root` holding `binary` as /wasmeter and every library `ldd`
+/// A root filesystem at `root` holding `binary` as `/entry` and every library `ldd`
 /// names, at the same paths.
-fn rootfs(binary: &Path, root: &Path) -> Result<(), String> {
+fn rootfs(binary: &Path, entry: &str, root: &Path) -> Result<(), String> {
     let copy = |from: &Path, to: &Path| -> Result<(), String> {
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -327,7 +463,7 @@ fn rootfs(binary: &Path, root: &Path) -> Result<(), String> {
         std::fs::copy(from, to).map_err(|e| format!("{}: {e}", from.display()))?;
         Ok(())
     };
-    copy(binary, &root.join("wasmeter"))?;
+    copy(binary, &root.join(entry))?;
     std::fs::create_dir_all(root.join("tmp")).map_err(|e| format!("{e}"))?;
     let out = Command::new("ldd")
         .arg(binary)

@@ -7,22 +7,22 @@
 //! level goes on. Every server is stopped when the iteration ends, whatever happened.
 
 use super::HttpSettings;
-use super::codec::{Request, Response};
 use super::container;
 use super::gateway::{GatewaySpec, serves_components};
 use super::guest::{expected_body, route};
 use super::launch::{ServerProcess, command_in, free_port, port_in_use};
 use super::load::{self, LoadReport, LoadSpec, Stop};
-use super::server::{Handler, ServerHandle, ServerOptions, spawn_local};
-use super::upstream::request_once;
+use super::server::{ServerHandle, spawn_local};
+use super::upstream::{EchoSpec, echo, echo_options, request_once};
 use crate::runner::WorkerCommand;
 use crate::runtime::{
     Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE,
 };
 use crate::sample::TreeSampler;
 use crate::store::LevelHistogram;
-use crate::suite::{HttpTest, ServerDef, SuiteKind};
+use crate::suite::{HttpKind, HttpTest, ServerDef};
 use serde::{Deserialize, Serialize};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HttpJob {
     /// Gateway or servers.
-    pub kind: SuiteKind,
+    pub kind: HttpKind,
     /// The request (and, for servers, the server of this runtime).
     pub test: HttpTest,
     /// Load settings of the run.
@@ -59,9 +59,11 @@ pub struct Driver {
     notes: Vec<String>,
 }
 
-/// The `container` variant's engine, image and the flags this host needs.
+/// A container variant's engine, image (the gateway's, or the guest's for
+/// container-per-request) and the flags this host needs.
 struct Container {
     engine: container::Engine,
+    role: container::Role,
     image: String,
     flags: Vec<String>,
 }
@@ -92,7 +94,7 @@ impl Driver {
             container: None,
             notes: Vec::new(),
         };
-        if job.kind == SuiteKind::Servers {
+        if job.kind == HttpKind::Servers {
             let def = job
                 .test
                 .servers
@@ -109,7 +111,7 @@ impl Driver {
                 d.build(build)?;
             }
             d.server = Some(def);
-        } else if runtime.id == container::VARIANT {
+        } else if container::is_variant(&runtime.id) {
             let (container, notes) = d.prepare_container()?;
             d.container = Some(container);
             d.notes = notes
@@ -119,13 +121,10 @@ impl Driver {
         } else {
             d.guest_for_variant()?;
         }
-        if job.kind == SuiteKind::Gateway && route(&job.test.path).0 == "proxy" {
-            let echo: Handler = Arc::new(|req: &Request| Response::ok(req.body().to_vec()));
-            let options = ServerOptions {
-                workers: 1,
-                ..ServerOptions::default()
-            };
-            let up = spawn_local(echo, options).map_err(|e| {
+        // The gateway in a container reaches its upstream in a sidecar instead.
+        let sidecar = runtime.id == container::VARIANT;
+        if job.kind == HttpKind::Gateway && route(&job.test.path).0 == "proxy" && !sidecar {
+            let up = spawn_local(echo(), echo_options()).map_err(|e| {
                 Failure::Other(format!("cannot start the upstream echo server: {e}"))
             })?;
             d.upstream = Some(up);
@@ -134,25 +133,27 @@ impl Driver {
     }
 
     /// Finds the engine, clears containers left by dead workers, makes the image (once
-    /// per wasmeter binary) and finds what flags this host needs to start it, with what
-    /// it had to adapt.
+    /// per binary: the wasmeter binary, or for container-per-request the natively built
+    /// guest) and finds what flags this host needs to start it, with what it had to adapt.
     fn prepare_container(&self) -> Result<(Container, Vec<String>), Failure> {
-        if route(&self.job.test.path).0 == "proxy" {
-            return Err(Failure::Unavailable(
-                "the upstream echo server listens on the host's loopback, which a container on a bridge network cannot reach"
-                    .into(),
-            ));
-        }
         let engine = container::detect()
             .map_err(|e| Failure::Unavailable(format!("{e}; install {}", container::HINT)))?;
         engine.clear_stale();
-        let image = engine
-            .image(&self.job.serve_gateway.program)
-            .map_err(Failure::Other)?;
-        let (flags, notes) = engine.probe(&image).map_err(Failure::Other)?;
+        let (role, binary, probe) = if self.runtime.id == container::PER_REQUEST {
+            (container::Role::Guest, &self.wasm, "hello")
+        } else {
+            (
+                container::Role::Gateway,
+                &self.job.serve_gateway.program,
+                "--version",
+            )
+        };
+        let image = engine.image(binary, role).map_err(Failure::Other)?;
+        let (flags, notes) = engine.probe(&image, &[probe]).map_err(Failure::Other)?;
         Ok((
             Container {
                 engine,
+                role,
                 image,
                 flags,
             },
@@ -164,11 +165,13 @@ impl Driver {
     /// the server.
     fn start_container(&self, c: &Container, port: u16) -> Result<ServerProcess, Failure> {
         let name = container::name(port);
+        let proxy = route(&self.job.test.path).0 == "proxy";
         let spec = GatewaySpec {
             runtime: crate::runtime::native_info(),
             wasm: PathBuf::new(),
             port: container::INNER_PORT,
-            upstream: None,
+            upstream: proxy
+                .then(|| SocketAddr::from((Ipv4Addr::LOCALHOST, container::UPSTREAM_PORT))),
             threads: self.job.settings.server_threads,
             cli_inflight: self.job.settings.cli_inflight,
             memory_limit: self.memory_limit,
@@ -188,6 +191,66 @@ impl Driver {
         let gone = name.clone();
         server.on_drop(Box::new(move || engine.remove(&gone)));
         Ok(server)
+    }
+
+    /// The `proxy` upstream as a sidecar in the gateway container's network namespace,
+    /// started once the gateway answers (so not in its cold start, as the host's upstream
+    /// of the other variants is not), and waited for until `proxy` answers 200. Removed
+    /// with the gateway.
+    fn start_sidecar(
+        &self,
+        c: &Container,
+        port: u16,
+        server: &mut ServerProcess,
+    ) -> Result<(), Failure> {
+        let gateway = container::name(port);
+        let cmd = c.engine.upstream(&c.image, &gateway, &c.flags);
+        let json = serde_json::to_vec(&EchoSpec {
+            port: container::UPSTREAM_PORT,
+        })
+        .expect("echo spec serialises");
+        let mut sidecar = ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)?;
+        let engine = c.engine.clone();
+        let gone = format!("{gateway}-upstream");
+        sidecar.on_drop(Box::new(move || engine.remove(&gone)));
+        let t = &self.job.test;
+        let deadline = Instant::now() + Duration::from_millis(self.job.settings.ready_timeout_ms);
+        loop {
+            if let Some(status) = sidecar.exited() {
+                return Err(Failure::Other(format!(
+                    "the upstream sidecar exited ({status}){}",
+                    sidecar.stderr_suffix(": ")
+                )));
+            }
+            let answer = request_once(
+                server.addr,
+                &t.method,
+                &t.path,
+                &t.body,
+                Duration::from_secs(2),
+            );
+            if let Ok((200, _)) = answer {
+                break;
+            }
+            if Instant::now() >= deadline {
+                return Err(Failure::Other(format!(
+                    "the upstream sidecar never answered the gateway (last: {answer:?}){}",
+                    sidecar.stderr_suffix("; stderr: ")
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        server.on_drop(Box::new(move || drop(sidecar)));
+        Ok(())
+    }
+
+    /// The gateway on the host, running the natively built guest in a fresh container per
+    /// request; every container this worker made is removed with it.
+    fn per_request_runtime(&self, c: &Container) -> RuntimeInfo {
+        RuntimeInfo {
+            command: Some(c.engine.per_request(&c.image, &c.flags)),
+            ..self.runtime.clone()
+        }
     }
 
     /// A gateway variant that serves components runs the test's `wasi:http` component;
@@ -268,11 +331,13 @@ impl Driver {
         if self.runtime.id == WASMTIME_SERVE {
             return self.start_wasmtime_serve(&wasm, port);
         }
-        if let Some(c) = &self.container {
-            return self.start_container(c, port);
-        }
+        let runtime = match &self.container {
+            Some(c) if c.role == container::Role::Gateway => return self.start_container(c, port),
+            Some(c) => self.per_request_runtime(c),
+            None => self.runtime.clone(),
+        };
         let spec = GatewaySpec {
-            runtime: self.runtime.clone(),
+            runtime,
             wasm,
             port,
             upstream: self.upstream.as_ref().map(|u| u.addr()),
@@ -286,7 +351,12 @@ impl Driver {
         let mut cmd = std::process::Command::new(&gw.program);
         cmd.args(&gw.args).env("RUST_BACKTRACE", "0");
         let json = serde_json::to_vec(&spec).expect("gateway spec serialises");
-        ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)
+        let mut server = ServerProcess::spawn(cmd, Some(json), port).map_err(Failure::Other)?;
+        if let Some(c) = &self.container {
+            let (engine, owner) = (c.engine.clone(), std::process::id());
+            server.on_drop(Box::new(move || engine.remove_owned_by(owner)));
+        }
+        Ok(server)
     }
 
     /// The wasmtime CLI as the gateway itself: its own HTTP server, an instance of the
@@ -340,10 +410,9 @@ impl Driver {
             request_timeout,
             rate: rate.map(f64::from),
             threads: self.job.settings.client_threads.clamp(1, connections),
-            expect_body: if self.job.kind == SuiteKind::Gateway {
-                expected_body(&t.path, &t.body)
-            } else {
-                None
+            expect_body: match self.job.kind {
+                HttpKind::Gateway => expected_body(&t.path, &t.body),
+                HttpKind::Servers => None,
             },
             max_time: stop + Duration::from_secs(30),
             ..LoadSpec::new(server.addr)
@@ -375,7 +444,7 @@ impl Driver {
                 server.stderr_suffix("; stderr: ")
             )));
         }
-        if self.job.kind != SuiteKind::Gateway {
+        if self.job.kind == HttpKind::Servers {
             return Ok(());
         }
         let want = match route(&t.path).0 {
@@ -429,9 +498,16 @@ impl Driver {
             Metric::WallNs,
             cold.as_nanos() as f64,
         )];
-        if let Some(c) = &self.container {
+        if let Some(c) = self
+            .container
+            .as_ref()
+            .filter(|c| c.role == container::Role::Gateway)
+        {
             // conmon and the container's processes are not the engine client's children.
             server.add_roots(c.engine.pids(&container::name(port)));
+            if route(&self.job.test.path).0 == "proxy" {
+                self.start_sidecar(c, port, &mut server)?;
+            }
         }
         self.check(&mut server)?;
 
@@ -458,7 +534,7 @@ impl Driver {
         ));
 
         let levels = match &self.job.test.connections[..] {
-            own if self.job.kind == SuiteKind::Servers && !own.is_empty() => own.to_vec(),
+            own if self.job.kind == HttpKind::Servers && !own.is_empty() => own.to_vec(),
             _ => s.levels.clone(),
         };
         let per_level = self

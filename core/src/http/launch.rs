@@ -103,9 +103,15 @@ impl ServerProcess {
         v
     }
 
-    /// Runs `f` once the server is killed.
+    /// Runs `f` once the server is killed, before what earlier calls gave.
     pub fn on_drop(&mut self, f: Box<dyn FnOnce() + Send>) {
-        self.cleanup = Some(f);
+        self.cleanup = Some(match self.cleanup.take() {
+            Some(earlier) => Box::new(move || {
+                f();
+                earlier();
+            }),
+            None => f,
+        });
     }
 
     /// The process id (leader of its group).

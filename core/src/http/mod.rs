@@ -11,7 +11,7 @@ pub mod guest;
 pub mod launch;
 pub mod load;
 pub mod server;
-mod upstream;
+pub(crate) mod upstream;
 
 use serde::{Deserialize, Serialize};
 

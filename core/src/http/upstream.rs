@@ -2,7 +2,8 @@
 //! gateway's call to its upstream (kept-alive connections reused from a small pool),
 //! readiness polls and answer checks.
 
-use super::codec::{ResponseParser, write_request};
+use super::codec::{Request, Response, ResponseParser, write_request};
+use super::server::{Handler, ServerOptions};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Mutex;
@@ -103,5 +104,54 @@ impl Upstream {
                 .push(stream);
         }
         Ok((status, out))
+    }
+}
+
+/// The upstream of the `proxy` workload: answers every request with its body.
+pub(crate) fn echo() -> Handler {
+    std::sync::Arc::new(|req: &Request| Response::ok(req.body().to_vec()))
+}
+
+/// One worker: the upstream is not what is measured.
+pub(crate) fn echo_options() -> ServerOptions {
+    ServerOptions {
+        workers: 1,
+        ..ServerOptions::default()
+    }
+}
+
+/// What `wasmeter serve-echo` reads on stdin.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct EchoSpec {
+    /// Loopback port to listen on.
+    pub(crate) port: u16,
+}
+
+/// Entry point of `wasmeter serve-echo`: the `proxy` upstream as a process of its own (the
+/// container variant's sidecar), on 127.0.0.1 at the port its spec names, until killed.
+/// Errors go to stderr as one line; returns the exit code.
+pub(crate) fn echo_main(input: impl Read) -> i32 {
+    let spec: EchoSpec = match crate::runner::read_spec(input) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("wasmeter serve-echo: bad spec on stdin: {e}");
+            return 2;
+        }
+    };
+    let server = std::net::TcpListener::bind(("127.0.0.1", spec.port))
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", spec.port))
+        .and_then(|l| {
+            super::server::spawn(l, echo(), echo_options())
+                .map_err(|e| format!("cannot start the server: {e}"))
+        });
+    match server {
+        Ok(server) => loop {
+            std::thread::park();
+            let _ = &server;
+        },
+        Err(e) => {
+            eprintln!("wasmeter serve-echo: {e}");
+            2
+        }
     }
 }

@@ -11,11 +11,13 @@ use std::process::ExitCode;
 pub const WORKER: &str = "worker";
 /// Subcommand of a gateway cell's server: reads a gateway spec on stdin.
 pub const SERVE_GATEWAY: &str = "serve-gateway";
+/// Subcommand of the `proxy` upstream's sidecar container: reads an echo spec on stdin.
+pub const SERVE_ECHO: &str = "serve-echo";
 /// Every subcommand the runner starts a worker program with.
-pub const HOST_COMMANDS: [&str; 2] = [WORKER, SERVE_GATEWAY];
+pub const HOST_COMMANDS: [&str; 3] = [WORKER, SERVE_GATEWAY, SERVE_ECHO];
 
 /// Runs the host-driven subcommand this process was started with (`worker`,
-/// `serve-gateway`: the program's only argument), its spec on stdin; `None` when started
+/// `serve-gateway`, `serve-echo`: the program's only argument), its spec on stdin; `None` when started
 /// any other way, for the binary to go on as itself.
 pub fn worker_entry() -> Option<ExitCode> {
     let mut args = std::env::args_os().skip(1);
@@ -37,6 +39,7 @@ pub fn run_host_command(name: &str, input: impl Read, output: impl Write) -> Opt
     match name {
         WORKER => Some(super::worker_main(input, output)),
         SERVE_GATEWAY => Some(crate::http::gateway::serve_main(input)),
+        SERVE_ECHO => Some(crate::http::upstream::echo_main(input)),
         _ => None,
     }
 }

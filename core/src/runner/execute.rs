@@ -13,7 +13,7 @@ use crate::store::{
     CellRecord, Done, HistogramRow, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter,
     SCHEMA_VERSION, SampleRow, TestRecord, new_run_id,
 };
-use crate::suite::{Build, CommandTest, TestCase, TestKind};
+use crate::suite::{Build, CommandTest, HttpKind, TestCase, TestKind};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -413,7 +413,7 @@ fn run_cells(
     if plan
         .runtimes
         .iter()
-        .any(|r| r.id == crate::http::container::VARIANT)
+        .any(|r| crate::http::container::is_variant(&r.id))
         && let Ok(engine) = crate::http::container::detect()
     {
         engine.clear_stale();
@@ -618,12 +618,19 @@ impl CellCtx<'_> {
                 Ok(self.lifecycle_spec(a, module, scratch, worker))
             }
             TestKind::Gateway(g) => {
+                let guest = match a.runtime.id.as_str() {
+                    crate::http::container::PER_REQUEST => {
+                        Some(self.native_guest(a, &g.guest, compiler)?)
+                    }
+                    _ => None,
+                };
                 make_scratch(&scratch)?;
-                Ok(self.http_spec(a, &g.request, scratch, worker))
+                let http = (HttpKind::Gateway, &g.request);
+                Ok(self.http_spec(a, http, guest, scratch, worker))
             }
             TestKind::Servers(http) => {
                 make_scratch(&scratch)?;
-                Ok(self.http_spec(a, http, scratch, worker))
+                Ok(self.http_spec(a, (HttpKind::Servers, http), None, scratch, worker))
             }
         }
     }
@@ -804,13 +811,16 @@ impl CellCtx<'_> {
     fn http_spec(
         &self,
         a: &Arm<'_>,
-        http: &crate::suite::HttpTest,
+        (kind, http): (HttpKind, &crate::suite::HttpTest),
+        native_guest: Option<PathBuf>,
         scratch: PathBuf,
         worker: &WorkerCommand,
     ) -> CellSpec {
-        let kind = self.plan.suite.kind;
-        // The gateway's guest (none for a servers suite).
-        let program = a.test.wasm().map(Path::to_path_buf).unwrap_or_default();
+        // The gateway's guest (none for a servers suite): its module, or its native build
+        // for the variant that runs it in a container per request.
+        let program = native_guest
+            .or_else(|| a.test.wasm().map(Path::to_path_buf))
+            .unwrap_or_default();
         let job = HttpJob {
             kind,
             test: http.clone(),
@@ -825,6 +835,29 @@ impl CellCtx<'_> {
                 .join(&self.plan.suite.name),
         };
         self.host_driven(a, program, scratch, CellWork::Http(Box::new(job)))
+    }
+
+    /// The native build of a gateway test's guest, for the container-per-request variant.
+    fn native_guest(
+        &self,
+        a: &Arm<'_>,
+        guest: &crate::suite::Guest,
+        compiler: Result<&NativeCompiler, &String>,
+    ) -> Result<PathBuf, Failure> {
+        match &guest.build {
+            Build::Source(src) => compiler
+                .map_err(|e| Failure::Unavailable(e.clone()))?
+                .build(&self.plan.suite, &a.test.name, src, NativeForm::Program),
+            Build::Prebuilt {
+                native_error: Some(e),
+                ..
+            } => Err(Failure::Other(format!("not built: {e}"))),
+            Build::Prebuilt { native, .. } => Ok(native.clone()),
+            Build::Module(run) => run
+                .native
+                .clone()
+                .ok_or_else(|| Failure::Unavailable(NO_NATIVE.into())),
+        }
     }
 
     /// Runs the worker for this cell, returning why it failed (if it did).

@@ -18,7 +18,7 @@ mod stand_in;
 mod worker;
 
 pub use crate::store::{Measure, RunOrder};
-pub use entry::{HOST_COMMANDS, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
+pub use entry::{HOST_COMMANDS, SERVE_ECHO, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
 pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError};
 #[cfg(feature = "testing")]

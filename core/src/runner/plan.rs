@@ -72,11 +72,14 @@ impl Plan {
         let all = known_runtimes(&req.config);
         let kind = req.suite.kind;
         if req.measure == Measure::Instructions {
-            if kind != SuiteKind::Command {
-                return Err(PlanError::Invalid(format!(
-                    "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
-                    req.suite.name
-                )));
+            match kind {
+                SuiteKind::Command => {}
+                SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
+                    return Err(PlanError::Invalid(format!(
+                        "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
+                        req.suite.name
+                    )));
+                }
             }
             super::instructions::valgrind().map_err(PlanError::Invalid)?;
         }
@@ -118,14 +121,14 @@ impl Plan {
             };
             let applies = applicability(info, &req.suite);
             if let Err(why) = applies {
-                if kind == SuiteKind::Servers && !*named {
-                    continue;
-                }
-                // Lifecycle-only configurations picked up by a group are simply not
-                // offered to command suites; everything else left out is said.
-                if (*named || kind != SuiteKind::Command)
-                    && !not_applicable.iter().any(|(x, _)| x == id)
-                {
+                // A servers suite leaves out the runtimes it has no server for, and
+                // lifecycle-only configurations picked up by a group are simply not offered
+                // to command suites, unless named; everything else left out is said.
+                let said = match kind {
+                    SuiteKind::Command | SuiteKind::Servers => *named,
+                    SuiteKind::Lifecycle | SuiteKind::Gateway => true,
+                };
+                if said && !not_applicable.iter().any(|(x, _)| x == id) {
                     not_applicable.push((id.clone(), why));
                 }
                 continue;

@@ -257,7 +257,7 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
         };
     }
     if id == "native"
-        && suite.kind == SuiteKind::Command
+        && suite.kind.is_command()
         && suite.modules_only()
         && runs.iter().all(|r| r.native.is_none())
     {
@@ -295,18 +295,22 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
             }
         }
     }
-    if suite.kind != SuiteKind::Servers
-        || suite.tests.iter().any(|t| {
-            t.http()
-                .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
-        })
-    {
-        return Ok(());
+    // A servers suite applies to the runtimes it has a server for.
+    match suite.kind {
+        SuiteKind::Command | SuiteKind::Lifecycle | SuiteKind::Gateway => Ok(()),
+        SuiteKind::Servers
+            if suite.tests.iter().any(|t| {
+                t.http()
+                    .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
+            }) =>
+        {
+            Ok(())
+        }
+        SuiteKind::Servers => Err(format!(
+            "no test of suite '{}' has a server run by '{id}'",
+            suite.name
+        )),
     }
-    Err(format!(
-        "no test of suite '{}' has a server run by '{id}'",
-        suite.name
-    ))
 }
 
 #[cfg(test)]
@@ -458,15 +462,17 @@ mod tests {
         let nocow = rt("wasmtime-pooling-nocow", RuntimeKind::Embedded);
         let cli = rt("wasmtime-cli", RuntimeKind::Cli);
         let container = rt("container", RuntimeKind::Cli);
+        let per_request = rt("container-per-request", RuntimeKind::Cli);
         let ok = |r: &RuntimeInfo, k| applicability(r, &suite(k, None)).is_ok();
         use SuiteKind::*;
-        let table: [(&RuntimeInfo, [bool; 3]); 5] = [
+        let table: [(&RuntimeInfo, [bool; 3]); 6] = [
             // command, lifecycle, gateway
             (&native, [true, false, true]),
             (&wasmtime, [true, true, true]),
             (&nocow, [false, true, false]),
             (&cli, [true, false, true]),
             (&container, [false, false, true]),
+            (&per_request, [false, false, true]),
         ];
         for (r, want) in table {
             assert_eq!(
@@ -476,8 +482,10 @@ mod tests {
                 r.id
             );
         }
-        let why = applicability(&container, &suite(Command, None)).unwrap_err();
-        assert!(why.contains("gateway suite"), "{why}");
+        for c in [&container, &per_request] {
+            let why = applicability(c, &suite(Command, None)).unwrap_err();
+            assert!(why.contains("gateway suite"), "{why}");
+        }
         let why = applicability(&native, &suite(Lifecycle, None)).unwrap_err();
         assert!(why.contains("lifecycle suite"), "{why}");
         // A servers suite without a server for the runtime does not apply to it, whatever

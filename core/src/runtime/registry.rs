@@ -26,40 +26,52 @@ pub fn serves_components(id: &str) -> bool {
 }
 
 /// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
+/// Each rule that names kinds matches on every kind, so a new kind has to be placed.
 pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
+    use SuiteKind::{Command, Gateway, Lifecycle, Servers};
+    let id = info.id.as_str();
+    let engine_rule = || match super::embedded::Embedded::parse(id).and_then(|e| e.not_for(kind)) {
+        Some(why) => Err(why.into()),
+        None => Ok(()),
+    };
     match kind {
-        SuiteKind::Lifecycle if info.kind != RuntimeKind::Embedded => Err(
+        Lifecycle if info.kind != RuntimeKind::Embedded => Err(
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
         ),
-        k if info.id == NATIVE_DLOPEN && !k.is_command() => Err(
-            "loads a C test into the worker and calls its main: command suites only".into(),
-        ),
-        k if info.id == CONTAINER && k != SuiteKind::Gateway => {
-            Err("the container variant is one of the gateway suite's".into())
-        }
-        SuiteKind::Gateway | SuiteKind::Servers
-            if serves_components(&info.id) =>
-        {
-            Ok(())
-        }
-        SuiteKind::Servers if info.kind == RuntimeKind::Embedded => Err(
+        k if id == NATIVE_DLOPEN => match k {
+            Command => Ok(()),
+            Lifecycle | Gateway | Servers => Err(
+                "loads a C test into the worker and calls its main: command suites only".into(),
+            ),
+        },
+        k if crate::http::container::is_variant(id) => match k {
+            Gateway => Ok(()),
+            Command | Lifecycle | Servers => {
+                Err("the container variants are the gateway suite's".into())
+            }
+        },
+        Gateway | Servers if serves_components(id) => Ok(()),
+        Servers if info.kind == RuntimeKind::Embedded => Err(
             "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
                 .into(),
         ),
-        _ if info.id == super::cli::WASMTIME_SERVE => {
+        _ if id == super::cli::WASMTIME_SERVE => {
             Err("serves wasi:http components: the gateway and servers suites only".into())
         }
-        k if k != SuiteKind::Servers && is_server_only(&info.id) => Err(
-            "a JS runtime for the servers suite only: it runs no WASI command module".into(),
-        ),
-        k if k != SuiteKind::Lifecycle && LIFECYCLE_ONLY.contains(&info.id.as_str()) => {
-            Err("a configuration for the lifecycle suite only".into())
-        }
-        k => match super::embedded::Embedded::parse(&info.id).and_then(|e| e.not_for(k)) {
-            Some(why) => Err(why.into()),
-            None => Ok(()),
+        k if is_server_only(id) => match k {
+            Servers => engine_rule(),
+            Command | Lifecycle | Gateway => Err(
+                "a JS runtime for the servers suite only: it runs no WASI command module".into(),
+            ),
         },
+        k if LIFECYCLE_ONLY.contains(&id) => match k {
+            Lifecycle => engine_rule(),
+            Command | Gateway | Servers => {
+                Err("a configuration for the lifecycle suite only".into())
+            }
+        },
+        _ => engine_rule(),
     }
 }
 
@@ -67,7 +79,7 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
 pub fn is_builtin(id: &str) -> bool {
     id == "native"
         || id == NATIVE_DLOPEN
-        || id == CONTAINER
+        || crate::http::container::is_variant(id)
         || EMBEDDED.iter().any(|(e, _, _)| *e == id)
         || is_cli_adapter(id)
 }
@@ -84,29 +96,38 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
             .map(|(id, engine, config)| embedded_info(id, *engine, config.to_string())),
     );
     v.extend(cli_runtimes(config));
-    v.push(container_info());
+    v.extend(container_info());
     v
 }
 
-/// The gateway's container variant: the native gateway in an OCI container (docker or
-/// podman), as the published study ran it in Docker.
-const CONTAINER: &str = crate::http::container::VARIANT;
-
-/// Whether a container engine answers; without one the variant says how to get one.
-fn container_info() -> RuntimeInfo {
-    let (version, unavailable) = match crate::http::container::detect() {
+/// The gateway's container variants (docker or podman): the native gateway in a container,
+/// as the published study ran it in Docker, and the guest in a container per request, the
+/// heaviest isolation; each says how to get an engine when none answers.
+fn container_info() -> [RuntimeInfo; 2] {
+    use crate::http::container::{HINT, PER_REQUEST, VARIANT, detect};
+    let (version, unavailable) = match detect() {
         Ok(e) => (e.version, None),
         Err(why) => ("-".to_string(), Some(why)),
     };
-    RuntimeInfo {
-        id: CONTAINER.into(),
+    let info = |id: &str, config: &str| RuntimeInfo {
+        id: id.into(),
         kind: RuntimeKind::Cli,
-        version,
-        config: "gateway suite: the native gateway in an OCI container (bridge network, port published on 127.0.0.1), image made locally from the wasmeter binary".into(),
-        unavailable,
-        hint: Some(crate::http::container::HINT.into()),
+        version: version.clone(),
+        config: config.into(),
+        unavailable: unavailable.clone(),
+        hint: Some(HINT.into()),
         command: None,
-    }
+    };
+    [
+        info(
+            VARIANT,
+            "gateway suite: the native gateway in an OCI container (bridge network, port published on 127.0.0.1; proxy's upstream in a sidecar sharing its network), image made locally from the wasmeter binary",
+        ),
+        info(
+            PER_REQUEST,
+            "gateway suite: the native gateway on the host runs the test's C guest, built natively, in a fresh container per request (no network, stdin/stdout), image made locally from the native build",
+        ),
+    ]
 }
 
 pub(crate) fn native_info() -> RuntimeInfo {
@@ -208,10 +229,11 @@ fn embedded_info(id: &str, engine: super::embedded::Embedded, config: String) ->
 }
 
 /// Whether a runtime joins a run that names no runtimes (and starts ticked in the TUI):
-/// `native-dlopen` is a second native column, for pairing in one process, so it runs only
-/// when named (or with the `all` group).
+/// `native-dlopen` is a second native column, for pairing in one process, and
+/// `container-per-request` starts a container per request (a few per second), so each
+/// runs only when named (or with the `all` group).
 pub fn in_defaults(id: &str) -> bool {
-    id != NATIVE_DLOPEN
+    id != NATIVE_DLOPEN && id != crate::http::container::PER_REQUEST
 }
 
 /// Makes the runtime with this id, ready to run jobs (in the worker process).

@@ -13,7 +13,7 @@ mod load;
 mod orphans;
 
 pub use load::{LoadMeter, allowed_cpus};
-pub use orphans::{adopt_orphans, adopts_orphans, reap};
+pub use orphans::{adopt_orphans, adopts_orphans, children, reap, reap_one};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};

@@ -52,6 +52,31 @@ pub fn reap() -> usize {
     }
 }
 
+/// This process's children, as every thread's `/proc/self/task/*/children` lists them
+/// (an orphan is adopted by one of the subreaper's threads).
+pub fn children() -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|s| {
+            s.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// Reaps child `pid` if it has ended; whether it was.
+#[allow(unsafe_code)]
+pub fn reap_one(pid: u32) -> bool {
+    let mut status = 0;
+    // SAFETY: waitpid writes the status into the int it is given.
+    unsafe { libc::waitpid(pid as libc::pid_t, &mut status, libc::WNOHANG) == pid as libc::pid_t }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,13 +81,37 @@ impl SuiteKind {
 
     /// True for the HTTP suites, measured with the load generator.
     pub fn is_http(self) -> bool {
-        matches!(self, SuiteKind::Gateway | SuiteKind::Servers)
+        match self {
+            SuiteKind::Gateway | SuiteKind::Servers => true,
+            SuiteKind::Command | SuiteKind::Lifecycle => false,
+        }
     }
 
     /// True for [`SuiteKind::Command`] (the default, left out of saved metadata).
     pub fn is_command(&self) -> bool {
-        *self == SuiteKind::Command
+        match self {
+            SuiteKind::Command => true,
+            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => false,
+        }
     }
+
+    /// True for [`SuiteKind::Lifecycle`]: host-driven, on embedded engines only.
+    pub fn is_lifecycle(self) -> bool {
+        match self {
+            SuiteKind::Lifecycle => true,
+            SuiteKind::Command | SuiteKind::Gateway | SuiteKind::Servers => false,
+        }
+    }
+}
+
+/// The HTTP suite kinds, for what only they have (an HTTP cell's job).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HttpKind {
+    /// [`SuiteKind::Gateway`].
+    Gateway,
+    /// [`SuiteKind::Servers`].
+    Servers,
 }
 
 impl std::fmt::Display for SuiteKind {

@@ -16,7 +16,7 @@ pub use discovery::{
     BrokenSuite, SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir,
 };
 pub use error::SuiteError;
-pub use kind::{Size, SuiteKind};
+pub use kind::{HttpKind, Size, SuiteKind};
 pub use modules::{
     MODULES_SUITE, ModuleRun, ModuleStaging, Preopen, STARTUP_TEST, WasmHeader, empty_command,
     env_var, find_modules, modules_suite, test_name, wasm_header, with_natives,

@@ -13,7 +13,7 @@ use wasmeter_core::http::HttpSettings;
 use wasmeter_core::http::driver::{Driver, HttpJob};
 use wasmeter_core::runner::WorkerCommand;
 use wasmeter_core::runtime::{Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
-use wasmeter_core::suite::{HttpTest, ServerDef, SuiteKind};
+use wasmeter_core::suite::{HttpKind, HttpTest, ServerDef};
 
 /// The Python test server every HTTP test shares (assets/testing), with its options.
 const SERVER: &str = concat!(
@@ -43,7 +43,7 @@ fn driver_with(dir: &Path, server: &[&str], settings: HttpSettings) -> Driver {
         command: None,
     };
     let job = HttpJob {
-        kind: SuiteKind::Servers,
+        kind: HttpKind::Servers,
         test: HttpTest {
             path: "/".into(),
             method: "GET".into(),

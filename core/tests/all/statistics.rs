@@ -703,6 +703,47 @@ fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
 }
 
 #[test]
+fn a_gate_on_some_phases_keeps_their_rows_and_verdicts_only() {
+    let (a, slow) = a_and_slower_b(1.10);
+    let mut all = diff(&a, &slow);
+    // The mock times execute only: the same rows again as another phase, undecided.
+    let other: Vec<_> = all
+        .rows
+        .iter()
+        .map(|r| wasmeter_core::analysis::DiffRow {
+            phase: "instantiate".into(),
+            verdict: Verdict::InsufficientData,
+            ..r.clone()
+        })
+        .collect();
+    all.rows.extend(other);
+    assert_eq!(gate(&all, FailOn::Slower).exit_code(), 3);
+    let mut kept = all.clone();
+    kept.keep_phases(&["execute".to_string()]).unwrap();
+    let want: Vec<_> = all.rows.iter().filter(|r| r.phase == "execute").collect();
+    assert!(!want.is_empty());
+    assert_eq!(kept.rows.iter().collect::<Vec<_>>(), want);
+    assert_eq!(gate(&kept, FailOn::Slower).exit_code(), 3);
+    // Kept to the undecided phase only, the gate cannot tell.
+    let mut undecided = all.clone();
+    undecided.keep_phases(&["instantiate".to_string()]).unwrap();
+    assert_eq!(gate(&undecided, FailOn::Slower).exit_code(), 4);
+    // Nothing named keeps everything; a phase no row has is refused, naming those it has.
+    let mut same = all.clone();
+    same.keep_phases(&[]).unwrap();
+    assert_eq!(same.rows, all.rows);
+    let e = all
+        .clone()
+        .keep_phases(&["execute".into(), "nope".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("phase 'nope' is in no row of this diff (it has: ") && e.contains("execute"),
+        "{e}"
+    );
+}
+
+#[test]
 fn busy_rounds_count_for_arms_that_alternated_in_one_worker_only() {
     // Two runtimes of one run, y 10 % slower; every invocation measured on a busy machine.
     let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();

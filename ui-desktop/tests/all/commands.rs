@@ -646,6 +646,10 @@ fn the_page_gets_defaults_applicability_and_threshold_from_core() {
         .collect();
     assert!(lifecycle.contains(&"lifecycle"), "{lifecycle:?}");
     assert_eq!(not_applicable("container"), all_but(&["gateway"]));
+    assert_eq!(
+        not_applicable("container-per-request"),
+        all_but(&["gateway"])
+    );
     // Native has no build of the lifecycle suites' engines' work nor of the features
     // suite's probe modules (given as they are).
     let mut native_na = lifecycle.clone();

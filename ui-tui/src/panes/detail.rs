@@ -127,7 +127,7 @@ impl DetailPane {
     }
 
     fn lifecycle(&self) -> bool {
-        self.run.meta.suite_kind == SuiteKind::Lifecycle
+        self.run.meta.suite_kind.is_lifecycle()
     }
 
     fn is_http(&self) -> bool {
@@ -143,15 +143,17 @@ impl DetailPane {
 
     fn render_matrix(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let s = &self.summary;
-        let title = if self.lifecycle() {
-            "Matrix: typical instantiation time per operation (lower is faster)".to_string()
-        } else if self.is_http() {
-            format!(
+        let title = match self.run.meta.suite_kind {
+            SuiteKind::Lifecycle => {
+                "Matrix: typical instantiation time per operation (lower is faster)".to_string()
+            }
+            SuiteKind::Gateway | SuiteKind::Servers => format!(
                 "Matrix: typical latency over one connection × {} (lower is faster)",
                 s.baseline
-            )
-        } else {
-            format!("Matrix: typical time × {} (lower is faster)", s.baseline)
+            ),
+            SuiteKind::Command => {
+                format!("Matrix: typical time × {} (lower is faster)", s.baseline)
+            }
         };
         let block = pane_block(&title, focused);
         let inner = block.inner(area);

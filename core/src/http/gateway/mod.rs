@@ -38,13 +38,17 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
                 .command
                 .clone()
                 .ok_or_else(|| format!("runtime '{id}' has no command line"))?;
-            Ok(Box::new(cli::CliBackend::new(
+            let backend = cli::CliBackend::new(
                 cmd,
                 &spec.wasm,
                 &spec.scratch,
                 spec.cli_inflight,
                 spec.memory_limit,
-            )?))
+            )?;
+            if id == crate::http::container::PER_REQUEST {
+                return Ok(Box::new(backend.adopting()?));
+            }
+            Ok(Box::new(backend))
         }
     }
 }

@@ -176,9 +176,7 @@ impl Embedded {
     /// drive an engine through its API need what every engine does not offer.
     pub fn not_for(self, kind: SuiteKind) -> Option<&'static str> {
         match (self, kind) {
-            (Embedded::WasmtimeHttp, k)
-                if !matches!(k, SuiteKind::Gateway | SuiteKind::Servers) =>
-            {
+            (Embedded::WasmtimeHttp, SuiteKind::Command | SuiteKind::Lifecycle) => {
                 Some("serves wasi:http components per request: the gateway and servers suites only")
             }
             (Embedded::Wasm3, SuiteKind::Lifecycle) => Some(

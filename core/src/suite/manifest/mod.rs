@@ -256,7 +256,7 @@ fn suite_section(m: &Manifest, raw: &RawSuite) -> Result<Suite, SuiteError> {
                 )
             })?,
     };
-    if kind == SuiteKind::Lifecycle {
+    if kind.is_lifecycle() {
         let build = [
             ("includes", !raw.includes.is_empty()),
             ("wasm_cflags", !raw.wasm_cflags.is_empty()),
