@@ -8,8 +8,22 @@
 import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';
 import { MISSING, sig3 } from './format';
 
+/** The HTTP suite kinds; every kind is listed, so a new one fails `tsc` until placed. */
 export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
-  return kind === 'gateway' || kind === 'servers';
+  switch (kind) {
+    case 'gateway':
+    case 'servers':
+      return true;
+    case 'command':
+    case 'lifecycle':
+    case null:
+    case undefined:
+      return false;
+    default: {
+      const unplaced: never = kind;
+      return unplaced;
+    }
+  }
 }
 
 /** An HTTP run: by its suite kind, else by the HTTP cells it carries. */
