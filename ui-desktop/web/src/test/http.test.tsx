@@ -41,7 +41,7 @@ describe('HTTP data', () => {
     expect(notApplicable(byId('wasmtime'), 'gateway')).toBeNull();
     expect(notApplicable(byId('node'), 'servers')).toBeNull();
     expect(notApplicable(byId('container'), 'gateway')).toBeNull();
-    expect(notApplicable(byId('container'), 'servers')).toBe("the container variant is one of the gateway suite's");
+    expect(notApplicable(byId('container'), 'servers')).toBe("the container variants are the gateway suite's");
   });
 
   it('parses levels and seconds as typed', () => {
