@@ -36,41 +36,9 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
     let Some((_one, tmp, engine)) = engine_here() else {
         return;
     };
-    let out = wasmeter(
-        &[
-            "run",
-            "--suite",
-            "gateway",
-            "--tests",
-            "hello,state,proxy",
-            "--runtimes",
-            "native,container",
-            "--runs",
-            "1",
-            "--invocations",
-            "2",
-            "--concurrency",
-            "1,8",
-            "--duration",
-            "0.4",
-            "--latency",
-            "0.3",
-            "--json",
-        ],
-        tmp.path(),
-    );
-    let summary = json(&out);
     // `proxy` too: the gateway in its container reaches the upstream in a sidecar.
-    for test in ["hello", "state", "proxy"] {
-        for rt in ["native", "container"] {
-            assert_eq!(
-                outcome(&summary, rt, test),
-                "ok",
-                "{rt} × {test}\n{}",
-                stderr(&out)
-            );
-        }
-    }
+    let load = "--invocations 2 --concurrency 1,8 --duration 0.4 --latency 0.3";
+    three_requests(tmp.path(), "container", load);
     // Figures: through the published port, with the container's processes sampled.
     let v = exported(tmp.path());
     let (native, boxed) = (
@@ -126,6 +94,32 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
     assert!(left.is_empty(), "containers left: {left:?}");
 }
 
+/// Runs `hello`, `state` and `proxy` on native and `variant` with `load`'s settings, and
+/// checks every cell answered right.
+fn three_requests(dir: &std::path::Path, variant: &str, load: &str) {
+    let runtimes = format!("native,{variant}");
+    let head = ["run", "--suite", "gateway", "--tests", "hello,state,proxy"];
+    let load: Vec<&str> = load.split(' ').collect();
+    let args = [
+        &head[..],
+        &["--runtimes", &runtimes, "--runs", "1", "--json"],
+        &load,
+    ]
+    .concat();
+    let out = wasmeter(&args, dir);
+    let summary = json(&out);
+    for test in ["hello", "state", "proxy"] {
+        for rt in ["native", variant] {
+            assert_eq!(
+                outcome(&summary, rt, test),
+                "ok",
+                "{rt} × {test}\n{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
 /// The exported cell of a runtime and test in the latest run.
 fn http_cell(v: &Value, rt: &str, test: &str) -> Value {
     v["runs"][0]["http"]
@@ -146,38 +140,8 @@ fn the_guest_in_a_container_per_request_is_measured_and_removed() {
     let Some((_one, tmp, engine)) = engine_here() else {
         return;
     };
-    let out = wasmeter(
-        &[
-            "run",
-            "--suite",
-            "gateway",
-            "--tests",
-            "hello,state,proxy",
-            "--runtimes",
-            "native,container-per-request",
-            "--runs",
-            "1",
-            "--invocations",
-            "1",
-            "--concurrency",
-            "1,4",
-            "--duration",
-            "1.5",
-            "--latency",
-            "0.5",
-            "--json",
-        ],
-        tmp.path(),
-    );
-    let summary = json(&out);
-    for test in ["hello", "state", "proxy"] {
-        assert_eq!(
-            outcome(&summary, "container-per-request", test),
-            "ok",
-            "{test}\n{}",
-            stderr(&out)
-        );
-    }
+    let load = "--invocations 1 --concurrency 1,4 --duration 1.5 --latency 0.5";
+    three_requests(tmp.path(), "container-per-request", load);
     let v = exported(tmp.path());
     let (native, boxed) = (
         http_cell(&v, "native", "hello"),
