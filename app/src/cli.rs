@@ -388,12 +388,18 @@ pub struct RunArgs {
     /// which have no native build, the first runtime).
     #[arg(long)]
     pub baseline: Option<String>,
-    /// Memory cap per cell in MiB.
-    #[arg(long, default_value_t = wasmeter_core::runner::DEFAULT_MEMORY_CAP_MIB)]
-    pub memory_mib: u64,
-    /// Live sampling interval in ms (at least 10).
-    #[arg(long, default_value_t = wasmeter_core::runner::DEFAULT_SAMPLE_INTERVAL_MS)]
-    pub sample_ms: u64,
+    /// Memory cap per cell in MiB; unset, the run policy's (core's default).
+    #[arg(long, help = format!(
+        "Memory cap per cell in MiB [default: {}, the run policy's]",
+        wasmeter_core::runner::DEFAULT_MEMORY_CAP_MIB
+    ))]
+    pub memory_mib: Option<u64>,
+    /// Live sampling interval in ms (at least 10); unset, the run policy's.
+    #[arg(long, help = format!(
+        "Live sampling interval in ms, at least 10 [default: {}, the run policy's]",
+        wasmeter_core::runner::DEFAULT_SAMPLE_INTERVAL_MS
+    ))]
+    pub sample_ms: Option<u64>,
     /// Leave out named runtimes that are unavailable (with a warning) instead of failing.
     #[arg(long)]
     pub skip_missing: bool,

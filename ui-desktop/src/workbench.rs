@@ -55,12 +55,9 @@ impl Workbench {
     /// exists, else the user's data dir; suites as the CLI finds them), workers started
     /// from this executable.
     pub fn from_env() -> std::io::Result<Workbench> {
-        let results = std::env::var_os("WASMETER_RESULTS")
-            .map(PathBuf::from)
-            .or_else(|| Some(PathBuf::from("results")).filter(|p| p.is_dir()))
-            .unwrap_or_else(user_results_dir);
+        use wasmeter_core::store::{Launched, default_results_dir};
         Ok(Workbench::new(
-            results,
+            default_results_dir(Launched::FromDesktop),
             wasmeter_core::suite::default_suites_dir(),
             WorkerCommand::current_exe()?,
         ))
@@ -75,12 +72,3 @@ impl Workbench {
     }
 }
 
-/// `$XDG_DATA_HOME/wasmeter/results` (default `~/.local/share/...`): where an app started
-/// from a desktop menu keeps its runs.
-fn user_results_dir() -> PathBuf {
-    std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."))
-        .join("wasmeter/results")
-}

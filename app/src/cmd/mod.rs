@@ -21,7 +21,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use wasmeter_core::config::Config;
-use wasmeter_core::store::{SavedRun, load_run, resolve_run};
+use wasmeter_core::store::{
+    Launched, SavedRun, default_results_dir, load_run, resolve_run,
+};
 use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
 
 /// Runs the chosen subcommand.
@@ -29,8 +31,7 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
     let ctx = Ctx {
         results: cli
             .results
-            .or_else(|| std::env::var_os("WASMETER_RESULTS").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from("results")),
+            .unwrap_or_else(|| default_results_dir(Launched::FromTerminal)),
         suites: cli.suites_dir.unwrap_or_else(default_suites_dir),
     };
     let command = match cli.command {

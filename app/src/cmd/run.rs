@@ -11,7 +11,7 @@ use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{
-    DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Event, Plan, PlanFile, RunChoices,
+    Event, Plan, PlanFile, RunChoices,
     RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
 };
 use wasmeter_core::store::{
@@ -142,14 +142,8 @@ pub fn write_plan(ctx: &Ctx, args: PlanArgs) -> Result<ExitCode> {
     let cat = ctx.catalog()?;
     let name = run.suite.as_deref().unwrap_or_default();
     let suite = cat.get(name).map_err(|e| InputError(e.to_string()))?;
-    let mut choices = choices_from_args(suite, run)?;
-    // Defaults the flags always carry stay out of the file: the machine's policy decides.
-    if run.memory_mib == DEFAULT_MEMORY_CAP_MIB {
-        choices.memory_cap_mib = None;
-    }
-    if run.sample_ms == DEFAULT_SAMPLE_INTERVAL_MS {
-        choices.sample_interval_ms = None;
-    }
+    // What the flags leave unset stays out of the file: the machine's policy decides.
+    let choices = choices_from_args(suite, run)?;
     // Checked as a run would be here, so a plan with a typo is not sent to a fleet.
     let mut check = choices.clone();
     check.skip_missing = true;
@@ -295,8 +289,8 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
             .transpose()
             .map_err(InputError)?,
         label: args.name.clone(),
-        memory_cap_mib: Some(args.memory_mib),
-        sample_interval_ms: Some(args.sample_ms),
+        memory_cap_mib: args.memory_mib,
+        sample_interval_ms: args.sample_ms,
         baseline: args.baseline.clone(),
         skip_missing: args.skip_missing,
         http,

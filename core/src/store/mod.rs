@@ -20,6 +20,7 @@
 mod columnar;
 mod histogram;
 mod lines;
+mod location;
 mod reader;
 #[cfg(feature = "testing")]
 mod synthetic;
@@ -29,6 +30,7 @@ mod writer;
 pub(crate) use columnar::{measurement_rows, polars_err, quiet_polars_panics};
 pub use histogram::{HISTOGRAMS_FILE, HistogramRow, LevelHistogram, load_histograms};
 pub use lines::digest;
+pub use location::{Launched, default_results_dir};
 // For history, which reads runs through polars (the `parquet` feature).
 #[cfg(feature = "parquet")]
 pub(crate) use lines::verify;
