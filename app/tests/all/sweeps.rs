@@ -168,6 +168,55 @@ fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
     );
 }
 
+/// wasmtime's interruption as a setting: epoch checks and fuel metering compiled in, every
+/// store given a deadline and fuel no run reaches, so each cell answers right; fuel, a
+/// count at every block, costs a loop-bound kernel time that no checks cost nothing.
+#[test]
+fn interruption_by_epochs_or_fuel_runs_and_fuel_costs_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "crc32",
+            "--runtimes",
+            "wasmtime",
+            "--set",
+            "wasmtime.interrupt=none,epoch,fuel",
+            "--invocations",
+            "3",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ids = [
+        "wasmtime[interrupt=none]",
+        "wasmtime[interrupt=epoch]",
+        "wasmtime[interrupt=fuel]",
+    ];
+    assert_eq!(
+        cells(&v),
+        ids.map(|id| (id.to_string(), true)),
+        "{}",
+        stderr(&o)
+    );
+    let typical = |id: &str| {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["runtime"] == id)
+            .and_then(|c| c["typical"].as_f64())
+            .unwrap_or_else(|| panic!("no typical time for {id}: {v}"))
+    };
+    let (none, fuel) = (typical(ids[0]), typical(ids[2]));
+    assert!(fuel > 1.1 * none, "fuel {fuel} ns vs none {none} ns");
+}
+
 #[test]
 fn runtimes_settings_lists_each_engines_settings() {
     let tmp = tempfile::tempdir().unwrap();

@@ -66,7 +66,7 @@ impl Runtime for Wasmtime {
         };
 
         let t = Instant::now();
-        let mut store = Store::new(&self.engine, host);
+        let mut store = super::store(&self.engine, host);
         store.limiter(|h| &mut h.limits);
         let instance = pre.instantiate(&mut store).map_err(classify)?;
         it.wall(Phase::Instantiate, t.elapsed());

@@ -75,7 +75,7 @@ pub(super) fn run(
         limits: store_limits(job),
     };
     let t = Instant::now();
-    let mut store = Store::new(engine, host);
+    let mut store = super::store(engine, host);
     store.limiter(|h| &mut h.limits);
     let command = pre.instantiate(&mut store).map_err(classify)?;
     it.wall(Phase::Instantiate, t.elapsed());

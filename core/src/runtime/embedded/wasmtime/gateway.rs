@@ -53,7 +53,7 @@ impl Backend for WasmtimeBackend {
             .trap_on_grow_failure(true)
             .build();
         let ctx = Ctx::new(&call.argv(), call.stdin.clone(), STDOUT_LIMIT, limits);
-        let mut store = Store::new(&self.engine, ctx);
+        let mut store = super::store(&self.engine, ctx);
         store.limiter(|c| &mut c.limits);
         let instance = self
             .pre

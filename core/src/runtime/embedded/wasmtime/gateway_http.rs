@@ -198,7 +198,7 @@ async fn serve(
             .build(),
         hooks: UpstreamOnly(upstream),
     };
-    let mut store = Store::new(pre.engine(), host);
+    let mut store = super::store(pre.engine(), host);
     store.limiter(|h| &mut h.limits);
     let (tx, rx) = tokio::sync::oneshot::channel();
     let req = store

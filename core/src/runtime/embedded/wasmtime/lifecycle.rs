@@ -85,7 +85,7 @@ impl Engine for WasmtimeEngine {
         let pre = self.pre()?.clone();
         let engine = &self.engine;
         self.live.make(n, || {
-            let mut store = Store::new(engine, ());
+            let mut store = super::store(engine, ());
             let instance = pre.instantiate(&mut store).map_err(other)?;
             Ok((store, instance))
         })
@@ -107,7 +107,7 @@ impl Engine for WasmtimeEngine {
         let pre = self.pre()?.clone();
         let t = Instant::now();
         for _ in 0..n {
-            let mut store = Store::new(&self.engine, ());
+            let mut store = super::store(&self.engine, ());
             black_box(pre.instantiate(&mut store).map_err(other)?);
             drop(store);
         }

@@ -36,6 +36,18 @@ pub enum WasmtimeCompiler {
     Winch,
 }
 
+/// How running code can be interrupted, which costs checks in the compiled code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmtimeInterrupt {
+    /// No checks (wasmtime's default).
+    None,
+    /// Epoch checks at every function entry and loop back-edge (`wasmtime serve`'s way of
+    /// bounding a request's time).
+    Epoch,
+    /// Fuel counted down by every instruction run.
+    Fuel,
+}
+
 /// Cranelift's optimisation level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WasmtimeOpt {
@@ -65,6 +77,8 @@ pub struct WasmtimeVariant {
     pub explicit_bounds: bool,
     /// `parallel-compile`: functions compiled in parallel on every core.
     pub parallel: bool,
+    /// `interrupt`: epoch checks or fuel metering compiled in.
+    pub interrupt: WasmtimeInterrupt,
 }
 
 impl WasmtimeVariant {
@@ -77,6 +91,7 @@ impl WasmtimeVariant {
         guard: None,
         explicit_bounds: false,
         parallel: true,
+        interrupt: WasmtimeInterrupt::None,
     };
     /// Pooling instance allocator with copy-on-write memory initialisation.
     pub const POOLING: WasmtimeVariant = WasmtimeVariant {
@@ -130,6 +145,13 @@ impl WasmtimeVariant {
             "guard-size" => self.guard = crate::runtime::settings::parse_bytes(value),
             "bounds-checks" => self.explicit_bounds = value == "explicit",
             "parallel-compile" => self.parallel = on,
+            "interrupt" => {
+                self.interrupt = match value {
+                    "epoch" => WasmtimeInterrupt::Epoch,
+                    "fuel" => WasmtimeInterrupt::Fuel,
+                    _ => WasmtimeInterrupt::None,
+                }
+            }
             other => return Err(format!("wasmtime has no setting '{other}'")),
         }
         Ok(self)
@@ -185,6 +207,12 @@ pub const WASMTIME_SETTINGS: crate::runtime::settings::EngineSettings = {
                 values: ON_OFF,
                 default: "on",
                 what: "functions compiled in parallel on every core",
+            },
+            Setting {
+                name: "interrupt",
+                values: Values::OneOf(&["none", "epoch", "fuel"]),
+                default: "none",
+                what: "epoch checks at function entries and loop back-edges, or fuel metering, compiled in (a deadline no run reaches: the checks are what is measured)",
             },
         ],
     }
@@ -248,8 +276,35 @@ impl WasmtimeVariant {
         if self.explicit_bounds {
             cfg.signals_based_traps(false);
         }
+        match self.interrupt {
+            WasmtimeInterrupt::None => {}
+            WasmtimeInterrupt::Epoch => {
+                cfg.epoch_interruption(true);
+            }
+            WasmtimeInterrupt::Fuel => {
+                cfg.consume_fuel(true);
+            }
+        }
         cfg
     }
+}
+
+/// A store for `engine`, runnable whatever its `interrupt` setting: an epoch deadline and
+/// fuel that no run reaches, so the compiled-in checks are measured and never fire. Every
+/// wasmtime store wasmeter makes comes from here (a store left at wasmtime's deadline of 0
+/// would trap at its first check).
+#[cfg(feature = "engines")]
+pub(crate) fn store<T: 'static>(engine: &wasmtime::Engine, data: T) -> wasmtime::Store<T> {
+    let mut store = wasmtime::Store::new(engine, data);
+    if engine.get_epoch_interruption() {
+        store.set_epoch_deadline(u64::MAX / 2);
+    }
+    if engine.get_consume_fuel() {
+        store
+            .set_fuel(u64::MAX)
+            .expect("an engine that consumes fuel takes fuel");
+    }
+    store
 }
 
 /// A wasmtime error as a failure, with its chain of causes.
