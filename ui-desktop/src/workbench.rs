@@ -71,4 +71,3 @@ impl Workbench {
             .unwrap_or(false)
     }
 }
-

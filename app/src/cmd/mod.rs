@@ -21,9 +21,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use wasmeter_core::config::Config;
-use wasmeter_core::store::{
-    Launched, SavedRun, default_results_dir, load_run, resolve_run,
-};
+use wasmeter_core::store::{Launched, SavedRun, default_results_dir, load_run, resolve_run};
 use wasmeter_core::suite::{SuiteCatalog, default_suites_dir};
 
 /// Runs the chosen subcommand.

@@ -11,8 +11,8 @@ use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http::HttpSettings;
 use wasmeter_core::runner::{
-    Event, Plan, PlanFile, RunChoices,
-    RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute, resume,
+    Event, Plan, PlanFile, RunChoices, RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute,
+    resume,
 };
 use wasmeter_core::store::{
     NotApplicable, Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run,

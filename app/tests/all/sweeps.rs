@@ -169,10 +169,11 @@ fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
 }
 
 /// wasmtime's interruption as a setting: epoch checks and fuel metering compiled in, every
-/// store given a deadline and fuel no run reaches, so each cell answers right; fuel, a
-/// count at every block, costs a loop-bound kernel time that no checks cost nothing.
+/// store given a deadline and fuel no run reaches, so each cell answers right; on a tight
+/// loop (mandelbrot: +57 % for both here on 2026-11-27) the checks cost time that no checks
+/// do not.
 #[test]
-fn interruption_by_epochs_or_fuel_runs_and_fuel_costs_time() {
+fn interruption_by_epochs_or_fuel_runs_and_costs_a_tight_loop_time() {
     let tmp = tempfile::tempdir().unwrap();
     let o = wasmeter(
         &[
@@ -180,7 +181,7 @@ fn interruption_by_epochs_or_fuel_runs_and_fuel_costs_time() {
             "--suite",
             "compute",
             "--tests",
-            "crc32",
+            "mandelbrot",
             "--runtimes",
             "wasmtime",
             "--set",
@@ -213,8 +214,14 @@ fn interruption_by_epochs_or_fuel_runs_and_fuel_costs_time() {
             .and_then(|c| c["typical"].as_f64())
             .unwrap_or_else(|| panic!("no typical time for {id}: {v}"))
     };
-    let (none, fuel) = (typical(ids[0]), typical(ids[2]));
-    assert!(fuel > 1.1 * none, "fuel {fuel} ns vs none {none} ns");
+    let none = typical(ids[0]);
+    for id in &ids[1..] {
+        let checked = typical(id);
+        assert!(
+            checked > 1.15 * none,
+            "{id}: {checked} ns vs none {none} ns"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use crate::runtime::embedded::invoke::{self, Scalar, Value};
 use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
 use std::time::Instant;
-use wasmtime::{Engine, Func, Linker, Module, Store, StoreLimits, TypedFunc, Val, ValType};
+use wasmtime::{Engine, Func, Linker, Module, StoreLimits, TypedFunc, Val, ValType};
 use wasmtime_wasi::I32Exit;
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
 

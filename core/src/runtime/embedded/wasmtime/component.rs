@@ -8,7 +8,7 @@ use crate::runtime::embedded::execute_then_teardown;
 use crate::runtime::{Failure, Iteration, Job, Phase};
 use std::time::Instant;
 use wasmtime::component::{Component, Linker, ResourceTable};
-use wasmtime::{Engine, Store, StoreLimits};
+use wasmtime::{Engine, StoreLimits};
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
 use wasmtime_wasi::{I32Exit, WasiCtx, WasiCtxView, WasiView};
 

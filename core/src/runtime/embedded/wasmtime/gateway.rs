@@ -8,7 +8,7 @@ use super::gateway_wasi::{self as wasi, Ctx, Exit};
 use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::suite_api::gateway::Backend;
 use std::path::Path;
-use wasmtime::{Engine, InstancePre, Linker, Module, Store, StoreLimitsBuilder};
+use wasmtime::{Engine, InstancePre, Linker, Module, StoreLimitsBuilder};
 
 /// Most bytes a guest may write to stdout for one request.
 const STDOUT_LIMIT: usize = 1 << 20;
