@@ -48,6 +48,11 @@ pub fn name(port: u16) -> String {
 /// Label on every container wasmeter makes; its value is the making process's pid.
 pub const LABEL: &str = "wasmeter.owner";
 
+/// [`LABEL`] with this process as the owner, as `--label` takes it.
+fn owned_here() -> String {
+    format!("{LABEL}={}", std::process::id())
+}
+
 /// The port the gateway listens on inside its container.
 pub const INNER_PORT: u16 = 8080;
 
@@ -234,7 +239,7 @@ impl Engine {
                 .cmd()
                 .args(["run", "--rm"])
                 .arg("--label")
-                .arg(format!("{LABEL}={}", std::process::id()))
+                .arg(owned_here())
                 .args(&flags)
                 .arg(image)
                 .args(args)
@@ -267,7 +272,7 @@ impl Engine {
         let mut c = Command::new(&self.program);
         c.args(["run", "--rm", "-i", "--name", name])
             .arg("--label")
-            .arg(format!("{LABEL}={}", std::process::id()))
+            .arg(owned_here())
             .args(["--network", "bridge", "-p"])
             .arg(format!("127.0.0.1:{port}:{INNER_PORT}"))
             .args(adapt)
@@ -284,7 +289,7 @@ impl Engine {
         c.args(["run", "--rm", "-i", "--name"])
             .arg(format!("{gateway}-upstream"))
             .arg("--label")
-            .arg(format!("{LABEL}={}", std::process::id()))
+            .arg(owned_here())
             .arg("--network")
             .arg(format!("container:{gateway}"))
             .args(adapt)
@@ -305,7 +310,7 @@ impl Engine {
             "--network".into(),
             "none".into(),
             "--label".into(),
-            format!("{LABEL}={}", std::process::id()),
+            owned_here(),
         ]
         .into();
         run.extend(adapt.iter().cloned());
@@ -396,18 +401,23 @@ impl Engine {
 
     /// Removes every container process `owner` made (a cell's, when it ends).
     pub fn remove_owned_by(&self, owner: u32) {
-        if let Ok(list) = self.run_quiet(&[
+        for name in self.labelled(&format!("{LABEL}={owner}")) {
+            self.remove(&name);
+        }
+    }
+
+    /// The names of the containers, in any state, carrying `label` (`KEY` or `KEY=VALUE`).
+    fn labelled(&self, label: &str) -> Vec<String> {
+        self.run_quiet(&[
             "ps",
             "-a",
             "--filter",
-            &format!("label={LABEL}={owner}"),
+            &format!("label={label}"),
             "--format",
             "{{.Names}}",
-        ]) {
-            for name in list.lines() {
-                self.remove(name);
-            }
-        }
+        ])
+        .map(|s| s.lines().map(str::to_string).collect())
+        .unwrap_or_default()
     }
 
     /// Removes the containers wasmeter made whose making process is gone.
@@ -440,16 +450,7 @@ impl Engine {
 
     /// The names of the containers wasmeter made that still exist (for tests and checks).
     pub fn ours(&self) -> Vec<String> {
-        self.run_quiet(&[
-            "ps",
-            "-a",
-            "--filter",
-            &format!("label={LABEL}"),
-            "--format",
-            "{{.Names}}",
-        ])
-        .map(|s| s.lines().map(str::to_string).collect())
-        .unwrap_or_default()
+        self.labelled(LABEL)
     }
 }
 

@@ -195,8 +195,9 @@ impl Driver {
 
     /// The `proxy` upstream as a sidecar in the gateway container's network namespace,
     /// started once the gateway answers (so not in its cold start, as the host's upstream
-    /// of the other variants is not), and waited for until `proxy` answers 200. Removed
-    /// with the gateway.
+    /// of the other variants is not), and waited for until `proxy` answers 200 (the
+    /// sidecar is spawned with the gateway's port, so its readiness poll goes through the
+    /// gateway). Removed with the gateway.
     fn start_sidecar(
         &self,
         c: &Container,
@@ -213,33 +214,13 @@ impl Driver {
         let engine = c.engine.clone();
         let gone = format!("{gateway}-upstream");
         sidecar.on_drop(Box::new(move || engine.remove(&gone)));
-        let t = &self.job.test;
-        let deadline = Instant::now() + Duration::from_millis(self.job.settings.ready_timeout_ms);
-        loop {
-            if let Some(status) = sidecar.exited() {
-                return Err(Failure::Other(format!(
-                    "the upstream sidecar exited ({status}){}",
-                    sidecar.stderr_suffix(": ")
-                )));
-            }
-            let answer = request_once(
-                server.addr,
-                &t.method,
-                &t.path,
-                &t.body,
-                Duration::from_secs(2),
-            );
-            if let Ok((200, _)) = answer {
-                break;
-            }
-            if Instant::now() >= deadline {
-                return Err(Failure::Other(format!(
-                    "the upstream sidecar never answered the gateway (last: {answer:?}){}",
-                    sidecar.stderr_suffix("; stderr: ")
-                )));
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        sidecar
+            .wait_ready(
+                &self.job.test.path,
+                Instant::now(),
+                Duration::from_millis(self.job.settings.ready_timeout_ms),
+            )
+            .map_err(|e| Failure::Other(format!("the upstream sidecar: {e}")))?;
         server.on_drop(Box::new(move || drop(sidecar)));
         Ok(())
     }

@@ -620,7 +620,7 @@ impl CellCtx<'_> {
             TestKind::Gateway(g) => {
                 let guest = match a.runtime.id.as_str() {
                     crate::http::container::PER_REQUEST => {
-                        Some(self.native_guest(a, &g.guest, compiler)?)
+                        Some(self.native_program(a, &g.guest, compiler, NativeForm::Program)?)
                     }
                     _ => None,
                 };
@@ -679,26 +679,13 @@ impl CellCtx<'_> {
             ),
         };
         let in_worker = a.runtime.id == NATIVE_DLOPEN;
-        let program = match (&guest.build, on_native) {
-            (Build::Source(src), true) => compiler
-                .map_err(|e| Failure::Unavailable(e.clone()))?
-                .build(
-                    &self.plan.suite,
-                    &a.test.name,
-                    src,
-                    if in_worker {
-                        NativeForm::Library
-                    } else {
-                        NativeForm::Program
-                    },
-                )?,
-            (_, true) if in_worker => return Err(Failure::Unavailable(NO_LIBRARY.into())),
-            (Build::Prebuilt { native, .. }, true) => native.clone(),
-            (Build::Module(run), true) => run
-                .native
-                .clone()
-                .ok_or_else(|| Failure::Unavailable(NO_NATIVE.into()))?,
-            (_, false) => guest.wasm.clone(),
+        let program = match (&guest.build, on_native, in_worker) {
+            (_, false, _) => guest.wasm.clone(),
+            (Build::Source(_), true, true) => {
+                self.native_program(a, guest, compiler, NativeForm::Library)?
+            }
+            (_, true, true) => return Err(Failure::Unavailable(NO_LIBRARY.into())),
+            (_, true, false) => self.native_program(a, guest, compiler, NativeForm::Program)?,
         };
         let check = cmd.check.as_ref().map(|c| CheckJob {
             program: if on_native {
@@ -837,17 +824,20 @@ impl CellCtx<'_> {
         self.host_driven(a, program, scratch, CellWork::Http(Box::new(job)))
     }
 
-    /// The native build of a gateway test's guest, for the container-per-request variant.
-    fn native_guest(
+    /// The native build of a test's guest (the native baseline's program, native-dlopen's
+    /// library, the guest container-per-request runs): built from its source in `form`,
+    /// the suite script's prebuilt one, or the one given with a module.
+    fn native_program(
         &self,
         a: &Arm<'_>,
         guest: &crate::suite::Guest,
         compiler: Result<&NativeCompiler, &String>,
+        form: NativeForm,
     ) -> Result<PathBuf, Failure> {
         match &guest.build {
             Build::Source(src) => compiler
                 .map_err(|e| Failure::Unavailable(e.clone()))?
-                .build(&self.plan.suite, &a.test.name, src, NativeForm::Program),
+                .build(&self.plan.suite, &a.test.name, src, form),
             Build::Prebuilt {
                 native_error: Some(e),
                 ..

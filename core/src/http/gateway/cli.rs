@@ -102,7 +102,7 @@ impl CliBackend {
                 while let Some(own) = weak.upgrade() {
                     {
                         let _pass = own.gate.write().unwrap_or_else(|p| p.into_inner());
-                        let waited = own.pids.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                        let waited = own.pids.lock().unwrap_or_else(|p| p.into_inner());
                         for pid in crate::sample::children() {
                             if !waited.contains(&pid) {
                                 crate::sample::reap_one(pid);
