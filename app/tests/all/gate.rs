@@ -60,7 +60,7 @@ fn repo_with(dir: &Path, works: &[u32]) -> Vec<String> {
 const BUILD: &str = "clang-19 --target=wasm32-wasi -O2 -Wl,--strip-all bench/kernel.c -o \"$OUT\"";
 
 #[test]
-fn the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds() {
+fn timed_the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds() {
     // Only the toolchain check: a missing clang-19 skips (and fails under CI).
     let tmp = tempfile::tempdir().unwrap();
     if !wasi_cc(&test_data("kernel.c"), &tmp.path().join("probe.wasm")) {
@@ -519,7 +519,7 @@ fn pair_mode_refuses_what_cannot_alternate_in_one_line() {
 }
 
 #[test]
-fn native_dlopen_alternates_with_an_engine_in_one_worker() {
+fn timed_native_dlopen_alternates_with_an_engine_in_one_worker() {
     let tmp = tempfile::tempdir().unwrap();
     let res = tmp.path().join("res");
     // The library build is the same C as native's program: the same known answers, and a

@@ -16,7 +16,7 @@ fn ns(v: &Value, what: &str) -> f64 {
 }
 
 #[test]
-fn rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
+fn timed_rates_give_corrected_and_uncorrected_percentiles_and_a_knee_per_variant() {
     let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path();
     let out = wasmeter(

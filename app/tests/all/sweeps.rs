@@ -173,7 +173,7 @@ fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
 /// loop (mandelbrot: +57 % for both here on 2026-11-27) the checks cost time that no checks
 /// do not.
 #[test]
-fn interruption_by_epochs_or_fuel_runs_and_costs_a_tight_loop_time() {
+fn timed_interruption_by_epochs_or_fuel_runs_and_costs_a_tight_loop_time() {
     let tmp = tempfile::tempdir().unwrap();
     let o = wasmeter(
         &[
