@@ -13,7 +13,7 @@ use wasmeter_core::analysis::summarize;
 use wasmeter_core::export::{Format, Report, exporter};
 use wasmeter_core::features::{Matrix, SUITE, render_diff, table};
 use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
-use wasmeter_core::runtime::{flagged_variant, in_defaults, known_runtimes};
+use wasmeter_core::runtime::{in_defaults, known_runtimes};
 use wasmeter_core::store::{RunStatus, SavedRun};
 
 /// What `--format` takes.
@@ -79,22 +79,15 @@ fn saved(ctx: &Ctx, spec: &str) -> Result<Matrix> {
     Matrix::from_run(&run).map_err(|e| InputError(e.to_string()).into())
 }
 
-/// Runs the probes on `runtimes` (default: every available runtime) and their flagged
-/// variants; the saved run, and whether it completed.
+/// Runs the probes on `runtimes` (default: every available runtime; core's plan adds each
+/// CLI runtime's flagged variant); the saved run, and whether it completed.
 fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(SavedRun, bool)> {
     let suite = ctx
         .catalog()?
         .get(SUITE)
         .map_err(|e| InputError(e.to_string()))?
         .clone();
-    let mut config = ctx.config()?;
-    let choices = |runtimes: Vec<String>| RunChoices {
-        runtimes,
-        invocations: Some(1),
-        runs: Some(1),
-        warmup: Some(0),
-        ..RunChoices::default()
-    };
+    let config = ctx.config()?;
     let ids = if runtimes.is_empty() {
         known_runtimes(&config)
             .into_iter()
@@ -104,21 +97,14 @@ fn probe(ctx: &Ctx, runtimes: &[String]) -> Result<(SavedRun, bool)> {
     } else {
         runtimes.to_vec()
     };
-    // The runtimes as the plan resolves them (groups expanded), then each one's variant
-    // with its feature flags on.
-    let first = Plan::new(RunRequest::from_choices(
-        suite.clone(),
-        choices(ids),
-        config.clone(),
-    ))
-    .map_err(|e| InputError(e.to_string()))?;
-    let mut ids: Vec<String> = first.runtimes.iter().map(|r| r.id.clone()).collect();
-    ids.extend(first.not_applicable.iter().map(|(id, _)| id.clone()));
-    for variant in first.runtimes.iter().filter_map(flagged_variant) {
-        ids.push(variant.id.clone());
-        config.runtimes.push(variant);
-    }
-    let plan = Plan::new(RunRequest::from_choices(suite, choices(ids), config))
+    let choices = RunChoices {
+        runtimes: ids,
+        invocations: Some(1),
+        runs: Some(1),
+        warmup: Some(0),
+        ..RunChoices::default()
+    };
+    let plan = Plan::new(RunRequest::from_choices(suite, choices, config))
         .map_err(|e| InputError(e.to_string()))?;
     let (outcome, run) = super::run::execute_plan(ctx, &plan, None)?;
     eprintln!(

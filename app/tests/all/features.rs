@@ -78,6 +78,10 @@ fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
         ("wasmtime", "wasi-fd-readdir", "yes"),
         ("wasmi", "wasi-clocks", "yes"),
         ("wasmi", "wasi-random", "yes"),
+        ("wasmtime", "component-model", "yes"),
+        ("wasmtime", "wasi-p2-command", "yes"),
+        ("wasmi", "component-model", "no"),
+        ("wasmer-cranelift", "wasi-p2-command", "no"),
     ];
     for (rt, feature, want) in expect {
         assert_eq!(support(&m, rt, feature), want, "{rt} × {feature}");
@@ -133,7 +137,7 @@ fn the_matrix_of_the_embedded_engines_matches_their_documented_support() {
         csv.starts_with("run,runtime,version,feature,support,detail\n"),
         "{csv}"
     );
-    assert_eq!(csv.lines().count(), 1 + 5 * 20, "{csv}");
+    assert_eq!(csv.lines().count(), 1 + 5 * 22, "{csv}");
     // `export` of a features run writes the matrix, as every front end's export does.
     let out = res.join("matrix.md");
     let o = wasmeter(
@@ -172,6 +176,10 @@ fn a_cli_runtime_that_supports_a_feature_only_when_asked_needs_a_flag() {
     assert_eq!(support(&m, "wasmtime-cli", "gc"), "yes");
     assert_eq!(support(&m, "wasm3-cli", "wasi-poll"), "no");
     assert_eq!(support(&m, "wasm3-cli", "wasi-clocks"), "yes");
+    // Components: wasmtime's CLI runs both probes; wasm3 reads no component.
+    assert_eq!(support(&m, "wasmtime-cli", "component-model"), "yes");
+    assert_eq!(support(&m, "wasmtime-cli", "wasi-p2-command"), "yes");
+    assert_eq!(support(&m, "wasm3-cli", "wasi-p2-command"), "no");
     let cols: Vec<&str> = m["columns"]
         .as_array()
         .unwrap()

@@ -1,8 +1,9 @@
 //! Engine settings as parameters: `run --set` sweeps every combination as a runtime of its
-//! own, on the lifecycle and compute suites; `runtimes --settings` lists them; bad settings
-//! exit 2 in one line naming the engine and what it accepts.
+//! own, on the lifecycle and compute suites, for embedded engines and for CLI runtimes (as
+//! flags on their command lines); `runtimes --settings` lists them; bad settings exit 2 in
+//! one line naming the engine and what it accepts.
 
-use crate::common::{stderr, wasmeter};
+use crate::common::{not_installed, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
 
 fn cells(v: &Value) -> Vec<(String, bool)> {
@@ -20,7 +21,7 @@ fn cells(v: &Value) -> Vec<(String, bool)> {
 }
 
 #[test]
-fn a_sweep_of_two_wasmtime_settings_runs_every_combination() {
+fn timed_a_sweep_of_two_wasmtime_settings_runs_every_combination() {
     let tmp = tempfile::tempdir().unwrap();
     let res = tmp.path();
     let o = wasmeter(
@@ -224,6 +225,87 @@ fn timed_interruption_by_epochs_or_fuel_runs_and_costs_a_tight_loop_time() {
     }
 }
 
+/// A CLI runtime's settings are flags on its command line: each combination runs the
+/// adapter's command with them (recorded with the run), and answers as the base does.
+#[test]
+fn cli_runtimes_take_their_settings_as_flags_on_their_command_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let res = tmp.path();
+    if runtimes_missing(&not_installed(&["wasmtime-cli", "node"], res)) {
+        return;
+    }
+    let o = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "sha256",
+            "--runtimes",
+            "wasmtime-cli,node",
+            "--set",
+            "wasmtime-cli.opt-level=none,speed",
+            "--set",
+            "wasmtime-cli.interrupt=epoch",
+            "--set",
+            "node.tier=liftoff",
+            "--warmup",
+            "0",
+            "--runs",
+            "1",
+            "--invocations",
+            "1",
+            "--json",
+        ],
+        res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ran = cells(&v);
+    let ids: Vec<&str> = ran.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "wasmtime-cli[opt-level=none,interrupt=epoch]",
+            "wasmtime-cli[opt-level=speed,interrupt=epoch]",
+            "node[tier=liftoff]",
+        ]
+    );
+    assert!(ran.iter().all(|(_, ok)| *ok), "{v}");
+
+    let run = wasmeter_core::store::list_runs(res).unwrap()[0].dir.clone();
+    let meta: Value =
+        serde_json::from_slice(&std::fs::read(run.join("meta.json")).unwrap()).unwrap();
+    let line = |id: &str| -> Vec<String> {
+        let rt = meta["runtimes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id}: {meta}"));
+        serde_json::from_value(rt["command"]["run"].clone()).unwrap()
+    };
+    // After `run`, before the adapter's own options, in the declared order.
+    let wt = line("wasmtime-cli[opt-level=none,interrupt=epoch]");
+    assert_eq!(
+        wt[1..8],
+        [
+            "run",
+            "-O",
+            "opt-level=0",
+            "-W",
+            "epoch-interruption=y",
+            "-W",
+            "timeout=1000000s"
+        ],
+        "{wt:?}"
+    );
+    assert!(line("wasmtime-cli[opt-level=speed,interrupt=epoch]").contains(&"opt-level=2".into()));
+    // V8's flags come before the wrapper script.
+    let node = line("node[tier=liftoff]");
+    assert_eq!(node[1], "--liftoff-only", "{node:?}");
+}
+
 #[test]
 fn runtimes_settings_lists_each_engines_settings() {
     let tmp = tempfile::tempdir().unwrap();
@@ -235,6 +317,9 @@ fn runtimes_settings_lists_each_engines_settings() {
         "wasmtime.guard-size",
         "wasmer.compiler",
         "wasmi.translation",
+        "wasmtime-cli.opt-level",
+        "node.tier",
+        "wazero.engine",
     ] {
         assert!(out.contains(want), "{want}: {out}");
     }
@@ -275,6 +360,10 @@ fn bad_settings_exit_2_in_one_line() {
                 "wasmtime.allocator=on-demand,pooling",
             ][..],
             "--set makes 108 runtime columns, more than 64: give --yes to run them all",
+        ),
+        (
+            &["--runtimes", "node", "--set", "node.tier=fast"][..],
+            "node.tier: unknown value 'fast' (accepts tiered, liftoff, turbofan)",
         ),
         (
             &["--runtimes", "wasmtime[cow=maybe]"][..],

@@ -9,7 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wasmeter_core::http::codec::{Limits, Request, RequestStatus, parse_request};
+use wasmeter_http::codec::{Limits, Request, RequestStatus, parse_request};
 
 /// Small enough that short inputs reach every limit.
 const TIGHT: Limits = Limits {

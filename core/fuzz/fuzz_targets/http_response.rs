@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wasmeter_core::http::codec::{Response, ResponseParser, write_response};
+use wasmeter_http::codec::{Response, ResponseParser, write_response};
 
 /// The load generator's limit on a response head.
 const MAX_HEAD: usize = 8 * 1024;

@@ -31,9 +31,17 @@ fn valid(bytes: &[u8], features: WasmFeatures) -> bool {
         .is_ok()
 }
 
-/// The proposals of [`PROPOSALS`] a core module uses; none for bytes that do not validate
-/// with all of them on (a component, a broken file).
+/// The features suite's probe of the component model itself.
+pub const COMPONENT_MODEL: &str = "component-model";
+
+/// The proposals of [`PROPOSALS`] a core module uses, or [`COMPONENT_MODEL`] for a component
+/// (a layer of its own, which runtimes of core modules lack whatever is inside); none for
+/// bytes that do not validate with everything on (a broken file).
 pub fn used_by(bytes: &[u8]) -> Vec<&'static str> {
+    // A component's layer is byte 6: 1 (a core module's is 0).
+    if bytes.get(..4) == Some(b"\0asm") && bytes.get(6..8) == Some(&[1, 0]) {
+        return vec![COMPONENT_MODEL];
+    }
     if !valid(bytes, WasmFeatures::all()) {
         return Vec::new();
     }

@@ -1,17 +1,16 @@
-//! HTTP suites: a load generator ([`load`]) over a small HTTP/1.1 codec ([`codec`]) and
-//! server ([`server`]); the wasm-vs-native [`gateway`] and the guest protocol it speaks
+//! HTTP suites: the wasm-vs-native [`gateway`] and the guest protocol it speaks
 //! ([`guest`]); and the [`driver`] that takes one cell (a server variant × a request)
-//! through cold start, warm latency and throughput at each concurrency level.
+//! through cold start, warm latency and throughput at each concurrency level. The codec,
+//! server and load generator they run on are the `wasmeter-http` crate, re-exported here
+//! as [`codec`], [`server`] and [`load`].
 
-pub mod codec;
 pub mod container;
 pub mod driver;
 pub mod gateway;
 pub mod guest;
 pub mod launch;
-pub mod load;
-pub mod server;
 pub(crate) mod upstream;
+pub use wasmeter_http::{codec, load, server};
 
 use serde::{Deserialize, Serialize};
 

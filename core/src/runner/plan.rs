@@ -102,7 +102,7 @@ impl Plan {
             let swept;
             let info = match all.iter().find(|r| &r.id == id) {
                 Some(info) => info,
-                None => match crate::runtime::settings_info(id) {
+                None => match crate::runtime::derived_info(id, &all) {
                     Some(made) => {
                         swept = made.map_err(PlanError::Invalid)?;
                         &swept
@@ -147,6 +147,17 @@ impl Plan {
             if !runtimes.iter().any(|r| r.id == info.id) {
                 runtimes.push(info.clone());
             }
+        }
+        // The features suite probes each CLI runtime that declares feature flags a second
+        // time with them on (`ID+flags`), so its matrix can tell "needs a flag" from ✗,
+        // whichever front end started it.
+        if req.suite.name == crate::features::SUITE {
+            let flagged: Vec<RuntimeInfo> = runtimes
+                .iter()
+                .filter_map(crate::runtime::flagged_variant)
+                .filter(|v| !runtimes.iter().any(|r| r.id == v.id))
+                .collect();
+            runtimes.extend(flagged);
         }
         if runtimes.is_empty() {
             if !not_applicable.is_empty() {

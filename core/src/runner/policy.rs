@@ -272,13 +272,21 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
         if runs.iter().any(|r| !r.dirs.is_empty()) {
             crate::runtime::guest_dir_support(id)?;
         }
-        let component = suite.tests.iter().any(|t| {
-            t.guest().is_some_and(|g| {
-                matches!(g.build, Build::Module(_))
-                    && crate::suite::wasm_header(&g.wasm) == Ok(crate::suite::WasmHeader::Component)
-            })
-        });
-        if component {
+        // A suite of components only (beside the empty module a run of modules adds for
+        // start-up) is not for a runtime of core modules; in a suite that mixes them (the
+        // features suite's component probes, modules and components given together),
+        // such a runtime runs the modules and its component cells fail with its own words.
+        let is_component = |g: &crate::suite::Guest| {
+            crate::suite::wasm_header(&g.wasm) == Ok(crate::suite::WasmHeader::Component)
+        };
+        let modules: Vec<&crate::suite::Guest> = suite
+            .tests
+            .iter()
+            .filter(|t| t.name != crate::suite::STARTUP_TEST)
+            .filter_map(|t| t.guest())
+            .filter(|g| matches!(g.build, Build::Module(_)))
+            .collect();
+        if !modules.is_empty() && modules.iter().all(|g| is_component(g)) {
             match crate::runtime::embedded::Embedded::parse(id) {
                 Some(e) => e
                     .cannot_run_components()
@@ -306,6 +314,11 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
         {
             Ok(())
         }
+        SuiteKind::Servers if crate::runtime::settings::base_id(id) != id => Err(format!(
+            "suite '{}' starts its own server programs, which take no settings: run '{}' itself",
+            suite.name,
+            crate::runtime::settings::base_id(id)
+        )),
         SuiteKind::Servers => Err(format!(
             "no test of suite '{}' has a server run by '{id}'",
             suite.name

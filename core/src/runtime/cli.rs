@@ -83,7 +83,7 @@ const COMPONENT_CLIS: &[&str] = &[
 /// Whether a CLI runtime runs command components; `Err` says why not. A custom runtime is
 /// taken at its word.
 pub fn component_support(id: &str) -> Result<(), String> {
-    match ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) {
+    match adapter(id) {
         Some(a) if !COMPONENT_CLIS.contains(&a.id) => {
             Err(super::failure::CORE_MODULES_ONLY.to_string())
         }
@@ -102,7 +102,7 @@ pub fn invoke_support(id: &str) -> Result<(), String> {
 /// Ok when the adapter's command line has a `{what:…}` word (or the id is no adapter: a
 /// custom runtime is taken at its word), else the reason `why` gives.
 fn support(id: &str, what: &str, why: impl Fn(&str) -> String) -> Result<(), String> {
-    match ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id) {
+    match adapter(id) {
         Some(a) if !a.run.iter().any(|w| placeholder(w, what).is_some()) => Err(why(id)),
         _ => Ok(()),
     }
@@ -112,7 +112,7 @@ fn support(id: &str, what: &str, why: impl Fn(&str) -> String) -> Result<(), Str
 /// how (`{env:…}`), or it hands the guest its own environment (the PyPI wamr; a custom
 /// runtime is taken at its word). `Err` says why not.
 pub fn guest_env_support(id: &str) -> Result<(), String> {
-    if PROCESS_ENV.contains(&id) {
+    if PROCESS_ENV.contains(&super::settings::base_id(id)) {
         return Ok(());
     }
     support(id, "env", |id| match id {
@@ -561,7 +561,14 @@ const PROBES: &[(&str, &[&str], &str)] = &[(
 
 /// True for ids of the adapter tables.
 pub fn is_cli_adapter(id: &str) -> bool {
-    ADAPTERS.iter().chain(SERVER_ONLY).any(|a| a.id == id)
+    adapter(id).is_some()
+}
+
+/// The adapter row of a runtime id, or of its settings ids (`wasmtime-cli[opt-level=none]`
+/// takes folders, components and features as `wasmtime-cli` does).
+fn adapter(id: &str) -> Option<&'static Adapter> {
+    let id = super::settings::base_id(id);
+    ADAPTERS.iter().chain(SERVER_ONLY).find(|a| a.id == id)
 }
 
 /// True for the runtimes that only the servers suite can use (and, for wasmtime-serve,

@@ -3,7 +3,6 @@
 //! supports a feature only when asked.
 
 use super::RuntimeInfo;
-use crate::config::CustomRuntime;
 
 /// One adapter's flags: where they go in its command lines, and the words per feature.
 struct Flags {
@@ -48,6 +47,7 @@ const FLAGS: &[Flags] = &[
 pub const FLAGGED: &str = "+flags";
 
 fn flags_of(id: &str) -> Option<&'static Flags> {
+    let id = super::settings::base_id(id);
     FLAGS.iter().find(|f| f.ids.contains(&id))
 }
 
@@ -61,8 +61,9 @@ pub fn feature_flag(id: &str, feature: &str) -> Option<String> {
 }
 
 /// The runtime with every declared feature flag on, as a runtime of its own (`ID+flags`),
-/// for an available CLI runtime that declares flags.
-pub fn flagged_variant(info: &RuntimeInfo) -> Option<CustomRuntime> {
+/// for an available CLI runtime that declares flags. The features suite's plan adds it
+/// beside the runtime, so the matrix can tell "needs a flag" from ✗ in every front end.
+pub fn flagged_variant(info: &RuntimeInfo) -> Option<RuntimeInfo> {
     let flags = flags_of(&info.id)?;
     let cmd = info.command.as_ref().filter(|_| info.available())?;
     let words: Vec<String> = flags
@@ -77,12 +78,15 @@ pub fn flagged_variant(info: &RuntimeInfo) -> Option<CustomRuntime> {
         v.extend_from_slice(&line[at..]);
         v
     };
-    Some(CustomRuntime {
+    Some(RuntimeInfo {
         id: format!("{}{FLAGGED}", info.id),
-        command: with_flags(&cmd.run),
-        version: None,
-        precompile: cmd.precompile.as_deref().map(with_flags),
-        description: format!("{}, with {}", info.config, words.join(" ")),
+        config: format!("{}, with {}", info.config, words.join(" ")),
+        command: Some(super::CliCommand {
+            run: with_flags(&cmd.run),
+            precompile: cmd.precompile.as_deref().map(with_flags),
+            env: cmd.env.clone(),
+        }),
+        ..info.clone()
     })
 }
 
@@ -117,12 +121,13 @@ mod tests {
         );
         let v = flagged_variant(&aot).unwrap();
         assert_eq!(v.id, "wasmtime-cli-aot+flags");
+        let cmd = v.command.unwrap();
         assert_eq!(
-            v.command,
+            cmd.run,
             ["/bin/wasmtime", "run", "-W", "shared-memory=y", "{aot}"]
         );
         assert_eq!(
-            v.precompile.unwrap(),
+            cmd.precompile.unwrap(),
             [
                 "/bin/wasmtime",
                 "compile",
@@ -131,10 +136,14 @@ mod tests {
                 "{wasm}"
             ]
         );
-        let node = flagged_variant(&info("node", &["/bin/node", "w.js", "{wasm}"], None)).unwrap();
-        assert_eq!(node.command[0], "/bin/node");
-        assert_eq!(node.command[1], "--experimental-wasm-relaxed-simd");
-        assert_eq!(node.command[node.command.len() - 2..], ["w.js", "{wasm}"]);
+        let node = flagged_variant(&info("node", &["/bin/node", "w.js", "{wasm}"], None))
+            .unwrap()
+            .command
+            .unwrap()
+            .run;
+        assert_eq!(node[0], "/bin/node");
+        assert_eq!(node[1], "--experimental-wasm-relaxed-simd");
+        assert_eq!(node[node.len() - 2..], ["w.js", "{wasm}"]);
         assert_eq!(
             feature_flag("node", "gc").as_deref(),
             Some("--experimental-wasm-gc")
@@ -144,5 +153,54 @@ mod tests {
         let mut gone = info("node", &["/bin/node"], None);
         gone.unavailable = Some("not found".into());
         assert!(flagged_variant(&gone).is_none());
+    }
+
+    #[test]
+    fn derived_runtimes_are_made_from_the_known_ones() {
+        use crate::runtime::derived_info;
+        let known = [
+            info(
+                "wasmtime-cli",
+                &["/bin/wasmtime", "run", "-C", "cache=n", "{wasm}"],
+                None,
+            ),
+            info("wazero", &["/bin/wazero", "run", "{wasm}"], None),
+        ];
+        // A saved features run's flagged id, on resume.
+        let flagged = derived_info("wasmtime-cli+flags", &known).unwrap().unwrap();
+        assert_eq!(
+            flagged.command.unwrap().run[2..4],
+            ["-W", "shared-memory=y"]
+        );
+        assert!(derived_info("wazero+flags", &known).unwrap().is_err());
+        assert!(derived_info("nosuch+flags", &known).is_none());
+        // A CLI runtime's settings: its base's command with the values' flags after `run`.
+        let set = derived_info("wasmtime-cli[opt-level=none,parallel-compile=off]", &known)
+            .unwrap()
+            .unwrap();
+        assert_eq!(set.id, "wasmtime-cli[opt-level=none,parallel-compile=off]");
+        assert_eq!(
+            set.command.unwrap().run,
+            [
+                "/bin/wasmtime",
+                "run",
+                "-O",
+                "opt-level=0",
+                "-C",
+                "parallel-compilation=n",
+                "-C",
+                "cache=n",
+                "{wasm}"
+            ]
+        );
+        assert!(
+            set.config
+                .ends_with("; set: opt-level=none, parallel-compile=off")
+        );
+        let interp = derived_info("wazero[engine=interpreter]", &known)
+            .unwrap()
+            .unwrap();
+        assert_eq!(interp.command.unwrap().run[1..3], ["run", "-interpreter"]);
+        assert!(derived_info("wazero", &known).is_none());
     }
 }

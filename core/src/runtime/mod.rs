@@ -3,6 +3,7 @@
 //! into the worker).
 
 mod cli;
+mod cli_settings;
 pub mod embedded;
 mod failure;
 mod feature_flags;
@@ -31,8 +32,8 @@ pub use native_build::{LIBRARY_MAIN, NativeCompiler, NativeForm, cache_root, nat
 pub use native_library::{NATIVE_DLOPEN, NativeLibraryRuntime};
 pub(crate) use registry::native_info;
 pub use registry::{
-    RuntimeInfo, applies_to, engine_settings, expand_settings, in_defaults, instantiate,
-    is_builtin, known_runtimes, parse_settings_id, serves_components, settings_info,
+    RuntimeInfo, applies_to, derived_info, engine_settings, expand_settings, in_defaults,
+    instantiate, is_builtin, known_runtimes, parse_settings_id, serves_components, settings_info,
 };
 
 use serde::{Deserialize, Serialize};

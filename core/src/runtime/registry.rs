@@ -166,9 +166,20 @@ fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
     }
 }
 
-/// Every embedded engine's settings declaration (`runtimes --settings`).
+/// Every engine's settings declaration (`runtimes --settings`): the embedded engines',
+/// then the CLI runtimes' ([`super::cli_settings`]).
 pub fn engine_settings() -> &'static [super::settings::EngineSettings] {
-    &super::embedded::SETTINGS
+    use super::cli_settings::{NODE_SETTINGS, WASMTIME_CLI_SETTINGS, WAZERO_SETTINGS};
+    use super::embedded::SETTINGS;
+    const ALL: [super::settings::EngineSettings; 6] = [
+        SETTINGS[0],
+        SETTINGS[1],
+        SETTINGS[2],
+        WASMTIME_CLI_SETTINGS,
+        NODE_SETTINGS,
+        WAZERO_SETTINGS,
+    ];
+    &ALL
 }
 
 /// The engine and values of a settings id among the engines wasmeter knows.
@@ -186,12 +197,28 @@ pub fn expand_settings(
 }
 
 /// A runtime id with engine settings (`wasmtime[allocator=pooling]`), made on demand: its
-/// engine's base preset with the values it names. `None` for an id without settings; an
-/// error names a setting or value the engine does not accept, or a configuration it
-/// refuses.
-pub fn settings_info(id: &str) -> Option<Result<RuntimeInfo, String>> {
+/// engine's base preset with the values it names; for a CLI runtime, its base's entry
+/// among `known` with the values' arguments in its command line (and the base's
+/// availability). `None` for an id without settings; an error names a setting or value the
+/// engine does not accept, or a configuration it refuses.
+pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeInfo, String>> {
     let parsed = super::settings::parse_id(id, engine_settings())?;
     Some(parsed.and_then(|(decl, pairs)| {
+        let set: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if let Some(cli) = decl.cli {
+            let base = known
+                .iter()
+                .find(|r| r.id == decl.base)
+                .ok_or_else(|| format!("runtime '{id}': no runtime {}", decl.base))?;
+            let mut info = base.clone();
+            info.id = id.to_string();
+            info.config = format!("{}; set: {}", base.config, set.join(", "));
+            if let Some(cmd) = info.command.as_mut() {
+                let at = (1 + cli.after).min(cmd.run.len());
+                cmd.run.splice(at..at, cli.for_pairs(decl, &pairs));
+            }
+            return Ok(info);
+        }
         let (_, engine, config) = EMBEDDED
             .iter()
             .find(|(i, _, _)| *i == decl.base)
@@ -204,13 +231,26 @@ pub fn settings_info(id: &str) -> Option<Result<RuntimeInfo, String>> {
                 decl.engine
             )
         })?;
-        let set: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         Ok(embedded_info(
             id,
             e,
             format!("{config}; set: {}", set.join(", ")),
         ))
     }))
+}
+
+/// A runtime made from a known one: a settings id ([`settings_info`]) or a CLI runtime with
+/// its feature flags on (`wasmtime-cli+flags`, [`super::flagged_variant`]), as a saved
+/// features run names it when it is resumed. `None` for any other id.
+pub fn derived_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeInfo, String>> {
+    if let Some(base) = id.strip_suffix(super::FLAGGED) {
+        let info = known.iter().find(|r| r.id == base)?;
+        return Some(
+            super::flagged_variant(info)
+                .ok_or_else(|| format!("runtime '{id}': {base} declares no feature flags")),
+        );
+    }
+    settings_info(id, known)
 }
 
 /// An embedded runtime's entry: unavailable only in a build without the engines.

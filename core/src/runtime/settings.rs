@@ -36,6 +36,58 @@ pub struct EngineSettings {
     pub base: &'static str,
     /// Its settings.
     pub settings: &'static [Setting],
+    /// A CLI runtime's: the arguments its values add to the base's command line; `None`
+    /// for an embedded engine, which is configured in-process.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cli: Option<CliArgs>,
+}
+
+/// How a CLI runtime's settings reach its command line: each value's arguments, inserted
+/// after the first `after` words of the adapter's line (after `run` for wasmtime), in the
+/// order the settings are declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CliArgs {
+    /// Words of the adapter's line (after the program) the arguments follow.
+    pub after: usize,
+    /// `(setting, value, arguments)`: the arguments a value adds (none for a default the
+    /// runtime has anyway). Value `*` matches any value, and `{}` in an argument is the
+    /// value (a size in bytes for a [`Values::Bytes`] setting).
+    pub args: &'static [(&'static str, &'static str, &'static [&'static str])],
+}
+
+impl CliArgs {
+    /// The arguments `NAME=VALUE` pairs add, in declaration order of `decl`'s settings.
+    pub fn for_pairs(&self, decl: &EngineSettings, pairs: &[(String, String)]) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in decl.settings {
+            let Some((_, v)) = pairs.iter().find(|(k, _)| k == s.name) else {
+                continue;
+            };
+            let value = match s.values {
+                Values::Bytes => parse_bytes(v).map_or_else(|| v.clone(), |b| b.to_string()),
+                Values::OneOf(_) => v.clone(),
+            };
+            let row = self
+                .args
+                .iter()
+                .find(|(n, w, _)| *n == s.name && *w == v.as_str())
+                .or_else(|| self.args.iter().find(|(n, w, _)| *n == s.name && *w == "*"));
+            if let Some((_, _, words)) = row {
+                out.extend(words.iter().map(|w| w.replace("{}", &value)));
+            }
+        }
+        out
+    }
+}
+
+/// The id before a settings id's brackets (`wasmtime-cli` of `wasmtime-cli[opt-level=none]`);
+/// any other id as it is. What is keyed by a CLI runtime's id (how it takes folders,
+/// components, features) holds for its settings ids too.
+pub fn base_id(id: &str) -> &str {
+    match id.split_once('[') {
+        Some((base, rest)) if rest.ends_with(']') => base,
+        _ => id,
+    }
 }
 
 /// An engine's declaration and the `NAME=VALUE` pairs of an id.
@@ -338,5 +390,22 @@ mod tests {
             ["native", "wasmtime[allocator=pooling,cow=off]", "wasmi"]
         );
         assert_eq!(split_ids(""), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_cli_runtimes_values_are_its_flags_in_declared_order() {
+        let (decl, pairs) = parse_id("wasmtime-cli[guard-size=64k,compiler=winch,interrupt=none]")
+            .unwrap()
+            .unwrap();
+        let args = decl.cli.unwrap().for_pairs(decl, &pairs);
+        // compiler is declared before guard-size; `none` adds nothing; sizes in bytes.
+        assert_eq!(
+            args,
+            ["-C", "compiler=winch", "-O", "memory-guard-size=65536"]
+        );
+        assert_eq!(base_id("wasmtime-cli[opt-level=none]"), "wasmtime-cli");
+        assert_eq!(base_id("node"), "node");
+        assert_eq!(base_id("odd[id"), "odd[id");
+        assert!(parse_id("wazero[engine=jit]").unwrap().is_err());
     }
 }

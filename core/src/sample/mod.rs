@@ -135,25 +135,7 @@ fn cpu_clock_ns(pid: u32) -> Option<u64> {
     if unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) } != 0 {
         return None;
     }
-    clock_ns(clock)
-}
-
-/// CPU time of the calling thread, ns: how busy a load generator thread was.
-pub(crate) fn thread_cpu_ns() -> Option<u64> {
-    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
-}
-
-#[allow(unsafe_code)]
-fn clock_ns(clock: libc::clockid_t) -> Option<u64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the time into the local it is given.
-    if unsafe { libc::clock_gettime(clock, &mut ts) } != 0 {
-        return None;
-    }
-    Some(ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
+    wasmeter_http::cpu::clock_ns(clock)
 }
 
 /// CPU times of a process from /proc/<pid>/stat, clock ticks.

@@ -34,7 +34,7 @@ fn feature(name: &str) -> Option<WasmFeatures> {
     let known = PROPOSALS.iter().find(|(p, _)| *p == name).map(|(_, f)| *f);
     if known.is_none() {
         assert!(
-            name == "mvp" || name.starts_with("wasi-"),
+            name == "mvp" || name == "component-model" || name.starts_with("wasi-"),
             "probe {name} has no proposal in core's table: add it"
         );
     }
@@ -88,10 +88,24 @@ fn every_probe_is_valid_and_uses_its_feature() {
                 assert!(!e.is_empty(), "{name}");
                 assert!(used_by(&bytes).contains(&name.as_str()), "{name}");
             }
-            // The MVP control and the WASI probes need no proposal at all.
+            // The MVP control and the WASI probes need no proposal at all; the component
+            // probes the component model alone, around MVP core modules.
             None => {
-                valid(&bytes, WasmFeatures::WASM1).unwrap_or_else(|e| panic!("{name}: {e}"));
-                assert_eq!(used_by(&bytes), Vec::<&str>::new(), "{name}");
+                let component = bytes.get(4..8) == Some(&[0x0d, 0x00, 0x01, 0x00][..]);
+                let base = if component {
+                    WasmFeatures::WASM1 | WasmFeatures::COMPONENT_MODEL
+                } else {
+                    WasmFeatures::WASM1
+                };
+                valid(&bytes, base).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(
+                    component,
+                    name == "component-model" || name == "wasi-p2-command",
+                    "{name}"
+                );
+                // A component needs the component model, which names a failed cell.
+                let uses: &[&str] = if component { &["component-model"] } else { &[] };
+                assert_eq!(used_by(&bytes), uses, "{name}");
             }
         }
     }

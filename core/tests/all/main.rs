@@ -6,7 +6,6 @@
 mod compute_suite;
 mod cpu_accounting;
 mod features;
-mod http_kit;
 mod http_levels;
 mod lifecycle;
 mod module_cycles;

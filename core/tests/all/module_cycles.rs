@@ -196,9 +196,9 @@ fn names(c: &[Module]) -> Vec<String> {
 fn no_crate_has_a_module_cycle() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let mut found = Vec::new();
-    for krate in ["core", "app", "ui-tui", "ui-desktop"] {
+    for krate in ["core", "core/http", "app", "ui-tui", "ui-desktop"] {
         let g = graph(&workspace.join(krate).join("src"));
-        assert!(g.len() > 5, "{krate}: {} modules found", g.len());
+        assert!(g.len() > 3, "{krate}: {} modules found", g.len());
         for c in cycles(&g) {
             found.push(format!("{krate}: {}", names(&c).join(" ↔ ")));
         }

@@ -35,6 +35,7 @@ pub const WASMER_SETTINGS: crate::runtime::settings::EngineSettings =
             default: "cranelift",
             what: "optimising compiler, or a single fast pass",
         }],
+        cli: None,
     };
 
 impl WasmerCompiler {

@@ -42,6 +42,7 @@ pub const WASMI_SETTINGS: crate::runtime::settings::EngineSettings =
             default: "eager",
             what: "functions translated to wasmi's bytecode when compiled, or on first call",
         }],
+        cli: None,
     };
 
 impl WasmiTranslation {

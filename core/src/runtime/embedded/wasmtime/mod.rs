@@ -215,6 +215,7 @@ pub const WASMTIME_SETTINGS: crate::runtime::settings::EngineSettings = {
                 what: "epoch checks at function entries and loop back-edges, or fuel metering, compiled in (a deadline no run reaches: the checks are what is measured)",
             },
         ],
+        cli: None,
     }
 };
 

@@ -617,7 +617,7 @@ pub enum RequestStatus {
 
 impl Request {
     /// Builds a request from its parts, for handlers' unit tests (adds `Host` if missing).
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(test)]
     pub fn build(method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Self {
         let mut req = Self::default();
         let mut raw = Vec::new();

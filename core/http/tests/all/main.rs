@@ -10,7 +10,7 @@ mod codec {
     // Wire-format tests: response parsing (lengths, chunks, split reads) and request
     // parsing (valid, pipelined, rejected).
 
-    use wasmeter_core::http::codec::{
+    use wasmeter_http::codec::{
         Limits, ParseError, Progress, Request, RequestStatus, Response, ResponseParser,
         parse_request, write_response,
     };
@@ -340,8 +340,8 @@ mod server {
     use std::time::{Duration, Instant};
 
     use super::NO_HANG;
-    use wasmeter_core::http::codec::Response;
-    use wasmeter_core::http::server::{self, Handler, ServerOptions};
+    use wasmeter_http::codec::Response;
+    use wasmeter_http::server::{self, Handler, ServerOptions};
 
     fn echo() -> Handler {
         Arc::new(|req| match req.path() {
@@ -514,9 +514,9 @@ mod load {
     use std::time::{Duration, Instant};
 
     use super::NO_HANG;
-    use wasmeter_core::http::codec::Response;
-    use wasmeter_core::http::load::{self, LoadError, LoadSpec, Stop};
-    use wasmeter_core::http::server::{self, Handler, ServerHandle, ServerOptions};
+    use wasmeter_http::codec::Response;
+    use wasmeter_http::load::{self, LoadError, LoadSpec, Stop};
+    use wasmeter_http::server::{self, Handler, ServerHandle, ServerOptions};
 
     fn start(handler: Handler, workers: usize) -> ServerHandle {
         server::spawn_local(

@@ -39,7 +39,7 @@ use hdrhistogram::Histogram;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::http::codec::{ParseError, ResponseParser, write_request};
+use crate::codec::{ParseError, ResponseParser, write_request};
 
 /// What to load, how hard and for how long.
 #[derive(Debug, Clone, PartialEq)]
@@ -640,7 +640,7 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
             let (start, at) = (start.clone(), shared.measure_start);
             tokio::task::spawn_local(async move {
                 tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await;
-                start.set(crate::sample::thread_cpu_ns());
+                start.set(crate::cpu::thread_ns());
             })
         };
         let tasks: Vec<_> = ids
@@ -656,7 +656,7 @@ fn thread_main(rt: tokio::runtime::Runtime, shared: Arc<Shared>, ids: Vec<usize>
         let net = tokio::time::Instant::from_std(shared.hard_deadline + Duration::from_secs(1));
         let _ = tokio::time::timeout_at(net, all).await;
         busy.abort();
-        if let (Some(c0), Some(c1)) = (start.get(), crate::sample::thread_cpu_ns()) {
+        if let (Some(c0), Some(c1)) = (start.get(), crate::cpu::thread_ns()) {
             let mut st = stats.borrow_mut();
             st.busy_ns = c1.saturating_sub(c0);
             st.cpu_read = true;

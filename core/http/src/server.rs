@@ -2,7 +2,7 @@
 //!
 //! The HTTP suite needs servers it controls: the native gateway, the embedded-wasm
 //! gateway, an in-process upstream "echo" server, and servers for tests. They all share
-//! this loop: accept, set `TCP_NODELAY`, parse requests with [`crate::http::codec`], call
+//! this loop: accept, set `TCP_NODELAY`, parse requests with [`crate::codec`], call
 //! the [`Handler`] inline (handlers are CPU-bound and short, ~1 ms at most), write the
 //! response, and keep the connection open until the client closes it or asks to.
 //! Pipelined requests are answered in order with one write per batch.
@@ -23,7 +23,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::http::codec::{Limits, Request, RequestStatus, Response, parse_request, write_response};
+use crate::codec::{Limits, Request, RequestStatus, Response, parse_request, write_response};
 
 /// The per-request callback. Synchronous on purpose: the handlers being benchmarked are
 /// CPU work (native code or a wasm call), and running them inline avoids a thread hop.
