@@ -91,11 +91,7 @@ fn quick_compute_suite_on_real_cli_runtimes() {
         }
     }
     // The exact command line is recorded with the run.
-    let run = wasmeter_core::store::list_runs(tmp.path()).unwrap()[0]
-        .dir
-        .clone();
-    let meta: Value =
-        serde_json::from_slice(&std::fs::read(run.join("meta.json")).unwrap()).unwrap();
+    let meta = crate::common::latest_meta(tmp.path());
     let wt = meta["runtimes"]
         .as_array()
         .unwrap()

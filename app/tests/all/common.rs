@@ -206,3 +206,11 @@ pub fn with_own_suites(dir: &Path, args: &[&str]) -> std::process::Command {
         .env("WASMETER_CONFIG", "/dev/null");
     c
 }
+
+/// meta.json of the newest run saved in `results`, as JSON.
+pub fn latest_meta(results: &Path) -> Value {
+    let run = wasmeter_core::store::list_runs(results).unwrap()[0]
+        .dir
+        .clone();
+    serde_json::from_slice(&std::fs::read(run.join("meta.json")).unwrap()).unwrap()
+}

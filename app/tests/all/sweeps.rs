@@ -3,7 +3,7 @@
 //! flags on their command lines); `runtimes --settings` lists them; bad settings exit 2 in
 //! one line naming the engine and what it accepts.
 
-use crate::common::{not_installed, runtimes_missing, stderr, wasmeter};
+use crate::common::{latest_meta, not_installed, runtimes_missing, stderr, wasmeter};
 use serde_json::Value;
 
 fn cells(v: &Value) -> Vec<(String, bool)> {
@@ -273,9 +273,7 @@ fn cli_runtimes_take_their_settings_as_flags_on_their_command_lines() {
     );
     assert!(ran.iter().all(|(_, ok)| *ok), "{v}");
 
-    let run = wasmeter_core::store::list_runs(res).unwrap()[0].dir.clone();
-    let meta: Value =
-        serde_json::from_slice(&std::fs::read(run.join("meta.json")).unwrap()).unwrap();
+    let meta = latest_meta(res);
     let line = |id: &str| -> Vec<String> {
         let rt = meta["runtimes"]
             .as_array()
