@@ -2,7 +2,6 @@
 //! config file that lie, crash, hang or cannot be executed.
 
 use crate::common::{failures, json, once, runtimes_missing, stderr, suites_root};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
