@@ -14,15 +14,20 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 
 /// The containers wasmeter made that still exist, by name.
 fn ours(engine: &str) -> Vec<String> {
+    listed(engine, &["-a"])
+}
+
+/// Those of [`ours`] that are running (not just created, which a killed client's
+/// `--rm` may still take away).
+fn ours_running(engine: &str) -> Vec<String> {
+    listed(engine, &["--filter", "status=running"])
+}
+
+fn listed(engine: &str, filter: &[&str]) -> Vec<String> {
     let out = std::process::Command::new(engine)
-        .args([
-            "ps",
-            "-a",
-            "--filter",
-            "label=wasmeter.owner",
-            "--format",
-            "{{.Names}}",
-        ])
+        .arg("ps")
+        .args(filter)
+        .args(["--filter", "label=wasmeter.owner", "--format", "{{.Names}}"])
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout)
@@ -223,13 +228,14 @@ fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
         .process_group(0)
         .spawn()
         .unwrap();
-    // Until the gateway's container runs (the image may be made first).
+    // Until the gateway's container runs (the image may be made first): killed while it
+    // was only created, its client's `--rm` could still remove it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
-    while ours(engine).is_empty() {
+    while ours_running(engine).is_empty() {
         assert!(std::time::Instant::now() < deadline, "no container started");
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    std::thread::sleep(std::time::Duration::from_millis(1000));
     let pgid = child.id().to_string();
     let killed = std::process::Command::new("kill")
         .args(["-KILL", "--", &format!("-{pgid}")])
