@@ -1,6 +1,7 @@
 //! Which proposals a module uses: it validates with every proposal on, and fails without
 //! each one it uses. So a failed cell can name the feature its runtime lacks.
 
+use crate::suite::WasmHeader;
 use wasmparser::{Validator, WasmFeatures};
 
 /// Each probe of a proposal, by its name in the features suite, and the validator's flag.
@@ -38,8 +39,7 @@ pub const COMPONENT_MODEL: &str = "component-model";
 /// (a layer of its own, which runtimes of core modules lack whatever is inside); none for
 /// bytes that do not validate with everything on (a broken file).
 pub fn used_by(bytes: &[u8]) -> Vec<&'static str> {
-    // A component's layer is byte 6: 1 (a core module's is 0).
-    if bytes.get(..4) == Some(b"\0asm") && bytes.get(6..8) == Some(&[1, 0]) {
+    if WasmHeader::of(bytes) == Some(WasmHeader::Component) {
         return vec![COMPONENT_MODEL];
     }
     if !valid(bytes, WasmFeatures::all()) {

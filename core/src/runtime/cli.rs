@@ -33,6 +33,23 @@ pub struct CliCommand {
 }
 
 impl CliCommand {
+    /// This command with `words` after the first `after` words (after the program) of its
+    /// run and precompile lines: where a CLI runtime's settings and feature flags go.
+    pub(crate) fn with_words(&self, after: usize, words: &[String]) -> CliCommand {
+        let insert = |line: &[String]| -> Vec<String> {
+            let at = (1 + after).min(line.len());
+            let mut v = line[..at].to_vec();
+            v.extend_from_slice(words);
+            v.extend_from_slice(&line[at..]);
+            v
+        };
+        CliCommand {
+            run: insert(&self.run),
+            precompile: self.precompile.as_deref().map(insert),
+            env: self.env.clone(),
+        }
+    }
+
     /// The environment of one run: the job's (unless the command line gives it to the
     /// guest, `{env:…}`), then the runtime's own.
     pub(crate) fn env_for(&self, job: &Job, aot: &Path) -> Vec<(String, String)> {

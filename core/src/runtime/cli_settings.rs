@@ -7,7 +7,7 @@ use super::settings::{CliArgs, EngineSettings, Setting, Values};
 
 /// wasmtime's CLI: the embedded engine's settings, under the same names and values, as
 /// `-O`, `-C` and `-W` options of `wasmtime run`.
-pub const WASMTIME_CLI_SETTINGS: EngineSettings = EngineSettings {
+const WASMTIME_CLI_SETTINGS: EngineSettings = EngineSettings {
     engine: "wasmtime-cli",
     base: "wasmtime-cli",
     settings: super::embedded::WASMTIME_SETTINGS.settings,
@@ -44,7 +44,7 @@ pub const WASMTIME_CLI_SETTINGS: EngineSettings = EngineSettings {
 };
 
 /// node's V8: which compilers run the module, and whether functions compile on first call.
-pub const NODE_SETTINGS: EngineSettings = EngineSettings {
+const NODE_SETTINGS: EngineSettings = EngineSettings {
     engine: "node",
     base: "node",
     settings: &[
@@ -73,7 +73,7 @@ pub const NODE_SETTINGS: EngineSettings = EngineSettings {
 };
 
 /// wazero's CLI: its compiler or its interpreter.
-pub const WAZERO_SETTINGS: EngineSettings = EngineSettings {
+const WAZERO_SETTINGS: EngineSettings = EngineSettings {
     engine: "wazero",
     base: "wazero",
     settings: &[Setting {
@@ -87,3 +87,6 @@ pub const WAZERO_SETTINGS: EngineSettings = EngineSettings {
         args: &[("engine", "interpreter", &["-interpreter"])],
     }),
 };
+
+/// Every CLI runtime that declares settings.
+pub const SETTINGS: [EngineSettings; 3] = [WASMTIME_CLI_SETTINGS, NODE_SETTINGS, WAZERO_SETTINGS];

@@ -71,21 +71,10 @@ pub fn flagged_variant(info: &RuntimeInfo) -> Option<RuntimeInfo> {
         .iter()
         .flat_map(|(_, w)| w.iter().map(|s| s.to_string()))
         .collect();
-    let with_flags = |line: &[String]| -> Vec<String> {
-        let at = (1 + flags.after).min(line.len());
-        let mut v = line[..at].to_vec();
-        v.extend(words.iter().cloned());
-        v.extend_from_slice(&line[at..]);
-        v
-    };
     Some(RuntimeInfo {
         id: format!("{}{FLAGGED}", info.id),
         config: format!("{}, with {}", info.config, words.join(" ")),
-        command: Some(super::CliCommand {
-            run: with_flags(&cmd.run),
-            precompile: cmd.precompile.as_deref().map(with_flags),
-            env: cmd.env.clone(),
-        }),
+        command: Some(cmd.with_words(flags.after, &words)),
         ..info.clone()
     })
 }

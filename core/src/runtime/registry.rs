@@ -169,16 +169,13 @@ fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
 /// Every engine's settings declaration (`runtimes --settings`): the embedded engines',
 /// then the CLI runtimes' ([`super::cli_settings`]).
 pub fn engine_settings() -> &'static [super::settings::EngineSettings] {
-    use super::cli_settings::{NODE_SETTINGS, WASMTIME_CLI_SETTINGS, WAZERO_SETTINGS};
-    use super::embedded::SETTINGS;
-    const ALL: [super::settings::EngineSettings; 6] = [
-        SETTINGS[0],
-        SETTINGS[1],
-        SETTINGS[2],
-        WASMTIME_CLI_SETTINGS,
-        NODE_SETTINGS,
-        WAZERO_SETTINGS,
-    ];
+    static ALL: std::sync::LazyLock<Vec<super::settings::EngineSettings>> =
+        std::sync::LazyLock::new(|| {
+            (super::embedded::SETTINGS.iter())
+                .chain(&super::cli_settings::SETTINGS)
+                .copied()
+                .collect()
+        });
     &ALL
 }
 
@@ -210,14 +207,16 @@ pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeIn
                 .iter()
                 .find(|r| r.id == decl.base)
                 .ok_or_else(|| format!("runtime '{id}': no runtime {}", decl.base))?;
-            let mut info = base.clone();
-            info.id = id.to_string();
-            info.config = format!("{}; set: {}", base.config, set.join(", "));
-            if let Some(cmd) = info.command.as_mut() {
-                let at = (1 + cli.after).min(cmd.run.len());
-                cmd.run.splice(at..at, cli.for_pairs(decl, &pairs));
-            }
-            return Ok(info);
+            let words = cli.for_pairs(decl, &pairs);
+            return Ok(RuntimeInfo {
+                id: id.to_string(),
+                config: format!("{}; set: {}", base.config, set.join(", ")),
+                command: base
+                    .command
+                    .as_ref()
+                    .map(|c| c.with_words(cli.after, &words)),
+                ..base.clone()
+            });
         }
         let (_, engine, config) = EMBEDDED
             .iter()

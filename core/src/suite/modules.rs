@@ -69,6 +69,18 @@ pub enum WasmHeader {
     Component,
 }
 
+impl WasmHeader {
+    /// What the first eight bytes of `head` say it is; `None` for anything else (not wasm,
+    /// too short, an unknown version).
+    pub fn of(head: &[u8]) -> Option<WasmHeader> {
+        match head.get(..8)? {
+            [0, b'a', b's', b'm', 1, 0, 0, 0] => Some(WasmHeader::Module),
+            [0, b'a', b's', b'm', _, _, 1, 0] => Some(WasmHeader::Component),
+            _ => None,
+        }
+    }
+}
+
 /// Reads a file's WebAssembly header; the error says what the file is not.
 pub fn wasm_header(path: &Path) -> Result<WasmHeader, String> {
     use std::io::Read;
@@ -91,15 +103,13 @@ pub fn wasm_header(path: &Path) -> Result<WasmHeader, String> {
             path.display()
         ));
     }
-    match head[4..] {
-        [1, 0, 0, 0] => Ok(WasmHeader::Module),
-        [_, _, 1, 0] => Ok(WasmHeader::Component),
-        _ => Err(format!(
+    WasmHeader::of(&head).ok_or_else(|| {
+        format!(
             "{}: unknown WebAssembly version {:02x?}",
             path.display(),
             &head[4..]
-        )),
-    }
+        )
+    })
 }
 
 /// The modules the paths name: a file as it is, a folder as its `.wasm` files (not its

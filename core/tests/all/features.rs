@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use wasmeter_core::features::{PROPOSALS, used_by};
+use wasmeter_core::suite::WasmHeader;
 use wasmparser::{Validator, WasmFeatures};
 
 fn suite_dir() -> PathBuf {
@@ -91,7 +92,7 @@ fn every_probe_is_valid_and_uses_its_feature() {
             // The MVP control and the WASI probes need no proposal at all; the component
             // probes the component model alone, around MVP core modules.
             None => {
-                let component = bytes.get(4..8) == Some(&[0x0d, 0x00, 0x01, 0x00][..]);
+                let component = WasmHeader::of(&bytes) == Some(WasmHeader::Component);
                 let base = if component {
                     WasmFeatures::WASM1 | WasmFeatures::COMPONENT_MODEL
                 } else {
