@@ -716,7 +716,7 @@ mod load {
     }
 
     #[test]
-    fn constant_rate_corrects_for_coordinated_omission() {
+    fn timed_constant_rate_corrects_for_coordinated_omission() {
         // Every 10th request stalls its connection's worker for 50 ms.
         let n = Arc::new(AtomicU64::new(0));
         let h = start(
@@ -742,7 +742,7 @@ mod load {
     }
 
     #[test]
-    fn constant_rate_charges_queueing_to_the_server() {
+    fn timed_constant_rate_charges_queueing_to_the_server() {
         // One connection at 100 req/s (10 ms apart) against a server taking 30 ms: requests
         // fall further and further behind, and latency from the intended send time grows
         // well past the 30 ms service time (wrk2's coordinated-omission correction).
@@ -782,7 +782,7 @@ mod load {
     }
 
     #[test]
-    fn a_rate_beyond_the_generator_is_reported_as_its_limit() {
+    fn timed_a_rate_beyond_the_generator_is_reported_as_its_limit() {
         let h = start(Arc::new(|_| Response::ok(&b"ok"[..])), 1);
         // Within reach: 300 req/s from one generator thread.
         let mut s = spec(h.addr(), 32, Stop::Duration(Duration::from_millis(1500)));
