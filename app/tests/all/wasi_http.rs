@@ -410,3 +410,45 @@ fn a_component_that_traps_hangs_or_breaks_its_response_fails_its_own_cell() {
         stderr(&out)
     );
 }
+
+/// A proxy component given as a module (`run FILE.wasm`) is served one `GET /` by each
+/// runtime that runs components: embedded wasmtime through wasmtime-wasi-http, the
+/// wasmtime CLI as `wasmtime serve` with wasi:cli on (the gateway's component reads its
+/// environment through it).
+#[test]
+fn a_proxy_component_run_as_a_module_answers_one_request() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut rts = vec!["wasmtime"];
+    if !runtimes_missing(&not_installed(&["wasmtime-cli"], tmp.path())) {
+        rts.push("wasmtime-cli");
+    }
+    let gateway = suites_root().join("gateway/wasm/gateway-http.wasm");
+    let probe = suites_root().join("features/wasm/wasi-http-proxy.wasm");
+    let o = wasmeter(
+        &[
+            "run",
+            gateway.to_str().unwrap(),
+            probe.to_str().unwrap(),
+            "--runtimes",
+            &rts.join(","),
+            "--invocations",
+            "1",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run = json(&o);
+    for rt in &rts {
+        for test in ["gateway-http", "wasi-http-proxy"] {
+            let c = run["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["runtime"] == *rt && c["test"] == test)
+                .unwrap_or_else(|| panic!("no cell {rt} × {test}"));
+            assert!(c["failure"].is_null(), "{rt} × {test}: {}", c["failure"]);
+            assert!(num(&c["typical"], "typical") > 0.0, "{rt} × {test}");
+        }
+    }
+}

@@ -881,6 +881,13 @@ fn fill(t: &str, job: &Job, aot: &Path) -> String {
         .replace("{name}", &job.name)
 }
 
+/// Whether the file is a `wasi:http/proxy` component (read only when its header says
+/// component, so a core module costs eight bytes).
+fn serves_http(program: &Path) -> bool {
+    crate::suite::wasm_header(program) == Ok(crate::suite::WasmHeader::Component)
+        && std::fs::read(program).is_ok_and(|b| crate::suite::serves_http(&b))
+}
+
 /// A runtime CLI, run once per iteration (after its precompile step, if any).
 pub struct CliRuntime {
     command: CliCommand,
@@ -963,6 +970,13 @@ impl Runtime for CliRuntime {
             it.artifact(std::fs::metadata(&aot).ok().map(|m| m.len() as usize));
         }
         let argv = expand(&self.command.run, job, &aot);
+        if serves_http(&job.program) {
+            let env = self.command.env_for(job, &aot);
+            if let Some(it) = super::cli_serve::answer_once(&argv, job, &env) {
+                let _ = std::fs::remove_file(&aot);
+                return it;
+            }
+        }
         // Only the job's environment (empty unless configured) and the runtime's own: some
         // runtimes (the PyPI wamr) hand theirs to the guest.
         let done = run_process(

@@ -3,6 +3,7 @@
 //! into the worker).
 
 mod cli;
+mod cli_serve;
 mod cli_settings;
 pub mod embedded;
 mod failure;

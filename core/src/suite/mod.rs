@@ -19,7 +19,7 @@ pub use error::SuiteError;
 pub use kind::{HttpKind, Size, SuiteKind};
 pub use modules::{
     MODULES_SUITE, ModuleRun, ModuleStaging, Preopen, STARTUP_TEST, WasmHeader, empty_command,
-    env_var, find_modules, modules_suite, test_name, wasm_header, with_natives,
+    env_var, find_modules, modules_suite, serves_http, test_name, wasm_header, with_natives,
 };
 pub use output::{GuestOutput, OutputCheck, check_output, parse_output};
 pub use test::{

@@ -81,6 +81,38 @@ impl WasmHeader {
     }
 }
 
+/// The interface a `wasi:http/proxy` component serves requests through.
+pub const HTTP_HANDLER: &str = "wasi:http/incoming-handler@";
+
+/// Whether `bytes` are a component that exports `wasi:http/incoming-handler` (any 0.2
+/// version): a server's guest, which a command runtime can only run by serving it a
+/// request, not through `wasi:cli/run`. Exports of nested components do not count.
+pub fn serves_http(bytes: &[u8]) -> bool {
+    use wasmparser::{Parser, Payload};
+    if WasmHeader::of(bytes) != Some(WasmHeader::Component) {
+        return false;
+    }
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload {
+            Ok(Payload::ModuleSection { .. } | Payload::ComponentSection { .. }) => depth += 1,
+            Ok(Payload::End(_)) => depth = depth.saturating_sub(1),
+            Ok(Payload::ComponentExportSection(exports)) if depth == 0 => {
+                let found = exports
+                    .into_iter()
+                    .flatten()
+                    .any(|e| e.name.name.starts_with(HTTP_HANDLER));
+                if found {
+                    return true;
+                }
+            }
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
 /// Reads a file's WebAssembly header; the error says what the file is not.
 pub fn wasm_header(path: &Path) -> Result<WasmHeader, String> {
     use std::io::Read;

@@ -1,6 +1,7 @@
 //! A WASI preview 2 command component (`wasi:cli/command`) on embedded wasmtime: compiled
 //! and pre-linked against wasmtime-wasi's preview 2 host, run through `wasi:cli/run`, and
-//! timed in the same phases as a core module.
+//! timed in the same phases as a core module. A `wasi:http/proxy` component is served one
+//! request instead (`gateway_http::answer_once`).
 
 use super::host::{classify, store_limits, wasi_builder};
 use super::other;
@@ -54,6 +55,9 @@ pub(super) fn run(
         return Err(Failure::Unavailable(
             "--invoke calls a core module's export; a component runs as a command".into(),
         ));
+    }
+    if crate::suite::serves_http(bytes) {
+        return super::gateway_http::answer_once(engine, job, bytes);
     }
     let mut it = Iteration::default();
     let whole = Instant::now();

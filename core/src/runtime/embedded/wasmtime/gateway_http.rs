@@ -7,9 +7,12 @@
 use super::WasmtimeVariant;
 use crate::http::guest::{GuestCall, GuestReply};
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec, GuestPool};
+use crate::runtime::{Failure, Iteration, Job, Phase};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Instant;
 use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -122,21 +125,7 @@ impl WasmtimeHttpBackend {
         let engine = Engine::new(&config).map_err(|e| format!("{e:#}"))?;
         let path = &spec.wasm;
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let component = Component::new(&engine, &bytes)
-            .map_err(|e| format!("{}: not a valid component: {e:#}", path.display()))?;
-        let mut linker: Linker<Host> = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| format!("{e:#}"))?;
-        wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker)
-            .map_err(|e| format!("{e:#}"))?;
-        let pre = linker
-            .instantiate_pre(&component)
-            .map_err(|e| format!("cannot link {}: {e:#}", path.display()))?;
-        let pre = ProxyPre::new(pre).map_err(|e| {
-            format!(
-                "{} does not export wasi:http/incoming-handler: {e:#}",
-                path.display()
-            )
-        })?;
+        let pre = proxy_pre(&engine, path, &bytes)?;
         let upstream = spec.upstream;
         let memory = usize::try_from(spec.memory_limit).unwrap_or(usize::MAX);
         let pool = GuestPool::new(spec.threads, move || {
@@ -149,6 +138,67 @@ impl WasmtimeHttpBackend {
         });
         Ok(WasmtimeHttpBackend { pool })
     }
+}
+
+/// Compiles and pre-links a component against wasi:http and WASI preview 2; fails, naming
+/// the file, when it is not a component or does not export `wasi:http/incoming-handler`.
+fn proxy_pre(engine: &Engine, path: &Path, bytes: &[u8]) -> Result<ProxyPre<Host>, String> {
+    let component = Component::new(engine, bytes)
+        .map_err(|e| format!("{}: not a valid component: {e:#}", path.display()))?;
+    let mut linker: Linker<Host> = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(|e| format!("{e:#}"))?;
+    wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker)
+        .map_err(|e| format!("{e:#}"))?;
+    let pre = linker
+        .instantiate_pre(&component)
+        .map_err(|e| format!("cannot link {}: {e:#}", path.display()))?;
+    ProxyPre::new(pre).map_err(|e| {
+        format!(
+            "{} does not export wasi:http/incoming-handler: {e:#}",
+            path.display()
+        )
+    })
+}
+
+/// A `wasi:http/proxy` component run as a command job: compiled and linked (the compile
+/// phase), then one instance answers `GET /` (the execute phase), and the response body is
+/// the job's output, as `wasmtime serve` and one request would give. A status other than
+/// 200 fails the job with the body's start.
+pub(super) fn answer_once(engine: &Engine, job: &Job, bytes: &[u8]) -> Result<Iteration, Failure> {
+    let mut it = Iteration::default();
+    let whole = Instant::now();
+    let t = Instant::now();
+    let pre = proxy_pre(engine, &job.program, bytes).map_err(Failure::Other)?;
+    it.wall(Phase::Compile, t.elapsed());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Other(format!("a tokio runtime: {e}")))?;
+    let root = GuestCall {
+        workload: String::new(),
+        args: Vec::new(),
+        stdin: Vec::new(),
+    };
+    let memory = usize::try_from(job.memory_limit).unwrap_or(usize::MAX);
+    let t = Instant::now();
+    let reply = rt
+        .block_on(serve(&pre, &root, None, memory))
+        .map_err(Failure::Other)?;
+    it.wall(Phase::Execute, t.elapsed());
+    it.wall(Phase::Total, whole.elapsed());
+    if reply.status != 200 {
+        let start = String::from_utf8_lossy(&reply.body[..reply.body.len().min(200)]);
+        return Err(Failure::Other(format!(
+            "the component answered GET / with {}: {}",
+            reply.status,
+            start.trim()
+        )));
+    }
+    if job.stdout_limit > 0 && reply.body.len() >= job.stdout_limit {
+        return Err(Failure::stdout_over(job.stdout_limit));
+    }
+    it.stdout = reply.body;
+    Ok(it)
 }
 
 impl Backend for WasmtimeHttpBackend {
