@@ -102,18 +102,7 @@ fn serve(
     it.wall(Phase::Execute, t.elapsed());
     it.wall(Phase::Total, whole.elapsed());
     drop(server);
-    if status != 200 {
-        let start = String::from_utf8_lossy(&body[..body.len().min(200)]);
-        return Err(Failure::Other(format!(
-            "the component answered GET / with {status}: {}",
-            start.trim()
-        )));
-    }
-    if job.stdout_limit > 0 && body.len() >= job.stdout_limit {
-        return Err(Failure::stdout_over(job.stdout_limit));
-    }
-    it.stdout = body;
-    Ok(it)
+    it.answered(status, body, job.stdout_limit)
 }
 
 #[cfg(test)]

@@ -475,6 +475,29 @@ impl Iteration {
             value: d.as_nanos() as f64,
         });
     }
+    /// This iteration with a `wasi:http/proxy` component's answer to `GET /` as its output
+    /// (the embedded and the CLI way of serving one request end the same): a status other
+    /// than 200 fails the job with the body's start, a body over `stdout_limit` as output
+    /// over its limit.
+    pub(crate) fn answered(
+        mut self,
+        status: u16,
+        body: Vec<u8>,
+        stdout_limit: usize,
+    ) -> Result<Iteration, Failure> {
+        if status != 200 {
+            let start = String::from_utf8_lossy(&body[..body.len().min(200)]);
+            return Err(Failure::Other(format!(
+                "the component answered GET / with {status}: {}",
+                start.trim()
+            )));
+        }
+        if stdout_limit > 0 && body.len() >= stdout_limit {
+            return Err(Failure::stdout_over(stdout_limit));
+        }
+        self.stdout = body;
+        Ok(self)
+    }
 }
 
 /// A way to run guests; one instance per worker, reused across iterations.

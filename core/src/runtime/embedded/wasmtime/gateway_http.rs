@@ -162,8 +162,8 @@ fn proxy_pre(engine: &Engine, path: &Path, bytes: &[u8]) -> Result<ProxyPre<Host
 
 /// A `wasi:http/proxy` component run as a command job: compiled and linked (the compile
 /// phase), then one instance answers `GET /` (the execute phase), and the response body is
-/// the job's output, as `wasmtime serve` and one request would give. A status other than
-/// 200 fails the job with the body's start.
+/// the job's output, as `wasmtime serve` and one request would give
+/// ([`Iteration::answered`]).
 pub(super) fn answer_once(engine: &Engine, job: &Job, bytes: &[u8]) -> Result<Iteration, Failure> {
     let mut it = Iteration::default();
     let whole = Instant::now();
@@ -186,19 +186,7 @@ pub(super) fn answer_once(engine: &Engine, job: &Job, bytes: &[u8]) -> Result<It
         .map_err(Failure::Other)?;
     it.wall(Phase::Execute, t.elapsed());
     it.wall(Phase::Total, whole.elapsed());
-    if reply.status != 200 {
-        let start = String::from_utf8_lossy(&reply.body[..reply.body.len().min(200)]);
-        return Err(Failure::Other(format!(
-            "the component answered GET / with {}: {}",
-            reply.status,
-            start.trim()
-        )));
-    }
-    if job.stdout_limit > 0 && reply.body.len() >= job.stdout_limit {
-        return Err(Failure::stdout_over(job.stdout_limit));
-    }
-    it.stdout = reply.body;
-    Ok(it)
+    it.answered(reply.status, reply.body, job.stdout_limit)
 }
 
 impl Backend for WasmtimeHttpBackend {
