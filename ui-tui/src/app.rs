@@ -364,11 +364,7 @@ impl App {
         // Core may pick another baseline (modules have no native build unless given one).
         let baseline = plan.settings.baseline.clone();
         // Runtimes the suite does not apply to (native and CLIs for lifecycle) are left out.
-        let left_out: Vec<String> = plan
-            .not_applicable
-            .iter()
-            .map(|(id, _)| id.clone())
-            .collect();
+        let left_out: Vec<String> = plan.not_applicable.iter().map(|n| n.what()).collect();
         let lifecycle = plan.suite.kind.is_lifecycle();
         match self.launcher.launch(plan, &self.results) {
             Ok(h) => {

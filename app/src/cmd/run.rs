@@ -14,9 +14,7 @@ use wasmeter_core::runner::{
     Event, Plan, PlanFile, RunChoices, RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute,
     resume,
 };
-use wasmeter_core::store::{
-    NotApplicable, Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run,
-};
+use wasmeter_core::store::{Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, SuiteKind, env_var, find_modules,
     with_natives,
@@ -64,15 +62,7 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     for (id, why) in &plan.skipped {
         eprintln!("wasmeter: warning: skipping runtime '{id}': {why}");
     }
-    let na: Vec<NotApplicable> = plan
-        .not_applicable
-        .iter()
-        .map(|(runtime, why)| NotApplicable {
-            runtime: runtime.clone(),
-            why: why.clone(),
-        })
-        .collect();
-    for line in super::show::render_not_applicable(&na).lines() {
+    for line in super::show::render_not_applicable(&plan.not_applicable).lines() {
         eprintln!("wasmeter: note: {line}");
     }
     let (outcome, run) = execute_plan(ctx, &plan, resuming.as_deref())?;

@@ -198,7 +198,8 @@ pub fn render_http(run: &SavedRun, s: &RunSummary) -> String {
     out
 }
 
-/// Runtimes left out as not applicable, grouped by why: `n/a: native, node (why)`.
+/// Runtimes (and single cells) left out as not applicable, grouped by why: `n/a (not run):
+/// native, node — why`, `wasmtime-serve × state — why`.
 pub fn render_not_applicable(list: &[NotApplicable]) -> String {
     let mut whys: Vec<&str> = Vec::new();
     for na in list {
@@ -208,10 +209,10 @@ pub fn render_not_applicable(list: &[NotApplicable]) -> String {
     }
     whys.iter()
         .map(|why| {
-            let ids: Vec<&str> = list
+            let ids: Vec<String> = list
                 .iter()
                 .filter(|na| na.why == *why)
-                .map(|na| na.runtime.as_str())
+                .map(|na| na.what())
                 .collect();
             format!("n/a (not run): {} — {why}\n", ids.join(", "))
         })

@@ -455,6 +455,14 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 }
                 _ => None,
             };
+            if let Some(na) = run
+                .meta
+                .not_applicable
+                .iter()
+                .find(|n| n.test.is_some() && n.covers(rt, test))
+            {
+                note = Some(format!("n/a (not run): {}", na.why));
+            }
             cells.push(CellSummary {
                 typical: stats.map(|s| s.typical()),
                 runtime: rt.clone(),

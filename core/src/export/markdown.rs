@@ -58,7 +58,8 @@ impl Exporter for MarkdownExporter {
                 cell(&m.machine.kernel)
             )?;
             for na in &m.not_applicable {
-                writeln!(out, "- {} — {}", cell(&na.runtime), cell(&na.why))?;
+                let what = na.what();
+                writeln!(out, "- {} — {}", cell(&what), cell(&na.why))?;
             }
             if !m.not_applicable.is_empty() {
                 writeln!(out)?;

@@ -135,7 +135,7 @@ impl Matrix {
         columns.extend(
             meta.not_applicable
                 .iter()
-                .filter(|n| !n.runtime.ends_with(FLAGGED))
+                .filter(|n| n.test.is_none() && !n.runtime.ends_with(FLAGGED))
                 .map(|n| Column {
                     runtime: n.runtime.clone(),
                     version: "-".into(),
@@ -158,7 +158,10 @@ impl Matrix {
                 cells: columns
                     .iter()
                     .map(|c| {
-                        if let Some(n) = meta.not_applicable.iter().find(|n| n.runtime == c.runtime)
+                        if let Some(n) = meta
+                            .not_applicable
+                            .iter()
+                            .find(|n| n.covers(&c.runtime, &t.name))
                         {
                             return Support::NotApplicable {
                                 reason: n.why.clone(),

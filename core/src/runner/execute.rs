@@ -10,8 +10,8 @@ use crate::runtime::{
 };
 use crate::sample::TreeSampler;
 use crate::store::{
-    CellRecord, Done, HistogramRow, MeasurementRow, NotApplicable, RunMeta, RunStatus, RunWriter,
-    SCHEMA_VERSION, SampleRow, TestRecord, new_run_id,
+    CellRecord, Done, HistogramRow, MeasurementRow, RunMeta, RunStatus, RunWriter, SCHEMA_VERSION,
+    SampleRow, TestRecord, new_run_id,
 };
 use crate::suite::{Build, CommandTest, HttpKind, TestCase, TestKind};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
@@ -96,14 +96,7 @@ fn start_run(plan: &Plan, results: &Path) -> Result<RunWriter, RunnerError> {
         suite_kind: plan.suite.kind,
         tests,
         runtimes: plan.runtimes.clone(),
-        not_applicable: plan
-            .not_applicable
-            .iter()
-            .map(|(runtime, why)| NotApplicable {
-                runtime: runtime.clone(),
-                why: why.clone(),
-            })
-            .collect(),
+        not_applicable: plan.not_applicable.clone(),
         settings: plan.settings.clone(),
         machine: Machine::detect(),
         wasmeter_version: crate::VERSION.to_string(),

@@ -1,9 +1,9 @@
 //! What a run will do, checked before anything runs.
 
-use super::policy::{DEFAULT_BASELINE, applicability};
+use super::policy::{DEFAULT_BASELINE, applicability, cell_applicability};
 use super::request::RunRequest;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
-use crate::store::{Measure, PairMode, RunOrder, RunSettings};
+use crate::store::{Measure, NotApplicable, PairMode, RunOrder, RunSettings};
 use crate::suite::{STARTUP_TEST, Suite, SuiteError, SuiteKind, TestCase};
 
 /// Input errors: the user named something that does not exist.
@@ -51,8 +51,9 @@ pub struct Plan {
     /// Runtimes asked for but left out by `skip_missing`, with why.
     pub skipped: Vec<(String, String)>,
     /// Runtimes selected but left out because the suite does not apply to them (native and
-    /// CLIs for the lifecycle suite), with why. Never run, never failures.
-    pub not_applicable: Vec<(String, String)>,
+    /// CLIs for the lifecycle suite), and single cells a runtime has no way to run, with why.
+    /// Never run, never failures.
+    pub not_applicable: Vec<NotApplicable>,
 }
 
 impl Plan {
@@ -84,7 +85,7 @@ impl Plan {
             super::instructions::valgrind().map_err(PlanError::Invalid)?;
         }
         let mut skipped = Vec::new();
-        let mut not_applicable: Vec<(String, String)> = Vec::new();
+        let mut not_applicable: Vec<NotApplicable> = Vec::new();
         // Each selected id, and whether the user named it (rather than a group or default).
         // Sweeps (`--set`) put every combination of settings in place of their engine.
         let asked = crate::runtime::expand_settings(&req.runtimes, &req.settings, req.yes)
@@ -128,8 +129,12 @@ impl Plan {
                     SuiteKind::Command | SuiteKind::Servers => *named,
                     SuiteKind::Lifecycle | SuiteKind::Gateway => true,
                 };
-                if said && !not_applicable.iter().any(|(x, _)| x == id) {
-                    not_applicable.push((id.clone(), why));
+                if said && !not_applicable.iter().any(|n| &n.runtime == id) {
+                    not_applicable.push(NotApplicable {
+                        runtime: id.clone(),
+                        test: None,
+                        why,
+                    });
                 }
                 continue;
             }
@@ -166,7 +171,7 @@ impl Plan {
                     req.suite.name,
                     not_applicable
                         .iter()
-                        .map(|(id, why)| format!("{id}: {why}"))
+                        .map(|n| format!("{}: {}", n.runtime, n.why))
                         .collect::<Vec<_>>()
                         .join("; ")
                 )));
@@ -216,11 +221,38 @@ impl Plan {
         // A plan run on a machine that lacks a runtime: its cells are listed as not run
         // here, with why, and the run goes on.
         if req.plan_hash.is_some() {
-            not_applicable.extend(
-                skipped
-                    .drain(..)
-                    .map(|(id, why)| (id, format!("not available on this machine: {why}"))),
-            );
+            not_applicable.extend(skipped.drain(..).map(|(runtime, why)| NotApplicable {
+                runtime,
+                test: None,
+                why: format!("not available on this machine: {why}"),
+            }));
+        }
+        // A runtime that serves the suite may still have no way to run one of its tests.
+        for t in &tests {
+            for r in &runtimes {
+                if let Err(why) = cell_applicability(r, t) {
+                    not_applicable.push(NotApplicable {
+                        runtime: r.id.clone(),
+                        test: Some(t.name.clone()),
+                        why,
+                    });
+                }
+            }
+        }
+        if tests.iter().all(|t| {
+            runtimes
+                .iter()
+                .all(|r| not_applicable.iter().any(|n| n.covers(&r.id, &t.name)))
+        }) {
+            return Err(PlanError::Invalid(format!(
+                "no selected runtime can run the chosen tests of '{}': {}",
+                req.suite.name,
+                not_applicable
+                    .iter()
+                    .map(|n| format!("{}: {}", n.what(), n.why))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )));
         }
         if let Some([a, b]) = &req.pair {
             check_pair(a, b, &tests, &runtimes, req.order)?;
@@ -294,11 +326,17 @@ impl Plan {
         })
     }
 
-    /// Cells in plan order: for each test, every runtime.
+    /// Cells in plan order: for each test, every runtime that can run it.
     pub fn cells(&self) -> Vec<(&RuntimeInfo, &TestCase)> {
         self.tests
             .iter()
             .flat_map(|t| self.runtimes.iter().map(move |r| (r, t)))
+            .filter(|(r, t)| {
+                !self
+                    .not_applicable
+                    .iter()
+                    .any(|n| n.test.is_some() && n.covers(&r.id, &t.name))
+            })
             .collect()
     }
 
@@ -306,7 +344,7 @@ impl Plan {
     /// invocations back to back. Interleaved: round k runs every cell's k-th invocation in
     /// an order shuffled by the seed and k, so drift of the machine spreads over all cells.
     pub fn schedule(&self) -> Vec<(usize, u32)> {
-        let n = self.tests.len() * self.runtimes.len();
+        let n = self.cells().len();
         let k = self.settings.invocations;
         match self.settings.order {
             RunOrder::Sequential => (0..n).flat_map(|c| (0..k).map(move |i| (c, i))).collect(),
@@ -321,7 +359,7 @@ impl Plan {
     /// one unit, A or B first by a coin of the same seed (so neither arm always runs on a
     /// machine the other has just warmed).
     pub fn round_order(&self, round: u32, only: Option<&[usize]>) -> Vec<(usize, u32)> {
-        let n = self.tests.len() * self.runtimes.len();
+        let n = self.cells().len();
         let partner = self.partners().unwrap_or_else(|| vec![None; n]);
         let wanted = |c: usize| only.is_none_or(|o| o.contains(&c));
         let mut rng =
@@ -357,25 +395,24 @@ impl Plan {
     }
 
     /// With `--pair A,B`: for each cell, the cell it runs beside (A's cell → B's, B's →
-    /// A's, others none).
-    pub(super) fn partners(&self) -> Option<Vec<Option<usize>>> {
+    /// A's, others none; an arm with no cell for a test runs alone).
+    pub fn partners(&self) -> Option<Vec<Option<usize>>> {
         let [a, b] = self.settings.pair.as_ref()?;
-        let r = self.runtimes.len();
-        let rt = |id: &str| self.runtimes.iter().position(|x| x.id == id);
-        let test = |name: &str| self.tests.iter().position(|t| t.name == name);
-        let mut partner = vec![None; self.tests.len() * r];
-        for t in 0..self.tests.len() {
-            for x in 0..r {
-                let c = t * r + x;
-                partner[c] = match ((rt(a), rt(b)), (test(a), test(b))) {
-                    ((Some(ia), Some(ib)), _) if x == ia => Some(t * r + ib),
-                    ((Some(ia), Some(ib)), _) if x == ib => Some(t * r + ia),
-                    (_, (Some(ta), Some(tb))) if t == ta => Some(tb * r + x),
-                    (_, (Some(ta), Some(tb))) if t == tb => Some(ta * r + x),
-                    _ => None,
-                };
-            }
-        }
+        let cells = self.cells();
+        let runtimes = [a, b].map(|x| self.runtimes.iter().any(|r| &r.id == x));
+        let tests = [a, b].map(|x| self.tests.iter().any(|t| &t.name == x));
+        let at =
+            |rt: &str, test: &str| cells.iter().position(|(r, t)| r.id == rt && t.name == test);
+        let partner = cells
+            .iter()
+            .map(|(r, t)| match (runtimes, tests) {
+                ([true, true], _) if &r.id == a => at(b, &t.name),
+                ([true, true], _) if &r.id == b => at(a, &t.name),
+                (_, [true, true]) if &t.name == a => at(&r.id, b),
+                (_, [true, true]) if &t.name == b => at(&r.id, a),
+                _ => None,
+            })
+            .collect();
         Some(partner)
     }
 }

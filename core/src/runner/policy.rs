@@ -10,7 +10,7 @@ use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, applies_to};
 use crate::store::{Measure, RunOrder};
 use crate::suite::{Build, SuiteKind};
-use crate::suite::{Size, Suite};
+use crate::suite::{Size, Suite, TestCase};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -56,6 +56,14 @@ pub fn resolve_timeout(explicit: Option<u64>, suite: &Suite) -> (u64, TimeoutSou
 /// runtime runs.
 pub fn applicability(info: &RuntimeInfo, suite: &Suite) -> Result<(), String> {
     applies_to(info, suite.kind).and_then(|()| serves(suite, &info.id))
+}
+
+/// Whether a runtime that serves the suite can run this one of its tests; a cell it cannot
+/// is n/a in the plan, never a failure.
+pub fn cell_applicability(info: &RuntimeInfo, test: &TestCase) -> Result<(), String> {
+    test.http()
+        .and_then(|h| crate::http::gateway::cell_unavailable(&info.id, h))
+        .map_or(Ok(()), Err)
 }
 
 /// What a run of a suite does where the user says nothing: what front ends show before

@@ -450,14 +450,35 @@ pub struct FileDigest {
     pub sha256: String,
 }
 
-/// A runtime left out of a run because the suite does not apply to it (shown as n/a).
+/// A runtime left out of a run because the suite, or one of its tests, does not apply to it
+/// (shown as n/a: never run, never a failure).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NotApplicable {
     /// Runtime id.
     pub runtime: String,
+    /// The one test left out when the rest of the suite applies (`wasmtime serve` has no
+    /// host to keep the gateway's `state` counter); none: the whole suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub test: Option<String>,
     /// Why.
     pub why: String,
+}
+
+impl NotApplicable {
+    /// Whether it leaves out the runtime's cell of `test`.
+    pub fn covers(&self, runtime: &str, test: &str) -> bool {
+        self.runtime == runtime && self.test.as_deref().is_none_or(|t| t == test)
+    }
+
+    /// What is left out, as every front end names it: `native`, `wasmtime-serve × state`.
+    pub fn what(&self) -> String {
+        match &self.test {
+            Some(t) => format!("{} × {t}", self.runtime),
+            None => self.runtime.clone(),
+        }
+    }
 }
 
 /// One value: a tidy row (runtime, test, phase, iteration, metric).

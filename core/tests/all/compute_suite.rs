@@ -273,6 +273,53 @@ fn paired_arms_run_side_by_side_in_every_round() {
 }
 
 #[test]
+fn a_cell_left_out_as_not_applicable_is_never_scheduled_and_its_partner_runs_alone() {
+    let names: Vec<String> = suite()
+        .tests
+        .iter()
+        .take(2)
+        .map(|t| t.name.clone())
+        .collect();
+    let tests: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut plan = paired_plan(["wasmtime", "wasmtime-pooling"], &tests).unwrap();
+    let all = plan.cells().len();
+    plan.not_applicable
+        .push(wasmeter_core::store::NotApplicable {
+            runtime: "wasmtime-pooling".into(),
+            test: Some(tests[1].into()),
+            why: "a test double's reason".into(),
+        });
+    let cells = plan.cells();
+    assert_eq!(cells.len(), all - 1);
+    assert!(
+        !cells
+            .iter()
+            .any(|(r, t)| r.id == "wasmtime-pooling" && t.name == tests[1])
+    );
+    let at = |rt: &str, t: &str| {
+        cells
+            .iter()
+            .position(|(r, x)| r.id == rt && x.name == t)
+            .unwrap()
+    };
+    let partner = plan.partners().unwrap();
+    assert_eq!(
+        partner[at("wasmtime", tests[0])],
+        Some(at("wasmtime-pooling", tests[0]))
+    );
+    assert_eq!(partner[at("wasmtime", tests[1])], None);
+    assert_eq!(partner[at("wasmi", tests[1])], None);
+    // Every remaining cell once a round, the left-out one never.
+    let s = plan.schedule();
+    assert_eq!(s.len(), cells.len() * 5);
+    for round in 0..5u32 {
+        let mut order = round_of(&s, round);
+        order.sort();
+        assert_eq!(order, (0..cells.len()).collect::<Vec<_>>(), "round {round}");
+    }
+}
+
+#[test]
 fn a_run_that_names_no_runtimes_leaves_the_in_process_native_out() {
     use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
     let plan = |runtimes: Vec<String>| {

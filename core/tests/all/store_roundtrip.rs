@@ -361,6 +361,7 @@ fn old_runs_load_and_lifecycle_rows_round_trip() {
     lm.suite_kind = wasmeter_core::suite::SuiteKind::Lifecycle;
     lm.not_applicable = vec![NotApplicable {
         runtime: "native".into(),
+        test: None,
         why: "no engine".into(),
     }];
     let mut w = RunWriter::create(dir.path(), lm.clone()).unwrap();

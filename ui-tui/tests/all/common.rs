@@ -432,6 +432,7 @@ pub fn lifecycle_run() -> SavedRun {
     ];
     m.not_applicable = vec![wasmeter_core::store::NotApplicable {
         runtime: "native".into(),
+        test: None,
         why: "the lifecycle suite drives an engine in-process".into(),
     }];
     let mut v = Vec::new();

@@ -200,3 +200,14 @@ pub fn serve_main(input: impl std::io::Read) -> i32 {
         let _ = &server;
     }
 }
+
+/// Why a runtime that serves an HTTP suite still cannot run one of its tests, if so: the
+/// plan leaves such a cell out as n/a rather than failing it. Under `wasmtime serve` no host
+/// in front of the instances keeps `state`'s counter.
+pub fn cell_unavailable(runtime: &str, test: &crate::suite::HttpTest) -> Option<String> {
+    (runtime == crate::runtime::WASMTIME_SERVE && route(&test.path).0 == "state").then(|| {
+        "`wasmtime serve` is the whole server: no host in front of it keeps the counter \
+         between instances (wasmtime-http serves state with the host's counter)"
+            .to_string()
+    })
+}
