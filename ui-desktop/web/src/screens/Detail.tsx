@@ -176,7 +176,9 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
               {run.not_applicable && run.not_applicable.length > 0 && (
                 <>
                   <dt>Not applicable</dt>
-                  <dd data-testid="detail-not-applicable">{run.not_applicable.map((n) => `${n.runtime} (${n.why})`).join(' · ')}</dd>
+                  <dd data-testid="detail-not-applicable">
+                    {run.not_applicable.map((n) => `${n.test ? `${n.runtime} × ${n.test}` : n.runtime} (${n.why})`).join(' · ')}
+                  </dd>
                 </>
               )}
               <dt>wasmeter</dt>

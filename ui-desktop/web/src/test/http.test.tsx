@@ -80,6 +80,26 @@ describe('HTTP data', () => {
 });
 
 describe('Detail of an HTTP run', () => {
+  it('names a runtime left out of one request by its cell, and one left out of the suite by itself', async () => {
+    const leftOut = {
+      ...report,
+      runs: [
+        {
+          ...run,
+          not_applicable: [
+            { runtime: 'wasmtime-serve', test: 'state', why: 'no host keeps the counter' },
+            { runtime: 'wasmi-lazy', why: 'lifecycle suite only' },
+          ],
+        },
+      ],
+    };
+    mockIPC(() => leftOut);
+    render(<Detail runId={run.id} onExport={noop} onPickRun={noop} />);
+    expect((await screen.findByTestId('detail-not-applicable')).textContent).toBe(
+      'wasmtime-serve × state (no host keeps the counter) · wasmi-lazy (lifecycle suite only)',
+    );
+  });
+
   it('shows per request the variants table, requests/s vs connections and latency percentiles', async () => {
     mockIPC(() => report);
     render(<Detail runId={run.id} onExport={noop} onPickRun={noop} />);
