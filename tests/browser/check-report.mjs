@@ -192,6 +192,7 @@ try {
       sizesRows: Array.from(document.querySelectorAll('#sizes-table tbody tr')).map((r) => Array.from(r.cells).map((c) => c.getAttribute('data-sort'))),
       sizesHead: Array.from(document.querySelectorAll('#sizes-table thead th')).map((th) => th.textContent),
       memoryRows: document.querySelectorAll('#memory-table tbody tr').length,
+      notApplicable: Array.from(document.querySelectorAll('[id^="not-applicable-"]')).map((e) => ({ id: e.id, text: e.textContent })),
       httpVisible: Boolean(q('#http-section') && !q('#http-section').hidden && q('#http-section').getClientRects().length),
       httpTests: Array.from(document.querySelectorAll('#http-section .http-test')).map((d) => {
         const t = d.querySelector('table.http-table');
@@ -226,6 +227,16 @@ try {
   }, { ids: TEMPLATE_SCRIPT_IDS, texts: mustShowAsText });
 
   check(dom.matrixIsTable, '#matrix is missing or not a table');
+  // What each run left out, a runtime or one of its cells, named with why.
+  (data.runs || []).forEach((r, i) => {
+    const na = Array.isArray(r.not_applicable) ? r.not_applicable : [];
+    if (!na.length) return;
+    const shown = dom.notApplicable.find((e) => e.id === `not-applicable-${i}`);
+    for (const n of na) {
+      const what = n.test ? `${n.runtime} × ${n.test}` : n.runtime;
+      check(Boolean(shown) && shown.text.includes(`${what} — ${n.why}`), `run ${i}: "${what} — ${n.why}" is not shown as not applicable`);
+    }
+  });
   if (cmpTable) {
     const dash = (x) => (x === '' || x === null || x === undefined ? '—' : String(x));
     check(dom.comparisonVisible, 'a comparison in the data but #comparison is hidden');

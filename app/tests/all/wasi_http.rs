@@ -102,6 +102,28 @@ fn the_gateway_serves_its_component_per_request_beside_the_c_guest() {
             "{}",
             stderr(&out)
         );
+        // The exports name it too; the HTML page is checked in a browser against its data.
+        let id = summary["run_id"].as_str().unwrap();
+        let md = wasmeter(&["export", id, "--format", "md", "-o", "-"], tmp.path());
+        assert!(
+            String::from_utf8_lossy(&md.stdout).contains("- wasmtime-serve × state — "),
+            "{}",
+            String::from_utf8_lossy(&md.stdout)
+        );
+        let html = tmp.path().join("gateway.html");
+        let out = wasmeter(
+            &[
+                "export",
+                id,
+                "--format",
+                "html",
+                "-o",
+                html.to_str().unwrap(),
+            ],
+            tmp.path(),
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        crate::report::browser_check(&html, "wasi-http-gateway.png");
     }
     let cells = http_cells(tmp.path());
     for rt in rts.iter().filter(|r| r.starts_with("wasmtime-")) {
