@@ -1,10 +1,12 @@
-//! One rule set for numbers and units: the page's formatter is checked against core's on a
+//! One rule set for numbers and units (and a features cell's mark and message): the page's
+//! formatter is checked against core's on a
 //! shared table of cases, written from core's functions into the page's fixtures
 //! (`web/src/test/fixtures/format-cases.json`; `format.test.ts` runs the page's side).
 
 use serde_json::{Value, json};
 use std::path::Path;
 use wasmeter_core::analysis::{DiffRow, RuntimeSummary, Unit};
+use wasmeter_core::features::Support;
 use wasmeter_core::format::{
     MISSING, format_bytes, format_geomean, format_ns, format_rate, format_ratio, format_size,
     format_value,
@@ -93,8 +95,27 @@ fn table() -> Value {
     .iter()
     .map(|&b| json!([b, format_size(b)]))
     .collect();
+    // A features run's cell: the grid's mark and the message beside it.
+    let support: Value = [
+        Support::Yes,
+        Support::No {
+            message: "unknown value_type".into(),
+        },
+        Support::NeedsFlag {
+            flag: "-W shared-memory=y".into(),
+            message: "threads support is not enabled".into(),
+        },
+        Support::NotApplicable {
+            reason: "a JS runtime for the servers suite only".into(),
+        },
+        Support::NotRun,
+    ]
+    .iter()
+    .map(|s| json!([s, s.mark(), s.detail()]))
+    .collect();
     json!({
         "missing": MISSING,
+        "feature_support": support,
         "ns": cases(format_ns),
         "bytes": cases(format_bytes),
         "rate": cases(format_rate),

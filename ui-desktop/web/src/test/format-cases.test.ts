@@ -3,7 +3,9 @@
  * wrote (`ui-desktop/tests/all/format.rs`) comes out the same here.
  */
 import { describe, expect, it } from 'vitest';
+import type { FeatureSupport } from '../api';
 import { fixed, formatBytes, formatGeomean, formatNs, formatRate, formatRatioText, formatSize, formatValue } from '../format';
+import { detail, mark } from '../screens/detail/FeatureGrid';
 import table from './fixtures/format-cases.json';
 
 type Case = [number, string];
@@ -31,6 +33,12 @@ describe("core's formatting rules", () => {
       expect(formatGeomean(g)).toBe(want);
     }
     expect(formatNs(null)).toBe(table.missing);
+  });
+
+  it("a features cell's mark and message, as core's Support::mark and detail", () => {
+    const cases = table.feature_support as [FeatureSupport, string, string][];
+    expect(cases.length).toBe(5);
+    for (const [s, m, d] of cases) expect([s.support, mark(s), detail(s)]).toEqual([s.support, m, d]);
   });
 
   it('rounds an exact tie to the even digit, as Rust does', () => {
