@@ -110,19 +110,7 @@ fn the_gateway_serves_its_component_per_request_beside_the_c_guest() {
             "{}",
             String::from_utf8_lossy(&md.stdout)
         );
-        let html = tmp.path().join("gateway.html");
-        let out = wasmeter(
-            &[
-                "export",
-                id,
-                "--format",
-                "html",
-                "-o",
-                html.to_str().unwrap(),
-            ],
-            tmp.path(),
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
+        let html = crate::report::export_html(&[id], tmp.path(), "gateway.html");
         crate::report::browser_check(&html, "wasi-http-gateway.png");
     }
     let cells = http_cells(tmp.path());
