@@ -161,20 +161,18 @@ pub fn test_data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `wasmeter export RUNS… --format FORMAT -o OUT`, which must succeed.
+pub fn export_runs(results: &Path, runs: &[&str], format: &str, out: &Path) {
+    let mut args = vec!["export"];
+    args.extend_from_slice(runs);
+    args.extend(["--format", format, "-o", out.to_str().unwrap()]);
+    let ex = wasmeter(&args, results);
+    assert!(ex.status.success(), "{}", stderr(&ex));
+}
+
 /// `wasmeter export latest --format FORMAT -o OUT`, which must succeed.
 pub fn export_latest(results: &Path, format: &str, out: &Path) {
-    let ex = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            format,
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        results,
-    );
-    assert!(ex.status.success(), "{}", stderr(&ex));
+    export_runs(results, &["latest"], format, out);
 }
 
 /// The latest run in `results`, exported as JSON.

@@ -1,7 +1,7 @@
 //! Exports of real runs: every format, and the HTML page checked in headless Chromium.
 
-use crate::common::{json, stderr, wasmeter};
-use std::path::{Path, PathBuf};
+use crate::common::{export_runs, json, stderr, wasmeter};
+use std::path::Path;
 use std::process::Command;
 
 const HOSTILE: &str = "<script>alert(1)</script>";
@@ -157,17 +157,6 @@ fn every_format_exports_and_names_its_problems() {
     );
 }
 
-/// Exports saved runs of `results` (ids) as one HTML page there, named `name`; its path.
-pub fn export_html(runs: &[&str], results: &Path, name: &str) -> PathBuf {
-    let html = results.join(name);
-    let mut args = vec!["export"];
-    args.extend_from_slice(runs);
-    args.extend(["--format", "html", "-o", html.to_str().unwrap()]);
-    let out = wasmeter(&args, results);
-    assert!(out.status.success(), "{}", stderr(&out));
-    html
-}
-
 /// Runs tests/browser/check-report.mjs on an HTML report; false when the browser or
 /// playwright-core is missing (allowed outside CI only).
 pub fn browser_check(html: &Path, shot_name: &str) -> bool {
@@ -206,7 +195,8 @@ pub fn browser_check(html: &Path, shot_name: &str) -> bool {
 fn html_report_is_clean_in_headless_chromium() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_runs(tmp.path());
-    let html = export_html(&[&a, &b], tmp.path(), "report.html");
+    let html = tmp.path().join("report.html");
+    export_runs(tmp.path(), &[&a, &b], "html", &html);
     // The page carries the diff's method line and rows with intervals and noise (three
     // invocations a cell by default), which check-report.mjs finds drawn at their values.
     let page = std::fs::read_to_string(&html).unwrap();
@@ -250,7 +240,8 @@ fn lifecycle_html_report_draws_heap_lines_in_headless_chromium() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let id = json(&out)["run_id"].as_str().unwrap().to_string();
-    let html = export_html(&[&id], tmp.path(), "lifecycle.html");
+    let html = tmp.path().join("lifecycle.html");
+    export_runs(tmp.path(), &[&id], "html", &html);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("\"heap_series\":[") && page.contains("\"suite_kind\":\"lifecycle\""));
     browser_check(&html, "lifecycle.png");

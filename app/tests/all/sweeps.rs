@@ -3,7 +3,9 @@
 //! flags on their command lines); `runtimes --settings` lists them; bad settings exit 2 in
 //! one line naming the engine and what it accepts.
 
-use crate::common::{latest_meta, not_installed, runtimes_missing, stderr, wasmeter};
+use crate::common::{
+    export_latest, latest_meta, not_installed, runtimes_missing, stderr, wasmeter,
+};
 use serde_json::Value;
 
 fn cells(v: &Value) -> Vec<(String, bool)> {
@@ -109,18 +111,7 @@ fn timed_a_sweep_of_two_wasmtime_settings_runs_every_combination() {
 
     // The HTML report draws the scan: a point per combination, the best named.
     let html = res.join("sweep.html");
-    let o = wasmeter(
-        &[
-            "export",
-            "latest",
-            "--format",
-            "html",
-            "-o",
-            html.to_str().unwrap(),
-        ],
-        res,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    export_latest(res, "html", &html);
     assert!(
         std::fs::read_to_string(&html)
             .unwrap()

@@ -110,7 +110,8 @@ fn the_gateway_serves_its_component_per_request_beside_the_c_guest() {
             "{}",
             String::from_utf8_lossy(&md.stdout)
         );
-        let html = crate::report::export_html(&[id], tmp.path(), "gateway.html");
+        let html = tmp.path().join("gateway.html");
+        crate::common::export_runs(tmp.path(), &[id], "html", &html);
         crate::report::browser_check(&html, "wasi-http-gateway.png");
     }
     let cells = http_cells(tmp.path());

@@ -1,7 +1,7 @@
 //! One rule set for numbers and units (and a features cell's mark and message): the page's
-//! formatter is checked against core's on a
-//! shared table of cases, written from core's functions into the page's fixtures
-//! (`web/src/test/fixtures/format-cases.json`; `format.test.ts` runs the page's side).
+//! formatter is checked against core's on a shared table of cases, written from core's
+//! functions into the page's fixtures (`web/src/test/fixtures/format-cases.json`;
+//! `format.test.ts` runs the page's side).
 
 use serde_json::{Value, json};
 use std::path::Path;
