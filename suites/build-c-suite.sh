@@ -14,7 +14,9 @@
 # output is byte-identical wherever the repository is checked out:
 #   clang-19 --target=wasm32-wasi <suite wasm_cflags> <test wasm_cflags> -Wl,--strip-all \
 #       -o <test wasm> <test source>
-# (<test wasm> defaults to wasm/<name>.wasm.)
+# (<test wasm> defaults to wasm/<name>.wasm.) Beside it, <name>.names: the same build with
+# -Wl,--strip-debug keeps its name section, which is written there with the SHA-256 of the
+# code section it names (checked equal): profiles name the functions of the same code.
 #
 # The native command (what --expected uses; the harness's native runtime does the same):
 #   ${CC:-cc} <suite native_cflags> <test native_cflags> -o <binary> <test source> <native_libs>
@@ -184,15 +186,75 @@ ensure_toolchain() {
     die "missing ${missing[*]}; install the Debian packages: apt-get install ${APT_PACKAGES[*]}"
 }
 
-# Build every test's wasm under directory $1 (relative to the suite, or absolute).
+# names_file TWIN STRIPPED OUT: the name section of TWIN (built with --strip-debug) for the
+# code of STRIPPED (built with --strip-all), as wasmeter's profiles read it
+# (core/src/profile/names.rs): a custom section `wasmeter.code-sha256` holding the SHA-256
+# of the code section, then TWIN's `name` section. Fails when the two code sections differ.
+names_file() {
+    python3 - "$@" <<'PY'
+import hashlib, sys
+twin, stripped, out = sys.argv[1:4]
+
+def leb(b, i):
+    v = shift = 0
+    while True:
+        x = b[i]; i += 1
+        v |= (x & 0x7f) << shift; shift += 7
+        if x < 0x80:
+            return v, i
+
+def sections(path):
+    b = open(path, "rb").read()
+    assert b[:4] == b"\0asm", f"{path}: not a wasm module"
+    i, found = 8, {}
+    while i < len(b):
+        start, sid = i, b[i]
+        size, j = leb(b, i + 1)
+        body = b[j:j + size]
+        if sid == 10:
+            found["code"] = body
+        elif sid == 0:
+            n, k = leb(body, 0)
+            if body[k:k + n] == b"name":
+                found["name"] = b[start:j + size]
+        i = j + size
+    return found
+
+def uleb(n):
+    out = bytearray()
+    while True:
+        x = n & 0x7f; n >>= 7
+        out.append(x | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+t, s = sections(twin), sections(stripped)
+if t.get("code") != s.get("code"):
+    sys.exit(f"build.sh: {stripped}: its --strip-debug twin has other code: no names file")
+if "name" not in t:
+    sys.exit(f"build.sh: {twin}: no name section")
+tag = b"wasmeter.code-sha256"
+body = uleb(len(tag)) + tag + hashlib.sha256(s["code"]).digest()
+open(out, "wb").write(b"\0" + uleb(len(body)) + body + t["name"])
+PY
+}
+
+# Build every test's wasm under directory $1 (relative to the suite, or absolute), and
+# beside each its names file (the same code's function names, for profiles).
 build_all() {
-    local dest=$1 i out
+    local dest=$1 i out twins twin
+    # The twin is named as the module is: its name section names the module by its file.
+    twins="$(mktemp -d)"
     for i in "${!T_NAME[@]}"; do
         wasm_flags "$i"
         if [[ "$dest" == . ]]; then out="${T_WASM[$i]}"; else out="$dest/${T_WASM[$i]}"; fi
         mkdir -p "$(dirname "$out")"
         "$CLANG" --target=wasm32-wasi "${WASM_FLAGS[@]}" -Wl,--strip-all -o "$out" "${T_SOURCE[$i]}"
+        twin="$twins/$(basename "$out")"
+        "$CLANG" --target=wasm32-wasi "${WASM_FLAGS[@]}" -Wl,--strip-debug -o "$twin" "${T_SOURCE[$i]}"
+        names_file "$twin" "$out" "${out%.wasm}.names"
     done
+    rm -rf "$twins"
 }
 
 # ---- modes ---------------------------------------------------------------------
@@ -230,6 +292,11 @@ check)
             stale=1
         elif ! cmp -s "$w" "$tmp/$w"; then
             echo "stale: $w (differs from a rebuild of ${T_SOURCE[$i]})" >&2
+            stale=1
+        fi
+        n="${w%.wasm}.names"
+        if ! cmp -s "$n" "$tmp/$n"; then
+            echo "stale: $n (missing, or differs from a rebuild of ${T_SOURCE[$i]})" >&2
             stale=1
         fi
     done

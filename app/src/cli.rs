@@ -66,6 +66,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Where each runtime spends a profiled run's time (`run --profile`): per test, the
+    /// functions by name across runtimes, each with its share of the samples, its time per
+    /// iteration and its ratio to the baseline, and the time outside them.
+    Explain {
+        /// Run id, unique prefix, `latest`, or path.
+        run: String,
+        /// Tests to explain (comma-separated; default every profiled one).
+        #[arg(long, value_delimiter = ',')]
+        tests: Vec<String>,
+        /// Runtimes to show (comma-separated; default every profiled one).
+        #[arg(long, value_delimiter = ',')]
+        runtimes: Vec<String>,
+        /// The runtime ratios are against (default: the run's baseline).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// How many functions per test, the rest summed in one row (0: all).
+        #[arg(long, default_value_t = 15)]
+        top: usize,
+        /// text (default) or json.
+        #[arg(long, default_value = "text")]
+        format: String,
+    },
     /// Show one saved run's summary.
     Show {
         /// Run id, unique prefix, `latest`, or path.
@@ -368,6 +390,11 @@ pub struct RunArgs {
     /// Run a sweep of more than 64 combinations.
     #[arg(long)]
     pub yes: bool,
+    /// Sample where each cell's execute phase spends its time, function by function
+    /// (command suites; `wasmeter explain RUN` shows it): the kernel's CPU clock every
+    /// 250 µs, named by each engine's perf map or the native build's symbols.
+    #[arg(long)]
+    pub profile: bool,
     /// time (default), or instructions: also count the instructions of each embedded
     /// runtime's execute phase under Valgrind's callgrind (command suites; tens of times
     /// slower; CLI runtimes and native keep their times). Instruction counts are what such

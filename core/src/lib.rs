@@ -2,8 +2,9 @@
 //!
 //! Suites are parsed from manifests ([`suite`]), run on runtimes ([`runtime`]) by the
 //! [`runner`] in isolated worker processes that are sampled live ([`sample`]), saved as
-//! they go ([`store`]), summarised ([`analysis`]), and shown as tables ([`table`]) whose
-//! figures are written one way everywhere ([`format`]).
+//! they go ([`store`]), summarised ([`analysis`]), explained function by function
+//! ([`profile`]), and shown as tables ([`table`]) whose figures are written one way
+//! everywhere ([`format`]).
 
 pub mod analysis;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod history;
 pub mod http;
 pub mod lifecycle;
 pub mod machine;
+pub mod profile;
 pub mod runner;
 pub mod runtime;
 pub mod sample;

@@ -43,6 +43,15 @@ pub fn main(
         .iter()
         .map(|s| super::load(ctx, s))
         .collect::<Result<Vec<_>>>()?;
+    if format == Format::Folded
+        && let Some(run) = runs.iter().find(|r| !r.meta.settings.profile)
+    {
+        return Err(InputError(format!(
+            "--format folded exports profiles; run {} has none: run it with --profile",
+            run.meta.id
+        ))
+        .into());
+    }
     let with = runs.iter().map(|r| (r, summarize(r, baseline))).collect();
     let report = if compared {
         let c = compare_runs(&runs, &copts).map_err(|e| InputError(e.to_string()))?;

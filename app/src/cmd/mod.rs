@@ -3,6 +3,7 @@
 mod compare;
 mod desktop;
 mod diff;
+mod explain;
 mod export;
 mod features;
 mod history;
@@ -61,6 +62,14 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
         Command::Plan(args) => run::write_plan(&ctx, *args),
         Command::Features(args) => features::main(&ctx, *args),
         Command::Runs { json } => runs::main(&ctx, json),
+        Command::Explain {
+            run,
+            tests,
+            runtimes,
+            baseline,
+            top,
+            format,
+        } => explain::main(&ctx, &run, tests, runtimes, baseline, top, &format),
         Command::Show {
             run,
             noise: true,

@@ -287,6 +287,7 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         precision: precision(args)?,
         settings: args.settings.clone(),
         yes: args.yes,
+        profile: args.profile,
         pair_mode: args
             .pair_mode
             .as_deref()

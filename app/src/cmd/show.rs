@@ -123,7 +123,7 @@ pub fn main(
 }
 
 /// Tables as text, each after a blank line.
-fn tables_text(tables: impl IntoIterator<Item = Table>) -> String {
+pub fn tables_text(tables: impl IntoIterator<Item = Table>) -> String {
     tables
         .into_iter()
         .map(|t| format!("\n{}", t.to_text()))

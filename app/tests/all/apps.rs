@@ -81,11 +81,10 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
             if rt == "native" {
                 assert_eq!(rel, 1.0, "{c}");
             } else {
-                // Compiled or interpreted, wasm is not faster than the same code natively
-                // by more than the noise of one iteration beside other tests on two cores
-                // (bzip2 runs at 1.1× native on wasmtime), and an interpreter is not a
-                // thousand times slower.
-                assert!(rel > 0.6 && rel < 200.0, "{rt} {test}: {rel}");
+                // An order of magnitude, which noise cannot flip: one iteration beside
+                // other tests on two cores read wasmtime's bzip2 (1.1× native when quiet)
+                // at 0.48× once, and an interpreter is not a thousand times slower.
+                assert!(rel > 0.1 && rel < 200.0, "{rt} {test}: {rel}");
             }
         }
     }

@@ -38,12 +38,19 @@ fn listed(engine: &str, filter: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_native_gateway_in_a_container_is_measured_and_removed() {
-    let Some((_one, tmp, engine)) = engine_here() else {
+    let Some((_one, engine, ocis)) = engine_here() else {
         return;
     };
+    for oci in &ocis {
+        native_gateway_in_a_container(engine, oci);
+    }
+}
+
+fn native_gateway_in_a_container(engine: &str, oci: &Oci) {
+    let tmp = tempfile::tempdir().unwrap();
     // `proxy` too: the gateway in its container reaches the upstream in a sidecar.
     let load = "--invocations 2 --concurrency 1,8 --duration 0.4 --latency 0.3";
-    three_requests(tmp.path(), "container", load);
+    three_requests(tmp.path(), "container", load, oci);
     // Figures: through the published port, with the container's processes sampled.
     let v = exported(tmp.path());
     let (native, boxed) = (
@@ -69,12 +76,14 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
     for l in boxed["levels"].as_array().unwrap() {
         assert!(l["rps"]["median"].as_f64().unwrap() > 100.0, "{l}");
         assert_eq!(l["errors"].as_f64().unwrap(), 0.0, "{l}");
-        // The gateway inside counts, not only the engine's client: its memory, and at
-        // least half the CPU per request of the same gateway outside.
+        // The gateway inside counts, not only the engine's client (idle while the
+        // published port forwards in the kernel): its memory, and at least a fifth of the
+        // CPU per request of the same gateway outside (about the same when quiet; a
+        // fifth is a margin noise beside other tests does not reach).
         assert!(l["rss_bytes"].as_f64().unwrap() > 5e6, "{l}");
         let cpu = l["cpu_ns_per_1k"].as_f64().unwrap();
         assert!(
-            cpu > native_cpu / 2.0,
+            cpu > native_cpu / 5.0,
             "container {cpu} ns/1k vs native {native_cpu}: {l}"
         );
     }
@@ -84,7 +93,7 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
         .map(|n| n.iter().map(|v| v.as_str().unwrap()).collect())
         .unwrap_or_default();
     assert!(native["notes"].is_null(), "{native}");
-    let shown = wasmeter(&["show", "latest"], tmp.path());
+    let shown = oci.wasmeter(&["show", "latest"], tmp.path());
     let shown = String::from_utf8_lossy(&shown.stdout);
     for n in &notes {
         assert!(n.starts_with("adapted to this host: "), "{n}");
@@ -93,15 +102,15 @@ fn the_native_gateway_in_a_container_is_measured_and_removed() {
             "{n}\n{shown}"
         );
     }
-    eprintln!("container notes: {notes:?}");
+    eprintln!("container notes under {}: {notes:?}", oci.name);
     // Every container is gone when the run ends.
     let left = ours(engine);
-    assert!(left.is_empty(), "containers left: {left:?}");
+    assert!(left.is_empty(), "{}: containers left: {left:?}", oci.name);
 }
 
-/// Runs `hello`, `state` and `proxy` on native and `variant` with `load`'s settings, and
-/// checks every cell answered right.
-fn three_requests(dir: &std::path::Path, variant: &str, load: &str) {
+/// Runs `hello`, `state` and `proxy` on native and `variant` with `load`'s settings under
+/// `oci`, and checks every cell answered right.
+fn three_requests(dir: &std::path::Path, variant: &str, load: &str, oci: &Oci) {
     let runtimes = format!("native,{variant}");
     let head = ["run", "--suite", "gateway", "--tests", "hello,state,proxy"];
     let load: Vec<&str> = load.split(' ').collect();
@@ -111,14 +120,15 @@ fn three_requests(dir: &std::path::Path, variant: &str, load: &str) {
         &load,
     ]
     .concat();
-    let out = wasmeter(&args, dir);
+    let out = oci.wasmeter(&args, dir);
     let summary = json(&out);
     for test in ["hello", "state", "proxy"] {
         for rt in ["native", variant] {
             assert_eq!(
                 outcome(&summary, rt, test),
                 "ok",
-                "{rt} × {test}\n{}",
+                "{rt} × {test} under {}\n{}",
+                oci.name,
                 stderr(&out)
             );
         }
@@ -142,11 +152,18 @@ fn http_cell(v: &Value, rt: &str, test: &str) -> Value {
 /// guest) counted in its CPU, and none left.
 #[test]
 fn the_guest_in_a_container_per_request_is_measured_and_removed() {
-    let Some((_one, tmp, engine)) = engine_here() else {
+    let Some((_one, engine, ocis)) = engine_here() else {
         return;
     };
+    for oci in &ocis {
+        guest_in_a_container_per_request(engine, oci);
+    }
+}
+
+fn guest_in_a_container_per_request(engine: &str, oci: &Oci) {
+    let tmp = tempfile::tempdir().unwrap();
     let load = "--invocations 1 --concurrency 1,4 --duration 1.5 --latency 0.5";
-    three_requests(tmp.path(), "container-per-request", load);
+    three_requests(tmp.path(), "container-per-request", load, oci);
     let v = exported(tmp.path());
     let (native, boxed) = (
         http_cell(&v, "native", "hello"),
@@ -184,7 +201,7 @@ fn the_guest_in_a_container_per_request_is_measured_and_removed() {
     );
     assert!(cpu / 1e3 > 20e6, "{cpu} ns per 1k requests");
     let left = ours(engine);
-    assert!(left.is_empty(), "containers left: {left:?}");
+    assert!(left.is_empty(), "{}: containers left: {left:?}", oci.name);
 }
 
 /// `kill -9` of wasmeter and its workers (the whole process group) mid-cell leaves the
@@ -192,12 +209,20 @@ fn the_guest_in_a_container_per_request_is_measured_and_removed() {
 /// else, finishes the run, and leaves none behind.
 #[test]
 fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
-    use std::os::unix::process::CommandExt;
-    let Some((_one, tmp, engine)) = engine_here() else {
+    let Some((_one, engine, ocis)) = engine_here() else {
         return;
     };
+    for oci in &ocis {
+        killed_run_resumed(engine, oci);
+    }
+}
+
+fn killed_run_resumed(engine: &str, oci: &Oci) {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
     let results = tmp.path().join("results");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+    let mut child = oci.command();
+    child
         .args([
             "run",
             "--suite",
@@ -221,18 +246,19 @@ fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
             "--results",
         ])
         .arg(&results)
-        .env("WASMETER_SUITES", crate::common::suites_root())
-        .env("WASMETER_CONFIG", "/dev/null")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+        .process_group(0);
+    let mut child = child.spawn().unwrap();
     // Until the gateway's container runs (the image may be made first): killed while it
     // was only created, its client's `--rm` could still remove it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
     while ours_running(engine).is_empty() {
-        assert!(std::time::Instant::now() < deadline, "no container started");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no container started under {}",
+            oci.name
+        );
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
     std::thread::sleep(std::time::Duration::from_millis(1000));
@@ -255,25 +281,26 @@ fn a_container_left_by_a_killed_run_is_removed_when_it_resumes() {
         .unwrap()
         .path();
     let id = dir.file_name().unwrap().to_str().unwrap().to_string();
-    let out = wasmeter(&["run", "--resume", &id, "--json"], &results);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = oci.wasmeter(&["run", "--resume", &id, "--json"], &results);
+    assert!(out.status.success(), "{}: {}", oci.name, stderr(&out));
     assert_eq!(outcome(&json(&out), "container", "hello"), "ok");
     let after = ours(engine);
     assert!(
         after.is_empty(),
-        "containers left after the resumed run: {after:?} (before: {left:?})"
+        "{}: containers left after the resumed run: {after:?} (before: {left:?})",
+        oci.name
     );
 }
 
-/// The lock, the scratch directory and the engine of a container test.
+/// The lock, the engine and the OCI runtimes of a container test.
 type Here = (
     std::sync::MutexGuard<'static, ()>,
-    tempfile::TempDir,
     &'static str,
+    Vec<Oci>,
 );
 
-/// One test at a time, a scratch directory and the engine (`None`, said, when the machine
-/// has none: allowed outside CI only).
+/// One test at a time, the engine and the configurations to run under (`None`, said, when
+/// the machine has no engine: allowed outside CI only).
 fn engine_here() -> Option<Here> {
     let one = one_at_a_time();
     let tmp = tempfile::tempdir().unwrap();
@@ -281,7 +308,98 @@ fn engine_here() -> Option<Here> {
         return None;
     }
     let engine = engine_of(tmp.path());
-    Some((one, tmp, engine))
+    let ocis = if engine == "podman" {
+        Oci::both()
+    } else {
+        vec![Oci::engines_own()]
+    };
+    Some((one, engine, ocis))
+}
+
+/// A scratch podman configuration naming one OCI runtime, and nothing else: podman reads
+/// only the file `CONTAINERS_CONF` names (every other containers.conf is ignored) and an
+/// empty `XDG_CONFIG_HOME`, so this machine's /etc/containers or ~/.config/containers can
+/// neither make a container test pass nor fail. As a fresh podman would, with that runtime.
+struct Oci {
+    /// "crun", "runc", or the engine's own configuration (docker).
+    name: &'static str,
+    /// The scratch `containers.conf` and `XDG_CONFIG_HOME`; `None` for docker.
+    dir: Option<tempfile::TempDir>,
+}
+
+impl Oci {
+    /// crun (a fresh Debian podman's default) and runc, each installed (a missing one is
+    /// said, and fails under CI as a missing runtime does).
+    fn both() -> Vec<Oci> {
+        let ocis: Vec<Oci> = ["crun", "runc"]
+            .into_iter()
+            .filter(|name| {
+                let here = installed(name);
+                if !here {
+                    assert!(
+                        std::env::var("CI").is_err(),
+                        "CI must have the OCI runtime {name} (scripts/test installs it)"
+                    );
+                    eprintln!("skipping the container tests under {name}: not installed");
+                }
+                here
+            })
+            .map(|name| {
+                let dir = tempfile::tempdir().unwrap();
+                std::fs::write(
+                    dir.path().join("containers.conf"),
+                    format!("[engine]\nruntime = \"{name}\"\n"),
+                )
+                .unwrap();
+                std::fs::create_dir(dir.path().join("xdg")).unwrap();
+                Oci {
+                    name,
+                    dir: Some(dir),
+                }
+            })
+            .collect();
+        ocis
+    }
+
+    fn engines_own() -> Oci {
+        Oci {
+            name: "the engine's own configuration",
+            dir: None,
+        }
+    }
+
+    /// wasmeter with the repository's suites, no user config, under this configuration.
+    fn command(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"));
+        c.env("WASMETER_SUITES", crate::common::suites_root())
+            .env("WASMETER_CONFIG", "/dev/null");
+        if let Some(dir) = &self.dir {
+            c.env("CONTAINERS_CONF", dir.path().join("containers.conf"))
+                .env("XDG_CONFIG_HOME", dir.path().join("xdg"));
+        }
+        c
+    }
+
+    /// As [`crate::common::wasmeter`], under this configuration.
+    fn wasmeter(&self, args: &[&str], results: &std::path::Path) -> std::process::Output {
+        self.command()
+            .args(args)
+            .arg("--results")
+            .arg(results)
+            .output()
+            .expect("run wasmeter")
+    }
+}
+
+/// Whether an OCI runtime answers `--version` (on PATH, or in /usr/sbin where Debian puts
+/// runc).
+fn installed(name: &str) -> bool {
+    [name.to_string(), format!("/usr/sbin/{name}")].iter().any(|p| {
+        std::process::Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
 }
 
 /// `docker` when the runtimes row says so, else `podman`.
@@ -332,13 +450,16 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
     for (mode, words) in [
         (
             "image",
-            "the image build failed (podman import): Error: writing blob: no space left on device",
+            &["the image build failed (podman import): Error: writing blob: no space left on device"][..],
         ),
         (
             "refuse",
-            "the container engine refused to start it: Error: OCI runtime error: runc: permission denied",
+            &[
+                "the container engine refused to start it with every setting tried (the default; --ulimit nofile=",
+                "): Error: OCI runtime error: runc: permission denied",
+            ][..],
         ),
-        ("port", "address already in use"),
+        ("port", &["address already in use"][..]),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let bin = tmp.path().join("bin");
@@ -382,7 +503,9 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
             stderr(&out)
         );
         let failure = outcome(&summary, "container", "hello");
-        assert!(failure.contains(words), "{mode}: {failure}");
+        for w in words {
+            assert!(failure.contains(w), "{mode}: {failure}");
+        }
         assert_eq!(failure.lines().count(), 1, "{mode}: {failure}");
         assert_eq!(
             out.status.code(),
@@ -390,4 +513,111 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
             "{mode}: a failed cell fails the run"
         );
     }
+}
+
+/// A podman that refuses the default start as a fresh Debian podman (crun) refuses it here,
+/// and refuses `--ulimit` alone and `--runtime runc` alone in crun's and runc's words, but
+/// starts a container given both; it "runs" an image by running its entry from the
+/// imported root filesystem (the guest, built natively, with the host's libraries).
+const PICKY_ENGINE: &str = r#"#!/bin/sh
+case "$0" in *docker) exit 1;; esac
+store="$(dirname "$0")/store"
+case "$1" in
+  version) echo "4.3.1-fake"; exit 0;;
+  import)
+    for a; do tag=$a; done
+    dir="$store/$(echo "$tag" | tr '/:' '__')"
+    mkdir -p "$dir" && tar -x -C "$dir"; exit $?;;
+  run)
+    shift
+    ulimit=0; runc=0; image=""; interactive=0
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        -i) interactive=1; shift;;
+        --ulimit) ulimit=1; shift 2;;
+        --runtime) [ "$2" = runc ] && runc=1; shift 2;;
+        --label|--name|--network|-p) shift 2;;
+        localhost/*) image=$1; shift; break;;
+        *) shift;;
+      esac
+    done
+    [ $interactive = 0 ] && echo "$ulimit$runc" >> "$store/probes.log"
+    if [ $ulimit = 0 ] && [ $runc = 0 ]; then
+      echo 'Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied' >&2; exit 126
+    fi
+    if [ $runc = 0 ]; then
+      echo 'Error: crun: cgroups in hybrid mode not supported, drop all controllers from cgroupv2: OCI runtime error' >&2; exit 126
+    fi
+    if [ $ulimit = 0 ]; then
+      echo 'Error: OCI runtime error: runc: runc create failed: unable to start container process: error during container init: error setting rlimit type 7: operation not permitted' >&2; exit 126
+    fi
+    entry="$store/$(echo "$image" | tr '/:' '__')/guest"
+    exec "$entry" "$@";;
+  *) exit 0;;
+esac
+"#;
+
+/// When the default start is refused, every known setting is tried whatever the refusal
+/// says, and the first that starts (here only `--ulimit` with `--runtime runc`) serves the
+/// cell and is noted: matching crun's refusal by its words alone would fail this cell.
+#[test]
+fn a_refused_default_start_is_probed_until_a_setting_starts() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for name in ["podman", "docker", "runc"] {
+        let p = bin.join(name);
+        std::fs::write(&p, PICKY_ENGINE).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let load = ["--concurrency", "1", "--duration", "0.3", "--latency", "0.2"];
+    let results = tmp.path().join("results");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
+        .args(["run", "--suite", "gateway", "--tests", "hello,state"])
+        .args(crate::common::once("container-per-request", &load))
+        .arg("--results")
+        .arg(&results)
+        .env("WASMETER_SUITES", crate::common::suites_root())
+        .env("WASMETER_CONFIG", "/dev/null")
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let summary = json(&out);
+    for test in ["hello", "state"] {
+        assert_eq!(
+            outcome(&summary, "container-per-request", test),
+            "ok",
+            "{}",
+            stderr(&out)
+        );
+    }
+    let v = exported(&results);
+    let cell = http_cell(&v, "container-per-request", "hello");
+    let notes: Vec<&str> = cell["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no notes: {cell}"))
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    for words in [
+        "adapted to this host: --ulimit nofile=",
+        " --runtime runc (the engine's default start was refused: Error: crun: setrlimit `RLIMIT_NOFILE`",
+    ] {
+        assert!(notes[0].contains(words), "{words}: {notes:?}");
+    }
+    // One start per setting, once per run (the second cell read the first's answer): the
+    // default, then `--ulimit` (first: the refusal names an rlimit), `--runtime runc`, both.
+    let probes = std::fs::read_to_string(bin.join("store/probes.log")).unwrap();
+    assert_eq!(
+        probes.lines().collect::<Vec<_>>(),
+        ["00", "10", "01", "11"],
+        "ulimit, runc flags of each probe start"
+    );
 }

@@ -24,6 +24,18 @@ fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
             serde_json::to_value(crate::table::compare_table(c))?,
         );
     }
+    // A profiled run's tables as every front end shows them.
+    for (k, run) in report.runs.iter().enumerate() {
+        let Some(e) = run.profile.as_ref().and_then(|p| p.explanation.as_ref()) else {
+            continue;
+        };
+        if let Some(obj) = data["runs"][k]["profile"].as_object_mut() {
+            obj.insert(
+                "tables".into(),
+                serde_json::to_value(crate::table::explain_tables(e, 15))?,
+            );
+        }
+    }
     if let (Some(d), Some(obj)) = (
         &report.diff,
         data.get_mut("diff").and_then(|v| v.as_object_mut()),

@@ -5,6 +5,7 @@ pub use csv::field as csv_field;
 mod hgrm;
 pub use hgrm::{hgrm_files, percentile_distribution};
 pub use markdown::diff_markdown;
+mod folded;
 mod html;
 mod json;
 mod markdown;
@@ -28,6 +29,9 @@ pub enum Format {
     Markdown,
     /// One self-contained, offline page with charts.
     Html,
+    /// A profiled run's stacks, folded (`test;runtime;frame;… count`): what speedscope,
+    /// inferno and flamegraph.pl open.
+    Folded,
 }
 
 impl std::str::FromStr for Format {
@@ -49,7 +53,13 @@ impl std::str::FromStr for Format {
 impl Format {
     /// Every format, in the order front ends offer them (the CLI's `--format`, the TUI's
     /// and the desktop page's export dialogs all list these).
-    pub const ALL: [Format; 4] = [Format::Csv, Format::Html, Format::Markdown, Format::Json];
+    pub const ALL: [Format; 5] = [
+        Format::Csv,
+        Format::Html,
+        Format::Markdown,
+        Format::Json,
+        Format::Folded,
+    ];
 
     /// The usual file extension, without the dot; also its name on the command line.
     pub fn extension(self) -> &'static str {
@@ -58,6 +68,7 @@ impl Format {
             Format::Json => "json",
             Format::Markdown => "md",
             Format::Html => "html",
+            Format::Folded => "folded",
         }
     }
 
@@ -68,6 +79,7 @@ impl Format {
             Format::Json => "JSON",
             Format::Markdown => "Markdown",
             Format::Html => "HTML",
+            Format::Folded => "Folded stacks",
         }
     }
 
@@ -78,6 +90,7 @@ impl Format {
             Format::Json => "every number",
             Format::Markdown => "tables for an issue or a pull request",
             Format::Html => "one offline page with the matrix, charts and tables",
+            Format::Folded => "a profiled run's stacks for speedscope, inferno or flamegraph.pl",
         }
     }
 }
@@ -128,6 +141,9 @@ pub struct RunData<'a> {
     /// Each cell's peak resident memory and compiled artifact (beside the tests' module
     /// and native sizes in the metadata: the size tables).
     pub cell_sizes: Vec<crate::analysis::CellSizes>,
+    /// A profiled run (`run --profile`): where each cell's time went, and its flame graphs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<crate::profile::report::ProfileReport>,
 }
 
 /// The primary values of one cell.
@@ -213,6 +229,7 @@ impl<'a> Report<'a> {
                 };
                 RunData {
                     meta: &run.meta,
+                    profile: crate::profile::report::report(run),
                     cell_sizes: crate::analysis::cell_sizes(run),
                     http,
                     heap_series: heap_series(&summary),
@@ -258,6 +275,7 @@ pub fn exporter(format: Format) -> Box<dyn Exporter> {
         Format::Json => Box::new(json::JsonExporter),
         Format::Markdown => Box::new(markdown::MarkdownExporter),
         Format::Html => Box::new(html::HtmlExporter),
+        Format::Folded => Box::new(folded::FoldedExporter),
     }
 }
 

@@ -5,11 +5,12 @@
 //! binary and the shared libraries it loads (`podman import` of that root filesystem):
 //! nothing is pulled from a registry.
 //!
-//! Some hosts refuse what an engine does by default; a container that fails to start for a
-//! known reason is retried once with the adaptation, which the cell's server says:
-//! - crun on hybrid cgroups ("cgroups in hybrid mode not supported"): `--runtime runc`;
-//! - setting the default rlimits not permitted ("error setting rlimit"): explicit
-//!   `--ulimit` values at or below this process's own.
+//! Some hosts refuse what an engine does by default. When the default start is refused,
+//! whatever the message says, the known working settings are tried in turn (see
+//! [`settings`]): explicit `--ulimit` values at or below this process's own, `--runtime
+//! runc` when runc is installed, then both. The first that starts is kept for the run and
+//! said in the cell's notes; known words in the refusal only order the tries. One short
+//! `run --rm` per setting, once per run.
 //!
 //! Every container is labelled with the worker that made it and removed when its cell
 //! ends; containers whose worker is gone (a `kill -9`) are removed before the next start.
@@ -230,32 +231,72 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts `image` once with `args` to find what this host needs: the flags to add
-    /// and, for each, what was adapted. `Err` when it cannot start even so.
+    /// Starts `image` with `args` to find what this host needs: the flags to add and what
+    /// was adapted, or `Err` naming every setting tried and the last refusal. Found once
+    /// per run (the run's process and this engine, image and configuration: see
+    /// [`probe_cache`]); later cells of the run read the answer.
     pub fn probe(&self, image: &str, args: &[&str]) -> Result<(Vec<String>, Vec<String>), String> {
-        let (mut flags, mut notes) = (Vec::new(), Vec::new());
-        loop {
-            let out = self
-                .cmd()
-                .args(["run", "--rm"])
-                .arg("--label")
-                .arg(owned_here())
-                .args(&flags)
-                .arg(image)
-                .args(args)
-                .output()
-                .map_err(|e| format!("{}: {e}", self.name()))?;
-            if out.status.success() {
-                return Ok((flags, notes));
-            }
-            let why = last_line(&out.stderr);
-            match self.adaptation(&why) {
-                Some((more, note)) if !notes.contains(&note) => {
-                    flags.extend(more);
-                    notes.push(note);
+        let cache = probe_cache(self, image);
+        if let Some(known) = cache.as_deref().and_then(read_probe) {
+            return known;
+        }
+        let found = self.probe_settings(image, args, &settings(runc_installed()));
+        if let Some(path) = &cache {
+            write_probe(path, &found);
+        }
+        found
+    }
+
+    /// Tries the engine's default, then each of `tries` (in the order the default's refusal
+    /// hints at), whatever the refusal says: the first that starts is kept.
+    pub fn probe_settings(
+        &self,
+        image: &str,
+        args: &[&str],
+        tries: &[Setting],
+    ) -> Result<(Vec<String>, Vec<String>), String> {
+        let refused = match self.start_once(image, args, &[]) {
+            Ok(()) => return Ok((Vec::new(), Vec::new())),
+            Err(why) => why,
+        };
+        let mut last = refused.clone();
+        for s in hinted(tries, &refused) {
+            match self.start_once(image, args, &s.flags) {
+                Ok(()) => {
+                    let note = format!(
+                        "{} (the engine's default start was refused: {refused})",
+                        s.label
+                    );
+                    return Ok((s.flags, vec![note]));
                 }
-                _ => return Err(format!("the container engine refused to start it: {why}")),
+                Err(why) => last = why,
             }
+        }
+        let tried: Vec<&str> = std::iter::once("the default")
+            .chain(tries.iter().map(|s| s.label.as_str()))
+            .collect();
+        Err(format!(
+            "the container engine refused to start it with every setting tried ({}): {last}",
+            tried.join("; ")
+        ))
+    }
+
+    /// One `run --rm` of `image` with `flags`: `Err` is the engine's last line of refusal.
+    fn start_once(&self, image: &str, args: &[&str], flags: &[String]) -> Result<(), String> {
+        let out = self
+            .cmd()
+            .args(["run", "--rm"])
+            .arg("--label")
+            .arg(owned_here())
+            .args(flags)
+            .arg(image)
+            .args(args)
+            .output()
+            .map_err(|e| format!("{}: {e}", self.name()))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(last_line(&out.stderr))
         }
     }
 
@@ -326,37 +367,6 @@ impl Engine {
             precompile: None,
             env,
         }
-    }
-
-    /// Whether a start failure is one a flag works around: the flags and what they adapt.
-    pub fn adaptation(&self, failure: &str) -> Option<(Vec<String>, String)> {
-        if failure.contains("cgroups in hybrid mode not supported") {
-            return Some((
-                vec!["--runtime".into(), "runc".into()],
-                "crun refuses this host's hybrid cgroups: runc".into(),
-            ));
-        }
-        if failure.contains("error setting rlimit") {
-            let (nofile, nproc) = (
-                soft_limit(libc::RLIMIT_NOFILE),
-                soft_limit(libc::RLIMIT_NPROC),
-            );
-            // At or below this process's own: the engine may not raise them, and here it
-            // may not set nproc even to its current value.
-            let nproc = nproc.min(4096);
-            return Some((
-                vec![
-                    "--ulimit".into(),
-                    format!("nofile={nofile}:{nofile}"),
-                    "--ulimit".into(),
-                    format!("nproc={nproc}:{nproc}"),
-                ],
-                format!(
-                    "setting the default rlimits is not permitted here: --ulimit nofile={nofile} nproc={nproc}"
-                ),
-            ));
-        }
-        None
     }
 
     /// The roots of a running container's processes outside the client's tree: podman's
@@ -454,6 +464,122 @@ impl Engine {
     }
 }
 
+/// A way of starting a container that some hosts need, tried when the engine's default
+/// start is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    /// The flags `run` takes.
+    pub flags: Vec<String>,
+    /// The flags as notes and errors name them.
+    pub label: String,
+    /// Words of refusals this setting is known to cure: they only order the tries.
+    hints: &'static [&'static str],
+}
+
+/// The settings known to start containers on hosts that refuse the default, in the order
+/// tried when the refusal hints at none: explicit rlimits at or below this process's own
+/// (some hosts refuse the engine's defaults: crun's "setrlimit `RLIMIT_NOFILE`: Operation
+/// not permitted", runc's "error setting rlimit"), runc instead of the default OCI runtime
+/// when `runc` is installed (crun refuses hybrid cgroups), then both.
+pub fn settings(runc: bool) -> Vec<Setting> {
+    let nofile = soft_limit(libc::RLIMIT_NOFILE);
+    // Here nproc may not be set even to its current value: at most 4096.
+    let nproc = soft_limit(libc::RLIMIT_NPROC).min(4096);
+    let ulimit = vec![
+        "--ulimit".to_string(),
+        format!("nofile={nofile}:{nofile}"),
+        "--ulimit".to_string(),
+        format!("nproc={nproc}:{nproc}"),
+    ];
+    let runtime = vec!["--runtime".to_string(), "runc".to_string()];
+    let setting = |flags: Vec<String>, hints| Setting {
+        label: flags.join(" "),
+        flags,
+        hints,
+    };
+    let mut all = vec![setting(ulimit.clone(), &["rlimit"][..])];
+    if runc {
+        all.push(setting(runtime.clone(), &["hybrid mode", "cgroup"][..]));
+        all.push(setting([ulimit, runtime].concat(), &[][..]));
+    }
+    all
+}
+
+/// `tries` with those whose hints the refusal names first, each group in its own order.
+fn hinted(tries: &[Setting], refusal: &str) -> Vec<Setting> {
+    let refusal = refusal.to_lowercase();
+    let (first, rest): (Vec<&Setting>, Vec<&Setting>) = tries
+        .iter()
+        .partition(|s| s.hints.iter().any(|h| refusal.contains(h)));
+    first.into_iter().chain(rest).cloned().collect()
+}
+
+/// Whether an executable `runc` is on PATH or where Debian and podman look for it.
+fn runc_installed() -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"].map(PathBuf::from))
+        .map(|d| d.join("runc"))
+        .any(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// Where a run keeps its probe's answer: named by the run's process (the worker's parent,
+/// with its start time, so a reused pid never reads an old answer) and a hash of the
+/// engine, the image and the environment that configures the engine. `None` when the
+/// parent's start time cannot be read: then every cell probes.
+fn probe_cache(engine: &Engine, image: &str) -> Option<PathBuf> {
+    let parent = std::os::unix::process::parent_id();
+    let stat = std::fs::read_to_string(format!("/proc/{parent}/stat")).ok()?;
+    // Fields after the command's closing parenthesis: rest[0] is field 3, start time is 22.
+    let started = stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.to_string();
+    let mut h = Sha256::new();
+    for part in [engine.program.display().to_string(), engine.version.clone(), image.into()] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    for key in ENGINE_ENV {
+        h.update(std::env::var(key).unwrap_or_default().as_bytes());
+        h.update([0]);
+    }
+    let hash = crate::text::hex(&h.finalize());
+    Some(std::env::temp_dir().join(format!(
+        "wasmeter-probe-{parent}-{started}-{}.json",
+        &hash[..16]
+    )))
+}
+
+/// Variables that change what a container engine does by default.
+const ENGINE_ENV: [&str; 6] = [
+    "CONTAINERS_CONF",
+    "CONTAINERS_STORAGE_CONF",
+    "XDG_CONFIG_HOME",
+    "HOME",
+    "DOCKER_HOST",
+    "CONTAINER_HOST",
+];
+
+/// A probe's answer as cached: the flags and notes, or the refusal.
+type Probed = Result<(Vec<String>, Vec<String>), String>;
+
+fn read_probe(path: &Path) -> Option<Probed> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Writes the answer whole (a temporary file renamed), so a cell never reads half of one.
+fn write_probe(path: &Path, found: &Probed) {
+    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+    if let Ok(json) = serde_json::to_vec(found)
+        && std::fs::write(&tmp, json).is_ok()
+        && std::fs::rename(&tmp, path).is_err()
+    {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
 /// A root filesystem at `root` holding `binary` as `/entry` and every library `ldd`
 /// names, at the same paths.
 fn rootfs(binary: &Path, entry: &str, root: &Path) -> Result<(), String> {
@@ -502,4 +628,66 @@ fn last_line(stderr: &[u8]) -> String {
         .unwrap_or("")
         .trim()
         .to_string()
+}
+
+/// Removes the probe answers this run's workers cached ([`probe_cache`]), when it ends.
+pub fn forget_probes() {
+    let mine = format!("wasmeter-probe-{}-", std::process::id());
+    let Ok(dir) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in dir.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&mine) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(tries: &[Setting]) -> Vec<&str> {
+        tries
+            .iter()
+            .map(|s| s.flags.first().map_or("", String::as_str))
+            .collect()
+    }
+
+    #[test]
+    fn every_setting_is_tried_and_the_refusal_only_orders_them() {
+        let all = settings(true);
+        assert_eq!(labels(&all), ["--ulimit", "--runtime", "--ulimit"]);
+        assert_eq!(all[2].label, format!("{} --runtime runc", all[0].label));
+        // crun's and runc's words for the rlimits put --ulimit first; crun's hybrid cgroups
+        // put runc first; words nobody knows leave the order as it is, and nothing out.
+        for (refusal, first) in [
+            ("Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied", "--ulimit"),
+            ("runc create failed: error setting rlimit type 7: operation not permitted", "--ulimit"),
+            ("Error: crun: cgroups in hybrid mode not supported, drop all controllers from cgroupv2", "--runtime"),
+            ("Error: something no release has said yet", "--ulimit"),
+        ] {
+            let order = hinted(&all, refusal);
+            assert_eq!(order.len(), 3, "{refusal}");
+            assert_eq!(labels(&order)[0], first, "{refusal}");
+            for s in &all {
+                assert!(order.contains(s), "{refusal}: {s:?} left out");
+            }
+        }
+        // Without runc only the rlimits can be tried.
+        assert_eq!(labels(&settings(false)), ["--ulimit"]);
+    }
+
+    #[test]
+    fn rlimits_are_at_or_below_this_processs_own() {
+        let ulimit = &settings(false)[0].flags;
+        let value = |prefix: &str| -> u64 {
+            let v = ulimit.iter().find_map(|f| f.strip_prefix(prefix)).unwrap();
+            let (soft, hard) = v.split_once(':').unwrap();
+            assert_eq!(soft, hard);
+            soft.parse().unwrap()
+        };
+        assert!(value("nofile=") <= soft_limit(libc::RLIMIT_NOFILE));
+        assert!(value("nproc=") <= soft_limit(libc::RLIMIT_NPROC).min(4096));
+    }
 }

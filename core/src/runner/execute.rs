@@ -410,6 +410,7 @@ fn run_cells(
         && let Ok(engine) = crate::http::container::detect()
     {
         engine.clear_stale();
+        crate::http::container::forget_probes();
     }
     let _ = events.send(Event::RunFinished { status, failed });
     #[cfg(feature = "parquet")]
@@ -732,6 +733,11 @@ impl CellCtx<'_> {
             }),
             instructions_dir,
             partner: None,
+            profile: self
+                .plan
+                .settings
+                .profile
+                .then(crate::profile::ProfileSpec::default),
         })
     }
 
@@ -783,6 +789,7 @@ impl CellCtx<'_> {
             work,
             instructions_dir: None,
             partner: None,
+            profile: None,
         }
     }
 
@@ -1049,6 +1056,19 @@ impl CellCtx<'_> {
                     match self.live.get(usize::from(arm)) {
                         Some(&k) if self.live.len() > 1 => self.arms[k].failure = Some(failure),
                         _ => return Some(failure),
+                    }
+                }
+                Ok(Line::Msg(WorkerMsg::Profile { iteration, row })) => {
+                    let Some(a) = self.live.first().map(|&k| &self.arms[k]) else {
+                        continue;
+                    };
+                    let mut row = *row;
+                    row.runtime = a.runtime.id.clone();
+                    row.test = a.test.name.clone();
+                    row.invocation = self.invocation;
+                    let _ = iteration;
+                    if let Err(e) = self.writer.profile(&row) {
+                        return Some(Failure::Other(format!("cannot save: {e}")));
                     }
                 }
                 Ok(Line::Msg(WorkerMsg::Note { text })) => {

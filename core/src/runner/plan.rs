@@ -84,6 +84,22 @@ impl Plan {
             }
             super::instructions::valgrind().map_err(PlanError::Invalid)?;
         }
+        if req.profile {
+            if req.measure == Measure::Instructions {
+                return Err(PlanError::Invalid(
+                    "--profile samples the execute phase's time; --measure instructions counts it under callgrind, which the samples would measure: choose one".into(),
+                ));
+            }
+            match kind {
+                SuiteKind::Command => {}
+                SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
+                    return Err(PlanError::Invalid(format!(
+                        "--profile samples a command's execute phase; '{}' is a {kind} suite",
+                        req.suite.name
+                    )));
+                }
+            }
+        }
         let mut skipped = Vec::new();
         let mut not_applicable: Vec<NotApplicable> = Vec::new();
         // Each selected id, and whether the user named it (rather than a group or default).
@@ -258,6 +274,11 @@ impl Plan {
             check_pair(a, b, &tests, &runtimes, req.order)?;
         }
         let pair_mode = pair_mode(&req, kind)?;
+        if req.profile && pair_mode == Some(PairMode::Alternate) {
+            return Err(PlanError::Invalid(
+                "--profile samples one runtime per worker; an alternating pair runs two in one: add --pair-mode processes".into(),
+            ));
+        }
         if let Some(p) = req.precision {
             p.check().map_err(PlanError::Invalid)?;
             if req.order == RunOrder::Sequential {
@@ -316,6 +337,7 @@ impl Plan {
                 pair: req.pair,
                 pair_mode,
                 precision: req.precision,
+                profile: req.profile,
             },
             suite: req.suite,
             tests,

@@ -182,6 +182,9 @@ pub struct RunChoices {
     /// Run a sweep of more than 64 combinations (`--yes`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub yes: bool,
+    /// Profile the execute phase of every cell that can be (`--profile`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub profile: bool,
 }
 
 impl RunRequest {
@@ -228,6 +231,7 @@ impl RunRequest {
             precision: c.precision,
             settings: c.settings,
             yes: c.yes,
+            profile: c.profile,
             suite,
         }
     }

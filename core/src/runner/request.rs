@@ -60,6 +60,8 @@ pub struct RunRequest {
     pub settings: Vec<String>,
     /// Run a sweep of more than [`crate::runtime::settings::MAX_COMBINATIONS`] runtimes.
     pub yes: bool,
+    /// Sample the measured iterations' execute phase (`run --profile`).
+    pub profile: bool,
 }
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and

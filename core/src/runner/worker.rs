@@ -33,6 +33,9 @@ pub struct CellSpec {
     /// this worker, iteration by iteration with this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partner: Option<Partner>,
+    /// Set with `run --profile`: the measured iterations' execute phase is sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<crate::profile::ProfileSpec>,
 }
 
 /// The second arm of a cell that alternates two in one worker: its reports carry arm 1.
@@ -139,6 +142,13 @@ pub enum WorkerMsg {
         /// Which arm of an alternating pair (0, left out, for a cell alone).
         #[serde(default, skip_serializing_if = "is_zero")]
         arm: u8,
+    },
+    /// A measured iteration's profile (`run --profile`), sent after its values.
+    Profile {
+        /// Iteration index.
+        iteration: u32,
+        /// Its samples, folded; the runner names the runtime, test and invocation.
+        row: Box<crate::profile::ProfileRow>,
     },
     /// Something the reader of the run should know about how the cell was measured (an
     /// adaptation to this host), kept with the cell's record.
@@ -280,13 +290,25 @@ fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 
     if let Some(partner) = &spec.partner {
         return alternating_cells(spec, partner, out);
     }
+    // A profiled cell: the engine is asked for a perf map before it is made, and may run
+    // a named copy of the module (the same code).
+    let mut job = spec.job.clone();
+    let profiler = spec
+        .profile
+        .map(|p| crate::profile::CellProfiler::new(&spec.runtime, p, &mut job));
     let rt = match command_runtime(spec, cmd, out) {
         Ok(Some(rt)) => rt,
         Ok(None) => return 1,
         Err(failure) => return fail(out, 0, failure),
     };
-    iterations(out, spec.warmup, spec.runs, |_| {
-        iterate(rt.as_ref(), &spec.job, cmd)
+    iterations(out, spec.warmup, spec.runs, |i| {
+        let Some(p) = profiler.as_ref().filter(|_| i >= spec.warmup) else {
+            return iterate(rt.as_ref(), &job, cmd).map(Measured::from);
+        };
+        p.begin();
+        let ran = iterate(rt.as_ref(), &job, cmd);
+        let row = p.end();
+        ran.map(|values| Measured(values, Vec::new(), Some(row)))
     })
 }
 
@@ -403,18 +425,23 @@ fn fail(out: &mut impl Write, iteration: u32, failure: Failure) -> i32 {
 }
 
 /// Runs and reports every iteration, warm-ups first, until one fails.
-/// What one iteration measured: its values, and the histograms of HTTP rate levels.
-pub struct Measured(Vec<PhaseValue>, Vec<LevelHistogram>);
+/// What one iteration measured: its values, the histograms of HTTP rate levels, and its
+/// profile when the cell is profiled.
+pub struct Measured(
+    Vec<PhaseValue>,
+    Vec<LevelHistogram>,
+    Option<crate::profile::ProfileRow>,
+);
 
 impl From<Vec<PhaseValue>> for Measured {
     fn from(v: Vec<PhaseValue>) -> Measured {
-        Measured(v, Vec::new())
+        Measured(v, Vec::new(), None)
     }
 }
 
 impl From<(Vec<PhaseValue>, Vec<LevelHistogram>)> for Measured {
     fn from((v, h): (Vec<PhaseValue>, Vec<LevelHistogram>)) -> Measured {
-        Measured(v, h)
+        Measured(v, h, None)
     }
 }
 
@@ -428,14 +455,18 @@ fn iterations<M: Into<Measured>>(
         if send(out, &WorkerMsg::Started { iteration: i }).is_err() {
             return 1;
         }
+        let mut profile = None;
         let msg = match one(i).map(Into::into) {
-            Ok(Measured(values, histograms)) => WorkerMsg::Iteration {
-                iteration: i,
-                warmup: i < warmup,
-                values,
-                histograms,
-                arm: 0,
-            },
+            Ok(Measured(values, histograms, row)) => {
+                profile = row;
+                WorkerMsg::Iteration {
+                    iteration: i,
+                    warmup: i < warmup,
+                    values,
+                    histograms,
+                    arm: 0,
+                }
+            }
             Err(failure) => WorkerMsg::Failed {
                 iteration: i,
                 failure,
@@ -445,6 +476,15 @@ fn iterations<M: Into<Measured>>(
         let failed = matches!(msg, WorkerMsg::Failed { .. });
         if send(out, &msg).is_err() {
             return 1;
+        }
+        if let Some(row) = profile {
+            let msg = WorkerMsg::Profile {
+                iteration: i,
+                row: Box::new(row),
+            };
+            if send(out, &msg).is_err() {
+                return 1;
+            }
         }
         if failed {
             return 0;

@@ -110,6 +110,8 @@ fn call(
     }
     // SAFETY: a library build renames the test's C `main(int, char **)` to this symbol.
     let main: Main = unsafe { std::mem::transmute::<*mut libc::c_void, Main>(sym) };
+    // A profiled cell samples the call, its library still mapped when the sampler stops.
+    let sampled = crate::profile::start_here();
     let t = Instant::now();
     // SAFETY: argv holds argc NUL-terminated strings and a final null, alive for the call,
     // as C's main expects; the test runs single-threaded in this thread.
@@ -118,6 +120,9 @@ fn call(
     // the redirected descriptors before they are restored.
     unsafe { libc::fflush(std::ptr::null_mut()) };
     it.wall(Phase::Execute, t.elapsed());
+    if let Some(s) = sampled {
+        s.stop();
+    }
     let t = Instant::now();
     // SAFETY: `handle` is live and closed once; nothing of the library is used after.
     unsafe { libc::dlclose(handle) };

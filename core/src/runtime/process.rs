@@ -162,11 +162,16 @@ pub fn run_process(
         }
         _ => Failure::Other(format!("{}: {e}", program.display())),
     })?;
+    // A profiled cell samples the program from here (it has just been exec'd) to its end.
+    let sampled = crate::profile::start_process(child.id());
     let out = drain(child.stdout.take().expect("piped"), stdout_limit);
     let err = drain(child.stderr.take().expect("piped"), 1 << 20);
     let (status, usage) =
         wait_with_usage(child.id()).map_err(|e| Failure::Other(format!("wait: {e}")))?;
     let wall = t.elapsed();
+    if let Some(s) = sampled {
+        s.stop();
+    }
     let (stdout, stdout_over) = out.join().unwrap_or_default();
     let (stderr, _) = err.join().unwrap_or_default();
     Ok(Finished {

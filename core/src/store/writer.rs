@@ -29,6 +29,8 @@ pub struct RunWriter {
     cells: Appender,
     /// Opened with the first histogram: most runs have none.
     histograms: Option<Appender>,
+    /// Opened with the first profile (`run --profile`).
+    profiles: Option<Appender>,
 }
 
 struct Appender {
@@ -85,6 +87,7 @@ impl RunWriter {
             samples: Appender::open(dir.join("samples.jsonl"))?,
             cells: Appender::open(dir.join("cells.jsonl"))?,
             histograms: None,
+            profiles: None,
             dir,
             meta,
         })
@@ -170,6 +173,17 @@ impl RunWriter {
                     .collect(),
             )?;
         }
+        let profiles = dir.join(crate::profile::PROFILES_FILE);
+        if profiles.exists() {
+            rewrite(
+                crate::profile::PROFILES_FILE,
+                crate::profile::read_profiles(dir)?
+                    .iter()
+                    .filter(|p| keep(&p.runtime, &p.test, p.invocation))
+                    .map(json_line)
+                    .collect(),
+            )?;
+        }
         for stale in ["measurements.parquet", "samples.parquet"] {
             let p = dir.join(stale);
             if p.exists() {
@@ -188,6 +202,7 @@ impl RunWriter {
                 samples: Appender::open(dir.join("samples.jsonl"))?,
                 cells: Appender::open(dir.join("cells.jsonl"))?,
                 histograms: None,
+                profiles: None,
                 dir: dir.to_path_buf(),
                 meta,
             },
@@ -227,6 +242,18 @@ impl RunWriter {
         out.flush()
     }
 
+    /// Appends an iteration's profile and flushes it to disk.
+    pub fn profile(&mut self, row: &crate::profile::ProfileRow) -> Result<(), StoreError> {
+        let out = match &mut self.profiles {
+            Some(a) => a,
+            None => self
+                .profiles
+                .insert(Appender::open(self.dir.join(crate::profile::PROFILES_FILE))?),
+        };
+        out.push(row)?;
+        out.flush()
+    }
+
     /// Appends a live sample (flushed with the next cell or measurement).
     pub fn sample(&mut self, row: &SampleRow) -> Result<(), StoreError> {
         self.samples.push(row)
@@ -255,8 +282,9 @@ impl RunWriter {
             samples,
             cells,
             histograms,
+            profiles,
         } = self;
-        drop((cells, measurements, samples, histograms));
+        drop((cells, measurements, samples, histograms, profiles));
         meta.files.extend(columnar::compact(&dir)?);
         meta.status = status;
         meta.finished_unix = Some(now_unix());

@@ -7,6 +7,7 @@
 
 mod compare;
 mod diff;
+mod explain;
 #[cfg(feature = "parquet")]
 mod history;
 mod html;
@@ -22,6 +23,7 @@ mod text;
 
 pub use compare::compare_table;
 pub use diff::{diff_columns, diff_row, diff_table};
+pub use explain::{explain_table, explain_tables};
 #[cfg(feature = "parquet")]
 pub use history::history_table;
 pub use http::http_tables;

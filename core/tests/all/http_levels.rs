@@ -122,7 +122,7 @@ fn a_level_too_slow_for_its_duration_is_saturated_not_a_failure() {
 }
 
 #[test]
-fn cpu_per_request_times_the_rate_fits_in_the_cores() {
+fn timed_cpu_per_request_times_the_rate_fits_in_the_cores() {
     let tmp = tempfile::tempdir().unwrap();
     // Every request runs a busy child: at 8 connections the server's tree wants more CPU
     // than the machine has, the load generator's share included.
@@ -171,7 +171,7 @@ fn rate_settings(rates: Vec<u32>, knee_budget_ms: u64) -> HttpSettings {
 }
 
 #[test]
-fn offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
+fn timed_offered_rates_meet_the_slo_below_capacity_and_break_it_above() {
     let tmp = tempfile::tempdir().unwrap();
     // One request at a time, 10 ms each: about 100 requests/s however many wait.
     let mut d = driver_with(

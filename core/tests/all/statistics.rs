@@ -94,6 +94,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 pair: None,
                 pair_mode: None,
                 precision: None,
+                profile: false,
             },
             machine: Machine::detect(),
             wasmeter_version: "test".into(),

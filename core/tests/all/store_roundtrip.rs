@@ -41,6 +41,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             pair: None,
             pair_mode: None,
             precision: None,
+            profile: false,
         },
         machine: Machine::detect(),
         wasmeter_version: "test".into(),

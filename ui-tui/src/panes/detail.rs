@@ -34,8 +34,9 @@ use wasmeter_core::format::{
 use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
+use wasmeter_core::profile::explain::{ExplainOptions, Explanation, explain};
 use wasmeter_core::table::{
-    Table as CellTable, heap_table, module_table, phases_table, sizes_tables,
+    Table as CellTable, explain_table, heap_table, module_table, phases_table, sizes_tables,
 };
 
 /// What the lower half shows.
@@ -59,6 +60,9 @@ pub enum View {
     Sizes,
     /// Runs with a sweep (`run --set`): the selected test's parameter scan.
     Sweep,
+    /// Profiled runs (`run --profile`): where the selected cell's runtime spends its time,
+    /// function by function, beside the baseline (core's explanation).
+    Profile,
 }
 
 /// State of the run-detail pane.
@@ -86,6 +90,10 @@ pub struct DetailPane {
     features: Option<FeaturesView>,
     /// The run's sweep, when its runtimes are one engine at several settings.
     sweep: Option<Sweep>,
+    /// A profiled run's explanation, or why it cannot be read.
+    profile: Option<Result<Explanation, String>>,
+    /// The profile view shows every runtime, not only the selected one and the baseline.
+    profile_all: bool,
 }
 
 impl DetailPane {
@@ -98,15 +106,24 @@ impl DetailPane {
             .ok()
             .map(|m| FeaturesView::new(m, run.dir.clone()));
         let sweep = sweep(&run, &summary);
+        let profile = run
+            .meta
+            .settings
+            .profile
+            .then(|| explain(&run, &ExplainOptions::default()).map_err(|e| e.to_string()));
         DetailPane {
             view: if sweep.is_some() {
                 View::Sweep
+            } else if profile.is_some() {
+                View::Profile
             } else if is_http {
                 View::Http
             } else {
                 View::Distribution
             },
             sweep,
+            profile,
+            profile_all: false,
             features,
             sizes,
             heap: heap_series(&summary),
@@ -421,6 +438,79 @@ impl DetailPane {
             .render(area, buf);
     }
 
+    /// Profiled runs: the selected test's functions for the selected runtime and the
+    /// baseline (every runtime with `a`), as core's table, its notes under it.
+    fn render_profile(&self, area: Rect, buf: &mut Buffer) {
+        let Some((rt, test)) = self.selected() else {
+            return;
+        };
+        let e = match &self.profile {
+            Some(Ok(e)) => e,
+            Some(Err(why)) => {
+                Paragraph::new(why.as_str())
+                    .style(failed_style())
+                    .block(pane_block("Profile  (v: next view)", false))
+                    .render(area, buf);
+                return;
+            }
+            None => return,
+        };
+        let Some(t) = e.tests.iter().find(|t| t.test == test) else {
+            Paragraph::new(format!("{test} has no profile in this run"))
+                .block(pane_block("Profile  (v: next view)", false))
+                .render(area, buf);
+            return;
+        };
+        let shown = if self.profile_all {
+            t.clone()
+        } else {
+            t.only(&[e.baseline.as_str(), rt])
+        };
+        let rows_room = area.height.saturating_sub(9) as usize;
+        let ct = explain_table(&shown, &e.baseline, rows_room.saturating_sub(shown.outside.len() + 1).max(3));
+        let title = format!(
+            "Profile of {test}: {}  (a: {}, v: next view)",
+            ct.title.clone().unwrap_or_default(),
+            if self.profile_all {
+                "selected vs baseline"
+            } else {
+                "all runtimes"
+            }
+        );
+        let notes = (ct.notes.len() as u16).min(4);
+        let parts =
+            Layout::vertical([Constraint::Min(4), Constraint::Length(notes)]).split(area);
+        let widths = fitted_widths(&ct, 26, 7, 12);
+        let rows = ct.rows.iter().chain(&ct.footer).map(|r| {
+            Row::new(
+                r.iter()
+                    .zip(&ct.columns)
+                    .enumerate()
+                    .map(|(i, (c, column))| {
+                        if i == 0 {
+                            aligned(column, clip(c, 26))
+                        } else {
+                            aligned(column, c.clone())
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        });
+        Table::new(rows, widths)
+            .header(header_row(&ct.columns))
+            .block(pane_block(&title, false))
+            .render(parts[0], buf);
+        let lines: Vec<Line> = ct
+            .notes
+            .iter()
+            .take(notes as usize)
+            .map(|n| Line::styled(n.clone(), Style::default().fg(Color::DarkGray)))
+            .collect();
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .render(parts[1], buf);
+    }
+
     /// The size tables stacked: each program's module, native build and compiled
     /// artifacts, then each cell's peak memory.
     fn render_sizes(&self, area: Rect, buf: &mut Buffer) {
@@ -727,6 +817,7 @@ impl Component for DetailPane {
                     render_sweep(s, test, lower, buf);
                 }
             }
+            View::Profile => self.render_profile(lower, buf),
         }
     }
 
@@ -754,7 +845,14 @@ impl Component for DetailPane {
                     View::Phases | View::Heap if self.is_http() => View::Http,
                     View::Phases if !self.sizes.is_empty() => View::Sizes,
                     View::Phases | View::Heap | View::Sizes if self.sweep.is_some() => View::Sweep,
-                    View::Phases | View::Heap | View::Sizes | View::Sweep => View::Distribution,
+                    View::Phases | View::Heap | View::Sizes | View::Sweep
+                        if self.profile.is_some() =>
+                    {
+                        View::Profile
+                    }
+                    View::Phases | View::Heap | View::Sizes | View::Sweep | View::Profile => {
+                        View::Distribution
+                    }
                 }
             }
             KeyCode::Char('m') if self.lifecycle() => {
@@ -762,6 +860,10 @@ impl Component for DetailPane {
                 self.view = View::Heap;
             }
             KeyCode::Char('e') => return Action::Export(vec![self.run.dir.clone()]),
+            KeyCode::Char('a') if self.profile.is_some() => {
+                self.profile_all = !self.profile_all;
+                self.view = View::Profile;
+            }
             KeyCode::Char('H') => {
                 let Some((rt, test)) = self.selected() else {
                     return Action::Message("no cell selected".into());
@@ -795,6 +897,15 @@ impl Component for DetailPane {
             return vec![
                 ("arrows", "cell"),
                 ("v", "variants/distribution/resources"),
+                ("H", "history"),
+                ("e", "export"),
+            ];
+        }
+        if self.profile.is_some() {
+            return vec![
+                ("arrows", "cell (profile: its runtime vs the baseline)"),
+                ("v", "profile/distribution/resources/phases"),
+                ("a", "profile: all runtimes"),
                 ("H", "history"),
                 ("e", "export"),
             ];

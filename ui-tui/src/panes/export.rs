@@ -17,7 +17,7 @@ use wasmeter_core::export::{Format, Report, export_to, is_comparison};
 use wasmeter_core::store::load_run;
 
 /// Formats offered: core's.
-pub const FORMATS: [Format; 4] = Format::ALL;
+pub const FORMATS: [Format; 5] = Format::ALL;
 
 /// State of the export dialog.
 #[derive(Debug)]

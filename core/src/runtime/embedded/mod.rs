@@ -283,12 +283,18 @@ impl Embedded {
 /// symbol of this name: with `--measure instructions`, callgrind counts only while inside
 /// it (`runner::instructions::REGION`). The timing after the call also keeps the call from
 /// becoming a tail jump, which callgrind would take for leaving the function.
+/// A profiled cell's sampler starts before the clock and stops after it.
 #[cfg(feature = "engines")]
 #[inline(never)]
 pub fn wasmeter_measured_region(execute: &mut dyn FnMut()) -> std::time::Duration {
+    let sampled = crate::profile::start_here();
     let t = std::time::Instant::now();
     execute();
-    t.elapsed()
+    let took = t.elapsed();
+    if let Some(s) = sampled {
+        s.stop();
+    }
+    took
 }
 
 /// The end of an engine's iteration: runs `execute` on the store inside

@@ -22,6 +22,7 @@ import { HttpView } from './detail/HttpView';
 import { LifecycleTable } from './detail/LifecycleTable';
 import { type CellRef, DetailMatrix } from './detail/Matrix';
 import { Phases } from './detail/Phases';
+import { Profile } from './detail/Profile';
 import { Resources } from './detail/Resources';
 import { hasSizes, Sizes } from './detail/Sizes';
 import { SweepChart } from './detail/SweepChart';
@@ -235,6 +236,15 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
           )}
 
           {loaded?.report.sweep && <SweepChart runId={run.id} sweep={loaded.report.sweep} />}
+
+          {run.profile && (
+            <div class="panel">
+              <h2>
+                Profile <span class="muted small">(where the time goes, function by function, against {run.profile.explanation?.baseline ?? s.baseline})</span>
+              </h2>
+              <Profile profile={run.profile} />
+            </div>
+          )}
 
           <div class="panel">
             <h2>

@@ -54,7 +54,15 @@ impl WasmerCompiler {
     /// A wasmer engine with this compiler: the same for every suite.
     pub fn engine(self) -> wasmer::Engine {
         match self {
-            WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
+            WasmerCompiler::Cranelift => {
+                let mut c = wasmer::sys::Cranelift::default();
+                // A profiled worker names the code it compiles in /tmp/perf-PID.map.
+                if crate::profile::perf_maps_wanted() {
+                    use wasmer::sys::CompilerConfig;
+                    c.enable_perfmap();
+                }
+                c.into()
+            }
             WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
         }
     }

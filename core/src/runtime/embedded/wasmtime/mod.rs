@@ -277,6 +277,11 @@ impl WasmtimeVariant {
         if self.explicit_bounds {
             cfg.signals_based_traps(false);
         }
+        // A profiled worker names the code it compiles in /tmp/perf-PID.map (no code
+        // changes; a line per function at compile time).
+        if crate::profile::perf_maps_wanted() {
+            cfg.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
         match self.interrupt {
             WasmtimeInterrupt::None => {}
             WasmtimeInterrupt::Epoch => {

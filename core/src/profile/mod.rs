@@ -1,0 +1,506 @@
+//! Profiles: where a cell's execute phase spends its time, function by function, so that
+//! engines and native meet on one key, the function's name. The worker samples the
+//! execute phase ([`sampler`]: the kernel's software CPU clock, no code changed), names
+//! each sample ([`symbols`]: the engine's perf map, the native build's symbols) and sends
+//! one [`ProfileRow`] per invocation as folded stacks; the run keeps them in
+//! `profiles.jsonl`; [`explain`] joins them by name across runtimes, the one model every
+//! front end shows.
+//!
+//! Which runtimes can be attributed, and how, is [`method`]'s to say.
+
+pub mod explain;
+pub mod flame;
+pub mod names;
+pub mod report;
+pub mod sampler;
+pub mod symbols;
+
+use sampler::{Capture, Mapping, Sampler, Target};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use symbols::{Frame, Outside, Resolver};
+
+/// The file of a run that holds its profiles, one [`ProfileRow`] a line.
+pub const PROFILES_FILE: &str = "profiles.jsonl";
+
+/// How often a profiled thread is sampled, of its own CPU time: 4 kHz, a few hundred
+/// samples from each 100 ms of execution, at about 1 % of its time (docs/profiles.md).
+pub const DEFAULT_PERIOD: Duration = Duration::from_micros(250);
+
+/// Fewer samples than this cannot rank functions: a profile says so.
+pub const MIN_SAMPLES: u64 = 200;
+
+/// What the run asks of each cell's worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileSpec {
+    /// Sampling period, nanoseconds of the sampled thread's CPU time.
+    pub period_ns: u64,
+}
+
+impl Default for ProfileSpec {
+    fn default() -> ProfileSpec {
+        ProfileSpec {
+            period_ns: DEFAULT_PERIOD.as_nanos() as u64,
+        }
+    }
+}
+
+/// One invocation's profile of one cell: its measured iterations' samples, folded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ProfileRow {
+    /// Runtime id.
+    pub runtime: String,
+    /// Test name.
+    pub test: String,
+    /// Invocation (worker process) it came from.
+    pub invocation: u32,
+    /// How it was sampled and named, in words.
+    pub method: String,
+    /// Sampling period, nanoseconds of CPU time.
+    pub period_ns: u64,
+    /// Measured iterations sampled.
+    pub iterations: u32,
+    /// Folded stacks, outermost frame first, joined by `;`, with their sample counts. A
+    /// stack ends in a function's name or in a pseudo-frame ([`Outside::label`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stacks: BTreeMap<String, u64>,
+    /// Functions that came from a C library natively, with the library.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub libraries: BTreeMap<String, String>,
+    /// Every function the program has (its perf map's, or its symbol table's): one with no
+    /// samples that is missing here was inlined into its callers in this build.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<String>,
+    /// Samples the kernel dropped.
+    #[serde(default)]
+    pub lost: u64,
+    /// Whether kernel code was sampled too.
+    #[serde(default)]
+    pub kernel: bool,
+    /// Why the stacks are only their innermost frame, if they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_only: Option<String>,
+    /// What to know about the names (none in the module: indexes, and how to keep names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<String>,
+    /// Why this runtime's time cannot be put on functions (an interpreter), or why the
+    /// sampler could not run; then there are no stacks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unattributed: Option<String>,
+}
+
+impl ProfileRow {
+    /// Samples in all.
+    pub fn samples(&self) -> u64 {
+        self.stacks.values().sum()
+    }
+}
+
+/// How a runtime's execute phase is profiled: by sampling (and which code it names), or
+/// not at all, with why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    /// An engine in the worker that writes a perf map of the code it compiles.
+    EnginePerfMap(&'static str),
+    /// A native build: a child process (`false`) or a library in the worker (`true`),
+    /// named by its symbols.
+    NativeSymbols {
+        /// Loaded into the worker (`native-dlopen`).
+        in_worker: bool,
+    },
+    /// A runtime CLI that writes a perf map when given these flags.
+    CliPerfMap(&'static [&'static str]),
+    /// No attribution to functions is possible: why.
+    Unattributed(String),
+}
+
+impl Method {
+    /// Words for [`ProfileRow::method`].
+    pub fn describe(&self, period: Duration) -> String {
+        let clock = format!(
+            "software CPU clock every {} µs",
+            period.as_micros().max(1)
+        );
+        match self {
+            Method::EnginePerfMap(engine) => {
+                format!("{clock}, named by {engine}'s perf map (the module's name section)")
+            }
+            Method::NativeSymbols { in_worker: false } => {
+                format!("{clock}, named by the native build's symbols")
+            }
+            Method::NativeSymbols { in_worker: true } => {
+                format!("{clock}, named by the loaded library's symbols")
+            }
+            Method::CliPerfMap(flags) => {
+                format!("{clock}, named by the CLI's perf map ({})", flags.join(" "))
+            }
+            Method::Unattributed(why) => format!("not attributable: {why}"),
+        }
+    }
+}
+
+/// How a runtime id's execute phase is profiled.
+pub fn method(runtime: &crate::runtime::RuntimeInfo) -> Method {
+    use crate::runtime::RuntimeKind;
+    let id = runtime.id.as_str();
+    match runtime.kind {
+        RuntimeKind::Native if id == crate::runtime::NATIVE_DLOPEN => {
+            Method::NativeSymbols { in_worker: true }
+        }
+        RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
+        RuntimeKind::Embedded => embedded_method(id),
+        RuntimeKind::Cli if id == "wasmtime-cli" => Method::CliPerfMap(&["--profile=perfmap"]),
+        RuntimeKind::Cli => Method::Unattributed(
+            "a CLI runtime is profiled where it writes a perf map wasmeter can pass it the flag for (wasmtime-cli); this one is not yet".into(),
+        ),
+    }
+}
+
+fn embedded_method(id: &str) -> Method {
+    use crate::runtime::embedded::{Embedded, WasmerCompiler, WasmtimeCompiler};
+    match Embedded::parse(id) {
+        Some(Embedded::Wasmtime(v)) => match v.compiler {
+            WasmtimeCompiler::Cranelift => Method::EnginePerfMap("wasmtime"),
+            WasmtimeCompiler::Winch => Method::EnginePerfMap("wasmtime (Winch)"),
+        },
+        Some(Embedded::Wasmer(WasmerCompiler::Cranelift)) => Method::EnginePerfMap("wasmer"),
+        Some(Embedded::Wasmer(WasmerCompiler::Singlepass)) => Method::Unattributed(
+            "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
+        ),
+        Some(Embedded::Wasmi(_)) => Method::Unattributed(
+            "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
+        ),
+        Some(Embedded::Wasm3) => Method::Unattributed(
+            "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
+        ),
+        Some(Embedded::WasmtimeHttp) | None => {
+            Method::Unattributed("not a command runtime".into())
+        }
+    }
+}
+
+static PERF_MAPS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks the engines this process makes from now on to write perf maps: a profiled worker
+/// (one cell per process) says so before it makes its runtime.
+pub fn want_perf_maps() {
+    PERF_MAPS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether engines made now write perf maps.
+pub fn perf_maps_wanted() -> bool {
+    PERF_MAPS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// What the samplers of one iteration collected on this thread.
+#[derive(Default)]
+struct Session {
+    period: Duration,
+    captures: Vec<(Capture, u32)>,
+    failure: Option<String>,
+}
+
+/// Opens a profile session on this thread: the execute phases run on it until
+/// [`close_session`] are sampled.
+pub fn open_session(period: Duration) {
+    SESSION.with(|s| {
+        *s.borrow_mut() = Some(Session {
+            period,
+            ..Session::default()
+        })
+    });
+}
+
+/// Closes the session: each capture with the pid it sampled, or why sampling failed.
+pub fn close_session() -> Result<Vec<(Capture, u32)>, String> {
+    let session = SESSION.with(|s| s.borrow_mut().take()).unwrap_or_default();
+    match session.failure {
+        Some(why) => Err(why),
+        None => Ok(session.captures),
+    }
+}
+
+/// A sampler running for the open session.
+pub struct Running {
+    sampler: Sampler,
+    pid: u32,
+    mappings: Vec<Mapping>,
+    this_thread: bool,
+}
+
+/// Starts sampling this thread, when a session is open on it.
+pub fn start_here() -> Option<Running> {
+    start(Target::ThisThread)
+}
+
+/// Starts sampling a child process, when a session is open on this thread; its mappings
+/// are read as soon as its program is mapped (spawning returns while exec is still under
+/// way), later ones come from the sampler's records.
+pub fn start_process(pid: u32) -> Option<Running> {
+    let mut running = start(Target::Process(pid))?;
+    let deadline = std::time::Instant::now() + Duration::from_millis(200);
+    loop {
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+        running.mappings = sampler::process_mappings(Some(pid));
+        let mapped = exe.is_some_and(|e| {
+            running
+                .mappings
+                .iter()
+                .any(|m| Path::new(&m.path) == e.as_path())
+        });
+        if mapped || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    Some(running)
+}
+
+fn start(target: Target) -> Option<Running> {
+    let period = SESSION.with(|s| s.borrow().as_ref().map(|s| s.period))?;
+    match Sampler::start(target, period) {
+        Ok(sampler) => Some(Running {
+            sampler,
+            pid: match target {
+                Target::ThisThread => std::process::id(),
+                Target::Process(pid) => pid,
+            },
+            mappings: Vec::new(),
+            this_thread: target == Target::ThisThread,
+        }),
+        Err(e) => {
+            SESSION.with(|s| {
+                if let Some(s) = s.borrow_mut().as_mut() {
+                    s.failure = Some(e.to_string());
+                }
+            });
+            None
+        }
+    }
+}
+
+impl Running {
+    /// Stops sampling and keeps the capture in the session, with the mappings it needs
+    /// (this process's, read now, while a loaded library is still mapped).
+    pub fn stop(self) {
+        let Running {
+            sampler,
+            pid,
+            mut mappings,
+            this_thread,
+        } = self;
+        let mut capture = sampler.stop();
+        if this_thread {
+            mappings = sampler::process_mappings(None);
+        }
+        mappings.append(&mut capture.mappings);
+        capture.mappings = mappings;
+        SESSION.with(|s| {
+            if let Some(s) = s.borrow_mut().as_mut() {
+                s.captures.push((capture, pid));
+            }
+        });
+    }
+}
+
+/// The perf map a process's engine writes.
+pub fn perf_map_path(pid: u32) -> PathBuf {
+    PathBuf::from(format!("/tmp/perf-{pid}.map"))
+}
+
+/// Folds captures into stacks and adds them to `row`. `program`: the native build (or
+/// library) whose symbols name the program's functions; `None` for an engine, whose
+/// perf map names them.
+pub fn fold_into(row: &mut ProfileRow, captures: &[(Capture, u32)], program: Option<&Path>) {
+    for (capture, pid) in captures {
+        let perf_map = std::fs::read_to_string(perf_map_path(*pid)).unwrap_or_default();
+        let others = if program.is_some() && *pid != std::process::id() {
+            Outside::Startup
+        } else {
+            Outside::Engine
+        };
+        let mut resolver = Resolver::new(capture.mappings.clone(), &perf_map, program, others);
+        if row.functions.is_empty() {
+            row.functions = resolver.program_functions();
+        }
+        row.lost += capture.lost;
+        row.kernel |= capture.kernel;
+        for (stack, n) in &capture.stacks {
+            let (folded, library) = fold(&mut resolver, stack);
+            if let Some((name, lib)) = library {
+                row.libraries.insert(name, lib);
+            }
+            *row.stacks.entry(folded).or_insert(0) += n;
+        }
+    }
+}
+
+/// One stack, outermost first: the sampled frame and, above engine-compiled code (which
+/// keeps frame pointers), its callers while they are functions; a native build keeps no
+/// frame pointers, so only its innermost frame is trusted. Returns the stack and, when the
+/// innermost function came from a C library, its name and library.
+fn fold(resolver: &mut Resolver, stack: &[u64]) -> (String, Option<(String, String)>) {
+    let mut frames: Vec<String> = Vec::new();
+    let mut library = None;
+    for (i, addr) in stack.iter().enumerate() {
+        match resolver.frame(*addr, i > 0) {
+            Frame::Function { name, jit, library: lib } => {
+                let name = name.replace(';', ":");
+                if i == 0
+                    && let Some(lib) = lib
+                {
+                    library = Some((name.clone(), lib));
+                }
+                frames.push(name);
+                if !jit {
+                    break;
+                }
+            }
+            Frame::Outside(o) => {
+                if i == 0 {
+                    frames.push(o.label().to_string());
+                }
+                break;
+            }
+        }
+    }
+    frames.reverse();
+    (frames.join(";"), library)
+}
+
+/// A worker's profiler of its cell: decides how the runtime is profiled, gives the engine
+/// a named module where a side file has the names, and turns each measured iteration's
+/// samples into a [`ProfileRow`].
+pub struct CellProfiler {
+    method: Method,
+    period: Duration,
+    program: Option<PathBuf>,
+    names: Option<String>,
+}
+
+impl CellProfiler {
+    /// The profiler of a cell of `runtime` running `job`, whose program it may swap for a
+    /// named copy (the same code) in the job's scratch folder. Call before the runtime is
+    /// made: an engine writes a perf map only when asked first.
+    pub fn new(
+        runtime: &crate::runtime::RuntimeInfo,
+        spec: ProfileSpec,
+        job: &mut crate::runtime::Job,
+    ) -> CellProfiler {
+        let method = method(runtime);
+        let mut names = None;
+        let mut program = None;
+        match &method {
+            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
+                want_perf_maps();
+                let (module, note) = names::named_module(&job.program, &job.scratch);
+                job.program = module;
+                names = note;
+            }
+            Method::NativeSymbols { .. } => program = Some(job.program.clone()),
+            Method::Unattributed(_) => {}
+        }
+        CellProfiler {
+            method,
+            period: Duration::from_nanos(spec.period_ns.max(10_000)),
+            program,
+            names,
+        }
+    }
+
+    /// Samples what runs on this thread (and the processes it starts) until [`Self::end`].
+    pub fn begin(&self) {
+        if !matches!(self.method, Method::Unattributed(_)) {
+            open_session(self.period);
+        }
+    }
+
+    /// Ends the iteration's sampling: its row (runtime, test and invocation are the
+    /// runner's to fill in).
+    pub fn end(&self) -> ProfileRow {
+        let mut row = ProfileRow {
+            runtime: String::new(),
+            test: String::new(),
+            invocation: 0,
+            method: self.method.describe(self.period),
+            period_ns: self.period.as_nanos() as u64,
+            iterations: 1,
+            stacks: BTreeMap::new(),
+            libraries: BTreeMap::new(),
+            functions: Vec::new(),
+            lost: 0,
+            kernel: false,
+            leaf_only: matches!(self.method, Method::NativeSymbols { .. }).then(|| {
+                "the native build keeps no frame pointers (-O2), so only the innermost frame of each sample is known".to_string()
+            }),
+            names: self.names.clone(),
+            unattributed: None,
+        };
+        if let Method::Unattributed(why) = &self.method {
+            row.unattributed = Some(why.clone());
+            return row;
+        }
+        match close_session() {
+            Ok(captures) => fold_into(&mut row, &captures, self.program.as_deref()),
+            Err(why) => row.unattributed = Some(format!("the sampler could not run: {why}")),
+        }
+        row
+    }
+}
+
+impl Drop for CellProfiler {
+    fn drop(&mut self) {
+        // The perf map the worker's engine wrote: read by now, of no use to anyone else.
+        if matches!(self.method, Method::EnginePerfMap(_)) {
+            let _ = std::fs::remove_file(perf_map_path(std::process::id()));
+        }
+    }
+}
+
+/// Reads a run's profiles; `Ok(empty)` when it has none. A line that is not a profile
+/// names the file and its line.
+pub fn read_profiles(run_dir: &Path) -> Result<Vec<ProfileRow>, crate::store::StoreError> {
+    let path = run_dir.join(PROFILES_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(crate::store::StoreError::io(&path, e)),
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| crate::store::StoreError::Corrupt {
+                path: path.clone(),
+                message: format!("line {}: not a profile: {e}", i + 1),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stacks_fold_through_engine_code_and_stop_at_native_code() {
+        let map = "0x1000 100 inner\n0x1100 100 outer\n0x1200 10 wasm[0]::array_to_wasm_trampoline[0]\n";
+        let mut r = Resolver::new(Vec::new(), map, None, Outside::Engine);
+        // inner ← outer ← trampoline: the engine's stub ends the guest's stack.
+        let (s, lib) = fold(&mut r, &[0x1010, 0x1150, 0x1205, 0x9999]);
+        assert_eq!(s, "outer;inner");
+        assert!(lib.is_none());
+        let (s, _) = fold(&mut r, &[0x1205, 0x1150]);
+        assert_eq!(s, "[engine & host]");
+        let (s, _) = fold(&mut r, &[0xffff_ffff_8100_0000, 0x1010]);
+        assert_eq!(s, "[kernel]");
+    }
+}

@@ -1,0 +1,438 @@
+//! Names for sampled addresses: the functions an engine compiled (its perf map,
+//! `/tmp/perf-PID.map`: wasmtime names each from the module's name section, wasmer's
+//! Cranelift likewise) and the symbols of the files mapped into the process (a native
+//! program, a C library). Everything else is the engine or the host, the kernel, or unknown.
+
+use super::sampler::Mapping;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What a sampled address is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// A function of the program measured: a guest function an engine compiled, or a C
+    /// function of the native build (or of its C library).
+    Function {
+        /// Its name, as the name section or the symbol table gives it; `function[N]` when
+        /// the module has no names.
+        name: String,
+        /// Engine-compiled code keeps frame pointers: the caller above it can be trusted.
+        jit: bool,
+        /// The C library it came from natively (`libc.so.6`), if not the program itself.
+        library: Option<String>,
+    },
+    /// Anything else, by kind.
+    Outside(Outside),
+}
+
+/// Samples outside the program's own functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outside {
+    /// The engine and its host: compiler, runtime, trampolines, WASI calls, allocator.
+    Engine,
+    /// The kernel (system calls, page faults), when it could be sampled.
+    Kernel,
+    /// The dynamic loader and process start-up of a native program.
+    Startup,
+    /// Code no map names (an engine that writes no perf map, code freed since).
+    Unknown,
+}
+
+impl Outside {
+    /// How the pseudo-frame is written in folded stacks and tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outside::Engine => "[engine & host]",
+            Outside::Kernel => "[kernel]",
+            Outside::Startup => "[start-up & loader]",
+            Outside::Unknown => "[unknown]",
+        }
+    }
+
+    /// The kind of a pseudo-frame label, if it is one.
+    pub fn parse(label: &str) -> Option<Outside> {
+        [
+            Outside::Engine,
+            Outside::Kernel,
+            Outside::Startup,
+            Outside::Unknown,
+        ]
+        .into_iter()
+        .find(|o| o.label() == label)
+    }
+}
+
+/// One code range with a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Named {
+    start: u64,
+    end: u64,
+    name: String,
+}
+
+/// A sorted table of named ranges.
+#[derive(Debug, Clone, Default)]
+struct Table(Vec<Named>);
+
+impl Table {
+    fn sorted(mut v: Vec<Named>) -> Table {
+        v.sort_by_key(|n| (n.start, std::cmp::Reverse(n.end)));
+        Table(v)
+    }
+
+    fn find(&self, addr: u64) -> Option<&Named> {
+        let i = self.0.partition_point(|n| n.start <= addr);
+        self.0[..i].iter().rev().take(4).find(|n| addr < n.end)
+    }
+}
+
+/// Parses a perf map (`START SIZE NAME`, hex, `0x` optional). Later lines win where code
+/// was freed and its addresses reused.
+pub fn parse_perf_map(text: &str) -> Vec<(u64, u64, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+            let start = hex(parts.next()?)?;
+            let size = hex(parts.next()?)?;
+            let name = parts.next()?.trim().to_string();
+            (size > 0).then_some((start, size, name))
+        })
+        .collect()
+}
+
+/// A perf map's name as a frame: wasmtime calls unnamed functions `wasm[M]::function[N]`
+/// and its own stubs `wasm[M]::…trampoline…`; a named function is its name.
+fn jit_frame(name: &str) -> Frame {
+    if let Some(rest) = name.strip_prefix("wasm[") {
+        if let Some(i) = rest.find("]::function[") {
+            let index = &rest[i + "]::function[".len()..];
+            return Frame::Function {
+                name: format!("function[{}", index),
+                jit: true,
+                library: None,
+            };
+        }
+        return Frame::Outside(Outside::Engine);
+    }
+    if name.contains("trampoline") {
+        return Frame::Outside(Outside::Engine);
+    }
+    Frame::Function {
+        name: name.to_string(),
+        jit: true,
+        library: None,
+    }
+}
+
+/// The symbols of one ELF file, by virtual address, with how file offsets map to them.
+#[derive(Debug, Clone, Default)]
+struct Elf {
+    symbols: Table,
+    /// (file offset, size, virtual address) of each loadable segment.
+    segments: Vec<(u64, u64, u64)>,
+}
+
+impl Elf {
+    /// The file's symbols, or its separate debug file's when it has no symbol table of its
+    /// own (Debian's libc6-dbg names glibc's internal routines: `__memcpy_avx_unaligned`).
+    fn read(path: &Path) -> Option<Elf> {
+        use object::{Object, ObjectSegment};
+        let data = std::fs::read(path).ok()?;
+        let file = object::File::parse(&*data).ok()?;
+        let debug = file
+            .symbol_table()
+            .is_none()
+            .then(|| file.build_id().ok().flatten())
+            .flatten()
+            .and_then(|id| std::fs::read(debug_file(id)).ok());
+        let named = match debug
+            .as_deref()
+            .and_then(|d| object::File::parse(d).ok())
+        {
+            Some(d) => text_symbols(&d),
+            None => text_symbols(&file),
+        };
+        let segments = file
+            .segments()
+            .map(|s| {
+                let (off, size) = s.file_range();
+                (off, size, s.address())
+            })
+            .collect();
+        Some(Elf {
+            symbols: Table::sorted(named),
+            segments,
+        })
+    }
+}
+
+/// Where Debian keeps the separate debug file of a build id.
+fn debug_file(id: &[u8]) -> PathBuf {
+    let hex = crate::text::hex(id);
+    PathBuf::from(format!(
+        "/usr/lib/debug/.build-id/{}/{}.debug",
+        &hex[..2.min(hex.len())],
+        hex.get(2..).unwrap_or("")
+    ))
+}
+
+/// The functions a file defines, by address.
+fn text_symbols(file: &object::File<'_>) -> Vec<Named> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let mut named = Vec::new();
+    for sym in file.symbols().chain(file.dynamic_symbols()) {
+        if sym.kind() != SymbolKind::Text || sym.size() == 0 || !sym.is_definition() {
+            continue;
+        }
+        if let Ok(name) = sym.name() {
+            named.push(Named {
+                start: sym.address(),
+                end: sym.address() + sym.size(),
+                name: name.to_string(),
+            });
+        }
+    }
+    named.sort_by_key(|n| (n.start, n.name.clone()));
+    named.dedup_by(|a, b| a.start == b.start && a.name == b.name);
+    named
+}
+
+impl Elf {
+    /// The name of the function at `offset` in the file.
+    fn at_offset(&self, offset: u64) -> Option<&str> {
+        let (off, _, vaddr) = self
+            .segments
+            .iter()
+            .find(|(o, size, _)| *o <= offset && offset < o + size)?;
+        self.symbols
+            .find(offset - off + vaddr)
+            .map(|n| n.name.as_str())
+    }
+}
+
+/// C library routines an optimised libc runs under another name (glibc picks
+/// `__memcpy_avx_unaligned_erms` for `memcpy`): the name the program called, so that
+/// native meets the guest's own `memcpy` by name.
+fn called_name(symbol: &str) -> &str {
+    const ROUTINES: [&str; 14] = [
+        "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strnlen", "strcmp",
+        "strncmp", "strchr", "strrchr", "strcpy", "stpcpy", "bcmp",
+    ];
+    let bare = symbol.trim_start_matches('_');
+    ROUTINES
+        .iter()
+        .find(|r| {
+            bare.strip_prefix(**r)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+        })
+        .copied()
+        .unwrap_or(symbol)
+}
+
+/// Names sampled addresses of one process.
+pub struct Resolver {
+    mappings: Vec<Mapping>,
+    jit: Table,
+    files: HashMap<String, Option<Elf>>,
+    program: Option<PathBuf>,
+    others: Outside,
+}
+
+impl Resolver {
+    /// A resolver for a process with these executable mappings and, when an engine
+    /// compiled code in it, this perf map's text. `program` is the native program measured
+    /// (its functions are the program's own; the C library's are named with the library);
+    /// code in every other file is `others` (a native process's loader and start-up, or
+    /// the worker hosting an engine or a loaded library).
+    pub fn new(
+        mappings: Vec<Mapping>,
+        perf_map: &str,
+        program: Option<&Path>,
+        others: Outside,
+    ) -> Resolver {
+        let jit = parse_perf_map(perf_map)
+            .into_iter()
+            .map(|(start, size, name)| Named {
+                start,
+                end: start + size,
+                name,
+            })
+            .collect();
+        Resolver {
+            mappings,
+            jit: Table::sorted(jit),
+            files: HashMap::new(),
+            program: program.map(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf())),
+            others,
+        }
+    }
+
+    /// The names of every function of the program: the perf map's functions (an engine),
+    /// else the native program's text symbols.
+    pub fn program_functions(&mut self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .jit
+            .0
+            .iter()
+            .filter_map(|n| match jit_frame(&n.name) {
+                Frame::Function { name, .. } => Some(name),
+                Frame::Outside(_) => None,
+            })
+            .collect();
+        if names.is_empty()
+            && let Some(program) = self.program.clone()
+            && let Some(elf) = Elf::read(&program)
+        {
+            names = elf.symbols.0.into_iter().map(|n| n.name).collect();
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// What the address is. `return_address`: a caller's, which points after its call.
+    pub fn frame(&mut self, addr: u64, return_address: bool) -> Frame {
+        let addr = if return_address {
+            addr.saturating_sub(1)
+        } else {
+            addr
+        };
+        if addr >= 0xffff_8000_0000_0000 {
+            return Frame::Outside(Outside::Kernel);
+        }
+        if let Some(n) = self.jit.find(addr) {
+            return jit_frame(&n.name);
+        }
+        let Some(m) = self
+            .mappings
+            .iter()
+            .rev()
+            .find(|m| m.start <= addr && addr < m.end)
+            .cloned()
+        else {
+            return Frame::Outside(Outside::Unknown);
+        };
+        if !m.path.starts_with('/') {
+            // Anonymous memory no perf map names, [vdso], [vsyscall].
+            return Frame::Outside(if m.path.starts_with("[v") {
+                Outside::Kernel
+            } else {
+                Outside::Unknown
+            });
+        }
+        let path = Path::new(&m.path);
+        let is_program = self.program.as_deref().is_some_and(|p| {
+            p == path || path.canonicalize().is_ok_and(|c| c == p)
+        });
+        let file = m
+            .path
+            .rsplit('/')
+            .next()
+            .unwrap_or(&m.path)
+            .to_string();
+        let elf = self
+            .files
+            .entry(m.path.clone())
+            .or_insert_with(|| Elf::read(path));
+        let name = elf
+            .as_ref()
+            .and_then(|e| e.at_offset(addr - m.start + m.offset))
+            .map(str::to_string);
+        let c_library = file.starts_with("libc.") || file.starts_with("libm.");
+        match (self.program.is_some(), is_program, name) {
+            (true, true, Some(name)) => Frame::Function {
+                name,
+                jit: false,
+                library: None,
+            },
+            (true, true, None) => Frame::Outside(Outside::Unknown),
+            // The C library a native program calls, as the guest's own libc is compiled in.
+            (true, false, Some(name)) if c_library => Frame::Function {
+                name: called_name(&name).to_string(),
+                jit: false,
+                library: Some(file),
+            },
+            _ => Frame::Outside(self.others),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perf_map_lines_name_wasm_functions_and_engine_stubs() {
+        let map = parse_perf_map(
+            "0x7f0000001000 40 sha256_transform\n\
+             7f0000001040 20 wasm[0]::function[7]\n\
+             0x7f0000001060 10 wasm[0]::array_to_wasm_trampoline[2]\n\
+             bad line\n\
+             0x7f0000001080 0 empty\n",
+        );
+        assert_eq!(map.len(), 3, "{map:?}");
+        let mut r = Resolver::new(
+            Vec::new(),
+            "0x7f0000001000 40 sha256_transform\n7f0000001040 20 wasm[0]::function[7]\n\
+             0x7f0000001060 10 wasm[0]::array_to_wasm_trampoline[2]\n",
+            None,
+            Outside::Engine,
+        );
+        assert_eq!(
+            r.frame(0x7f0000001010, false),
+            Frame::Function {
+                name: "sha256_transform".into(),
+                jit: true,
+                library: None
+            }
+        );
+        // A return address just past the end belongs to the function before it.
+        assert!(matches!(r.frame(0x7f0000001040, true), Frame::Function { name, .. } if name == "sha256_transform"));
+        assert!(matches!(r.frame(0x7f0000001041, false), Frame::Function { name, .. } if name == "function[7]"));
+        assert_eq!(r.frame(0x7f0000001065, false), Frame::Outside(Outside::Engine));
+        assert_eq!(r.frame(0x7f0000009000, false), Frame::Outside(Outside::Unknown));
+        assert_eq!(
+            r.frame(0xffff_ffff_8100_0000, false),
+            Frame::Outside(Outside::Kernel)
+        );
+    }
+
+    #[test]
+    fn glibc_routines_are_named_as_called() {
+        assert_eq!(called_name("__memcpy_avx_unaligned_erms"), "memcpy");
+        assert_eq!(called_name("__memset_avx2_unaligned"), "memset");
+        assert_eq!(called_name("__strlen_evex"), "strlen");
+        assert_eq!(called_name("memcpy"), "memcpy");
+        assert_eq!(called_name("__memcpy_chk"), "memcpy");
+        assert_eq!(called_name("memcpyish"), "memcpyish");
+        assert_eq!(called_name("malloc"), "malloc");
+    }
+
+    #[test]
+    fn this_test_binary_names_its_own_functions() {
+        let exe = std::env::current_exe().unwrap();
+        let mut r = Resolver::new(
+            super::super::sampler::process_mappings(None),
+            "",
+            Some(&exe),
+            Outside::Engine,
+        );
+        let here = this_test_binary_names_its_own_functions as *const () as usize as u64;
+        match r.frame(here, false) {
+            Frame::Function { name, jit, library } => {
+                assert!(name.contains("this_test_binary_names_its_own_functions"), "{name}");
+                assert!(!jit && library.is_none());
+            }
+            other => panic!("{other:?}"),
+        }
+        // libc's memcpy, found through the mapping of the C library, as called.
+        let memcpy = libc::memcpy as *const () as usize as u64;
+        match r.frame(memcpy, false) {
+            Frame::Function { library, .. } => {
+                assert!(library.is_some_and(|l| l.starts_with("libc.")));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
