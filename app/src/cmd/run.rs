@@ -308,7 +308,15 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
 
 /// The HTTP load settings the command line asks for.
 fn http_settings(args: &RunArgs) -> Result<HttpSettings> {
-    let mut h = HttpSettings::default();
+    // The load of the run's size (quick: 1, 10 and 100 connections; full: the study's).
+    let size = args
+        .size
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(InputError)?
+        .unwrap_or(wasmeter_core::suite::Size::Quick);
+    let mut h = HttpSettings::for_size(size);
     if !args.concurrency.is_empty() {
         h.levels = args.concurrency.clone();
     }

@@ -232,11 +232,11 @@ impl Engine {
     }
 
     /// Starts `image` with `args` to find what this host needs: the flags to add and what
-    /// was adapted, or `Err` naming every setting tried and the last refusal. Found once
-    /// per run (the run's process and this engine, image and configuration: see
-    /// [`probe_cache`]); later cells of the run read the answer.
+    /// was adapted, or `Err` naming every setting tried and the last refusal. What a host
+    /// refuses is the host's, not the image's: found once per run (the run's process, this
+    /// engine and its configuration: see [`probe_cache`]), later cells read the answer.
     pub fn probe(&self, image: &str, args: &[&str]) -> Result<(Vec<String>, Vec<String>), String> {
-        let cache = probe_cache(self, image);
+        let cache = probe_cache(self);
         if let Some(known) = cache.as_deref().and_then(read_probe) {
             return known;
         }
@@ -357,9 +357,11 @@ impl Engine {
         run.extend(adapt.iter().cloned());
         run.push(image.into());
         run.push("{args}".into());
-        // The guest gets no environment; the engine's client needs its search path.
-        let env = ["PATH", "HOME"]
+        // The guest gets no environment; the engine's client needs its search path and
+        // whatever configures it, as the probe saw it (CONTAINERS_CONF, DOCKER_HOST, …).
+        let env = ["PATH"]
             .into_iter()
+            .chain(ENGINE_ENV)
             .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
             .collect();
         crate::runtime::CliCommand {
@@ -528,15 +530,15 @@ fn runc_installed() -> bool {
 
 /// Where a run keeps its probe's answer: named by the run's process (the worker's parent,
 /// with its start time, so a reused pid never reads an old answer) and a hash of the
-/// engine, the image and the environment that configures the engine. `None` when the
-/// parent's start time cannot be read: then every cell probes.
-fn probe_cache(engine: &Engine, image: &str) -> Option<PathBuf> {
+/// engine and the environment that configures it. `None` when the parent's start time
+/// cannot be read: then every cell probes.
+fn probe_cache(engine: &Engine) -> Option<PathBuf> {
     let parent = std::os::unix::process::parent_id();
     let stat = std::fs::read_to_string(format!("/proc/{parent}/stat")).ok()?;
     // Fields after the command's closing parenthesis: rest[0] is field 3, start time is 22.
     let started = stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.to_string();
     let mut h = Sha256::new();
-    for part in [engine.program.display().to_string(), engine.version.clone(), image.into()] {
+    for part in [engine.program.display().to_string(), engine.version.clone()] {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -552,12 +554,14 @@ fn probe_cache(engine: &Engine, image: &str) -> Option<PathBuf> {
 }
 
 /// Variables that change what a container engine does by default.
-const ENGINE_ENV: [&str; 6] = [
+const ENGINE_ENV: [&str; 8] = [
     "CONTAINERS_CONF",
     "CONTAINERS_STORAGE_CONF",
     "XDG_CONFIG_HOME",
+    "XDG_RUNTIME_DIR",
     "HOME",
     "DOCKER_HOST",
+    "DOCKER_CONFIG",
     "CONTAINER_HOST",
 ];
 

@@ -88,6 +88,23 @@ impl Default for HttpSettings {
 }
 
 impl HttpSettings {
+    /// The load of a run of this size where nobody set one: `quick` (the default) loads
+    /// 1, 10 and 100 connections for 0.8 s each after 0.4 s of latency, about 3.5 s an
+    /// iteration, so a default gateway run is one a person waits for (docs/http.md);
+    /// `full` loads as the published gateway study did ([`HttpSettings::default`]: six
+    /// levels of 2 s, 1 s of latency, about 16 s an iteration).
+    pub fn for_size(size: crate::suite::Size) -> HttpSettings {
+        match size {
+            crate::suite::Size::Full => HttpSettings::default(),
+            crate::suite::Size::Quick => HttpSettings {
+                levels: vec![1, 10, 100],
+                duration_ms: 800,
+                latency_ms: 400,
+                ..HttpSettings::default()
+            },
+        }
+    }
+
     /// Longest one iteration of a cell can take when every server behaves: what the
     /// runner's per-iteration timeout is extended by. `test_rates` is the most rates any
     /// test lists itself (used when the run sets none).

@@ -473,8 +473,9 @@ fn explain_test(test: &str, merged: &[Merged], typical: &[Option<f64>], baseline
         note: None,
     };
     // Each note once, with every runtime it is true of.
-    let mut said: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut said: Vec<(String, Vec<String>)> = Vec::new();
     let mut say = |text: String, rt: &str| {
+        let rt = rt.to_string();
         match said.iter_mut().find(|(t, _)| *t == text) {
             Some((_, rts)) => rts.push(rt),
             None => said.push((text, vec![rt])),

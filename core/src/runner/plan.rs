@@ -2,6 +2,7 @@
 
 use super::policy::{DEFAULT_BASELINE, applicability, cell_applicability};
 use super::request::RunRequest;
+use crate::http::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::{Measure, NotApplicable, PairMode, RunOrder, RunSettings};
 use crate::suite::{STARTUP_TEST, Suite, SuiteError, SuiteKind, TestCase};
@@ -108,7 +109,7 @@ impl Plan {
             .map_err(PlanError::Invalid)?;
         let selected: Vec<(String, bool)> = if asked.is_empty() {
             all.iter()
-                .filter(|r| r.available() && crate::runtime::in_defaults(&r.id))
+                .filter(|r| r.available() && super::policy::in_default_run(&r.id, kind))
                 .map(|r| (r.id.clone(), false))
                 .collect()
         } else {
@@ -287,7 +288,9 @@ impl Plan {
                 ));
             }
         }
-        let http = kind.is_http().then(|| req.http.clone().unwrap_or_default());
+        let http = kind
+            .is_http()
+            .then(|| req.http.clone().unwrap_or_else(|| HttpSettings::for_size(req.size)));
         if let Some(h) = &http {
             if h.levels.is_empty() || h.levels.contains(&0) {
                 return Err(PlanError::Invalid(

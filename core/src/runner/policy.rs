@@ -49,6 +49,32 @@ pub fn resolve_timeout(explicit: Option<u64>, suite: &Suite) -> (u64, TimeoutSou
     }
 }
 
+/// The gateway's runtimes in a run that names none: native, embedded wasmtime (pooling, as
+/// deployed) and wasmer, a wasi:http component per request (`wasmtime-http`), a runtime CLI
+/// per request (`wasmtime-cli`) and the native gateway in a container: one of each way of
+/// serving. Every variant loads a server for seconds per test, so the other 20 run when
+/// named (`--runtimes all` runs every one).
+pub const GATEWAY_DEFAULTS: [&str; 6] = [
+    "native",
+    "wasmtime-pooling",
+    "wasmer-cranelift",
+    "wasmtime-http",
+    "wasmtime-cli",
+    crate::http::container::VARIANT,
+];
+
+/// Whether a runtime joins a run of a suite of this kind that names no runtimes (when it is
+/// available and applies): for the gateway [`GATEWAY_DEFAULTS`], else every runtime but
+/// those that run only when named ([`crate::runtime::in_defaults`]).
+pub fn in_default_run(id: &str, kind: SuiteKind) -> bool {
+    match kind {
+        SuiteKind::Gateway => GATEWAY_DEFAULTS.contains(&id),
+        SuiteKind::Command | SuiteKind::Lifecycle | SuiteKind::Servers => {
+            crate::runtime::in_defaults(id)
+        }
+    }
+}
+
 /// Whether a runtime can run a suite, and if not why (shown as "not applicable"): the
 /// rule of the suite's kind ([`applies_to`]: embedded engines only for lifecycle, no
 /// embedded engine for servers, Docker for the gateway only, lifecycle-only
@@ -104,7 +130,10 @@ impl RunDefaults {
             memory_cap_mib: DEFAULT_MEMORY_CAP_MIB,
             sample_interval_ms: DEFAULT_SAMPLE_INTERVAL_MS,
             baseline: DEFAULT_BASELINE.into(),
-            http: suite.kind.is_http().then(HttpSettings::default),
+            http: suite
+                .kind
+                .is_http()
+                .then(|| HttpSettings::for_size(Size::Quick)),
         }
     }
 }

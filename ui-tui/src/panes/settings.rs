@@ -265,7 +265,7 @@ impl Default for SettingsPane {
             editing: None,
             error: None,
             runtime_ids: Vec::new(),
-            http: HttpSettings::default(),
+            http: HttpSettings::for_size(wasmeter_core::suite::Size::Quick),
             modules: false,
             module: ModuleFields::default(),
         }
