@@ -189,6 +189,14 @@ try {
       sweepVisible: Boolean(q('#sweep-section') && !q('#sweep-section').hidden && q('#sweep-section').getClientRects().length),
       sweepPoints: Array.from(document.querySelectorAll('#sweep-chart svg circle[data-runtime]')).map((c) => c.getAttribute('data-runtime')),
       sweepNotes: Array.from(document.querySelectorAll('#sweep-notes li')).map((li) => li.textContent),
+      profileVisible: Boolean(q('#profile-section') && !q('#profile-section').hidden && q('#profile-section').getClientRects().length),
+      profileFlames: Array.from(document.querySelectorAll('#profile-section div.flame')).map((d) => ({
+        runtime: d.getAttribute('data-runtime'),
+        rects: d.querySelectorAll('svg rect').length,
+        titles: d.querySelectorAll('svg title').length,
+        width: d.querySelector('svg') ? d.querySelector('svg').getBoundingClientRect().width : 0,
+      })),
+      profileRows: Array.from(document.querySelectorAll('#profile-section table.profile-table tbody tr')).map((tr) => Array.from(tr.cells).map((c) => c.textContent)),
       sizesRows: Array.from(document.querySelectorAll('#sizes-table tbody tr')).map((r) => Array.from(r.cells).map((c) => c.getAttribute('data-sort'))),
       sizesHead: Array.from(document.querySelectorAll('#sizes-table thead th')).map((th) => th.textContent),
       memoryRows: document.querySelectorAll('#memory-table tbody tr').length,
@@ -279,6 +287,23 @@ try {
       `#heap-chart draws ${dom.heapDashed} dashed (sparse) lines`);
   } else {
     check(dom.geomeanSvg > 0, 'no svg in #geomean-chart');
+  }
+  // A profiled run: the first test's table as core wrote it, and a flame graph per profiled
+  // cell of that test, each drawn (frames with their tooltips) and wide enough to read.
+  const profile = run0 && run0.profile && typeof run0.profile === 'object' ? run0.profile : null;
+  if (profile && profile.explanation) {
+    const first = profile.explanation.tests[0];
+    const want = (profile.flames || []).filter((f) => f.test === first.test).map((f) => f.runtime);
+    check(dom.profileVisible, 'a profiled run but #profile-section is hidden');
+    check(JSON.stringify(dom.profileFlames.map((f) => f.runtime)) === JSON.stringify(want), `#profile-section draws flame graphs of ${dom.profileFlames.map((f) => f.runtime).join(', ')}; the data has ${want.join(', ')}`);
+    for (const f of dom.profileFlames) {
+      check(f.rects > 2 && f.titles === f.rects - 1, `the flame graph of ${f.runtime} has ${f.rects} frames and ${f.titles} tooltips`);
+      check(f.width > 300, `the flame graph of ${f.runtime} is ${f.width} px wide`);
+    }
+    const table = (profile.tables || [])[0];
+    check(table && JSON.stringify(dom.profileRows) === JSON.stringify(table.rows), `#profile-section's table differs from core's: ${JSON.stringify(dom.profileRows).slice(0, 300)}`);
+  } else {
+    check(!dom.profileVisible, 'a profile section for a run without profiles');
   }
   // A run with a sweep: the first test's scan draws a point per combination with a figure,
   // and names the best one.

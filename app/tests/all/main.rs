@@ -22,6 +22,7 @@ mod libsodium;
 mod lifecycle;
 mod modules;
 mod plans;
+mod profile;
 mod report;
 mod sweeps;
 mod tui_tmux;

@@ -577,7 +577,7 @@ fn absence_note(
     let mut words = Vec::new();
     if !inlined.is_empty() {
         words.push(format!(
-            "inlined on {} (no such function in that build)",
+            "no function of that name in the build on {}: inlined into its callers there, or the guest's own C library's",
             inlined.join(", ")
         ));
     }

@@ -167,6 +167,23 @@ impl Elf {
     }
 }
 
+/// The functions a native program imports from its libraries (`printf`, `malloc`), by the
+/// names it calls them.
+fn imports(path: &Path) -> Vec<String> {
+    use object::{Object, ObjectSymbol};
+    let Ok(data) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let Ok(file) = object::File::parse(&*data) else {
+        return Vec::new();
+    };
+    file.dynamic_symbols()
+        .filter(|s| s.is_undefined())
+        .filter_map(|s| s.name().ok().map(|n| called_name(n).to_string()))
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
 /// Where Debian keeps the separate debug file of a build id.
 fn debug_file(id: &[u8]) -> PathBuf {
     let hex = crate::text::hex(id);
@@ -269,7 +286,7 @@ impl Resolver {
     }
 
     /// The names of every function of the program: the perf map's functions (an engine),
-    /// else the native program's text symbols.
+    /// else the native program's text symbols and the C library functions it imports.
     pub fn program_functions(&mut self) -> Vec<String> {
         let mut names: Vec<String> = self
             .jit
@@ -285,6 +302,7 @@ impl Resolver {
             && let Some(elf) = Elf::read(&program)
         {
             names = elf.symbols.0.into_iter().map(|n| n.name).collect();
+            names.extend(imports(&program));
         }
         names.sort();
         names.dedup();

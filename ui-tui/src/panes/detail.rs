@@ -469,7 +469,7 @@ impl DetailPane {
         let rows_room = area.height.saturating_sub(9) as usize;
         let ct = explain_table(&shown, &e.baseline, rows_room.saturating_sub(shown.outside.len() + 1).max(3));
         let title = format!(
-            "Profile of {test}: {}  (a: {}, v: next view)",
+            "Profile: {}  (a: {}, v: next view)",
             ct.title.clone().unwrap_or_default(),
             if self.profile_all {
                 "selected vs baseline"
@@ -480,7 +480,7 @@ impl DetailPane {
         let notes = (ct.notes.len() as u16).min(4);
         let parts =
             Layout::vertical([Constraint::Min(4), Constraint::Length(notes)]).split(area);
-        let widths = fitted_widths(&ct, 26, 7, 12);
+        let widths = fitted_widths(&ct, 26, 7, 24);
         let rows = ct.rows.iter().chain(&ct.footer).map(|r| {
             Row::new(
                 r.iter()

@@ -867,3 +867,93 @@ fn a_run_of_programs_shows_their_sizes_after_the_phases() {
     key(&mut b, KeyCode::Char('v'));
     assert!(!render(&b, 140, 40).contains("Sizes: module"));
 }
+
+/// Issue 46: a profiled run opens on its profile: the selected cell's runtime beside the
+/// baseline, function by function, as core's table (shares, times, ratios); `a` shows
+/// every runtime; a profile file that cannot be read is said in one line.
+#[test]
+fn a_profiled_run_shows_where_the_time_goes_per_function() {
+    use std::collections::BTreeMap;
+    use wasmeter_core::profile::{PROFILES_FILE, ProfileRow};
+    let tmp = tempfile::tempdir().unwrap();
+    let mut run = saved_run("compute-20261128-090000-abcd", None, 1.0, None);
+    run.meta.settings.profile = true;
+    let row = |rt: &str, stacks: &[(&str, u64)]| ProfileRow {
+        runtime: rt.into(),
+        test: "sha256".into(),
+        invocation: 0,
+        method: "software CPU clock every 250 µs".into(),
+        period_ns: 250_000,
+        iterations: 3,
+        stacks: stacks
+            .iter()
+            .map(|(s, n)| (s.to_string(), *n))
+            .collect::<BTreeMap<_, _>>(),
+        libraries: BTreeMap::new(),
+        functions: vec!["main".into(), "memcpy".into(), "sha256_block".into()],
+        lost: 0,
+        kernel: true,
+        leaf_only: None,
+        names: None,
+        unattributed: None,
+    };
+    let rows = [
+        row(
+            "native",
+            &[("sha256_block", 800), ("memcpy", 150), ("[kernel]", 50)],
+        ),
+        row(
+            "wasmtime",
+            &[
+                ("main;sha256_block", 1800),
+                ("main;memcpy", 900),
+                ("[engine & host]", 300),
+            ],
+        ),
+        row("wasmer-cranelift", &[("main;sha256_block", 2000)]),
+    ];
+    // Written as the runner writes a run: its rows, then each iteration's profile.
+    let mut w = wasmeter_core::store::RunWriter::create(tmp.path(), run.meta.clone()).unwrap();
+    w.measurements(&run.measurements).unwrap();
+    for c in &run.cells {
+        w.cell(c).unwrap();
+    }
+    for r in &rows {
+        w.profile(r).unwrap();
+    }
+    let dir = w.finish(RunStatus::Complete).unwrap();
+    let loaded = wasmeter_core::store::load_run(&dir).unwrap();
+    let mut a = app();
+    a.detail = Some(DetailPane::new(loaded));
+    a.focus = Pane::Detail;
+    // The matrix starts on native; one step right compares wasmtime with it.
+    key(&mut a, KeyCode::Right);
+    let shown = render(&a, 170, 46);
+    assert!(shown.contains("Profile: sha256 — samples: native 1000, wasmtime 3000"), "{shown}");
+    let line = |name: &str| {
+        shown
+            .lines()
+            .find(|l| l.contains(&format!("│{name} ")))
+            .unwrap_or_else(|| panic!("no {name} row:\n{shown}"))
+            .to_string()
+    };
+    let block = line("sha256_block");
+    assert!(block.contains("80.0 %") && block.contains("60.0 %"), "{block}");
+    assert!(!shown.contains("wasmer-cranelift share"), "{shown}");
+    let memcpy = line("memcpy");
+    assert!(memcpy.contains("15.0 %") && memcpy.contains("30.0 %"), "{memcpy}");
+    assert!(line("[engine & host]").contains("10.0 %"), "{shown}");
+    // Every runtime with `a`.
+    key(&mut a, KeyCode::Char('a'));
+    let all = render(&a, 170, 46);
+    assert!(all.contains("wasmer-cranelift share"), "{all}");
+    assert!(all.contains("100.0 %"), "{all}");
+
+    // A damaged profile file: the view says which file and why.
+    std::fs::write(dir.join(PROFILES_FILE), "{\"runtime\": 3}\n").unwrap();
+    let mut b = app();
+    b.detail = Some(DetailPane::new(wasmeter_core::store::load_run(&dir).unwrap()));
+    b.focus = Pane::Detail;
+    let broken = render(&b, 170, 46);
+    assert!(broken.contains("profiles.jsonl: line 1: not a profile"), "{broken}");
+}

@@ -98,4 +98,8 @@ settings: Array<string>,
 /**
  * Run a sweep of more than 64 combinations (`--yes`).
  */
-yes: boolean, };
+yes: boolean, 
+/**
+ * Profile the execute phase of every cell that can be (`--profile`).
+ */
+profile: boolean, };

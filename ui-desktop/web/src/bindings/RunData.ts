@@ -6,6 +6,7 @@ import type { HeapSeries } from "./HeapSeries";
 import type { HttpCell } from "./HttpCell";
 import type { Machine } from "./Machine";
 import type { NotApplicable } from "./NotApplicable";
+import type { ProfileReport } from "./ProfileReport";
 import type { RunSettings } from "./RunSettings";
 import type { RunStatus } from "./RunStatus";
 import type { RunSummary } from "./RunSummary";
@@ -43,6 +44,10 @@ http?: Array<HttpCell>,
  * and native sizes in the metadata: the size tables).
  */
 cell_sizes: Array<CellSizes>, 
+/**
+ * A profiled run (`run --profile`): where each cell's time went, and its flame graphs.
+ */
+profile?: ProfileReport | null, 
 /**
  * Layout version.
  */

@@ -81,4 +81,9 @@ pair_mode?: PairMode | null,
  * interval was still wider than this, so cells may have more invocations than
  * `invocations` (never fewer).
  */
-precision?: Precision | null, };
+precision?: Precision | null, 
+/**
+ * `run --profile`: the measured iterations' execute phase was sampled, and the run
+ * holds their profiles (`profiles.jsonl`).
+ */
+profile?: boolean, };

@@ -240,7 +240,10 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
           {run.profile && (
             <div class="panel">
               <h2>
-                Profile <span class="muted small">(where the time goes, function by function, against {run.profile.explanation?.baseline ?? s.baseline})</span>
+                Profile{' '}
+                <span class="muted small">
+                  (where the time goes, function by function, against {run.profile.explanation?.baseline ?? s.baseline})
+                </span>
               </h2>
               <Profile profile={run.profile} />
             </div>

@@ -223,6 +223,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const [baseline, setBaseline] = useState('');
   const [label, setLabel] = useState('');
   const [skipMissing, setSkipMissing] = useState(false);
+  const [profile, setProfile] = useState(false);
   const [levels, setLevels] = useState<string | null>(null);
   const [levelSecs, setLevelSecs] = useState<string | null>(null);
   const [latencySecs, setLatencySecs] = useState<string | null>(null);
@@ -508,6 +509,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       skip_missing: skipMissing,
       settings: sweepLines(sweepText),
       yes: false,
+      // Core refuses it where it cannot sample (other kinds of suites), in one line.
+      profile: profile && kind === 'command',
     };
     // What was left alone is left out: core decides it as for any front end.
     if (warmup !== null) choices.warmup = num(warmup);
@@ -1004,6 +1007,20 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
             />
             Skip runtimes that are missing instead of refusing
           </label>
+          {kind === 'command' && (
+            <label
+              class="check"
+              title="Samples each cell's execute phase: the run detail then shows where the time goes, function by function"
+            >
+              <input
+                type="checkbox"
+                checked={profile}
+                onChange={(e) => setProfile(e.currentTarget.checked)}
+                data-testid="setting-profile"
+              />
+              Profile: where each runtime spends its time, per function
+            </label>
+          )}
         </fieldset>
       </div>
     </section>

@@ -51,6 +51,7 @@ describe('api', () => {
       skip_missing: false,
       settings: [],
       yes: false,
+      profile: false,
     };
     await api.startRun('compute', choices, (b) => batches.push(b));
     expect(calls).toHaveLength(1);
@@ -69,7 +70,7 @@ describe('api', () => {
       throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
     });
     await expect(
-      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false }, () => {}),
+      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false, profile: false }, () => {}),
     ).rejects.toEqual({
       code: 'busy',
       message: 'a run is already in progress; cancel it or wait',

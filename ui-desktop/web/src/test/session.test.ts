@@ -3,7 +3,15 @@ import type { RunChoices, RunEvent } from '../api';
 import { LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { planned } from './events';
 
-const settings: RunChoices = { tests: [], runtimes: ['native'], baseline: 'native', skip_missing: false, settings: [], yes: false };
+const settings: RunChoices = {
+  tests: [],
+  runtimes: ['native'],
+  baseline: 'native',
+  skip_missing: false,
+  settings: [],
+  yes: false,
+  profile: false,
+};
 
 function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {
   const frames: (() => void)[] = [];

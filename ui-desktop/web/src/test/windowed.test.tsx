@@ -136,7 +136,15 @@ describe('the live screen at 10,000 cells', () => {
     });
     const big = bigRun(100, 100);
     const cells = big.runtimes.flatMap((r) => big.tests.map((t): [string, string] => [r, t]));
-    await session.start('compute', { tests: [], runtimes: [], baseline: 'native', skip_missing: false, settings: [], yes: false });
+    await session.start('compute', {
+      tests: [],
+      runtimes: [],
+      baseline: 'native',
+      skip_missing: false,
+      settings: [],
+      yes: false,
+      profile: false,
+    });
     render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
     // The first 150 cells (native on every test, rt001 on half) finish; native takes 1 µs, rt001 2 µs;
     // rt002 has not started.

@@ -6,15 +6,15 @@
  * the baseline; "All runtimes" shows every column.
  */
 import { useState } from 'preact/hooks';
-import type { ProfileReport } from '../../bindings/ProfileReport';
 import type { FunctionCell } from '../../bindings/FunctionCell';
 import type { FunctionRow } from '../../bindings/FunctionRow';
-import { formatNs, formatRatio } from '../../format';
+import type { ProfileReport } from '../../bindings/ProfileReport';
+import { MISSING as DASH, formatNs, formatRatio } from '../../format';
 
 const TOP = 15;
 
 function share(c: FunctionCell | null): string {
-  return c ? `${(100 * c.share).toFixed(1)} %` : '—';
+  return c ? `${(100 * c.share).toFixed(1)} %` : DASH;
 }
 
 export function Profile({ profile }: { profile: ProfileReport }) {
@@ -33,9 +33,7 @@ export function Profile({ profile }: { profile: ProfileReport }) {
   if (!t) return <p class="muted">No profiled cells in this run.</p>;
   const names = t.runtimes.map((r) => r.runtime);
   const chosen = runtime && names.includes(runtime) ? runtime : (names.find((n) => n !== e.baseline) ?? names[0]);
-  const shown = names
-    .map((n, k) => ({ n, k }))
-    .filter(({ n }) => all || n === e.baseline || n === chosen);
+  const shown = names.map((n, k) => ({ n, k })).filter(({ n }) => all || n === e.baseline || n === chosen);
   const rows = (list: readonly FunctionRow[]) =>
     list.map((r) => (
       <tr key={r.name} class={r.name.startsWith('[') ? 'muted' : undefined}>
@@ -51,11 +49,11 @@ export function Profile({ profile }: { profile: ProfileReport }) {
               {share(c)}
             </td>,
             <td key={`${n}t`} class="num">
-              {c ? formatNs(c.ns) : '—'}
+              {c ? formatNs(c.ns) : DASH}
             </td>,
             n === e.baseline ? null : (
               <td key={`${n}r`} class="num">
-                {c ? formatRatio(c.ratio) : '—'}
+                {c ? formatRatio(c.ratio) : DASH}
               </td>
             ),
           ];
@@ -63,10 +61,7 @@ export function Profile({ profile }: { profile: ProfileReport }) {
       </tr>
     ));
   const flame = profile.flames.find((f) => f.test === t.test && f.runtime === chosen);
-  const notes = [
-    ...t.functions.slice(0, TOP).flatMap((r) => (r.note ? [`${r.name}: ${r.note}`] : [])),
-    ...t.notes,
-  ];
+  const notes = [...t.functions.slice(0, TOP).flatMap((r) => (r.note ? [`${r.name}: ${r.note}`] : [])), ...t.notes];
   return (
     <div data-testid="profile">
       <div class="controls">
@@ -96,8 +91,8 @@ export function Profile({ profile }: { profile: ProfileReport }) {
         </label>
       </div>
       <p class="muted small">
-        Samples: {t.runtimes.map((r) => `${r.runtime} ${r.samples}`).join(', ')} · share of each runtime’s samples, time as that
-        share of the cell’s typical time, × {e.baseline} for the same function.
+        Samples: {t.runtimes.map((r) => `${r.runtime} ${r.samples}`).join(', ')} · share of each runtime’s samples, time as that share of
+        the cell’s typical time, × {e.baseline} for the same function.
       </p>
       <table class="profile" data-testid="profile-table">
         <thead>
@@ -133,7 +128,6 @@ export function Profile({ profile }: { profile: ProfileReport }) {
       )}
       {flame ? (
         // The SVG is core's: names escaped, no script; its frames' titles are tooltips.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: core's own SVG, escaped
         <div class="flame" data-testid="profile-flame" dangerouslySetInnerHTML={{ __html: flame.svg }} />
       ) : (
         <p class="muted" data-testid="profile-no-flame">

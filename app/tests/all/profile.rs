@@ -1,0 +1,257 @@
+//! Profiles end to end (issue 46): a run with `--profile` samples each cell's execute phase
+//! on native and two engines, `explain` joins the functions by name across them, the HTML
+//! report draws a flame graph per profiled cell in headless Chromium, the folded export
+//! opens in speedscope; bad input gets one line and exit 2.
+
+use crate::common::{json, stderr, stdout, wasmeter};
+use serde_json::Value;
+
+/// The profiled runtimes of the run below.
+const RUNTIMES: &str = "native,wasmtime,wasmer-cranelift,wasmi";
+
+fn profiled_run(results: &std::path::Path) {
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "x25519,matmul",
+            "--runtimes",
+            RUNTIMES,
+            "--invocations",
+            "3",
+            "--profile",
+            "--json",
+        ],
+        results,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+fn explained(results: &std::path::Path, extra: &[&str]) -> Value {
+    let mut args = vec!["explain", "latest", "--format", "json"];
+    args.extend_from_slice(extra);
+    let out = wasmeter(&args, results);
+    assert!(out.status.success(), "{}", stderr(&out));
+    json(&out)
+}
+
+/// Each column's shares: its functions and the code outside them.
+fn shares(t: &Value, k: usize) -> (Vec<(String, f64)>, f64) {
+    let of = |rows: &Value| -> Vec<(String, f64)> {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| {
+                let c = &r["cells"][k];
+                (!c.is_null()).then(|| (r["name"].as_str().unwrap().to_string(), c["share"].as_f64().unwrap()))
+            })
+            .collect()
+    };
+    let functions = of(&t["functions"]);
+    let outside: f64 = of(&t["outside"]).iter().map(|(_, s)| s).sum();
+    (functions, outside)
+}
+
+#[test]
+fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() {
+    let tmp = tempfile::tempdir().unwrap();
+    profiled_run(tmp.path());
+    let e = explained(tmp.path(), &[]);
+    assert_eq!(e["baseline"], "native");
+    let tests = e["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 2, "{e}");
+    for t in tests {
+        let columns: Vec<&str> = t["runtimes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["runtime"].as_str().unwrap())
+            .collect();
+        assert_eq!(columns, RUNTIMES.split(',').collect::<Vec<_>>(), "{t}");
+        for (k, c) in t["runtimes"].as_array().unwrap().iter().enumerate() {
+            let rt = c["runtime"].as_str().unwrap();
+            if rt == "wasmi" {
+                // An interpreter's time is not put on functions: said, not faked.
+                let why = c["unattributed"].as_str().unwrap();
+                assert!(why.contains("interprets"), "{why}");
+                assert_eq!(c["samples"], 0, "{c}");
+                continue;
+            }
+            assert!(c["unattributed"].is_null(), "{rt}: {c}");
+            // Three invocations of tens of milliseconds at 4 kHz: hundreds of samples.
+            assert!(c["samples"].as_u64().unwrap() > 200, "{rt}: {c}");
+            assert_eq!(c["few_samples"], false, "{rt}: {c}");
+            let (functions, outside) = shares(t, k);
+            let total: f64 = functions.iter().map(|(_, s)| s).sum::<f64>() + outside;
+            assert!((total - 1.0).abs() < 0.01, "{rt}: shares add up to {total}");
+            // The estimated times add up to the cell's typical time as the shares do.
+            let typical = c["typical_ns"].as_f64().unwrap();
+            assert_eq!(t["total"]["cells"][k]["ns"].as_f64().unwrap(), typical);
+            // Where the time goes is named, not hidden in "outside".
+            assert!(outside < 0.2, "{rt}: {outside} outside the program's functions");
+        }
+        let name = t["test"].as_str().unwrap();
+        let row = |f: &str| {
+            t["functions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["name"] == f)
+                .unwrap_or_else(|| panic!("{name}: no {f} in {t}"))
+                .clone()
+        };
+        if name == "x25519" {
+            // The field multiplication is one function on every side, and the ratio is
+            // the engine's time over native's for it.
+            let fe_mul = row("fe_mul");
+            for k in 0..3 {
+                assert!(!fe_mul["cells"][k].is_null(), "{fe_mul}");
+            }
+            let (n, w) = (&fe_mul["cells"][0], &fe_mul["cells"][1]);
+            let ratio = w["ns"].as_f64().unwrap() / n["ns"].as_f64().unwrap();
+            assert!((w["ratio"].as_f64().unwrap() - ratio).abs() < 1e-9 * ratio);
+            // wasm has no 128-bit multiply: compiler-rt's __multi3 is a function of the
+            // module, which native inlines as one instruction; said as inlined there.
+            let multi3 = row("__multi3");
+            assert!(multi3["cells"][0].is_null() && !multi3["cells"][1].is_null());
+            assert!(
+                multi3["note"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no function of that name in the build on native"),
+                "{multi3}"
+            );
+            for k in 1..3 {
+                let named = shares(t, k).0.len();
+                assert!(named >= 3, "{k}: {named} named functions");
+            }
+        } else {
+            // matmul's kernel is inlined into main in every build.
+            assert!(row("main")["cells"][0]["share"].as_f64().unwrap() > 0.9);
+        }
+    }
+    // --runtimes and --tests narrow the table.
+    let two = explained(tmp.path(), &["--tests", "x25519", "--runtimes", "native,wasmtime"]);
+    assert_eq!(two["tests"].as_array().unwrap().len(), 1);
+    assert_eq!(two["tests"][0]["runtimes"].as_array().unwrap().len(), 2);
+
+    // The text form: a table per test, every function on one row.
+    let text = stdout(&wasmeter(&["explain", "latest", "--top", "3"], tmp.path()));
+    assert!(text.contains("x25519 — samples: native "), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("fe_mul ") && l.contains(" %")),
+        "{text}"
+    );
+    assert!(text.contains("more functions") || text.contains("[kernel]"), "{text}");
+
+    // The HTML report: the table and a flame graph per profiled cell, in Chromium.
+    let html = tmp.path().join("profile.html");
+    crate::common::export_latest(tmp.path(), "html", &html);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("\"flames\":[{"), "the report carries the flame graphs");
+    crate::report::browser_check(&html, "profile-report.png");
+
+    // Folded stacks for speedscope: test;runtime;frames count, one line per stack.
+    let folded = tmp.path().join("run.folded");
+    crate::common::export_latest(tmp.path(), "folded", &folded);
+    let lines = std::fs::read_to_string(&folded).unwrap();
+    let mut counted = 0;
+    for l in lines.lines() {
+        let (stack, n) = l.rsplit_once(' ').unwrap();
+        counted += n.parse::<u64>().unwrap();
+        let mut frames = stack.split(';');
+        assert!(["x25519", "matmul"].contains(&frames.next().unwrap()), "{l}");
+        assert!(RUNTIMES.contains(frames.next().unwrap()), "{l}");
+        assert!(frames.next().is_some(), "{l}");
+    }
+    let sampled: u64 = e["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t["runtimes"].as_array().unwrap().clone())
+        .map(|c| c["samples"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, sampled, "every sample in the folded file, once");
+}
+
+/// One line on stderr and exit 2, and nothing left where the output would have gone.
+fn refused(out: &std::process::Output, words: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(words), "{words}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run", "--suite", "compute", "--tests", "sha256", "--runtimes", "native",
+        ];
+        args.extend_from_slice(extra);
+        wasmeter(&args, tmp.path())
+    };
+    refused(
+        &run(&["--profile", "--measure", "instructions"]),
+        "--profile samples the execute phase's time; --measure instructions",
+    );
+    refused(
+        &wasmeter(
+            &["run", "--suite", "lifecycle", "--runtimes", "wasmtime", "--profile"],
+            tmp.path(),
+        ),
+        "--profile samples a command's execute phase; 'lifecycle' is a lifecycle suite",
+    );
+    // A run without profiles: explain and the folded export say how to get them.
+    let out = run(&["--invocations", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    refused(
+        &wasmeter(&["explain", "latest"], tmp.path()),
+        "has no profiles: run it with --profile",
+    );
+    let folded = tmp.path().join("x.folded");
+    refused(
+        &wasmeter(
+            &["export", "latest", "--format", "folded", "-o", folded.to_str().unwrap()],
+            tmp.path(),
+        ),
+        "--format folded exports profiles",
+    );
+    assert!(!folded.exists(), "no partial file");
+    // A profiled run: unknown tests and runtimes are named with what there is.
+    let out = run(&["--invocations", "2", "--profile", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    refused(
+        &wasmeter(&["explain", "latest", "--tests", "nope"], tmp.path()),
+        "has no profiled test 'nope' (profiled: sha256)",
+    );
+    refused(
+        &wasmeter(&["explain", "latest", "--runtimes", "wasmtime"], tmp.path()),
+        "has no profiled runtime 'wasmtime' (profiled: native)",
+    );
+    refused(
+        &wasmeter(&["explain", "latest", "--format", "svg"], tmp.path()),
+        "--format: 'svg' is not text or json",
+    );
+    // A damaged profile file: named, with its line; the run's other data is untouched.
+    let dir = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("profiles.jsonl").exists())
+        .max()
+        .unwrap();
+    let file = dir.join("profiles.jsonl");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("{\"runtime\": 3}\n");
+    std::fs::write(&file, &text).unwrap();
+    refused(
+        &wasmeter(&["explain", "latest"], tmp.path()),
+        "profiles.jsonl: line 3: not a profile",
+    );
+    let shown = wasmeter(&["show", "latest"], tmp.path());
+    assert!(shown.status.success(), "{}", stderr(&shown));
+}
