@@ -293,11 +293,7 @@ fn killed_run_resumed(engine: &str, oci: &Oci) {
 }
 
 /// The lock, the engine and the OCI runtimes of a container test.
-type Here = (
-    std::sync::MutexGuard<'static, ()>,
-    &'static str,
-    Vec<Oci>,
-);
+type Here = (std::sync::MutexGuard<'static, ()>, &'static str, Vec<Oci>);
 
 /// One test at a time, the engine and the configurations to run under (`None`, said, when
 /// the machine has no engine: allowed outside CI only).
@@ -394,12 +390,14 @@ impl Oci {
 /// Whether an OCI runtime answers `--version` (on PATH, or in /usr/sbin where Debian puts
 /// runc).
 fn installed(name: &str) -> bool {
-    [name.to_string(), format!("/usr/sbin/{name}")].iter().any(|p| {
-        std::process::Command::new(p)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
+    [name.to_string(), format!("/usr/sbin/{name}")]
+        .iter()
+        .any(|p| {
+            std::process::Command::new(p)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
 }
 
 /// `docker` when the runtimes row says so, else `podman`.
@@ -450,7 +448,9 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
     for (mode, words) in [
         (
             "image",
-            &["the image build failed (podman import): Error: writing blob: no space left on device"][..],
+            &[
+                "the image build failed (podman import): Error: writing blob: no space left on device",
+            ][..],
         ),
         (
             "refuse",
@@ -577,7 +577,14 @@ fn a_refused_default_start_is_probed_until_a_setting_starts() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let load = ["--concurrency", "1", "--duration", "0.3", "--latency", "0.2"];
+    let load = [
+        "--concurrency",
+        "1",
+        "--duration",
+        "0.3",
+        "--latency",
+        "0.2",
+    ];
     let results = tmp.path().join("results");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
         .args(["run", "--suite", "gateway", "--tests", "hello,state"])

@@ -45,7 +45,12 @@ fn shares(t: &Value, k: usize) -> (Vec<(String, f64)>, f64) {
             .iter()
             .filter_map(|r| {
                 let c = &r["cells"][k];
-                (!c.is_null()).then(|| (r["name"].as_str().unwrap().to_string(), c["share"].as_f64().unwrap()))
+                (!c.is_null()).then(|| {
+                    (
+                        r["name"].as_str().unwrap().to_string(),
+                        c["share"].as_f64().unwrap(),
+                    )
+                })
             })
             .collect()
     };
@@ -90,7 +95,10 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
             let typical = c["typical_ns"].as_f64().unwrap();
             assert_eq!(t["total"]["cells"][k]["ns"].as_f64().unwrap(), typical);
             // Where the time goes is named, not hidden in "outside".
-            assert!(outside < 0.2, "{rt}: {outside} outside the program's functions");
+            assert!(
+                outside < 0.2,
+                "{rt}: {outside} outside the program's functions"
+            );
         }
         let name = t["test"].as_str().unwrap();
         let row = |f: &str| {
@@ -133,7 +141,10 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
         }
     }
     // --runtimes and --tests narrow the table.
-    let two = explained(tmp.path(), &["--tests", "x25519", "--runtimes", "native,wasmtime"]);
+    let two = explained(
+        tmp.path(),
+        &["--tests", "x25519", "--runtimes", "native,wasmtime"],
+    );
     assert_eq!(two["tests"].as_array().unwrap().len(), 1);
     assert_eq!(two["tests"][0]["runtimes"].as_array().unwrap().len(), 2);
 
@@ -141,16 +152,23 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
     let text = stdout(&wasmeter(&["explain", "latest", "--top", "3"], tmp.path()));
     assert!(text.contains("x25519 — samples: native "), "{text}");
     assert!(
-        text.lines().any(|l| l.starts_with("fe_mul ") && l.contains(" %")),
+        text.lines()
+            .any(|l| l.starts_with("fe_mul ") && l.contains(" %")),
         "{text}"
     );
-    assert!(text.contains("more functions") || text.contains("[kernel]"), "{text}");
+    assert!(
+        text.contains("more functions") || text.contains("[kernel]"),
+        "{text}"
+    );
 
     // The HTML report: the table and a flame graph per profiled cell, in Chromium.
     let html = tmp.path().join("profile.html");
     crate::common::export_latest(tmp.path(), "html", &html);
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("\"flames\":[{"), "the report carries the flame graphs");
+    assert!(
+        page.contains("\"flames\":[{"),
+        "the report carries the flame graphs"
+    );
     crate::report::browser_check(&html, "profile-report.png");
 
     // Folded stacks for speedscope: test;runtime;frames count, one line per stack.
@@ -162,7 +180,10 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
         let (stack, n) = l.rsplit_once(' ').unwrap();
         counted += n.parse::<u64>().unwrap();
         let mut frames = stack.split(';');
-        assert!(["x25519", "matmul"].contains(&frames.next().unwrap()), "{l}");
+        assert!(
+            ["x25519", "matmul"].contains(&frames.next().unwrap()),
+            "{l}"
+        );
         assert!(RUNTIMES.contains(frames.next().unwrap()), "{l}");
         assert!(frames.next().is_some(), "{l}");
     }
@@ -189,7 +210,13 @@ fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
     let tmp = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
         let mut args = vec![
-            "run", "--suite", "compute", "--tests", "sha256", "--runtimes", "native",
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "sha256",
+            "--runtimes",
+            "native",
         ];
         args.extend_from_slice(extra);
         wasmeter(&args, tmp.path())
@@ -200,7 +227,14 @@ fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
     );
     refused(
         &wasmeter(
-            &["run", "--suite", "lifecycle", "--runtimes", "wasmtime", "--profile"],
+            &[
+                "run",
+                "--suite",
+                "lifecycle",
+                "--runtimes",
+                "wasmtime",
+                "--profile",
+            ],
             tmp.path(),
         ),
         "--profile samples a command's execute phase; 'lifecycle' is a lifecycle suite",
@@ -215,7 +249,14 @@ fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
     let folded = tmp.path().join("x.folded");
     refused(
         &wasmeter(
-            &["export", "latest", "--format", "folded", "-o", folded.to_str().unwrap()],
+            &[
+                "export",
+                "latest",
+                "--format",
+                "folded",
+                "-o",
+                folded.to_str().unwrap(),
+            ],
             tmp.path(),
         ),
         "--format folded exports profiles",

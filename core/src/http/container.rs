@@ -536,7 +536,12 @@ fn probe_cache(engine: &Engine) -> Option<PathBuf> {
     let parent = std::os::unix::process::parent_id();
     let stat = std::fs::read_to_string(format!("/proc/{parent}/stat")).ok()?;
     // Fields after the command's closing parenthesis: rest[0] is field 3, start time is 22.
-    let started = stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.to_string();
+    let started = stat
+        .rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(19)?
+        .to_string();
     let mut h = Sha256::new();
     for part in [engine.program.display().to_string(), engine.version.clone()] {
         h.update(part.as_bytes());
@@ -666,9 +671,18 @@ mod tests {
         // crun's and runc's words for the rlimits put --ulimit first; crun's hybrid cgroups
         // put runc first; words nobody knows leave the order as it is, and nothing out.
         for (refusal, first) in [
-            ("Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied", "--ulimit"),
-            ("runc create failed: error setting rlimit type 7: operation not permitted", "--ulimit"),
-            ("Error: crun: cgroups in hybrid mode not supported, drop all controllers from cgroupv2", "--runtime"),
+            (
+                "Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied",
+                "--ulimit",
+            ),
+            (
+                "runc create failed: error setting rlimit type 7: operation not permitted",
+                "--ulimit",
+            ),
+            (
+                "Error: crun: cgroups in hybrid mode not supported, drop all controllers from cgroupv2",
+                "--runtime",
+            ),
             ("Error: something no release has said yet", "--ulimit"),
         ] {
             let order = hinted(&all, refusal);

@@ -153,7 +153,9 @@ pub struct ExplainOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExplainError {
     /// The run was not profiled.
-    #[error("run {0} has no profiles: run it with --profile (a command suite's execute phase is sampled)")]
+    #[error(
+        "run {0} has no profiles: run it with --profile (a command suite's execute phase is sampled)"
+    )]
     NoProfiles(String),
     /// Its profiles cannot be read (the message names the file).
     #[error("{0}")]
@@ -245,8 +247,8 @@ pub fn explain(
     run: &crate::store::SavedRun,
     options: &ExplainOptions,
 ) -> Result<Explanation, ExplainError> {
-    let profiles = super::read_profiles(&run.dir)
-        .map_err(|e| ExplainError::Unreadable(e.to_string()))?;
+    let profiles =
+        super::read_profiles(&run.dir).map_err(|e| ExplainError::Unreadable(e.to_string()))?;
     explain_rows(run, &profiles, options)
 }
 
@@ -270,12 +272,7 @@ pub fn explain_rows(
         .iter()
         .filter(|r| profiles.iter().any(|p| &p.runtime == *r))
         .collect();
-    let list = |v: &[&String]| {
-        v.iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |v: &[&String]| v.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
     for t in &options.tests {
         if !profiled_tests.contains(&t) {
             return Err(ExplainError::UnknownTest {
@@ -345,7 +342,12 @@ pub fn explain_rows(
     })
 }
 
-fn explain_test(test: &str, merged: &[Merged], typical: &[Option<f64>], baseline: &str) -> TestExplained {
+fn explain_test(
+    test: &str,
+    merged: &[Merged],
+    typical: &[Option<f64>],
+    baseline: &str,
+) -> TestExplained {
     let runtimes: Vec<RuntimeColumn> = merged
         .iter()
         .zip(typical)
@@ -582,7 +584,10 @@ fn absence_note(
         ));
     }
     if !unsampled.is_empty() {
-        words.push(format!("present but not sampled on {}", unsampled.join(", ")));
+        words.push(format!(
+            "present but not sampled on {}",
+            unsampled.join(", ")
+        ));
     }
     (!words.is_empty()).then(|| words.join("; "))
 }

@@ -146,7 +146,10 @@ impl Draw<'_> {
         let fits = ((width - 6.0) / 7.0).floor() as usize;
         if fits >= 3 {
             let label: String = if name.chars().count() > fits {
-                name.chars().take(fits.saturating_sub(2)).collect::<String>() + ".."
+                name.chars()
+                    .take(fits.saturating_sub(2))
+                    .collect::<String>()
+                    + ".."
             } else {
                 name.to_string()
             };
@@ -180,9 +183,9 @@ fn warm_colour(name: &str) -> String {
     if name.starts_with('[') {
         return "#b8b8c8".into();
     }
-    let h = name
-        .bytes()
-        .fold(2166136261u32, |h, b| (h ^ u32::from(b)).wrapping_mul(16777619));
+    let h = name.bytes().fold(2166136261u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(16777619)
+    });
     let r = 205 + (h % 50);
     let g = (h >> 8) % 190;
     let b = (h >> 16) % 55;
@@ -255,7 +258,10 @@ mod tests {
         assert!(svg.contains("rgb(255,100,100)"), "{svg}");
         assert!(svg.contains("rgb(100,100,255)"), "{svg}");
         // main has no samples of its own here nor a baseline share: not in its profile.
-        assert!(svg.contains("main — 100 samples, 100.0 % (innermost: 0.0 %); not in native's profile"), "{svg}");
+        assert!(
+            svg.contains("main — 100 samples, 100.0 % (innermost: 0.0 %); not in native's profile"),
+            "{svg}"
+        );
     }
 
     #[test]

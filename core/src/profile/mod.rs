@@ -121,10 +121,7 @@ pub enum Method {
 impl Method {
     /// Words for [`ProfileRow::method`].
     pub fn describe(&self, period: Duration) -> String {
-        let clock = format!(
-            "software CPU clock every {} µs",
-            period.as_micros().max(1)
-        );
+        let clock = format!("software CPU clock every {} µs", period.as_micros().max(1));
         match self {
             Method::EnginePerfMap(engine) => {
                 format!("{clock}, named by {engine}'s perf map (the module's name section)")
@@ -352,7 +349,11 @@ fn fold(resolver: &mut Resolver, stack: &[u64]) -> (String, Option<(String, Stri
     let mut library = None;
     for (i, addr) in stack.iter().enumerate() {
         match resolver.frame(*addr, i > 0) {
-            Frame::Function { name, jit, library: lib } => {
+            Frame::Function {
+                name,
+                jit,
+                library: lib,
+            } => {
                 let name = name.replace(';', ":");
                 if i == 0
                     && let Some(lib) = lib
@@ -492,7 +493,8 @@ mod tests {
 
     #[test]
     fn stacks_fold_through_engine_code_and_stop_at_native_code() {
-        let map = "0x1000 100 inner\n0x1100 100 outer\n0x1200 10 wasm[0]::array_to_wasm_trampoline[0]\n";
+        let map =
+            "0x1000 100 inner\n0x1100 100 outer\n0x1200 10 wasm[0]::array_to_wasm_trampoline[0]\n";
         let mut r = Resolver::new(Vec::new(), map, None, Outside::Engine);
         // inner ← outer ← trampoline: the engine's stub ends the guest's stack.
         let (s, lib) = fold(&mut r, &[0x1010, 0x1150, 0x1205, 0x9999]);

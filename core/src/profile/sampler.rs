@@ -162,7 +162,13 @@ fn open(target: Target, period: Duration) -> Result<(OwnedFd, bool), SamplerErro
         attr.sample_max_stack = MAX_STACK;
         // SAFETY: attr is initialised above; the returned descriptor is checked.
         let fd = unsafe {
-            sys::perf_event_open(&mut attr, pid, -1, -1, u64::from(sys::bindings::PERF_FLAG_FD_CLOEXEC) as _)
+            sys::perf_event_open(
+                &mut attr,
+                pid,
+                -1,
+                -1,
+                u64::from(sys::bindings::PERF_FLAG_FD_CLOEXEC) as _,
+            )
         };
         if fd >= 0 {
             // SAFETY: a fresh descriptor this function owns.
@@ -185,9 +191,9 @@ fn refusal(e: &std::io::Error) -> String {
         Some(libc::EACCES | libc::EPERM) => format!(
             "perf_event_open refused ({e}; kernel.perf_event_paranoid = {paranoid}): run as root, or allow user-space sampling with `sysctl kernel.perf_event_paranoid=2`"
         ),
-        Some(libc::ENOENT | libc::ENODEV | libc::EOPNOTSUPP) => format!(
-            "this kernel has no software CPU clock event for perf_event_open ({e})"
-        ),
+        Some(libc::ENOENT | libc::ENODEV | libc::EOPNOTSUPP) => {
+            format!("this kernel has no software CPU clock event for perf_event_open ({e})")
+        }
         Some(libc::ENOSYS) => "this kernel has no perf_event_open".to_string(),
         _ => format!("perf_event_open failed: {e}"),
     }

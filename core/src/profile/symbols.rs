@@ -146,10 +146,7 @@ impl Elf {
             .then(|| file.build_id().ok().flatten())
             .flatten()
             .and_then(|id| std::fs::read(debug_file(id)).ok());
-        let named = match debug
-            .as_deref()
-            .and_then(|d| object::File::parse(d).ok())
-        {
+        let named = match debug.as_deref().and_then(|d| object::File::parse(d).ok()) {
             Some(d) => text_symbols(&d),
             None => text_symbols(&file),
         };
@@ -340,15 +337,11 @@ impl Resolver {
             });
         }
         let path = Path::new(&m.path);
-        let is_program = self.program.as_deref().is_some_and(|p| {
-            p == path || path.canonicalize().is_ok_and(|c| c == p)
-        });
-        let file = m
-            .path
-            .rsplit('/')
-            .next()
-            .unwrap_or(&m.path)
-            .to_string();
+        let is_program = self
+            .program
+            .as_deref()
+            .is_some_and(|p| p == path || path.canonicalize().is_ok_and(|c| c == p));
+        let file = m.path.rsplit('/').next().unwrap_or(&m.path).to_string();
         let elf = self
             .files
             .entry(m.path.clone())
@@ -406,10 +399,20 @@ mod tests {
             }
         );
         // A return address just past the end belongs to the function before it.
-        assert!(matches!(r.frame(0x7f0000001040, true), Frame::Function { name, .. } if name == "sha256_transform"));
-        assert!(matches!(r.frame(0x7f0000001041, false), Frame::Function { name, .. } if name == "function[7]"));
-        assert_eq!(r.frame(0x7f0000001065, false), Frame::Outside(Outside::Engine));
-        assert_eq!(r.frame(0x7f0000009000, false), Frame::Outside(Outside::Unknown));
+        assert!(
+            matches!(r.frame(0x7f0000001040, true), Frame::Function { name, .. } if name == "sha256_transform")
+        );
+        assert!(
+            matches!(r.frame(0x7f0000001041, false), Frame::Function { name, .. } if name == "function[7]")
+        );
+        assert_eq!(
+            r.frame(0x7f0000001065, false),
+            Frame::Outside(Outside::Engine)
+        );
+        assert_eq!(
+            r.frame(0x7f0000009000, false),
+            Frame::Outside(Outside::Unknown)
+        );
         assert_eq!(
             r.frame(0xffff_ffff_8100_0000, false),
             Frame::Outside(Outside::Kernel)
@@ -439,7 +442,10 @@ mod tests {
         let here = this_test_binary_names_its_own_functions as *const () as usize as u64;
         match r.frame(here, false) {
             Frame::Function { name, jit, library } => {
-                assert!(name.contains("this_test_binary_names_its_own_functions"), "{name}");
+                assert!(
+                    name.contains("this_test_binary_names_its_own_functions"),
+                    "{name}"
+                );
                 assert!(!jit && library.is_none());
             }
             other => panic!("{other:?}"),

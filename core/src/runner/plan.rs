@@ -288,9 +288,11 @@ impl Plan {
                 ));
             }
         }
-        let http = kind
-            .is_http()
-            .then(|| req.http.clone().unwrap_or_else(|| HttpSettings::for_size(req.size)));
+        let http = kind.is_http().then(|| {
+            req.http
+                .clone()
+                .unwrap_or_else(|| HttpSettings::for_size(req.size))
+        });
         if let Some(h) = &http {
             if h.levels.is_empty() || h.levels.contains(&0) {
                 return Err(PlanError::Invalid(

@@ -246,9 +246,9 @@ impl RunWriter {
     pub fn profile(&mut self, row: &crate::profile::ProfileRow) -> Result<(), StoreError> {
         let out = match &mut self.profiles {
             Some(a) => a,
-            None => self
-                .profiles
-                .insert(Appender::open(self.dir.join(crate::profile::PROFILES_FILE))?),
+            None => self.profiles.insert(Appender::open(
+                self.dir.join(crate::profile::PROFILES_FILE),
+            )?),
         };
         out.push(row)?;
         out.flush()

@@ -30,11 +30,7 @@ pub fn explain_table(t: &TestExplained, baseline: &str, top: usize) -> Table {
         .iter()
         .map(|c| format!("{} {}", c.runtime, c.samples))
         .collect();
-    table.title = Some(format!(
-        "{} — samples: {}",
-        t.test,
-        samples.join(", ")
-    ));
+    table.title = Some(format!("{} — samples: {}", t.test, samples.join(", ")));
     let shown = if top == 0 {
         t.functions.len()
     } else {
@@ -79,7 +75,8 @@ pub fn explain_table(t: &TestExplained, baseline: &str, top: usize) -> Table {
 fn rest_row(hidden: &[FunctionRow], columns: usize) -> FunctionRow {
     let cells = (0..columns)
         .map(|k| {
-            let present: Vec<&FunctionCell> = hidden.iter().filter_map(|r| r.cells[k].as_ref()).collect();
+            let present: Vec<&FunctionCell> =
+                hidden.iter().filter_map(|r| r.cells[k].as_ref()).collect();
             (!present.is_empty()).then(|| FunctionCell {
                 samples: present.iter().map(|c| c.samples).sum(),
                 share: present.iter().map(|c| c.share).sum(),

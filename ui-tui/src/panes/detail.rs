@@ -32,9 +32,9 @@ use wasmeter_core::format::{
     format_value,
 };
 use wasmeter_core::history::HistoryQuery;
+use wasmeter_core::profile::explain::{ExplainOptions, Explanation, explain};
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
-use wasmeter_core::profile::explain::{ExplainOptions, Explanation, explain};
 use wasmeter_core::table::{
     Table as CellTable, explain_table, heap_table, module_table, phases_table, sizes_tables,
 };
@@ -467,7 +467,11 @@ impl DetailPane {
             t.only(&[e.baseline.as_str(), rt])
         };
         let rows_room = area.height.saturating_sub(9) as usize;
-        let ct = explain_table(&shown, &e.baseline, rows_room.saturating_sub(shown.outside.len() + 1).max(3));
+        let ct = explain_table(
+            &shown,
+            &e.baseline,
+            rows_room.saturating_sub(shown.outside.len() + 1).max(3),
+        );
         let title = format!(
             "Profile: {}  (a: {}, v: next view)",
             ct.title.clone().unwrap_or_default(),
@@ -478,8 +482,7 @@ impl DetailPane {
             }
         );
         let notes = (ct.notes.len() as u16).min(4);
-        let parts =
-            Layout::vertical([Constraint::Min(4), Constraint::Length(notes)]).split(area);
+        let parts = Layout::vertical([Constraint::Min(4), Constraint::Length(notes)]).split(area);
         let widths = fitted_widths(&ct, 26, 7, 24);
         let rows = ct.rows.iter().chain(&ct.footer).map(|r| {
             Row::new(

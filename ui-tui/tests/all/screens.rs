@@ -929,7 +929,10 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
     // The matrix starts on native; one step right compares wasmtime with it.
     key(&mut a, KeyCode::Right);
     let shown = render(&a, 170, 46);
-    assert!(shown.contains("Profile: sha256 — samples: native 1000, wasmtime 3000"), "{shown}");
+    assert!(
+        shown.contains("Profile: sha256 — samples: native 1000, wasmtime 3000"),
+        "{shown}"
+    );
     let line = |name: &str| {
         shown
             .lines()
@@ -938,10 +941,16 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
             .to_string()
     };
     let block = line("sha256_block");
-    assert!(block.contains("80.0 %") && block.contains("60.0 %"), "{block}");
+    assert!(
+        block.contains("80.0 %") && block.contains("60.0 %"),
+        "{block}"
+    );
     assert!(!shown.contains("wasmer-cranelift share"), "{shown}");
     let memcpy = line("memcpy");
-    assert!(memcpy.contains("15.0 %") && memcpy.contains("30.0 %"), "{memcpy}");
+    assert!(
+        memcpy.contains("15.0 %") && memcpy.contains("30.0 %"),
+        "{memcpy}"
+    );
     assert!(line("[engine & host]").contains("10.0 %"), "{shown}");
     // Every runtime with `a`.
     key(&mut a, KeyCode::Char('a'));
@@ -952,8 +961,13 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
     // A damaged profile file: the view says which file and why.
     std::fs::write(dir.join(PROFILES_FILE), "{\"runtime\": 3}\n").unwrap();
     let mut b = app();
-    b.detail = Some(DetailPane::new(wasmeter_core::store::load_run(&dir).unwrap()));
+    b.detail = Some(DetailPane::new(
+        wasmeter_core::store::load_run(&dir).unwrap(),
+    ));
     b.focus = Pane::Detail;
     let broken = render(&b, 170, 46);
-    assert!(broken.contains("profiles.jsonl: line 1: not a profile"), "{broken}");
+    assert!(
+        broken.contains("profiles.jsonl: line 1: not a profile"),
+        "{broken}"
+    );
 }
