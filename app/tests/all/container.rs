@@ -417,6 +417,23 @@ fn engine_of(results: &std::path::Path) -> &'static str {
     }
 }
 
+/// Puts `script` as each of `names` in `dir/bin` and returns a PATH with it first.
+fn fake_engine(dir: &std::path::Path, script: &str, names: &[&str]) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for name in names {
+        let p = bin.join(name);
+        std::fs::write(&p, script).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
 /// A container engine's CLI that fails one way, put first on PATH as both `docker` (whose
 /// engine never answers) and `podman`: `import` fails for `image`, the probe's start for
 /// `refuse`, and the gateway's start for `port`.
@@ -444,7 +461,6 @@ esac
 
 #[test]
 fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
-    use std::os::unix::fs::PermissionsExt;
     for (mode, words) in [
         (
             "image",
@@ -462,18 +478,7 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
         ("port", &["address already in use"][..]),
     ] {
         let tmp = tempfile::tempdir().unwrap();
-        let bin = tmp.path().join("bin");
-        std::fs::create_dir(&bin).unwrap();
-        for name in ["podman", "docker"] {
-            let p = bin.join(name);
-            std::fs::write(&p, FAKE_ENGINE).unwrap();
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        }
-        let path = format!(
-            "{}:{}",
-            bin.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
+        let path = fake_engine(tmp.path(), FAKE_ENGINE, &["podman", "docker"]);
         let load = [
             "--concurrency",
             "1",
@@ -563,20 +568,9 @@ esac
 /// cell and is noted: matching crun's refusal by its words alone would fail this cell.
 #[test]
 fn a_refused_default_start_is_probed_until_a_setting_starts() {
-    use std::os::unix::fs::PermissionsExt;
     let tmp = tempfile::tempdir().unwrap();
+    let path = fake_engine(tmp.path(), PICKY_ENGINE, &["podman", "docker", "runc"]);
     let bin = tmp.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    for name in ["podman", "docker", "runc"] {
-        let p = bin.join(name);
-        std::fs::write(&p, PICKY_ENGINE).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let load = [
         "--concurrency",
         "1",

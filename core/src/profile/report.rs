@@ -22,6 +22,18 @@ pub struct ProfileReport {
     pub error: Option<String>,
 }
 
+impl ProfileReport {
+    /// A report that says why the profiles cannot be shown.
+    fn failed(error: String) -> ProfileReport {
+        ProfileReport {
+            explanation: None,
+            flames: Vec::new(),
+            stacks: Vec::new(),
+            error: Some(error),
+        }
+    }
+}
+
 /// One cell's folded stacks.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -56,23 +68,13 @@ pub fn report(run: &crate::store::SavedRun) -> Option<ProfileReport> {
     let rows = match read_profiles(&run.dir) {
         Ok(r) => r,
         Err(e) => {
-            return Some(ProfileReport {
-                explanation: None,
-                flames: Vec::new(),
-                stacks: Vec::new(),
-                error: Some(e.to_string()),
-            });
+            return Some(ProfileReport::failed(e.to_string()));
         }
     };
     let explanation = match super::explain::explain_rows(run, &rows, &ExplainOptions::default()) {
         Ok(e) => e,
         Err(e) => {
-            return Some(ProfileReport {
-                explanation: None,
-                flames: Vec::new(),
-                stacks: Vec::new(),
-                error: Some(e.to_string()),
-            });
+            return Some(ProfileReport::failed(e.to_string()));
         }
     };
     let flames = flames(&explanation, &rows);
