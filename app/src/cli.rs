@@ -391,10 +391,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub yes: bool,
     /// Sample where each cell's execute phase spends its time, function by function
-    /// (command suites; `wasmeter explain RUN` shows it): the kernel's CPU clock every
-    /// 250 µs, named by each engine's perf map or the native build's symbols.
-    #[arg(long)]
-    pub profile: bool,
+    /// (command suites; `wasmeter explain RUN` shows it): the kernel's CPU clock HZ times a
+    /// second of the guest's CPU time (default 1000; each sample costs a VM about 20 µs),
+    /// named by each engine's perf map or the native build's symbols.
+    #[arg(long, value_name = "HZ", num_args = 0..=1, default_missing_value = "1000")]
+    pub profile: Option<u32>,
     /// time (default), or instructions: also count the instructions of each embedded
     /// runtime's execute phase under Valgrind's callgrind (command suites; tens of times
     /// slower; CLI runtimes and native keep their times). Instruction counts are what such

@@ -99,7 +99,7 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
                 pair: None,
                 pair_mode: None,
                 precision: None,
-                profile: false,
+                profile: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "bench".into(),

@@ -44,7 +44,7 @@ pub fn main(
         .map(|s| super::load(ctx, s))
         .collect::<Result<Vec<_>>>()?;
     if format == Format::Folded
-        && let Some(run) = runs.iter().find(|r| !r.meta.settings.profile)
+        && let Some(run) = runs.iter().find(|r| r.meta.settings.profile.is_none())
     {
         return Err(InputError(format!(
             "--format folded exports profiles; run {} has none: run it with --profile",

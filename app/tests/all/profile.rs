@@ -21,7 +21,8 @@ fn profiled_run(results: &std::path::Path) {
             RUNTIMES,
             "--invocations",
             "3",
-            "--profile",
+            // 4 kHz: enough samples from three invocations of tens of milliseconds.
+            "--profile=4000",
             "--json",
         ],
         results,

@@ -26,9 +26,14 @@ use symbols::{Frame, Outside, Resolver};
 /// The file of a run that holds its profiles, one [`ProfileRow`] a line.
 pub const PROFILES_FILE: &str = "profiles.jsonl";
 
-/// How often a profiled thread is sampled, of its own CPU time: 4 kHz, a few hundred
-/// samples from each 100 ms of execution, at about 1 % of its time (docs/profiles.md).
-pub const DEFAULT_PERIOD: Duration = Duration::from_micros(250);
+/// How often a profiled thread is sampled a second of its own CPU time when the run does
+/// not say: each sample is a timer interrupt, which costs a KVM guest about 20 µs (2 % of
+/// the guest's time at 1 kHz, 8 % at 4 kHz: docs/profiles.md).
+pub const DEFAULT_HZ: u32 = 1000;
+/// The slowest rate `--profile` takes.
+pub const MIN_HZ: u32 = 10;
+/// The fastest rate `--profile` takes (every 100 µs).
+pub const MAX_HZ: u32 = 10_000;
 
 /// Fewer samples than this cannot rank functions: a profile says so.
 pub const MIN_SAMPLES: u64 = 200;
@@ -40,11 +45,18 @@ pub struct ProfileSpec {
     pub period_ns: u64,
 }
 
+impl ProfileSpec {
+    /// Sampling `hz` times a second of CPU time.
+    pub fn at_hz(hz: u32) -> ProfileSpec {
+        ProfileSpec {
+            period_ns: 1_000_000_000 / u64::from(hz.max(1)),
+        }
+    }
+}
+
 impl Default for ProfileSpec {
     fn default() -> ProfileSpec {
-        ProfileSpec {
-            period_ns: DEFAULT_PERIOD.as_nanos() as u64,
-        }
+        ProfileSpec::at_hz(DEFAULT_HZ)
     }
 }
 

@@ -62,9 +62,7 @@ pub struct Flame {
 
 /// The profile part of a run's report; `None` for a run made without `--profile`.
 pub fn report(run: &crate::store::SavedRun) -> Option<ProfileReport> {
-    if !run.meta.settings.profile {
-        return None;
-    }
+    run.meta.settings.profile?;
     let rows = match read_profiles(&run.dir) {
         Ok(r) => r,
         Err(e) => {

@@ -1,7 +1,7 @@
 //! Samples where a thread or a process spends its CPU time: the kernel's software CPU clock
 //! (`perf_event_open`, `PERF_COUNT_SW_CPU_CLOCK`) interrupts it every period and writes the
-//! instruction pointer and the frame-pointer call chain into a ring buffer, which a reader
-//! thread drains. It needs no hardware counters (these VMs have none) and changes no code:
+//! instruction pointer and the frame-pointer call chain into a ring buffer, read when the
+//! sampler stops. It needs no hardware counters (these VMs have none) and changes no code:
 //! the engines compile what they always compile.
 //!
 //! Kernel samples are kept when the kernel allows it (root, or `perf_event_paranoid` ≤ 1);
@@ -10,9 +10,7 @@
 use perf_event_open_sys as sys;
 use std::collections::HashMap;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering, fence};
-use std::thread::JoinHandle;
+use std::sync::atomic::{Ordering, fence};
 use std::time::Duration;
 
 /// What to sample.
@@ -63,74 +61,40 @@ impl Capture {
     }
 }
 
-/// A running sampler; [`Sampler::stop`] ends it and returns what it collected.
+/// A running sampler; [`Sampler::stop`] ends it and returns what it collected. No thread
+/// reads it meanwhile: a second thread would turn a sampled process's glibc malloc from its
+/// single-thread path to atomic operations (a malloc-heavy test loaded into the worker ran
+/// 2.1× slower so), so the kernel's buffer holds the whole phase and is read at the end.
 pub struct Sampler {
     fd: OwnedFd,
-    stop: Arc<AtomicBool>,
-    reader: Option<JoinHandle<Capture>>,
+    ring: Ring,
+    kernel: bool,
 }
 
-/// Data pages of the ring buffer (4 MiB): the reader drains it every 20 ms, when at
-/// 4 kHz and 64 frames a sample it holds under 50 KiB.
-const DATA_PAGES: usize = 1024;
+/// Data pages of the ring buffer (16 MiB, resident only as far as written): at 1 kHz and
+/// 64 frames a sample, over half a minute of CPU time; samples beyond are counted as lost.
+const DATA_PAGES: usize = 4096;
 /// Deepest call chain kept.
 const MAX_STACK: u16 = 127;
-/// How often the reader drains the buffer.
-const DRAIN_EVERY: Duration = Duration::from_millis(20);
 
 impl Sampler {
     /// Starts sampling `target` every `period` of its CPU time.
     pub fn start(target: Target, period: Duration) -> Result<Sampler, SamplerError> {
         let (fd, kernel) = open(target, period)?;
         let ring = Ring::map(&fd)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let reader = {
-            let stop = stop.clone();
-            std::thread::Builder::new()
-                .name("wasmeter-sampler".into())
-                .spawn(move || {
-                    let mut capture = Capture {
-                        kernel,
-                        ..Capture::default()
-                    };
-                    let mut ring = ring;
-                    while !stop.load(Ordering::Acquire) {
-                        ring.drain(&mut capture);
-                        std::thread::sleep(DRAIN_EVERY);
-                    }
-                    ring.drain(&mut capture);
-                    capture
-                })
-                .map_err(|e| SamplerError(format!("cannot start the sampler's reader: {e}")))?
-        };
         enable(&fd, true)?;
-        Ok(Sampler {
-            fd,
-            stop,
-            reader: Some(reader),
-        })
+        Ok(Sampler { fd, ring, kernel })
     }
 
     /// Stops sampling and returns every sample taken.
     pub fn stop(mut self) -> Capture {
-        self.finish()
-    }
-
-    fn finish(&mut self) -> Capture {
         let _ = enable(&self.fd, false);
-        self.stop.store(true, Ordering::Release);
-        self.reader
-            .take()
-            .and_then(|r| r.join().ok())
-            .unwrap_or_default()
-    }
-}
-
-impl Drop for Sampler {
-    fn drop(&mut self) {
-        if self.reader.is_some() {
-            self.finish();
-        }
+        let mut capture = Capture {
+            kernel: self.kernel,
+            ..Capture::default()
+        };
+        self.ring.drain(&mut capture);
+        capture
     }
 }
 
@@ -228,11 +192,6 @@ struct Ring {
     /// Holds the mapping's descriptor open as long as the mapping.
     _fd: OwnedFd,
 }
-
-// SAFETY: the mapping is owned by one reader thread at a time; the kernel writes into it
-// concurrently by design, through `data_head`'s protocol.
-#[allow(unsafe_code)]
-unsafe impl Send for Ring {}
 
 #[allow(unsafe_code)]
 impl Ring {

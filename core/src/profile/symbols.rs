@@ -244,11 +244,35 @@ fn called_name(symbol: &str) -> &str {
         .unwrap_or(symbol)
 }
 
+/// What a mapped file is to the resolver, found once per file.
+struct FileInfo {
+    is_program: bool,
+    c_library: bool,
+    file: String,
+    elf: std::sync::Arc<Option<Elf>>,
+}
+
+/// A file's symbols, read once per process (a worker names every iteration's samples,
+/// and the C library's debug symbols alone are megabytes).
+fn cached_elf(path: &Path) -> std::sync::Arc<Option<Elf>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Option<Elf>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(e) = cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+        return e;
+    }
+    let e = Arc::new(Elf::read(path));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(path.to_path_buf(), e.clone());
+    }
+    e
+}
+
 /// Names sampled addresses of one process.
 pub struct Resolver {
     mappings: Vec<Mapping>,
     jit: Table,
-    files: HashMap<String, Option<Elf>>,
+    files: HashMap<String, FileInfo>,
     program: Option<PathBuf>,
     others: Outside,
 }
@@ -296,9 +320,9 @@ impl Resolver {
             .collect();
         if names.is_empty()
             && let Some(program) = self.program.clone()
-            && let Some(elf) = Elf::read(&program)
+            && let Some(elf) = cached_elf(&program).as_ref()
         {
-            names = elf.symbols.0.into_iter().map(|n| n.name).collect();
+            names = elf.symbols.0.iter().map(|n| n.name.clone()).collect();
             names.extend(imports(&program));
         }
         names.sort();
@@ -336,21 +360,26 @@ impl Resolver {
                 Outside::Unknown
             });
         }
-        let path = Path::new(&m.path);
-        let is_program = self
-            .program
-            .as_deref()
-            .is_some_and(|p| p == path || path.canonicalize().is_ok_and(|c| c == p));
-        let file = m.path.rsplit('/').next().unwrap_or(&m.path).to_string();
-        let elf = self
-            .files
-            .entry(m.path.clone())
-            .or_insert_with(|| Elf::read(path));
-        let name = elf
+        let program = self.program.clone();
+        let info = self.files.entry(m.path.clone()).or_insert_with(|| {
+            let path = Path::new(&m.path);
+            let file = m.path.rsplit('/').next().unwrap_or(&m.path).to_string();
+            FileInfo {
+                is_program: program
+                    .as_deref()
+                    .is_some_and(|p| p == path || path.canonicalize().is_ok_and(|c| c == p)),
+                c_library: file.starts_with("libc.") || file.starts_with("libm."),
+                file,
+                elf: cached_elf(path),
+            }
+        });
+        let name = info
+            .elf
+            .as_ref()
             .as_ref()
             .and_then(|e| e.at_offset(addr - m.start + m.offset))
             .map(str::to_string);
-        let c_library = file.starts_with("libc.") || file.starts_with("libm.");
+        let (is_program, c_library, file) = (info.is_program, info.c_library, info.file.clone());
         match (self.program.is_some(), is_program, name) {
             (true, true, Some(name)) => Frame::Function {
                 name,

@@ -737,7 +737,7 @@ impl CellCtx<'_> {
                 .plan
                 .settings
                 .profile
-                .then(crate::profile::ProfileSpec::default),
+                .map(crate::profile::ProfileSpec::at_hz),
         })
     }
 

@@ -85,7 +85,14 @@ impl Plan {
             }
             super::instructions::valgrind().map_err(PlanError::Invalid)?;
         }
-        if req.profile {
+        if let Some(hz) = req.profile {
+            if !(crate::profile::MIN_HZ..=crate::profile::MAX_HZ).contains(&hz) {
+                return Err(PlanError::Invalid(format!(
+                    "--profile samples {}–{} times a second; {hz} is out of range",
+                    crate::profile::MIN_HZ,
+                    crate::profile::MAX_HZ
+                )));
+            }
             if req.measure == Measure::Instructions {
                 return Err(PlanError::Invalid(
                     "--profile samples the execute phase's time; --measure instructions counts it under callgrind, which the samples would measure: choose one".into(),
@@ -275,7 +282,7 @@ impl Plan {
             check_pair(a, b, &tests, &runtimes, req.order)?;
         }
         let pair_mode = pair_mode(&req, kind)?;
-        if req.profile && pair_mode == Some(PairMode::Alternate) {
+        if req.profile.is_some() && pair_mode == Some(PairMode::Alternate) {
             return Err(PlanError::Invalid(
                 "--profile samples one runtime per worker; an alternating pair runs two in one: add --pair-mode processes".into(),
             ));

@@ -115,6 +115,8 @@ pub struct RunDefaults {
     pub baseline: String,
     /// HTTP suites: the load (levels, durations, threads); `None` for other kinds.
     pub http: Option<HttpSettings>,
+    /// Samples a second of a profiled run (`--profile` without a rate).
+    pub profile_hz: u32,
 }
 
 impl RunDefaults {
@@ -134,6 +136,7 @@ impl RunDefaults {
                 .kind
                 .is_http()
                 .then(|| HttpSettings::for_size(Size::Quick)),
+            profile_hz: crate::profile::DEFAULT_HZ,
         }
     }
 }
@@ -211,9 +214,10 @@ pub struct RunChoices {
     /// Run a sweep of more than 64 combinations (`--yes`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub yes: bool,
-    /// Profile the execute phase of every cell that can be (`--profile`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub profile: bool,
+    /// Profile the execute phase of every cell that can be, sampling this many times a
+    /// second (`--profile[=HZ]`; [`crate::profile::DEFAULT_HZ`] when asked without a rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<u32>,
 }
 
 impl RunRequest {

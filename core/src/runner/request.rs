@@ -60,8 +60,9 @@ pub struct RunRequest {
     pub settings: Vec<String>,
     /// Run a sweep of more than [`crate::runtime::settings::MAX_COMBINATIONS`] runtimes.
     pub yes: bool,
-    /// Sample the measured iterations' execute phase (`run --profile`).
-    pub profile: bool,
+    /// Sample the measured iterations' execute phase this many times a second of its CPU
+    /// time (`run --profile[=HZ]`).
+    pub profile: Option<u32>,
 }
 
 /// How often a cell is repeated: fresh processes (invocations), each with warm-ups and

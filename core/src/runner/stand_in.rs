@@ -86,7 +86,7 @@ pub fn stand_in_run(
             pair: None,
             pair_mode: None,
             precision: None,
-            profile: false,
+            profile: None,
         },
         label: None,
         skipped: Vec::new(),

@@ -177,10 +177,10 @@ pub struct RunSettings {
     /// `invocations` (never fewer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<Precision>,
-    /// `run --profile`: the measured iterations' execute phase was sampled, and the run
-    /// holds their profiles (`profiles.jsonl`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub profile: bool,
+    /// `run --profile[=HZ]`: the measured iterations' execute phase was sampled this many
+    /// times a second of its CPU time, and the run holds their profiles (`profiles.jsonl`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<u32>,
 }
 
 fn one() -> u32 {

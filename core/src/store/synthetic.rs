@@ -161,7 +161,7 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
             pair: None,
             pair_mode: None,
             precision: None,
-            profile: false,
+            profile: None,
         },
         machine: s.machine.clone(),
         wasmeter_version: crate::VERSION.into(),

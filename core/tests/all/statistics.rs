@@ -94,7 +94,7 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 pair: None,
                 pair_mode: None,
                 precision: None,
-                profile: false,
+                profile: None,
             },
             machine: Machine::detect(),
             wasmeter_version: "test".into(),

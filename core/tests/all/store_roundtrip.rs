@@ -41,7 +41,7 @@ fn meta(id: &str, pid: u32) -> RunMeta {
             pair: None,
             pair_mode: None,
             precision: None,
-            profile: false,
+            profile: None,
         },
         machine: Machine::detect(),
         wasmeter_version: "test".into(),

@@ -595,13 +595,13 @@ fn the_page_gets_defaults_applicability_and_threshold_from_core() {
         gateway["repetition"],
         json!({ "invocations": 3, "warmup": 0, "runs": 1 })
     );
-    assert_eq!(gateway["http"]["levels"], json!([1, 10, 50, 100, 200, 400]));
+    assert_eq!(gateway["http"]["levels"], json!([1, 10, 100]));
     assert_eq!(
         (
             &gateway["http"]["duration_ms"],
             &gateway["http"]["latency_ms"]
         ),
-        (&json!(2000), &json!(1000))
+        (&json!(800), &json!(400))
     );
 
     let runtimes = invoke(&w, "list_runtimes", json!({})).unwrap();

@@ -84,7 +84,7 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
             pair: None,
             pair_mode: None,
             precision: None,
-            profile: false,
+            profile: None,
         },
         machine,
         wasmeter_version: "0.1.0".into(),

@@ -110,7 +110,7 @@ impl DetailPane {
             .meta
             .settings
             .profile
-            .then(|| explain(&run, &ExplainOptions::default()).map_err(|e| e.to_string()));
+            .map(|_| explain(&run, &ExplainOptions::default()).map_err(|e| e.to_string()));
         DetailPane {
             view: if sweep.is_some() {
                 View::Sweep

@@ -201,7 +201,7 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             pair: None,
             pair_mode: None,
             precision: None,
-            profile: false,
+            profile: None,
         },
         machine: machine("fp-1"),
         wasmeter_version: "0.1.0".into(),

@@ -446,7 +446,7 @@ fn http_suite_settings_and_live_latency() {
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
-    // connections: type 1,8; seconds per level: one step down from 2 s.
+    // connections: type 1,8; seconds per level: one step down from the quick load's 0.8 s.
     keys(&mut app, "jjjjjjjjjjjjj");
     key(&mut app, KeyCode::Enter);
     for _ in 0..30 {
@@ -486,7 +486,7 @@ fn http_suite_settings_and_live_latency() {
         );
         let http = plan.settings.http.as_ref().unwrap();
         assert_eq!(http.levels, [1, 8]);
-        assert_eq!(http.duration_ms, 1500);
+        assert_eq!(http.duration_ms, 500);
     }
     // The runner's events for an HTTP cell: cold start, latency, throughput rows.
     let cells = vec![

@@ -877,7 +877,7 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
     use wasmeter_core::profile::{PROFILES_FILE, ProfileRow};
     let tmp = tempfile::tempdir().unwrap();
     let mut run = saved_run("compute-20261128-090000-abcd", None, 1.0, None);
-    run.meta.settings.profile = true;
+    run.meta.settings.profile = Some(1000);
     let row = |rt: &str, stacks: &[(&str, u64)]| ProfileRow {
         runtime: rt.into(),
         test: "sha256".into(),

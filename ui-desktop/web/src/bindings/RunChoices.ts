@@ -100,6 +100,7 @@ settings: Array<string>,
  */
 yes: boolean, 
 /**
- * Profile the execute phase of every cell that can be (`--profile`).
+ * Profile the execute phase of every cell that can be, sampling this many times a
+ * second (`--profile[=HZ]`; [`crate::profile::DEFAULT_HZ`] when asked without a rate).
  */
-profile: boolean, };
+profile?: number, };

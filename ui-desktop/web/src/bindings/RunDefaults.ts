@@ -45,4 +45,8 @@ baseline: string,
 /**
  * HTTP suites: the load (levels, durations, threads); `None` for other kinds.
  */
-http: HttpSettings | null, };
+http: HttpSettings | null, 
+/**
+ * Samples a second of a profiled run (`--profile` without a rate).
+ */
+profile_hz: number, };

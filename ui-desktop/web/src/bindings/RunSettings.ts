@@ -83,7 +83,7 @@ pair_mode?: PairMode | null,
  */
 precision?: Precision | null, 
 /**
- * `run --profile`: the measured iterations' execute phase was sampled, and the run
- * holds their profiles (`profiles.jsonl`).
+ * `run --profile[=HZ]`: the measured iterations' execute phase was sampled this many
+ * times a second of its CPU time, and the run holds their profiles (`profiles.jsonl`).
  */
-profile?: boolean, };
+profile?: number | null, };

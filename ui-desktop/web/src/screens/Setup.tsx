@@ -509,9 +509,10 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       skip_missing: skipMissing,
       settings: sweepLines(sweepText),
       yes: false,
-      // Core refuses it where it cannot sample (other kinds of suites), in one line.
-      profile: profile && kind === 'command',
     };
+    // Sampled at core's default rate; offered for command suites only (core says why not
+    // elsewhere, in one line).
+    if (profile && kind === 'command') choices.profile = current.defaults.profile_hz;
     // What was left alone is left out: core decides it as for any front end.
     if (warmup !== null) choices.warmup = num(warmup);
     if (runs !== null) choices.runs = num(runs);

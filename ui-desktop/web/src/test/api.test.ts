@@ -33,7 +33,7 @@ describe('api', () => {
       lifecycle: 'the lifecycle suite drives an engine in-process; native and CLI runtimes have none',
     });
     expect(p).toMatchObject({ threshold_pct: 2, min_invocations: 2, min_values: 3, compare_normalize: 'native' });
-    expect(p.formats.map((f) => f.id)).toEqual(['csv', 'html', 'md', 'json']);
+    expect(p.formats.map((f) => f.id)).toEqual(['csv', 'html', 'md', 'json', 'folded']);
   });
 
   it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {
@@ -51,7 +51,6 @@ describe('api', () => {
       skip_missing: false,
       settings: [],
       yes: false,
-      profile: false,
     };
     await api.startRun('compute', choices, (b) => batches.push(b));
     expect(calls).toHaveLength(1);
@@ -70,7 +69,7 @@ describe('api', () => {
       throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
     });
     await expect(
-      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false, profile: false }, () => {}),
+      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false }, () => {}),
     ).rejects.toEqual({
       code: 'busy',
       message: 'a run is already in progress; cancel it or wait',

@@ -195,9 +195,9 @@ describe('Setup of an HTTP suite', () => {
     expect(screen.getByTestId('repetition-note').textContent).toBe(
       'Each cell: 3 fresh worker processes × (0 warm-up + 1 runs) = 3 values.',
     );
-    expect(input('setting-http-levels').value).toBe('1, 10, 50, 100, 200, 400');
-    expect(input('setting-http-duration').value).toBe('2');
-    expect(input('setting-http-latency').value).toBe('1');
+    expect(input('setting-http-levels').value).toBe('1, 10, 100');
+    expect(input('setting-http-duration').value).toBe('0.8');
+    expect(input('setting-http-latency').value).toBe('0.4');
 
     // A bad list stops the start with why.
     fireEvent.input(input('setting-http-levels'), { target: { value: '1, ten' } });
@@ -263,7 +263,7 @@ describe('Setup of an HTTP suite', () => {
     expect(s.runtimes).toContain('node');
     expect(s.runtimes).not.toContain('wasmtime');
     // The load shown is the suite's default, left to core when not changed.
-    expect(input('setting-http-levels').value).toBe('1, 10, 50, 100, 200, 400');
+    expect(input('setting-http-levels').value).toBe('1, 10, 100');
     expect(s.http).toBeUndefined();
   });
 });

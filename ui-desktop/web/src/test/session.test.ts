@@ -10,7 +10,6 @@ const settings: RunChoices = {
   skip_missing: false,
   settings: [],
   yes: false,
-  profile: false,
 };
 
 function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {

@@ -143,7 +143,6 @@ describe('the live screen at 10,000 cells', () => {
       skip_missing: false,
       settings: [],
       yes: false,
-      profile: false,
     });
     render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
     // The first 150 cells (native on every test, rt001 on half) finish; native takes 1 µs, rt001 2 µs;
