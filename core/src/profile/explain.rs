@@ -184,11 +184,11 @@ pub enum ExplainError {
 
 /// Names one function has under different builds: wasi-libc calls the C `main`
 /// `__main_argc_argv` (or `__original_main`), a library build calls it
-/// [`crate::runtime::LIBRARY_MAIN`].
+/// [`super::names::LIBRARY_MAIN`].
 fn canonical(name: &str) -> &str {
     match name {
         "__main_argc_argv" | "__original_main" | "__main_void" => "main",
-        n if n == crate::runtime::LIBRARY_MAIN => "main",
+        n if n == super::names::LIBRARY_MAIN => "main",
         n => n,
     }
 }
@@ -439,6 +439,7 @@ fn explain_test(
         Outside::Engine,
         Outside::Kernel,
         Outside::Startup,
+        Outside::Compiled,
         Outside::Unknown,
     ]
     .into_iter()

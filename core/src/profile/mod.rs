@@ -6,7 +6,8 @@
 //! `profiles.jsonl`; [`explain`] joins them by name across runtimes, the one model every
 //! front end shows.
 //!
-//! Which runtimes can be attributed, and how, is [`method`]'s to say.
+//! Which runtimes can be attributed, and how, is the runner's profiler's to say
+//! (`runner::profiler`): this module knows samples and names, not runtimes.
 
 pub mod explain;
 pub mod flame;
@@ -126,6 +127,9 @@ pub enum Method {
     },
     /// A runtime CLI that writes a perf map when given these flags.
     CliPerfMap(&'static [&'static str]),
+    /// An engine in the worker whose time cannot be put on functions (why), sampled all the
+    /// same: its compiled code against its runtime, or an interpreter's loop.
+    EngineUnnamed(String),
     /// No attribution to functions is possible: why.
     Unattributed(String),
 }
@@ -147,47 +151,12 @@ impl Method {
             Method::CliPerfMap(flags) => {
                 format!("{clock}, named by the CLI's perf map ({})", flags.join(" "))
             }
+            Method::EngineUnnamed(why) => {
+                format!(
+                    "{clock}; compiled code and the engine told apart, no function names: {why}"
+                )
+            }
             Method::Unattributed(why) => format!("not attributable: {why}"),
-        }
-    }
-}
-
-/// How a runtime id's execute phase is profiled.
-pub fn method(runtime: &crate::runtime::RuntimeInfo) -> Method {
-    use crate::runtime::RuntimeKind;
-    let id = runtime.id.as_str();
-    match runtime.kind {
-        RuntimeKind::Native if id == crate::runtime::NATIVE_DLOPEN => {
-            Method::NativeSymbols { in_worker: true }
-        }
-        RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
-        RuntimeKind::Embedded => embedded_method(id),
-        RuntimeKind::Cli if id == "wasmtime-cli" => Method::CliPerfMap(&["--profile=perfmap"]),
-        RuntimeKind::Cli => Method::Unattributed(
-            "a CLI runtime is profiled where it writes a perf map wasmeter can pass it the flag for (wasmtime-cli); this one is not yet".into(),
-        ),
-    }
-}
-
-fn embedded_method(id: &str) -> Method {
-    use crate::runtime::embedded::{Embedded, WasmerCompiler, WasmtimeCompiler};
-    match Embedded::parse(id) {
-        Some(Embedded::Wasmtime(v)) => match v.compiler {
-            WasmtimeCompiler::Cranelift => Method::EnginePerfMap("wasmtime"),
-            WasmtimeCompiler::Winch => Method::EnginePerfMap("wasmtime (Winch)"),
-        },
-        Some(Embedded::Wasmer(WasmerCompiler::Cranelift)) => Method::EnginePerfMap("wasmer"),
-        Some(Embedded::Wasmer(WasmerCompiler::Singlepass)) => Method::Unattributed(
-            "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
-        ),
-        Some(Embedded::Wasmi(_)) => Method::Unattributed(
-            "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
-        ),
-        Some(Embedded::Wasm3) => Method::Unattributed(
-            "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
-        ),
-        Some(Embedded::WasmtimeHttp) | None => {
-            Method::Unattributed("not a command runtime".into())
         }
     }
 }
@@ -387,95 +356,6 @@ fn fold(resolver: &mut Resolver, stack: &[u64]) -> (String, Option<(String, Stri
     }
     frames.reverse();
     (frames.join(";"), library)
-}
-
-/// A worker's profiler of its cell: decides how the runtime is profiled, gives the engine
-/// a named module where a side file has the names, and turns each measured iteration's
-/// samples into a [`ProfileRow`].
-pub struct CellProfiler {
-    method: Method,
-    period: Duration,
-    program: Option<PathBuf>,
-    names: Option<String>,
-}
-
-impl CellProfiler {
-    /// The profiler of a cell of `runtime` running `job`, whose program it may swap for a
-    /// named copy (the same code) in the job's scratch folder. Call before the runtime is
-    /// made: an engine writes a perf map only when asked first.
-    pub fn new(
-        runtime: &crate::runtime::RuntimeInfo,
-        spec: ProfileSpec,
-        job: &mut crate::runtime::Job,
-    ) -> CellProfiler {
-        let method = method(runtime);
-        let mut names = None;
-        let mut program = None;
-        match &method {
-            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
-                want_perf_maps();
-                let (module, note) = names::named_module(&job.program, &job.scratch);
-                job.program = module;
-                names = note;
-            }
-            Method::NativeSymbols { .. } => program = Some(job.program.clone()),
-            Method::Unattributed(_) => {}
-        }
-        CellProfiler {
-            method,
-            period: Duration::from_nanos(spec.period_ns.max(10_000)),
-            program,
-            names,
-        }
-    }
-
-    /// Samples what runs on this thread (and the processes it starts) until [`Self::end`].
-    pub fn begin(&self) {
-        if !matches!(self.method, Method::Unattributed(_)) {
-            open_session(self.period);
-        }
-    }
-
-    /// Ends the iteration's sampling: its row (runtime, test and invocation are the
-    /// runner's to fill in).
-    pub fn end(&self) -> ProfileRow {
-        let mut row = ProfileRow {
-            runtime: String::new(),
-            test: String::new(),
-            invocation: 0,
-            method: self.method.describe(self.period),
-            period_ns: self.period.as_nanos() as u64,
-            iterations: 1,
-            stacks: BTreeMap::new(),
-            libraries: BTreeMap::new(),
-            functions: Vec::new(),
-            lost: 0,
-            kernel: false,
-            leaf_only: matches!(self.method, Method::NativeSymbols { .. }).then(|| {
-                "the native build keeps no frame pointers (-O2), so only the innermost frame of each sample is known".to_string()
-            }),
-            names: self.names.clone(),
-            unattributed: None,
-        };
-        if let Method::Unattributed(why) = &self.method {
-            row.unattributed = Some(why.clone());
-            return row;
-        }
-        match close_session() {
-            Ok(captures) => fold_into(&mut row, &captures, self.program.as_deref()),
-            Err(why) => row.unattributed = Some(format!("the sampler could not run: {why}")),
-        }
-        row
-    }
-}
-
-impl Drop for CellProfiler {
-    fn drop(&mut self) {
-        // The perf map the worker's engine wrote: read by now, of no use to anyone else.
-        if matches!(self.method, Method::EnginePerfMap(_)) {
-            let _ = std::fs::remove_file(perf_map_path(std::process::id()));
-        }
-    }
 }
 
 /// Reads a run's profiles; `Ok(empty)` when it has none. A line that is not a profile

@@ -8,6 +8,10 @@
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
+/// The name a library build (`native-dlopen`) gives the C test's `main`, so the library
+/// never offers a `main` of its own; profiles call it `main` again.
+pub const LIBRARY_MAIN: &str = "wasmeter_main";
+
 /// The custom section of a names file that says which code it names.
 pub const CODE_HASH_SECTION: &str = "wasmeter.code-sha256";
 

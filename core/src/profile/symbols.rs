@@ -34,7 +34,10 @@ pub enum Outside {
     Kernel,
     /// The dynamic loader and process start-up of a native program.
     Startup,
-    /// Code no map names (an engine that writes no perf map, code freed since).
+    /// Machine code an engine compiled into anonymous memory that no perf map names (an
+    /// engine that writes none, such as wasmer's Singlepass).
+    Compiled,
+    /// An address in no mapping (code freed since).
     Unknown,
 }
 
@@ -45,6 +48,7 @@ impl Outside {
             Outside::Engine => "[engine & host]",
             Outside::Kernel => "[kernel]",
             Outside::Startup => "[start-up & loader]",
+            Outside::Compiled => "[compiled code, unnamed]",
             Outside::Unknown => "[unknown]",
         }
     }
@@ -55,6 +59,7 @@ impl Outside {
             Outside::Engine,
             Outside::Kernel,
             Outside::Startup,
+            Outside::Compiled,
             Outside::Unknown,
         ]
         .into_iter()
@@ -104,6 +109,10 @@ pub fn parse_perf_map(text: &str) -> Vec<(u64, u64, String)> {
 /// A perf map's name as a frame: wasmtime calls unnamed functions `wasm[M]::function[N]`
 /// and its own stubs `wasm[M]::…trampoline…`; a named function is its name.
 fn jit_frame(name: &str) -> Frame {
+    // wasmtime's and wasmer's own compiled helpers.
+    if name.starts_with("wasmtime_builtin") || name.starts_with("wasmer_vm") {
+        return Frame::Outside(Outside::Engine);
+    }
     if let Some(rest) = name.strip_prefix("wasm[") {
         if let Some(i) = rest.find("]::function[") {
             let index = &rest[i + "]::function[".len()..];
@@ -353,9 +362,12 @@ impl Resolver {
             return Frame::Outside(Outside::Unknown);
         };
         if !m.path.starts_with('/') {
-            // Anonymous memory no perf map names, [vdso], [vsyscall].
+            // Anonymous executable memory no perf map names: compiled code; [vdso],
+            // [vsyscall]: the kernel's.
             return Frame::Outside(if m.path.starts_with("[v") {
                 Outside::Kernel
+            } else if m.path.is_empty() {
+                Outside::Compiled
             } else {
                 Outside::Unknown
             });
@@ -364,13 +376,22 @@ impl Resolver {
         let info = self.files.entry(m.path.clone()).or_insert_with(|| {
             let path = Path::new(&m.path);
             let file = m.path.rsplit('/').next().unwrap_or(&m.path).to_string();
+            let is_program = program
+                .as_deref()
+                .is_some_and(|p| p == path || path.canonicalize().is_ok_and(|c| c == p));
+            let c_library = file.starts_with("libc.") || file.starts_with("libm.");
+            // Only the program's and the C library's names are ever shown: the worker's own
+            // binary (an engine's host, 160 MB) is not read at all.
+            let named = program.is_some() && (is_program || c_library);
             FileInfo {
-                is_program: program
-                    .as_deref()
-                    .is_some_and(|p| p == path || path.canonicalize().is_ok_and(|c| c == p)),
-                c_library: file.starts_with("libc.") || file.starts_with("libm."),
+                is_program,
+                c_library,
                 file,
-                elf: cached_elf(path),
+                elf: if named {
+                    cached_elf(path)
+                } else {
+                    std::sync::Arc::new(None)
+                },
             }
         });
         let name = info
@@ -390,6 +411,12 @@ impl Resolver {
             // The C library a native program calls, as the guest's own libc is compiled in.
             (true, false, Some(name)) if c_library => Frame::Function {
                 name: called_name(&name).to_string(),
+                jit: false,
+                library: Some(file),
+            },
+            // glibc keeps its routines' names in a separate debug file (Debian: libc6-dbg).
+            (true, false, None) if c_library => Frame::Function {
+                name: format!("[{file}: no symbols; apt-get install libc6-dbg]"),
                 jit: false,
                 library: Some(file),
             },

@@ -12,6 +12,7 @@ mod plan_cases;
 mod plan_file;
 mod policy;
 mod precision;
+pub mod profiler;
 mod request;
 #[cfg(feature = "testing")]
 mod stand_in;

@@ -295,7 +295,7 @@ fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 
     let mut job = spec.job.clone();
     let profiler = spec
         .profile
-        .map(|p| crate::profile::CellProfiler::new(&spec.runtime, p, &mut job));
+        .map(|p| super::profiler::CellProfiler::new(&spec.runtime, p, &mut job));
     let rt = match command_runtime(spec, cmd, out) {
         Ok(Some(rt)) => rt,
         Ok(None) => return 1,

@@ -17,9 +17,8 @@ pub enum NativeForm {
     Library,
 }
 
-/// The entry point of a [`NativeForm::Library`] build: the test's `main`, renamed so the
-/// library never offers a `main` of its own.
-pub const LIBRARY_MAIN: &str = "wasmeter_main";
+/// The entry point of a [`NativeForm::Library`] build.
+pub use crate::profile::names::LIBRARY_MAIN;
 
 /// The C compiler of the native baseline: `$WASMETER_CC`, else `$CC`, else `clang-19` when
 /// installed (the compiler of the committed wasm, so both sides get the same optimiser),

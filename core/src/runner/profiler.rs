@@ -1,0 +1,141 @@
+//! A profiled cell's worker side: which [`Method`] attributes a runtime's samples, and the
+//! [`CellProfiler`] that samples each measured iteration into a [`ProfileRow`]. It lives
+//! with the runner, not in [`crate::profile`], because it knows runtimes and the runtimes
+//! call the profile's samplers.
+
+use crate::profile::{
+    Method, ProfileRow, ProfileSpec, close_session, fold_into, names, open_session, perf_map_path,
+    want_perf_maps,
+};
+use crate::runtime::{Job, RuntimeInfo, RuntimeKind};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How a runtime id's execute phase is profiled.
+pub fn method(runtime: &RuntimeInfo) -> Method {
+    let id = runtime.id.as_str();
+    match runtime.kind {
+        RuntimeKind::Native if id == crate::runtime::NATIVE_DLOPEN => {
+            Method::NativeSymbols { in_worker: true }
+        }
+        RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
+        RuntimeKind::Embedded => embedded_method(id),
+        RuntimeKind::Cli if id == "wasmtime-cli" => Method::CliPerfMap(&["--profile=perfmap"]),
+        RuntimeKind::Cli => Method::Unattributed(
+            "a CLI runtime is profiled where it writes a perf map wasmeter can pass it the flag for (wasmtime-cli); this one is not yet".into(),
+        ),
+    }
+}
+
+fn embedded_method(id: &str) -> Method {
+    use crate::runtime::embedded::{Embedded, WasmerCompiler, WasmtimeCompiler};
+    match Embedded::parse(id) {
+        Some(Embedded::Wasmtime(v)) => match v.compiler {
+            WasmtimeCompiler::Cranelift => Method::EnginePerfMap("wasmtime"),
+            WasmtimeCompiler::Winch => Method::EnginePerfMap("wasmtime (Winch)"),
+        },
+        Some(Embedded::Wasmer(WasmerCompiler::Cranelift)) => Method::EnginePerfMap("wasmer"),
+        Some(Embedded::Wasmer(WasmerCompiler::Singlepass)) => Method::EngineUnnamed(
+            "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
+        ),
+        Some(Embedded::Wasmi(_)) => Method::EngineUnnamed(
+            "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
+        ),
+        Some(Embedded::Wasm3) => Method::EngineUnnamed(
+            "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
+        ),
+        Some(Embedded::WasmtimeHttp) | None => {
+            Method::Unattributed("not a command runtime".into())
+        }
+    }
+}
+
+/// A worker's profiler of its cell: decides how the runtime is profiled, gives the engine
+/// a named module where a side file has the names, and turns each measured iteration's
+/// samples into a [`ProfileRow`].
+pub struct CellProfiler {
+    method: Method,
+    period: Duration,
+    program: Option<PathBuf>,
+    names: Option<String>,
+}
+
+impl CellProfiler {
+    /// The profiler of a cell of `runtime` running `job`, whose program it may swap for a
+    /// named copy (the same code) in the job's scratch folder. Call before the runtime is
+    /// made: an engine writes a perf map only when asked first.
+    pub fn new(runtime: &RuntimeInfo, spec: ProfileSpec, job: &mut Job) -> CellProfiler {
+        let method = method(runtime);
+        let mut names = None;
+        let mut program = None;
+        match &method {
+            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
+                want_perf_maps();
+                let (module, note) = names::named_module(&job.program, &job.scratch);
+                job.program = module;
+                names = note;
+            }
+            Method::NativeSymbols { .. } => program = Some(job.program.clone()),
+            Method::EngineUnnamed(_) | Method::Unattributed(_) => {}
+        }
+        CellProfiler {
+            method,
+            period: Duration::from_nanos(spec.period_ns.max(10_000)),
+            program,
+            names,
+        }
+    }
+
+    /// Samples what runs on this thread (and the processes it starts) until [`Self::end`].
+    pub fn begin(&self) {
+        if !matches!(self.method, Method::Unattributed(_)) {
+            open_session(self.period);
+        }
+    }
+
+    /// Ends the iteration's sampling: its row (runtime, test and invocation are the
+    /// runner's to fill in).
+    pub fn end(&self) -> ProfileRow {
+        let mut row = ProfileRow {
+            runtime: String::new(),
+            test: String::new(),
+            invocation: 0,
+            method: self.method.describe(self.period),
+            period_ns: self.period.as_nanos() as u64,
+            iterations: 1,
+            stacks: BTreeMap::new(),
+            libraries: BTreeMap::new(),
+            functions: Vec::new(),
+            lost: 0,
+            kernel: false,
+            leaf_only: matches!(self.method, Method::NativeSymbols { .. }).then(|| {
+                "the native build keeps no frame pointers (-O2), so only the innermost frame of each sample is known".to_string()
+            }),
+            names: self.names.clone(),
+            unattributed: None,
+        };
+        match &self.method {
+            Method::Unattributed(why) => {
+                row.unattributed = Some(why.clone());
+                return row;
+            }
+            Method::EngineUnnamed(why) => row.unattributed = Some(why.clone()),
+            _ => {}
+        }
+        match close_session() {
+            Ok(captures) => fold_into(&mut row, &captures, self.program.as_deref()),
+            Err(why) => row.unattributed = Some(format!("the sampler could not run: {why}")),
+        }
+        row
+    }
+}
+
+impl Drop for CellProfiler {
+    fn drop(&mut self) {
+        // The perf map the worker's engine wrote: read by now, of no use to anyone else.
+        if matches!(self.method, Method::EnginePerfMap(_)) {
+            let _ = std::fs::remove_file(perf_map_path(std::process::id()));
+        }
+    }
+}
