@@ -133,6 +133,11 @@ pub enum Command {
         /// verdicts.
         #[arg(long, value_name = "slower|change")]
         fail_on: Option<String>,
+        /// With `--fail-on`: the largest change, percent, the gate passes: a row passes only
+        /// when its 95 % interval shows the change is within it, else the gate is undecided
+        /// (exit 4). [default: the threshold]
+        #[arg(long, value_name = "PCT", requires = "fail_on")]
+        max_regression: Option<f64>,
         /// Only these phases' rows, in the output and the gate (`execute,total`): judge what
         /// a change is about, not microsecond phases whose noise under load can outrun the
         /// threshold.
@@ -186,6 +191,9 @@ pub enum Command {
         /// (`change`) against it, 4 when a row could not be decided.
         #[arg(long, value_name = "slower|change", requires = "baseline")]
         fail_on: Option<String>,
+        /// With `--fail-on`: the largest change, percent, the gate passes (see `diff`).
+        #[arg(long, value_name = "PCT", requires = "fail_on")]
+        max_regression: Option<f64>,
         /// With `--baseline`: the diffs' noise threshold in percent (0–100).
         #[arg(long, default_value_t = wasmeter_core::analysis::DEFAULT_THRESHOLD_PCT, allow_negative_numbers = true)]
         threshold: f64,

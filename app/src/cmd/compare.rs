@@ -5,7 +5,7 @@ use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    COMPARE_NORMALIZE, CompareOptions, DiffOptions, Gate, compare_runs, diff_runs, gate,
+    COMPARE_NORMALIZE, CompareOptions, DiffOptions, Gate, GateRule, compare_runs, diff_runs, gate,
 };
 use wasmeter_core::table::compare_table;
 
@@ -30,6 +30,7 @@ pub struct Args<'a> {
     pub output: Option<&'a std::path::Path>,
     pub baseline: Option<&'a str>,
     pub fail_on: Option<&'a str>,
+    pub max_regression: Option<f64>,
     pub threshold: f64,
     pub allow_busy: bool,
 }
@@ -43,6 +44,7 @@ pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
         ..
     } = args;
     let on = super::diff::fail_on(args.fail_on)?;
+    let margin = super::diff::max_regression(args.max_regression)?;
     let opts = options(by, normalize)?;
     let runs = specs
         .iter()
@@ -82,7 +84,7 @@ pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
             eprintln!("warning: {w}");
         }
         if let Some(on) = on {
-            gates.push(gate(&d, on));
+            gates.push(gate(&d, GateRule::new(on, margin, &d)));
         }
     }
     Ok(match on {

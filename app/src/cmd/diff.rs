@@ -6,7 +6,8 @@ use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    DEFAULT_NORMALIZE, Diff, DiffOptions, FailOn, compare_runtimes, compare_tests, diff_runs, gate,
+    DEFAULT_NORMALIZE, Diff, DiffOptions, FailOn, GateRule, compare_runtimes, compare_tests,
+    diff_runs, gate,
 };
 use wasmeter_core::export::diff_markdown;
 use wasmeter_core::table::diff_table;
@@ -21,8 +22,15 @@ pub struct Args<'a> {
     pub threshold: f64,
     pub normalize: Option<&'a str>,
     pub fail_on: Option<&'a str>,
+    pub max_regression: Option<f64>,
     pub allow_busy: bool,
     pub format: &'a str,
+}
+
+/// `--max-regression`'s value, checked.
+pub fn max_regression(pct: Option<f64>) -> Result<Option<f64>> {
+    pct.map(|p| GateRule::check_margin(p).map_err(|e| InputError(e).into()))
+        .transpose()
 }
 
 /// `--fail-on`'s word, checked.
@@ -47,6 +55,7 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
         .into());
     }
     let on = fail_on(args.fail_on)?;
+    let margin = max_regression(args.max_regression)?;
     let mut opts = DiffOptions::parse(args.threshold, args.normalize.unwrap_or(DEFAULT_NORMALIZE))
         .map_err(|e| InputError(e.to_string()))?;
     opts.allow_busy = args.allow_busy;
@@ -73,7 +82,7 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
     }
     Ok(match on {
         Some(on) => {
-            let g = gate(&diff, on);
+            let g = gate(&diff, GateRule::new(on, margin, &diff));
             eprintln!("{}", g.describe());
             ExitCode::from(g.exit_code())
         }

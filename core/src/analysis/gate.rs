@@ -1,9 +1,13 @@
 //! A gate a CI job can use: whether a diff's verdicts should fail the build. Like
 //! Gungraun's limits or k6's thresholds, it turns a comparison into an exit code; unlike a
-//! plain threshold it also refuses to pass when the diff could not tell (withheld or too
-//! few data), so a gate that was never able to see a regression cannot go green silently.
+//! plain threshold it passes only what it has shown: "no change" means no change beyond the
+//! threshold could be told, not that the change is small, so a row passes only when its
+//! 95 % interval shows the change is within a stated margin (an equivalence test, as
+//! TOST's confidence-interval form). A row that cannot show it, and rows the diff could not
+//! judge, leave the gate undecided: a gate that was never able to see a regression cannot
+//! go green silently.
 
-use super::{Diff, Verdict};
+use super::{Diff, DiffRow, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// What fails the gate.
@@ -24,6 +28,65 @@ impl std::str::FromStr for FailOn {
             "slower" => Ok(FailOn::Slower),
             "change" => Ok(FailOn::Change),
             other => Err(format!("--fail-on takes slower or change, not '{other}'")),
+        }
+    }
+}
+
+/// What a gate judges: which verdicts fail it, and how far a passing row's interval may
+/// reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GateRule {
+    /// Which verdicts fail.
+    pub on: FailOn,
+    /// The largest change, percent, a passing row's interval may reach: B at most this
+    /// much slower (and, with [`FailOn::Change`], faster, as the ratio 1/(1 + margin)).
+    pub margin_pct: f64,
+}
+
+impl GateRule {
+    /// `on` with `--max-regression PCT`, or the diff's threshold when not given (the
+    /// change a "no change" verdict already allows).
+    pub fn new(on: FailOn, max_regression_pct: Option<f64>, d: &Diff) -> GateRule {
+        GateRule {
+            on,
+            margin_pct: max_regression_pct.unwrap_or(d.threshold_pct),
+        }
+    }
+
+    /// Checks `--max-regression`'s value: a percentage above 0 and below 100.
+    pub fn check_margin(pct: f64) -> Result<f64, String> {
+        if pct.is_finite() && pct > 0.0 && pct < 100.0 {
+            Ok(pct)
+        } else {
+            Err(format!(
+                "--max-regression takes a percentage above 0 and below 100, not {pct}"
+            ))
+        }
+    }
+
+    /// Whether `row`'s interval shows its change within the margin: the reason it does not
+    /// when it does not.
+    fn shown(&self, row: &DiffRow) -> Result<(), String> {
+        let (Some(lo), Some(hi)) = (row.ci_low, row.ci_high) else {
+            return Err("no interval".into());
+        };
+        let up = 1.0 + self.margin_pct / 100.0;
+        let reach = if hi > up {
+            Some(format!("+{:.1} %", (hi - 1.0) * 100.0))
+        } else if self.on == FailOn::Change && lo < 1.0 / up {
+            Some(format!("−{:.1} %", (1.0 - lo) * 100.0))
+        } else {
+            None
+        };
+        match reach {
+            None => Ok(()),
+            Some(r) => Err(format!(
+                "its interval [{lo:.3}, {hi:.3}]{} reaches {r}, past the ±{} % margin",
+                row.halfwidth_pct
+                    .map(|h| format!(" (±{h:.1} %)"))
+                    .unwrap_or_default(),
+                self.margin_pct
+            )),
         }
     }
 }
@@ -60,7 +123,9 @@ impl Gate {
     /// One line for stderr.
     pub fn describe(&self) -> String {
         match self {
-            Gate::Pass => "gate passed: every row has a verdict and none fails".into(),
+            Gate::Pass => {
+                "gate passed: every row's interval shows its change within the margin".into()
+            }
             Gate::Fail { rows } => {
                 format!("gate failed: {} row(s): {}", rows.len(), rows.join("; "))
             }
@@ -92,24 +157,24 @@ impl Gate {
     }
 }
 
-/// Decides the gate of one diff: a failing verdict wins; else rows without a verdict
-/// (insufficient data, not comparable) or only in A (failed or missing in B) make it
+/// Decides the gate of one diff: a failing verdict wins; else rows whose interval reaches
+/// past the margin, rows without a verdict (insufficient data, not comparable), rows only
+/// in A (failed or missing in B) or only in B (failed or missing in A: no base) make it
 /// undecided; a diff with no rows at all is undecided too.
-pub fn gate(d: &Diff, on: FailOn) -> Gate {
-    let fails = |v: Verdict| match on {
+pub fn gate(d: &Diff, rule: GateRule) -> Gate {
+    let fails = |v: Verdict| match rule.on {
         FailOn::Slower => v == Verdict::Slower,
         FailOn::Change => v.is_change(),
     };
+    let name = |r: &DiffRow| format!("{} × {} ({})", r.runtime, r.test, r.phase);
     let rows: Vec<String> = d
         .rows
         .iter()
         .filter(|r| fails(r.verdict))
         .map(|r| {
             format!(
-                "{} × {} ({}): {}{}",
-                r.runtime,
-                r.test,
-                r.phase,
+                "{}: {}{}",
+                name(r),
                 r.verdict,
                 r.ratio.map(|x| format!(" {x:.3}×")).unwrap_or_default()
             )
@@ -123,6 +188,25 @@ pub fn gate(d: &Diff, on: FailOn) -> Gate {
     if d.rows.is_empty() {
         why.push(format!("{} → {}: no rows to compare", d.a, d.b));
     }
+    let wide: Vec<String> = d
+        .rows
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.verdict,
+                Verdict::NoChange | Verdict::Faster | Verdict::Slower
+            )
+        })
+        .filter_map(|r| rule.shown(r).err().map(|e| format!("{}: {e}", name(r))))
+        .collect();
+    if !wide.is_empty() {
+        why.push(format!(
+            "{} row(s) could not show a change within ±{} %: {}",
+            wide.len(),
+            rule.margin_pct,
+            wide.join(", ")
+        ));
+    }
     if c.insufficient > 0 {
         why.push(format!("{} row(s) with insufficient data", c.insufficient));
     }
@@ -135,9 +219,34 @@ pub fn gate(d: &Diff, on: FailOn) -> Gate {
             d.only_a.len()
         ));
     }
+    if !d.only_b.is_empty() {
+        why.push(format!(
+            "{} row(s) only in B (failed or missing in A: nothing to compare with)",
+            d.only_b.len()
+        ));
+    }
     if why.is_empty() {
         Gate::Pass
     } else {
         Gate::Undecided { why }
     }
+}
+
+/// What a diff's intervals show at most, for a headline that says what was shown rather
+/// than what was not: the largest slowdown any row's 95 % interval allows, percent, with
+/// that row. `None` when no row has an interval.
+pub fn shown_bound(d: &Diff) -> Option<(f64, String)> {
+    d.rows
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.verdict,
+                Verdict::NoChange | Verdict::Faster | Verdict::Slower
+            )
+        })
+        .filter_map(|r| {
+            r.ci_high
+                .map(|hi| ((hi - 1.0) * 100.0, format!("{} × {}", r.runtime, r.test)))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
 }

@@ -21,7 +21,7 @@ pub use diff::{
     DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes,
     compare_tests, diff_runs,
 };
-pub use gate::{FailOn, Gate, gate};
+pub use gate::{FailOn, Gate, GateRule, gate, shown_bound};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,

@@ -103,9 +103,18 @@ pub fn diff_markdown(d: &Diff) -> String {
     let c = d.counts();
     let mut out = format!("## Diff: {} → {}\n\n", cell(&d.a), cell(&d.b));
     let changed = c.faster + c.slower;
+    // "No change" says what could not be told; the bound says what was shown.
+    let bound = crate::analysis::shown_bound(d)
+        .map(|(pct, row)| {
+            format!(
+                " Shown: B at most {pct:+.1} % slower than A in every row (95 % intervals; the widest is {})",
+                cell(&row)
+            )
+        })
+        .unwrap_or_default();
     out.push_str(&if changed == 0 {
         format!(
-            "**No change beyond ±{} %** in {} rows ({c}).\n\n",
+            "**No change beyond ±{} % could be told** in {} rows ({c}).{bound}\n\n",
             d.threshold_pct,
             d.rows.len()
         )

@@ -53,17 +53,18 @@ impl Outside {
         }
     }
 
+    /// Every kind, in the order tables list them.
+    pub const ALL: [Outside; 5] = [
+        Outside::Engine,
+        Outside::Kernel,
+        Outside::Startup,
+        Outside::Compiled,
+        Outside::Unknown,
+    ];
+
     /// The kind of a pseudo-frame label, if it is one.
     pub fn parse(label: &str) -> Option<Outside> {
-        [
-            Outside::Engine,
-            Outside::Kernel,
-            Outside::Startup,
-            Outside::Compiled,
-            Outside::Unknown,
-        ]
-        .into_iter()
-        .find(|o| o.label() == label)
+        Outside::ALL.into_iter().find(|o| o.label() == label)
     }
 }
 

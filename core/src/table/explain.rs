@@ -65,9 +65,14 @@ pub fn explain_table(t: &TestExplained, baseline: &str, top: usize) -> Table {
             .push(format!("{}: {}", r.name, r.note.as_deref().unwrap_or("")));
     }
     table.notes.extend(t.notes.iter().cloned());
-    table.notes.push(
-        "share: of the runtime's samples; time: the share of the cell's typical time per iteration; outside the program's functions: [engine & host], [kernel], [start-up & loader], [unknown]".into(),
-    );
+    let outside: Vec<&str> = crate::profile::symbols::Outside::ALL
+        .iter()
+        .map(|o| o.label())
+        .collect();
+    table.notes.push(format!(
+        "share: of the runtime's samples; time: the share of the cell's typical time per iteration; outside the program's functions: {}",
+        outside.join(", ")
+    ));
     table
 }
 

@@ -2,8 +2,8 @@
 //! rarely cries wolf and a planted 5 % slowdown at 2 % noise is found.
 
 use wasmeter_core::analysis::{
-    DiffOptions, FailOn, Gate, Groups, Rng, Verdict, compare_runtimes, compare_tests, diff_runs,
-    gate, ratio_estimate, seed_for, summarize,
+    Diff, DiffOptions, FailOn, Gate, GateRule, Groups, Rng, Verdict, compare_runtimes,
+    compare_tests, diff_runs, gate, ratio_estimate, seed_for, summarize,
 };
 use wasmeter_core::config::Config;
 use wasmeter_core::machine::Machine;
@@ -653,6 +653,78 @@ fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
     assert_eq!(other.verdict, Verdict::Slower, "{other:?}");
 }
 
+/// The gate of `d` at `margin` percent (`None`: the diff's threshold, as `--fail-on` alone).
+fn gated(d: &Diff, on: FailOn, margin: Option<f64>) -> Gate {
+    gate(d, GateRule::new(on, margin, d))
+}
+
+#[test]
+fn a_slowdown_hidden_by_a_busy_neighbour_is_undecided_not_passed() {
+    // B is 10 % slower, but processes swing by 20 %: every row's interval is too wide to
+    // call it slower, and too wide to show it within the margin either.
+    let a = mock_run("a", &MockRuntime::new(1e6, 0.01, 21), 0.20);
+    let b = mock_run(
+        "b",
+        &MockRuntime::new(1e6, 0.01, 22).with_slowdown(1.10),
+        0.20,
+    );
+    let d = diff(&a, &b);
+    let blind = d
+        .rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::NoChange)
+        .count();
+    assert!(blind >= TESTS / 2, "most rows no change: {:?}", d.counts());
+    let g = gated(&d, FailOn::Slower, None);
+    if d.counts().slower == 0 {
+        assert_eq!(g.exit_code(), 4, "{g:?}");
+    } else {
+        assert_eq!(g.exit_code(), 3, "{g:?}");
+    }
+    let g = gated(&d, FailOn::Slower, Some(5.0));
+    assert_ne!(g.exit_code(), 0, "a blind gate passed: {g:?}");
+    // The undecided rows are named with their intervals and half-widths.
+    let mut none_slower = d.clone();
+    none_slower.rows.retain(|r| r.verdict == Verdict::NoChange);
+    let g = gated(&none_slower, FailOn::Slower, None);
+    let text = g.describe();
+    assert_eq!(g.exit_code(), 4, "{text}");
+    assert!(
+        text.contains(&format!(
+            "{} row(s) could not show a change within ±2 %: mock × t",
+            none_slower.rows.len()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("(execute): its interval ["), "{text}");
+    assert!(text.contains("past the ±2 % margin"), "{text}");
+    // A margin wider than every interval's reach passes what it has shown.
+    let widest = none_slower
+        .rows
+        .iter()
+        .filter_map(|r| r.ci_high)
+        .fold(1.0f64, f64::max);
+    let margin = (widest - 1.0) * 100.0 + 1.0;
+    assert_eq!(
+        gated(&none_slower, FailOn::Slower, Some(margin)),
+        Gate::Pass
+    );
+    // Rows only in B (no base to compare with) cannot pass either.
+    let mut only_b = none_slower.clone();
+    only_b.rows.clear();
+    only_b.only_b = vec![wasmeter_core::analysis::DiffKey {
+        runtime: "mock".into(),
+        test: "new".into(),
+        phase: "execute".into(),
+    }];
+    let text = gated(&only_b, FailOn::Slower, Some(margin)).describe();
+    assert!(text.contains("1 row(s) only in B"), "{text}");
+    assert_eq!(
+        GateRule::check_margin(0.0).unwrap_err(),
+        "--max-regression takes a percentage above 0 and below 100, not 0"
+    );
+}
+
 #[test]
 fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
     let (a, slow) = a_and_slower_b(1.10);
@@ -662,22 +734,28 @@ fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
         &MockRuntime::new(1e6, 0.01, 10).with_slowdown(0.90),
         0.01,
     );
-    assert_eq!(gate(&diff(&a, &same), FailOn::Slower), Gate::Pass);
-    let g = gate(&diff(&a, &slow), FailOn::Slower);
+    assert_eq!(
+        gated(&diff(&a, &same), FailOn::Slower, Some(10.0)),
+        Gate::Pass
+    );
+    let g = gated(&diff(&a, &slow), FailOn::Slower, None);
     assert_eq!(g.exit_code(), 3, "{g:?}");
     assert!(
         g.describe().starts_with("gate failed: "),
         "{}",
         g.describe()
     );
-    assert_eq!(gate(&diff(&a, &fast), FailOn::Slower), Gate::Pass);
-    assert_eq!(gate(&diff(&a, &fast), FailOn::Change).exit_code(), 3);
+    assert_eq!(
+        gated(&diff(&a, &fast), FailOn::Slower, Some(10.0)),
+        Gate::Pass
+    );
+    assert_eq!(gated(&diff(&a, &fast), FailOn::Change, None).exit_code(), 3);
     // Could not tell: one invocation a side.
     let mut one = slow.clone();
     one.measurements.retain(|m| m.invocation == 0);
     one.cells.retain(|c| c.invocation == 0);
     one.meta.settings.invocations = 1;
-    let g = gate(&diff(&a, &one), FailOn::Slower);
+    let g = gated(&diff(&a, &one), FailOn::Slower, None);
     assert_eq!(g.exit_code(), 4, "{g:?}");
     assert!(
         g.describe().contains("insufficient data"),
@@ -686,13 +764,13 @@ fn the_gate_fails_on_a_slowdown_and_never_passes_what_it_could_not_tell() {
     );
     // Across many runs: a failure anywhere fails; else undecided anywhere is undecided.
     assert_eq!(
-        Gate::all([Gate::Pass, gate(&diff(&a, &one), FailOn::Slower)]).exit_code(),
+        Gate::all([Gate::Pass, gated(&diff(&a, &one), FailOn::Slower, None)]).exit_code(),
         4
     );
     assert_eq!(
         Gate::all([
-            gate(&diff(&a, &one), FailOn::Slower),
-            gate(&diff(&a, &slow), FailOn::Slower)
+            gated(&diff(&a, &one), FailOn::Slower, None),
+            gated(&diff(&a, &slow), FailOn::Slower, None)
         ])
         .exit_code(),
         3
@@ -718,17 +796,17 @@ fn a_gate_on_some_phases_keeps_their_rows_and_verdicts_only() {
         })
         .collect();
     all.rows.extend(other);
-    assert_eq!(gate(&all, FailOn::Slower).exit_code(), 3);
+    assert_eq!(gated(&all, FailOn::Slower, None).exit_code(), 3);
     let mut kept = all.clone();
     kept.keep_phases(&["execute".to_string()]).unwrap();
     let want: Vec<_> = all.rows.iter().filter(|r| r.phase == "execute").collect();
     assert!(!want.is_empty());
     assert_eq!(kept.rows.iter().collect::<Vec<_>>(), want);
-    assert_eq!(gate(&kept, FailOn::Slower).exit_code(), 3);
+    assert_eq!(gated(&kept, FailOn::Slower, None).exit_code(), 3);
     // Kept to the undecided phase only, the gate cannot tell.
     let mut undecided = all.clone();
     undecided.keep_phases(&["instantiate".to_string()]).unwrap();
-    assert_eq!(gate(&undecided, FailOn::Slower).exit_code(), 4);
+    assert_eq!(gated(&undecided, FailOn::Slower, None).exit_code(), 4);
     // Nothing named keeps everything; a phase no row has is refused, naming those it has.
     let mut same = all.clone();
     same.keep_phases(&[]).unwrap();
