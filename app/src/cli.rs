@@ -387,7 +387,8 @@ pub struct RunArgs {
     /// or a cell has 50 invocations; the run then says which did not and why.
     #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
     pub precision: Option<f64>,
-    /// With `--precision`: how long the whole run may take, e.g. 90s, 10m, 1h30m.
+    /// With `--precision`: how long the whole run may take, e.g. 90s, 10m, 1h30m (planned
+    /// rounds included; the first round always runs).
     #[arg(long, value_name = "DURATION", requires = "precision")]
     pub budget: Option<String>,
     /// Sweep an engine setting, `ENGINE.NAME=V1,V2` (repeatable): every combination runs as

@@ -108,6 +108,17 @@ fn native_gateway_in_a_container(engine: &str, oci: &Oci) {
     assert!(left.is_empty(), "{}: containers left: {left:?}", oci.name);
 }
 
+/// The least load that still measures: the fake engines' tests check what was started,
+/// not how fast.
+const TINY_LOAD: &[&str] = &[
+    "--concurrency",
+    "1",
+    "--duration",
+    "0.3",
+    "--latency",
+    "0.2",
+];
+
 /// Runs `hello`, `state` and `proxy` on native and `variant` with `load`'s settings under
 /// `oci`, and checks every cell answered right.
 fn three_requests(dir: &std::path::Path, variant: &str, load: &str, oci: &Oci) {
@@ -479,16 +490,7 @@ fn an_engine_that_fails_fails_only_the_container_cell_with_one_line() {
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let path = fake_engine(tmp.path(), FAKE_ENGINE, &["podman", "docker"]);
-        let load = [
-            "--concurrency",
-            "1",
-            "--duration",
-            "0.3",
-            "--latency",
-            "0.2",
-            "--ready-timeout",
-            "5",
-        ];
+        let load = [TINY_LOAD, &["--ready-timeout", "5"]].concat();
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
             .args(["run", "--suite", "gateway", "--tests", "hello"])
             .args(crate::common::once("native,container", &load))
@@ -571,18 +573,10 @@ fn a_refused_default_start_is_probed_until_a_setting_starts() {
     let tmp = tempfile::tempdir().unwrap();
     let path = fake_engine(tmp.path(), PICKY_ENGINE, &["podman", "docker", "runc"]);
     let bin = tmp.path().join("bin");
-    let load = [
-        "--concurrency",
-        "1",
-        "--duration",
-        "0.3",
-        "--latency",
-        "0.2",
-    ];
     let results = tmp.path().join("results");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeter"))
         .args(["run", "--suite", "gateway", "--tests", "hello,state"])
-        .args(crate::common::once("container-per-request", &load))
+        .args(crate::common::once("container-per-request", TINY_LOAD))
         .arg("--results")
         .arg(&results)
         .env("WASMETER_SUITES", crate::common::suites_root())

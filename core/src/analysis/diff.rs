@@ -309,8 +309,16 @@ impl Diff {
         } else {
             "95 % Student-t interval over invocations (Welch)"
         };
+        let threshold = if self.threshold_pct > 0.0 {
+            format!(
+                "; \"no change\": none beyond ±{} % could be told (--threshold 0 asks if any)",
+                self.threshold_pct
+            )
+        } else {
+            "; threshold 0: any change the interval and the correction can tell".into()
+        };
         format!(
-            "B/A of geometric means over invocations, {interval}; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows with an estimate (Benjamini–Hochberg); {}",
+            "B/A of geometric means over invocations, {interval}; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows with an estimate (Benjamini–Hochberg); {}{threshold}",
             self.threshold_pct,
             self.alpha * 100.0,
             self.family(),

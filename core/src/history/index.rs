@@ -38,8 +38,9 @@ const MAX_PARTS: usize = 16;
 /// Rows per row group: a cell's rows of a whole history fall in one or two.
 const ROW_GROUP: usize = 16_384;
 
-/// Version of the index's columns: bumped when they change, so older parts are made afresh.
-pub(super) const LAYOUT: u32 = 2;
+/// Version of the index's columns and what they hold: bumped when they change, so older
+/// parts are made afresh (3: busy invocations left out one by one).
+pub(super) const LAYOUT: u32 = 3;
 
 /// The advisory lock's file (not a part).
 const LOCK: &str = "lock";

@@ -7,8 +7,10 @@
 //! 95 % interval. A series is one cell on one machine, measured one way, at one problem
 //! size, from one plan: runs that differ in any of these are other series, never mixed. A
 //! point of a partial cell (a cancelled run's, with fewer invocations than planned) or of a
-//! busy run (see [`RunLoad`]) is shown, marked, and left out of the search for change
-//! points: either can move a figure by more than its interval holds. A local results
+//! cell measured only on a busy machine is shown, marked, and left out of the search for
+//! change points: either can move a figure by more than its interval holds. Busy
+//! invocations of a cell with quiet ones are left out of its figure one by one, as `diff`
+//! does ([`crate::analysis::busy_invocation`]). A local results
 //! directory keeps each run's figures in an index (`.history/`, see [`index`]), added to
 //! when a run ends ([`index_run`]), so a run is read once; an S3 prefix is read afresh,
 //! only the cells asked for.
@@ -25,10 +27,10 @@ pub use changes::{ChangeOptions, ChangePoint, change_points};
 pub use index::DIR as INDEX_DIR;
 pub use source::{CONNECT_TIMEOUT, Results};
 
-use crate::analysis::{RunLoad, summarize};
+use crate::analysis::{busy_invocation, summarize};
 use crate::store::{RunMeta, SavedRun, StoreError, load_run, quiet_polars_panics};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// Why a history could not be made.
@@ -90,8 +92,9 @@ pub struct Point {
     /// change points.
     pub partial: bool,
     /// Other processes took more than [`crate::analysis::BUSY_SHARE`] of the machine during
-    /// the run ([`RunLoad`]; judged over the cells read: all of them when the run is
-    /// indexed): left out of change points.
+    /// every invocation of the cell ([`busy_invocation`]): left out of change points. Busy
+    /// invocations of a cell that had quiet ones are left out of its figures instead, one by
+    /// one, as a diff leaves them out.
     pub busy: bool,
 }
 
@@ -240,17 +243,88 @@ fn summarise(
     Ok(out)
 }
 
-/// The figures of one run's cells that `wanted` keeps.
+/// How many invocations each cell (runtime, test) lost as busy.
+type Lost = HashMap<(String, String), u32>;
+
+/// The run less its invocations measured on a busy machine, as a diff leaves them out one
+/// by one; with how many each cell lost. `None` when none was busy.
+fn without_busy(run: &SavedRun) -> Option<(SavedRun, Lost)> {
+    let busy: HashSet<(&str, &str, u32)> = run
+        .cells
+        .iter()
+        .filter(|c| busy_invocation(run, c))
+        .map(|c| (c.runtime.as_str(), c.test.as_str(), c.invocation))
+        .collect();
+    if busy.is_empty() {
+        return None;
+    }
+    let mut lost = Lost::new();
+    for (rt, test, _) in &busy {
+        *lost.entry((rt.to_string(), test.to_string())).or_default() += 1;
+    }
+    let mut quiet = run.clone();
+    quiet
+        .measurements
+        .retain(|m| !busy.contains(&(m.runtime.as_str(), m.test.as_str(), m.invocation)));
+    quiet
+        .cells
+        .retain(|c| !busy.contains(&(c.runtime.as_str(), c.test.as_str(), c.invocation)));
+    Some((quiet, lost))
+}
+
+/// The figures of one run's cells that `wanted` keeps. Invocations measured on a busy
+/// machine are left out one by one, as `diff` does; a cell with no quiet invocation is
+/// shown from all of them, marked busy, and left out of change points.
 fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> Vec<Row> {
     let m = &run.meta;
-    let busy = RunLoad::of(run).is_some_and(|l| l.busy);
+    let quiet = without_busy(run);
+    let mut cells = match &quiet {
+        Some((q, _)) => summarize(q, None).cells,
+        None => summarize(run, None).cells,
+    };
+    let mut all_busy = HashSet::new();
+    if let Some((_, lost)) = &quiet {
+        // Cells every invocation of which was busy: their figures from all of them.
+        let have: HashSet<(String, String)> = cells
+            .iter()
+            .filter(|c| c.stats.is_some())
+            .map(|c| (c.runtime.clone(), c.test.clone()))
+            .collect();
+        let missing: HashSet<&(String, String)> =
+            lost.keys().filter(|k| !have.contains(*k)).collect();
+        if !missing.is_empty() {
+            cells.retain(|c| !missing.contains(&(c.runtime.clone(), c.test.clone())));
+            for c in summarize(run, None).cells {
+                let key = (c.runtime.clone(), c.test.clone());
+                if missing.contains(&key) {
+                    all_busy.insert(key);
+                    cells.push(c);
+                }
+            }
+        }
+    }
+    let lost = |rt: &str, test: &str| -> u32 {
+        quiet.as_ref().map_or(0, |(_, lost)| {
+            if all_busy.contains(&(rt.to_string(), test.to_string())) {
+                0
+            } else {
+                lost.get(&(rt.to_string(), test.to_string()))
+                    .copied()
+                    .unwrap_or(0)
+            }
+        })
+    };
     let mut out = Vec::new();
-    for c in summarize(run, None).cells {
+    for c in cells {
         if c.failure.is_some() || !wanted(&c.runtime, &c.test) {
             continue;
         }
         let Some(st) = c.stats else { continue };
         let (value, low, high) = (st.typical(), st.ci_low, st.ci_high);
+        let busy = all_busy.contains(&(c.runtime.clone(), c.test.clone()));
+        // Counted from the values, not the cells' records: runs saved without records
+        // (the synthetic ones) are not partial. Busy invocations left out still ran.
+        let ran = c.invocations + lost(&c.runtime, &c.test);
         out.push(Row {
             suite: m.suite.clone(),
             machine: m.machine.fingerprint.clone(),
@@ -273,9 +347,7 @@ fn rows_of(stamp: f64, run: &SavedRun, wanted: &dyn Fn(&str, &str) -> bool) -> V
                     .iter()
                     .find(|r| r.id == c.runtime)
                     .map(|r| r.version.clone()),
-                // Counted from the values, not the cells' records: runs saved without
-                // records (the synthetic ones) are not partial.
-                partial: c.invocations < m.settings.invocations,
+                partial: ran < m.settings.invocations,
                 busy,
             },
             test: c.test,

@@ -51,11 +51,16 @@ fn make_partial(results: &Path, id: &str) {
 
 /// A run during which other processes took every CPU: each invocation says so.
 fn make_busy(results: &Path, id: &str) {
+    make_busy_where(results, id, &|_| true);
+}
+
+/// A run whose invocations `busy` picks ran while other processes took every CPU.
+fn make_busy_where(results: &Path, id: &str, busy: &dyn Fn(u32) -> bool) {
     let s = Synthetic::daily(Machine::detect(), "a", true);
     let mut lines = String::new();
     for t in 0..s.tests {
         for r in 0..s.runtimes {
-            for invocation in 0..s.invocations {
+            for invocation in (0..s.invocations).filter(|i| busy(*i)) {
                 let c = CellRecord {
                     runtime: synthetic_runtime(r),
                     test: format!("t{t:03}"),
@@ -88,6 +93,33 @@ fn figures(results: &Path, id: &str) -> HashMap<(String, String), f64> {
 
 fn close(a: f64, b: f64) -> bool {
     (a / b - 1.0).abs() < 1e-9
+}
+
+#[test]
+fn a_busy_invocation_is_left_out_of_its_point_not_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let ids = daily(&results, true);
+    make_busy_where(&results, &ids[20], &|i| i == 0);
+    let h = history(&local(&results), &stepped_cell()).unwrap();
+    let p = &h.series[0].points[20];
+    assert!(!p.busy && !p.partial, "{p:?}");
+    let run = load_run(&results.join(&ids[20])).unwrap();
+    let planned = run.meta.settings.invocations;
+    assert_eq!(p.invocations, planned - 1, "{p:?}");
+    // Its figure is the run's without invocation 0, as a diff would judge it.
+    let mut quiet = run.clone();
+    quiet.measurements.retain(|m| m.invocation != 0);
+    let want = summarize(&quiet, None)
+        .cells
+        .into_iter()
+        .find(|c| c.test == "t001" && c.runtime == "rt001")
+        .and_then(|c| c.stats)
+        .unwrap()
+        .typical();
+    assert!(close(p.value, want), "{} against {want}", p.value);
+    let all = figures(&results, &ids[20])[&("t001".into(), "rt001".into())];
+    assert!(!close(p.value, all), "the busy invocation was kept: {all}");
 }
 
 #[test]

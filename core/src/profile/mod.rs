@@ -125,8 +125,6 @@ pub enum Method {
         /// Loaded into the worker (`native-dlopen`).
         in_worker: bool,
     },
-    /// A runtime CLI that writes a perf map when given these flags.
-    CliPerfMap(&'static [&'static str]),
     /// An engine in the worker whose time cannot be put on functions (why), sampled all the
     /// same: its compiled code against its runtime, or an interpreter's loop.
     EngineUnnamed(String),
@@ -147,9 +145,6 @@ impl Method {
             }
             Method::NativeSymbols { in_worker: true } => {
                 format!("{clock}, named by the loaded library's symbols")
-            }
-            Method::CliPerfMap(flags) => {
-                format!("{clock}, named by the CLI's perf map ({})", flags.join(" "))
             }
             Method::EngineUnnamed(why) => {
                 format!(

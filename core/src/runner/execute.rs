@@ -293,7 +293,9 @@ fn run_cells(
             status = RunStatus::Cancelled;
             break;
         }
-        if invocation >= invocations && super::precision::over_budget(plan, started) {
+        // The budget bounds the whole run, planned rounds included; only the first round
+        // runs whatever it costs (a cell without one has nothing to show).
+        if invocation >= 1 && super::precision::over_budget(plan, started) {
             break;
         }
         // Alternating pairs: the partner's invocation runs in this worker too (unless it

@@ -11,15 +11,18 @@ use crate::store::{MeasurementRow, Precision};
 use std::time::Instant;
 
 /// Half the 95 % interval of a cell's typical value, percent, and its invocations: no
-/// width while it has fewer than 2 invocations (no interval yet).
+/// width while it has fewer than 2 invocations (the iterations inside one process leave
+/// out the noise between processes, so their width would stop a run too soon).
 fn width_of(index: &Index, rt: &str, test: &str) -> (Option<f64>, u32) {
     let Some((g, _, _)) = index.primary(rt, test) else {
         return (None, 0);
     };
+    let invocations = g.invocations() as u32;
     let width = LogMean::of(&g)
+        .filter(|_| invocations >= 2)
         .and_then(|m| m.interval())
         .map(|(lo, hi)| 50.0 * (hi - lo) / (lo * hi).sqrt());
-    (width, g.invocations() as u32)
+    (width, invocations)
 }
 
 /// Half the paired interval of two arms' cells, percent.

@@ -21,9 +21,8 @@ pub fn method(runtime: &RuntimeInfo) -> Method {
         }
         RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
         RuntimeKind::Embedded => embedded_method(id),
-        RuntimeKind::Cli if id == "wasmtime-cli" => Method::CliPerfMap(&["--profile=perfmap"]),
         RuntimeKind::Cli => Method::Unattributed(
-            "a CLI runtime is profiled where it writes a perf map wasmeter can pass it the flag for (wasmtime-cli); this one is not yet".into(),
+            "CLI runtimes are not profiled yet: `wasmtime run --profile=perfmap` and `node --perf-basic-prof` write perf maps, but passing those flags through a CLI runtime's command line is not wired".into(),
         ),
     }
 }
@@ -70,7 +69,7 @@ impl CellProfiler {
         let mut names = None;
         let mut program = None;
         match &method {
-            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
+            Method::EnginePerfMap(_) => {
                 want_perf_maps();
                 let (module, note) = names::named_module(&job.program, &job.scratch);
                 job.program = module;
