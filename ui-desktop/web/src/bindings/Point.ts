@@ -44,7 +44,8 @@ version: string | null,
 partial: boolean, 
 /**
  * Other processes took more than [`crate::analysis::BUSY_SHARE`] of the machine during
- * the run ([`RunLoad`]; judged over the cells read: all of them when the run is
- * indexed): left out of change points.
+ * every invocation of the cell ([`busy_invocation`]): left out of change points. Busy
+ * invocations of a cell that had quiet ones are left out of its figures instead, one by
+ * one, as a diff leaves them out.
  */
 busy: boolean, };
