@@ -61,6 +61,12 @@ impl Verdict {
     pub fn is_change(self) -> bool {
         matches!(self, Verdict::Faster | Verdict::Slower)
     }
+
+    /// Whether the row was judged (faster, slower or no change), not left without a
+    /// verdict: what a gate and a headline read intervals from.
+    pub fn is_decided(self) -> bool {
+        matches!(self, Verdict::Faster | Verdict::Slower | Verdict::NoChange)
+    }
 }
 
 impl std::fmt::Display for Verdict {

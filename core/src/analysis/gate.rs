@@ -191,12 +191,7 @@ pub fn gate(d: &Diff, rule: GateRule) -> Gate {
     let wide: Vec<String> = d
         .rows
         .iter()
-        .filter(|r| {
-            matches!(
-                r.verdict,
-                Verdict::NoChange | Verdict::Faster | Verdict::Slower
-            )
-        })
+        .filter(|r| r.verdict.is_decided())
         .filter_map(|r| rule.shown(r).err().map(|e| format!("{}: {e}", name(r))))
         .collect();
     if !wide.is_empty() {
@@ -238,12 +233,7 @@ pub fn gate(d: &Diff, rule: GateRule) -> Gate {
 pub fn shown_bound(d: &Diff) -> Option<(f64, String)> {
     d.rows
         .iter()
-        .filter(|r| {
-            matches!(
-                r.verdict,
-                Verdict::NoChange | Verdict::Faster | Verdict::Slower
-            )
-        })
+        .filter(|r| r.verdict.is_decided())
         .filter_map(|r| {
             r.ci_high
                 .map(|hi| ((hi - 1.0) * 100.0, format!("{} × {}", r.runtime, r.test)))
