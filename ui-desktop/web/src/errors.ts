@@ -39,9 +39,20 @@ export function subscribeErrors(l: Listener): () => void {
   return () => listeners.delete(l);
 }
 
+/**
+ * Window errors that are the browser's notices, not the app's failures: a ResizeObserver
+ * whose callback changed a size again (charts and tables that follow their box do) is
+ * reported as an `error` event with no error object, and nothing is lost by it.
+ */
+export function isBrowserNotice(ev: Pick<ErrorEvent, 'error' | 'message'>): boolean {
+  return ev.error == null && /^ResizeObserver loop/.test(ev.message ?? '');
+}
+
 /** Routes uncaught errors and unhandled rejections to the banner. */
 export function installGlobalHandlers(target: Window = window): () => void {
-  const onError = (ev: ErrorEvent) => showError(ev.error ?? ev.message);
+  const onError = (ev: ErrorEvent) => {
+    if (!isBrowserNotice(ev)) showError(ev.error ?? ev.message);
+  };
   const onRejection = (ev: PromiseRejectionEvent) => showError(ev.reason);
   target.addEventListener('error', onError);
   target.addEventListener('unhandledrejection', onRejection);

@@ -7,6 +7,21 @@ import { useEffect, useRef } from 'preact/hooks';
 
 let nextId = 0;
 
+/**
+ * Open modals, innermost last. Escape is heard on the document, not only inside the box:
+ * after a native dialog (the export's save dialog) or a button that disabled itself, the
+ * focus is on the page's body and a key pressed there never reaches the modal.
+ */
+const open: Array<{ close: () => void }> = [];
+
+function onDocumentKey(e: KeyboardEvent): void {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  const top = open[open.length - 1];
+  if (!top) return;
+  e.preventDefault();
+  top.close();
+}
+
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex="-1"])';
 
 interface ModalProps {
@@ -20,6 +35,18 @@ export function Modal({ title, onClose, children, testid }: ModalProps) {
   const box = useRef<HTMLDivElement>(null);
   const titleId = useRef(`modal-title-${++nextId}`).current;
 
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    const entry = { close: () => closeRef.current() };
+    open.push(entry);
+    if (open.length === 1) document.addEventListener('keydown', onDocumentKey);
+    return () => {
+      open.splice(open.indexOf(entry), 1);
+      if (open.length === 0) document.removeEventListener('keydown', onDocumentKey);
+    };
+  }, []);
+
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const first = box.current?.querySelector<HTMLElement>('[data-autofocus]') ?? box.current?.querySelector<HTMLElement>(FOCUSABLE);
@@ -28,10 +55,7 @@ export function Modal({ title, onClose, children, testid }: ModalProps) {
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose();
-    } else if (e.key === 'Tab' && box.current) {
+    if (e.key === 'Tab' && box.current) {
       const items = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
       if (items.length === 0) return;
       const first = items[0]!;

@@ -1,7 +1,7 @@
 /**
  * The live run as a pure reducer: every runner event (and the page's own start / cancel
  * actions) folds into a new state, with the clock passed in, so the progress, ETA, cell
- * statuses and live medians can be tested from a scripted event sequence. A cell runs in
+ * statuses and live values can be tested from a scripted event sequence. A cell runs in
  * several worker processes (invocations); with the interleaved order other cells run in
  * between, so a cell is `queued` between its invocations (with how many ended) and only
  * `done` after its last one.
@@ -44,8 +44,13 @@ export interface LiveCell {
   instantiate: number[];
   /** HTTP cells: median latency over one connection of each iteration. */
   latency?: number[];
-  /** Median primary value once the cell finished successfully. */
-  median: number | null;
+  /** The invocation (from 0) of each value above, per slot, in the same order. */
+  at?: Partial<Record<PrimarySource, number[]>>;
+  /**
+   * The primary value once the cell finished successfully: the saved summary's own
+   * statistic for it (see [`primary`]), so the live table and the run detail agree.
+   */
+  value: number | null;
   source: PrimarySource | null;
 }
 
@@ -121,16 +126,44 @@ function finalState(status: RunStatus): RunState {
   return status === 'running' ? 'interrupted' : status;
 }
 
+/** Which statistic a primary value is: what the saved run shows for that source. */
+export type Statistic = 'typical' | 'median';
+
 /**
- * The primary value: guest self-time if any, else wall execute, else wall total, else
- * wall instantiate (lifecycle cells), else latency over one connection (HTTP cells).
+ * Core's typical value (`Stats::typical`): the geometric mean over invocations, each
+ * invocation the geometric mean of its values, so every invocation weighs the same; the
+ * median where a value is not positive (no geometric mean exists).
+ */
+export function typical(values: readonly number[], invocations?: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  if (values.some((v) => !(v > 0) || !Number.isFinite(v))) return median(values);
+  const groups = new Map<number, { sum: number; n: number }>();
+  values.forEach((v, i) => {
+    const k = invocations && invocations.length === values.length ? invocations[i]! : 0;
+    const g = groups.get(k) ?? { sum: 0, n: 0 };
+    g.sum += Math.log(v);
+    g.n += 1;
+    groups.set(k, g);
+  });
+  let sum = 0;
+  for (const g of groups.values()) sum += g.sum / g.n;
+  return Math.exp(sum / groups.size);
+}
+
+/**
+ * The primary value: guest self-time if any, else wall execute, else wall total (each
+ * the typical value, as the run detail's matrix shows it), else the median wall
+ * instantiate (lifecycle cells) or the median latency over one connection (HTTP cells),
+ * as their own views show them.
  */
 export function primary(
-  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate' | 'latency'>>,
-): { value: number; source: PrimarySource } | null {
+  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate' | 'latency' | 'at'>>,
+): { value: number; source: PrimarySource; statistic: Statistic } | null {
   for (const source of SOURCES) {
-    const m = median(cell[source] ?? []);
-    if (m !== null) return { value: m, source };
+    const values = cell[source] ?? [];
+    const statistic: Statistic = source === 'instantiate' || source === 'latency' ? 'median' : 'typical';
+    const m = statistic === 'median' ? median(values) : typical(values, cell.at?.[source]);
+    if (m !== null) return { value: m, source, statistic };
   }
   return null;
 }
@@ -177,7 +210,8 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           total: [],
           instantiate: [],
           latency: [],
-          median: null,
+          at: {},
+          value: null,
           source: null,
         }),
       );
@@ -258,7 +292,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
           copied = true;
         }
         const c = cells[i]!;
-        cells[i] = { ...c, [slot]: [...(c[slot] ?? []), row.value] };
+        cells[i] = { ...c, [slot]: [...(c[slot] ?? []), row.value], at: { ...c.at, [slot]: [...(c.at?.[slot] ?? []), row.invocation] } };
       }
       return copied ? { ...s, cells } : s;
     }
@@ -275,7 +309,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         return {
           ...s,
           failedCells: s.failedCells + 1,
-          cells: updateCell(s, a.index, (c) => ({ ...c, status: 'failed', failure: a.failure, median: null, source: null })),
+          cells: updateCell(s, a.index, (c) => ({ ...c, status: 'failed', failure: a.failure, value: null, source: null })),
         };
       }
       const p = failed ? null : primary(c);
@@ -289,11 +323,12 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
         cells: updateCell(s, a.index, (c) => ({
           ...c,
           status: failed ? 'failed' : 'done',
-          done: s.iterationsPerCell,
+          // A failed cell keeps the iterations it ran: progress after a cancel counts them.
+          done: failed ? c.done : s.iterationsPerCell,
           invocationsEnded: failed ? c.invocationsEnded : s.invocations,
           failure: failed ? a.failure : null,
           wallMs: a.wall_ms,
-          median: p?.value ?? null,
+          value: p?.value ?? null,
           source: p?.source ?? null,
         })),
       };
@@ -315,7 +350,7 @@ export function reduce(s: LiveState, a: LiveAction, now: number = Date.now()): L
               }
               if (c.status === 'queued') {
                 const p = primary(c);
-                return { ...c, status: 'partial', median: p?.value ?? null, source: p?.source ?? null };
+                return { ...c, status: 'partial', value: p?.value ?? null, source: p?.source ?? null };
               }
               return c;
             })
@@ -339,13 +374,20 @@ export function inFlight(s: LiveState): boolean {
   return s.state === 'running';
 }
 
-/** Iterations done over the whole run (finished cells count in full). */
+/**
+ * Iterations done over the whole run. While it runs, a finished or failed cell counts in
+ * full: no more of its work is left. A run cut short (cancelled, interrupted, or being
+ * cancelled) counts only the iterations that ran, so a cancel shows how far it got
+ * rather than jumping ahead by every cell it cut off.
+ */
 export function progress(s: LiveState): { done: number; total: number; fraction: number } {
   const per = s.iterationsPerCell;
   const total = s.cells.length * per;
+  const cutShort = s.cancelling || s.state === 'cancelled' || s.state === 'interrupted' || s.state === 'error';
   let done = 0;
   for (const c of s.cells) {
-    done += c.status === 'done' || c.status === 'failed' || c.status === 'partial' ? per : Math.min(c.done, per);
+    const finished = c.status === 'done' || c.status === 'failed' || c.status === 'partial';
+    done += finished && !cutShort ? per : Math.min(c.done, per);
   }
   const fraction = total > 0 ? done / total : s.state === 'complete' ? 1 : 0;
   return { done, total, fraction };
@@ -389,9 +431,12 @@ export interface LiveMatrixCell {
   status: CellStatus;
   /** Invocations that ended, of the run's invocations per cell. */
   invocationsEnded: number;
-  median: number | null;
-  /** Median over the baseline's median for the same test (never for lifecycle runs). */
+  /** The primary value ([`primary`]); while the cell runs, from the values so far. */
+  value: number | null;
+  /** Over the baseline's value for the same test (never for lifecycle runs). */
   ratio: number | null;
+  /** The value (or the baseline's) is from a cell not finished yet: it will move. */
+  interim: boolean;
   failure: string | null;
 }
 
@@ -406,9 +451,17 @@ export interface LiveMatrix {
   cell(runtime: string, test: string): LiveMatrixCell | null;
 }
 
+/** A cell's value as the matrix shows it: final once it finished, interim before. */
+function shown(c: LiveCell): { value: number | null; interim: boolean } {
+  if (c.status === 'done' || c.status === 'partial') return { value: c.value, interim: false };
+  if (c.status === 'failed') return { value: null, interim: false };
+  const p = primary(c);
+  return { value: p?.value ?? null, interim: p !== null };
+}
+
 /**
- * Tests × runtimes in plan order, with each finished cell's median and its ratio to the
- * baseline (command suites only).
+ * Tests × runtimes in plan order, with each cell's value (interim while it runs) and its
+ * ratio to the baseline (command suites only).
  */
 export function liveMatrix(s: LiveState): LiveMatrix {
   const lifecycle = s.suiteKind === 'lifecycle';
@@ -427,13 +480,24 @@ export function liveMatrix(s: LiveState): LiveMatrix {
       const c = i === undefined ? undefined : s.cells[i];
       if (!c) return null;
       const ended = c.invocationsEnded;
-      if (lifecycle) return { status: c.status, invocationsEnded: ended, median: c.median, ratio: null, failure: c.failure };
+      const own = shown(c);
+      if (lifecycle) return { status: c.status, invocationsEnded: ended, ...own, ratio: null, failure: c.failure };
       const bi = s.index[cellKey(s.baseline, test)];
       const b = bi === undefined ? undefined : s.cells[bi];
+      const base = b ? shown(b) : null;
       // A partial cell (or baseline) has no ratio, as in the saved summary.
-      const base = b && b.status === 'done' ? b.median : null;
-      const ratio = c.status === 'done' && c.median !== null && base !== null && base > 0 ? c.median / base : null;
-      return { status: c.status, invocationsEnded: ended, median: c.median, ratio, failure: c.failure };
+      const ratio =
+        c.status !== 'partial' && b?.status !== 'partial' && own.value !== null && base?.value != null && base.value > 0
+          ? own.value / base.value
+          : null;
+      return {
+        status: c.status,
+        invocationsEnded: ended,
+        ...own,
+        ratio,
+        interim: own.interim || (ratio !== null && base!.interim),
+        failure: c.failure,
+      };
     },
   };
 }

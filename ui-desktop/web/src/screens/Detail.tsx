@@ -216,7 +216,10 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             <div class="panel">
               <div class="panel-head">
                 <h2>
-                  Median time relative to {s.baseline} <span class="muted small">(lower is faster; hover a cell for details)</span>
+                  Typical time relative to {s.baseline}{' '}
+                  <span class="muted small" data-testid="matrix-caption">
+                    (the geometric mean over invocations, ± half its 95 % interval; lower is faster; hover a cell for details)
+                  </span>
                 </h2>
                 <div class="spacer" />
                 {onHistory && (

@@ -149,6 +149,12 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
             <h2>
               Results so far
               {lifecycle && <span class="muted small"> (median instantiate time per operation)</span>}
+              {!lifecycle && !http && (
+                <span class="muted small" data-testid="live-caption">
+                  {' '}
+                  (typical time per iteration: the geometric mean over invocations, as the run detail shows it; ≈ interim while a cell runs)
+                </span>
+              )}
               {http && (
                 <span class="muted small" data-testid="live-http-note">
                   {' '}
@@ -234,8 +240,9 @@ function LiveCharts({ session }: { session: LiveSession }) {
 }
 
 /**
- * Tests × runtimes: median primary time of finished cells and its ratio to the baseline;
- * lifecycle runs show the median instantiate time alone (no native to be relative to).
+ * Tests × runtimes: each cell's typical primary time (the saved run's own figure; interim,
+ * marked ≈, while the cell runs) and its ratio to the baseline; lifecycle runs show the
+ * median instantiate time alone (no native to be relative to).
  */
 function LiveMatrixView({ state }: { state: LiveState }) {
   const m = liveMatrix(state);
@@ -263,7 +270,7 @@ function LiveMatrixView({ state }: { state: LiveState }) {
             </td>
           );
         }
-        if (c.median === null) {
+        if (c.value === null) {
           return (
             <td key={r} class="pending" data-testid="live-cell" data-runtime={r} data-test={t} data-status={c.status}>
               {c.status === 'running' ? '…' : c.status === 'queued' ? `${c.invocationsEnded}/${state.invocations}` : ''}
@@ -273,14 +280,20 @@ function LiveMatrixView({ state }: { state: LiveState }) {
         return (
           <td
             key={r}
-            style={c.ratio !== null ? { background: ratioColor(c.ratio) } : undefined}
-            data-tone={c.ratio !== null ? ratioTone(c.ratio) : undefined}
+            class={c.interim ? 'interim' : undefined}
+            style={c.ratio !== null && !c.interim ? { background: ratioColor(c.ratio) } : undefined}
+            data-tone={c.ratio !== null && !c.interim ? ratioTone(c.ratio) : undefined}
             data-testid="live-cell"
             data-runtime={r}
             data-test={t}
+            data-interim={c.interim ? 'true' : undefined}
+            title={c.interim ? `interim: from ${c.invocationsEnded} of ${state.invocations} invocations so far` : undefined}
           >
-            <div class="ratio">{c.ratio !== null ? formatRatio(c.ratio) : ''}</div>
-            <div class="median">{formatNs(c.median)}</div>
+            <div class="ratio">{c.ratio !== null ? `${c.interim ? '≈' : ''}${formatRatio(c.ratio)}` : ''}</div>
+            <div class="value">
+              {c.interim ? '≈' : ''}
+              {formatNs(c.value)}
+            </div>
           </td>
         );
       }}
@@ -306,7 +319,7 @@ export function statusText(c: LiveState['cells'][number], state: Pick<LiveState,
   }
 }
 
-/** Every cell of the plan in order: status, iterations, median, wall time; failures say why. */
+/** Every cell of the plan in order: status, iterations, value, wall time; failures say why. */
 function CellsTable({ state }: { state: LiveState }) {
   return (
     <ListTable
@@ -321,7 +334,7 @@ function CellsTable({ state }: { state: LiveState }) {
           <th>test</th>
           <th>status</th>
           <th class="num">iterations</th>
-          <th class="num">median</th>
+          <th class="num">{state.suiteKind === 'lifecycle' || isHttpKind(state.suiteKind) ? 'median' : 'typical'}</th>
           <th class="num">wall</th>
         </>
       }
@@ -341,7 +354,7 @@ function CellsTable({ state }: { state: LiveState }) {
           <td class="num">
             {c.done} / {state.iterationsPerCell}
           </td>
-          <td class="num">{formatNs(c.median)}</td>
+          <td class="num">{formatNs(c.value)}</td>
           <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : MISSING}</td>
         </tr>
       )}

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunChoices, RunEvent, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { ErrorBanner } from '../components/ErrorBanner';
-import { installGlobalHandlers } from '../errors';
+import { currentErrors, dismissErrors, installGlobalHandlers } from '../errors';
 import { planned } from './events';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
@@ -330,9 +330,12 @@ describe('App', () => {
     ]);
     await waitFor(() => expect(statuses()).toEqual(['queued 1/2', 'running 1/2']));
     expect(rows().map((r) => r.dataset.status)).toEqual(['queued', 'running']);
-    const pending = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'native')!;
-    expect(pending.dataset.status).toBe('queued');
-    expect(pending.textContent).toBe('1/2');
+    // Between its invocations a cell shows its figure so far, marked interim.
+    const interim = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'native')!;
+    expect(interim.dataset.interim).toBe('true');
+    expect(interim.querySelector('.value')!.textContent).toBe('≈100.00 ms');
+    expect(interim.title).toBe('interim: from 1 of 2 invocations so far');
+    expect(screen.getByTestId('live-caption').textContent).toContain('geometric mean over invocations');
 
     await send([
       { type: 'cell_started', index: 0, invocation: 1, beside: false },
@@ -347,7 +350,8 @@ describe('App', () => {
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
     const liveCell = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
     expect(liveCell.querySelector('.ratio')!.textContent).toBe('1.15×');
-    expect(liveCell.querySelector('.median')!.textContent).toBe('116.00 ms');
+    expect(liveCell.querySelector('.value')!.textContent).toBe('116.00 ms');
+    expect(liveCell.dataset.interim).toBeUndefined();
 
     const listsBefore = calls.filter((c) => c.cmd === 'list_runs').length;
     await send([{ type: 'run_finished', status: 'complete', failed: 0 }]);
@@ -429,6 +433,22 @@ describe('App', () => {
     expect(calls.filter((c) => c.cmd === 'export_report')[1]!.payload.format).toBe('md');
   });
 
+  it('closes the export dialog on Escape after a save, when the focus came back to the page', async () => {
+    backend({ export_report: () => '/home/me/run.html' });
+    await renderReady();
+    fireEvent.click(screen.getByTestId('nav-runs'));
+    await waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(3));
+    fireEvent.click(screen.getAllByTestId('run-row')[1]!);
+    fireEvent.click(screen.getByTestId('runs-export'));
+    fireEvent.click(within(screen.getByTestId('export-dialog')).getByTestId('export-save'));
+    await waitFor(() => expect(screen.getByTestId('export-result').textContent).toBe('Saved to /home/me/run.html'));
+    // The native save dialog took the focus; back in the page it is on the body.
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('export-dialog')).toBeNull();
+  });
+
   it('nav buttons switch screens', async () => {
     backend();
     await renderReady();
@@ -478,6 +498,27 @@ describe('global error handlers', () => {
     });
     expect(screen.getByTestId('error-banner').textContent).toContain('x is not a function');
     uninstall();
+  });
+
+  it("leave out the browser's ResizeObserver notice, which resizing a chart raises", () => {
+    dismissErrors();
+    const uninstall = installGlobalHandlers(window);
+    render(<ErrorBanner />);
+    act(() => {
+      window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop completed with undelivered notifications.' }));
+      window.dispatchEvent(new ErrorEvent('error', { message: 'ResizeObserver loop limit exceeded' }));
+    });
+    expect(currentErrors()).toEqual([]);
+    expect(screen.queryByTestId('error-banner')).toBeNull();
+    // A real error that happens to mention ResizeObserver is still shown.
+    act(() => {
+      window.dispatchEvent(
+        new ErrorEvent('error', { message: 'ResizeObserver is not defined', error: new ReferenceError('ResizeObserver is not defined') }),
+      );
+    });
+    expect(currentErrors()).toEqual(['ResizeObserver is not defined']);
+    uninstall();
+    dismissErrors();
   });
 });
 

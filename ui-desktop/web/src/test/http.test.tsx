@@ -311,7 +311,7 @@ describe('Live HTTP cells', () => {
       { type: 'measurement', rows: [row('wasmtime-pooling', 'latency', 'wall_ns', 84e3)] },
       { type: 'cell_finished', index: 1, failure: null, wall_ms: 9000 },
     ]);
-    expect(s.cells[0]!.median).toBe(42e3);
+    expect(s.cells[0]!.value).toBe(42e3);
     expect(s.cells[0]!.source).toBe('latency');
     expect(liveMatrix(s).cell('wasmtime-pooling', 'hello')!.ratio).toBe(2);
   });

@@ -380,10 +380,10 @@ describe('Live matrix of a lifecycle run', () => {
       ],
       1,
     );
-    expect(s.cells[0]).toMatchObject({ median: 1150, source: 'instantiate' });
+    expect(s.cells[0]).toMatchObject({ value: 1150, source: 'instantiate' });
     const m = liveMatrix(s);
     expect(m.lifecycle).toBe(true);
-    expect(m.cell('wasmer-cranelift', 'hello')).toMatchObject({ median: 1000, ratio: null });
+    expect(m.cell('wasmer-cranelift', 'hello')).toMatchObject({ value: 1000, ratio: null });
 
     // The same cells in a command run would be relative to the baseline.
     const cmd = liveMatrix({ ...s, suiteKind: 'command' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeasurementRow, RunEvent } from '../api';
-import { cellPosition, eta, inFlight, initialState, liveMatrix, progress, reduce, reduceAll } from '../live/state';
+import { cellPosition, eta, inFlight, initialState, liveMatrix, primary, progress, reduce, reduceAll, typical } from '../live/state';
 
 const row = (runtime: string, test: string, over: Partial<MeasurementRow>): MeasurementRow => ({
   runtime,
@@ -63,7 +63,7 @@ describe('live state reducer', () => {
     s = reduce(s, { type: 'cell_finished', index: 1, failure: 'wrong output: not the answer of the majority', wall_ms: 5 }, 1200);
     expect(s.cells[1]!.status).toBe('failed');
     expect(s.cells[1]!.failure).toBe('wrong output: not the answer of the majority');
-    expect(s.cells[1]!.median).toBeNull();
+    expect(s.cells[1]!.value).toBeNull();
     expect(s.failedCells).toBe(1);
     expect(s.finishedCells).toBe(1);
     expect(progress(s).done).toBe(4);
@@ -91,10 +91,10 @@ describe('live state reducer', () => {
     expect(progress(s).fraction).toBeCloseTo(2 / 16);
   });
 
-  it('takes the median of measured self-times, ignoring warm-ups, and computes ETA per finished cell', () => {
+  it('takes the typical (geometric mean) of measured self-times, ignoring warm-ups, and computes ETA per finished cell', () => {
     let s = runCell(planned(), 0, [100, 300, 200], 1000);
     expect(s.cells[0]!.status).toBe('done');
-    expect(s.cells[0]!.median).toBe(200);
+    expect(s.cells[0]!.value).toBeCloseTo(Math.cbrt(100 * 300 * 200), 9);
     expect(s.cells[0]!.source).toBe('self');
     expect(s.finishedCells).toBe(1);
     expect(progress(s)).toEqual({ done: 4, total: 16, fraction: 0.25 });
@@ -107,15 +107,16 @@ describe('live state reducer', () => {
     expect(cellPosition(s)).toMatchObject({ at: 2, of: 4 });
   });
 
-  it('fills the live matrix with medians and ratios against the baseline', () => {
-    let s = runCell(planned(), 0, [100, 300, 200], 1000);
-    s = runCell(s, 1, [230, 250, 240], 2000);
+  it('fills the live matrix with typical values and ratios against the baseline', () => {
+    let s = runCell(planned(), 0, [100, 400, 250], 1000);
+    s = runCell(s, 1, [200, 200, 250], 2000);
     const m = liveMatrix(s);
     expect(m.tests).toEqual(['sha256', 'crc32']);
     expect(m.runtimes).toEqual(['native', 'wasmtime']);
-    expect(m.cell('native', 'sha256')).toMatchObject({ status: 'done', median: 200, ratio: 1 });
-    expect(m.cell('wasmtime', 'sha256')).toMatchObject({ status: 'done', median: 240, ratio: 1.2 });
-    expect(m.cell('wasmtime', 'crc32')).toMatchObject({ status: 'pending', median: null, ratio: null });
+    expect(m.cell('native', 'sha256')).toMatchObject({ status: 'done', value: expect.closeTo(215.443, 3), ratio: 1, interim: false });
+    expect(m.cell('wasmtime', 'sha256')).toMatchObject({ status: 'done', value: expect.closeTo(215.443, 3), interim: false });
+    expect(m.cell('wasmtime', 'sha256')!.ratio).toBeCloseTo(1, 12);
+    expect(m.cell('wasmtime', 'crc32')).toMatchObject({ status: 'pending', value: null, ratio: null, interim: false });
     expect(eta(s)).toBe(2000);
   });
 
@@ -136,13 +137,13 @@ describe('live state reducer', () => {
       { type: 'measurement', rows: [row('wasmtime', 'crc32', { metric: 'wall_ns', phase: 'total', value: 700 })] },
       { type: 'cell_finished', index: 3, failure: null, wall_ms: 5 },
     ]);
-    expect(s.cells[1]).toMatchObject({ median: 500, source: 'wall' });
-    expect(s.cells[3]).toMatchObject({ median: 700, source: 'total' });
+    expect(s.cells[1]).toMatchObject({ value: expect.closeTo(500, 9), source: 'wall' });
+    expect(s.cells[3]).toMatchObject({ value: expect.closeTo(700, 9), source: 'total' });
   });
 
   it('marks failed cells with their reason and counts them', () => {
     const s = runCell(planned(), 2, [1, 2, 3], 500, 'trap: unreachable');
-    expect(s.cells[2]).toMatchObject({ status: 'failed', failure: 'trap: unreachable', median: null });
+    expect(s.cells[2]).toMatchObject({ status: 'failed', failure: 'trap: unreachable', value: null });
     expect(s.failedCells).toBe(1);
     expect(liveMatrix(s).cell('native', 'crc32')!.status).toBe('failed');
     // A failed cell counts as finished for progress.
@@ -231,9 +232,13 @@ describe('live state reducer', () => {
     expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
     expect(cellPosition(s)).toEqual({ at: 2, of: 2, invocation: 1, invocations: 2 });
     s = reduceAll(s, invocation(0, 0, [200, 210]), 2000);
-    expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1, done: 3, median: null });
+    expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1, done: 3, value: null });
     expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
-    expect(liveMatrix(s).cell('wasmtime', 'sha256')).toMatchObject({ status: 'queued', invocationsEnded: 1, ratio: null });
+    // Interim figures from the invocations so far, marked as such.
+    const interim = liveMatrix(s).cell('wasmtime', 'sha256')!;
+    expect(interim).toMatchObject({ status: 'queued', invocationsEnded: 1, interim: true });
+    expect(interim.value).toBeCloseTo(Math.sqrt(240 * 260), 9);
+    expect(interim.ratio).toBeCloseTo(Math.sqrt(240 * 260) / Math.sqrt(200 * 210), 9);
     expect(progress(s)).toEqual({ done: 6, total: 12, fraction: 0.5 });
     // No cell finished yet, but the ETA comes from the iterations: 2 s for 6, 6 left.
     expect(s.finishedCells).toBe(0);
@@ -243,12 +248,15 @@ describe('live state reducer', () => {
     expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 1, done: 6 });
     expect(s.cells[1]!.status).toBe('queued');
     s = reduce(s, { type: 'cell_finished', index: 0, failure: null, wall_ms: 80 }, 3000);
-    expect(s.cells[0]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 205 });
+    // Each invocation weighs the same: the geometric mean of their geometric means.
+    const native = (200 * 210 * 220 * 190) ** 0.25;
+    expect(s.cells[0]).toMatchObject({ status: 'done', invocationsEnded: 2, value: expect.closeTo(native, 9) });
     s = reduceAll(s, invocation(1, 1, [250, 230]), 4000);
     expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 1, done: 6, invocationsEnded: 1 });
     s = reduce(s, { type: 'cell_finished', index: 1, failure: null, wall_ms: 90 }, 4000);
-    expect(s.cells[1]).toMatchObject({ status: 'done', invocationsEnded: 2, median: 245 });
-    expect(liveMatrix(s).cell('wasmtime', 'sha256')!.ratio).toBeCloseTo(245 / 205);
+    const wasmtime = (240 * 260 * 250 * 230) ** 0.25;
+    expect(s.cells[1]).toMatchObject({ status: 'done', invocationsEnded: 2, value: expect.closeTo(wasmtime, 9) });
+    expect(liveMatrix(s).cell('wasmtime', 'sha256')).toMatchObject({ ratio: expect.closeTo(wasmtime / native, 12), interim: false });
     expect(progress(s)).toEqual({ done: 12, total: 12, fraction: 1 });
   });
 
@@ -275,9 +283,44 @@ describe('live state reducer', () => {
       { type: 'measurement', rows: [row('wasmtime', 'sha256', { value: 300 })] },
       { type: 'run_finished', status: 'cancelled', failed: 0 },
     ]);
-    expect(s.cells[0]).toMatchObject({ status: 'partial', invocationsEnded: 1, median: 110, failure: null });
+    expect(s.cells[0]).toMatchObject({
+      status: 'partial',
+      invocationsEnded: 1,
+      value: expect.closeTo(Math.sqrt(100 * 120), 9),
+      failure: null,
+    });
     expect(s.cells[1]).toMatchObject({ status: 'failed', failure: 'the run ended before this cell finished' });
-    expect(liveMatrix(s).cell('native', 'sha256')).toMatchObject({ status: 'partial', median: 110, ratio: null });
+    expect(liveMatrix(s).cell('native', 'sha256')).toMatchObject({ status: 'partial', ratio: null, interim: false });
+    // How far it got: 2 of 8 iterations, not the cells it cut off counted as done.
+    expect(progress(s)).toEqual({ done: 2, total: 8, fraction: 0.25 });
+  });
+
+  it('does not jump ahead when a cancel fails the cells it cut off', () => {
+    let s = planned();
+    s = reduceAll(s, [
+      { type: 'cell_started', index: 0, invocation: 0, beside: false },
+      { type: 'progress', index: 0, done: 4 },
+      { type: 'cell_finished', index: 0, failure: null, wall_ms: 10 },
+      { type: 'cell_started', index: 1, invocation: 0, beside: false },
+      { type: 'progress', index: 1, done: 1 },
+    ]);
+    expect(progress(s).done).toBe(5);
+    s = reduce(s, { type: 'cancelRequested' });
+    s = reduceAll(s, [
+      { type: 'cell_finished', index: 1, failure: 'cancelled', wall_ms: 5 },
+      { type: 'cell_finished', index: 2, failure: 'cancelled', wall_ms: 0 },
+      { type: 'cell_finished', index: 3, failure: 'cancelled', wall_ms: 0 },
+    ]);
+    expect(progress(s)).toEqual({ done: 5, total: 16, fraction: 5 / 16 });
+    s = reduce(s, { type: 'run_finished', status: 'cancelled', failed: 3 });
+    expect(progress(s)).toEqual({ done: 5, total: 16, fraction: 5 / 16 });
+    // A cell that failed by itself in a run that went on still counts as no work left.
+    let t = planned();
+    t = reduceAll(t, [
+      { type: 'cell_started', index: 0, invocation: 0, beside: false },
+      { type: 'cell_finished', index: 0, failure: 'trap: unreachable', wall_ms: 1 },
+    ]);
+    expect(progress(t).done).toBe(4);
   });
   it('an alternating pair keeps both arms running until the next worker starts', () => {
     let s = reduce(
@@ -312,5 +355,25 @@ describe('live state reducer', () => {
     expect(s.cells[0]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
     expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1 });
     expect([s.current, s.alongside]).toEqual([2, null]);
+  });
+});
+
+describe("the live value is the run detail's typical value", () => {
+  it('weighs every invocation the same, not every iteration (the median would say 100)', () => {
+    // Invocation 0 ran three iterations at 100, invocation 1 one at 400.
+    const cell = { self: [100, 100, 100, 400], wall: [], total: [], at: { self: [0, 0, 0, 1] } };
+    expect(primary(cell)).toEqual({ value: expect.closeTo(200, 9), source: 'self', statistic: 'typical' });
+    expect(typical([100, 100, 100, 400], [0, 0, 0, 1])).toBeCloseTo(200, 9);
+    // One invocation: the geometric mean of its values.
+    expect(typical([100, 100, 100, 400])).toBeCloseTo(Math.sqrt(Math.sqrt(400e6)), 9);
+    // No geometric mean of a value that is not positive: the median, as core falls back.
+    expect(typical([0, 5, 9])).toBe(5);
+    expect(typical([])).toBeNull();
+    // Lifecycle and HTTP values are medians, as their own views show them.
+    expect(primary({ self: [], wall: [], total: [], latency: [40, 44, 90] })).toEqual({
+      value: 44,
+      source: 'latency',
+      statistic: 'median',
+    });
   });
 });
