@@ -172,6 +172,7 @@ try {
           band: band ? { x: num(band, 'x'), width: num(band, 'width') } : null,
         };
       }),
+      headline: q('#headline') && !q('#headline').hidden ? q('#headline').textContent : '',
       diffCounts: q('#diff-counts') ? q('#diff-counts').textContent : '',
       diffMethod: q('#diff-method') ? q('#diff-method').textContent : '',
       diffNormalize: q('#diff-normalize') ? q('#diff-normalize').textContent : '',
@@ -405,6 +406,12 @@ try {
   check(!dom.pwned, 'window.__pwned is set: data was executed as code');
   check(dom.missingTexts.length === 0, `strings from the data not shown as text: ${dom.missingTexts.map((t) => JSON.stringify(t)).join(', ')}`);
   check(!dom.renderErrors, 'a section failed to render (data-render-errors on <html>)');
+  // The headline at the top is core's sentence as it is: the diff's, else the one run's.
+  const runsData = Array.isArray(data.runs) ? data.runs : [];
+  const wantHeadline = hasDiff ? data.diff_headline : runsData.length === 1 ? runsData[0].headline : undefined;
+  if (typeof wantHeadline === 'string') {
+    check(dom.headline === wantHeadline, `#headline reads "${dom.headline}", core's headline is "${wantHeadline}"`);
+  }
   if (hasDiff) {
     check(dom.diffExists && dom.diffVisible, 'the data has a diff but #diff is missing or hidden');
     check(dom.diffTables > 0, 'the data has a diff but #diff has no table');

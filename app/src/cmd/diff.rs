@@ -7,7 +7,7 @@ use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
     DEFAULT_NORMALIZE, Diff, DiffOptions, FailOn, GateRule, compare_runtimes, compare_tests,
-    diff_runs, gate,
+    diff_headline, diff_runs, gate,
 };
 use wasmeter_core::export::diff_markdown;
 use wasmeter_core::table::diff_table;
@@ -90,10 +90,10 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
     })
 }
 
-/// The diff as text: warnings first, then how rows were compared, then the rows (those
+/// The diff as text: the headline, warnings, then how rows were compared, then the rows (those
 /// only one side has at the end).
 pub fn render(d: &Diff) -> String {
-    let mut out = String::new();
+    let mut out = format!("{}\n", diff_headline(d));
     for w in &d.warnings {
         out.push_str(&format!("warning: {w}\n"));
     }

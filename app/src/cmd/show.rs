@@ -4,7 +4,7 @@ use super::Ctx;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    RunSummary, cell_sizes, heap_series, http_cells, noise as noise_of, summarize,
+    RunSummary, cell_sizes, heap_series, http_cells, noise as noise_of, run_headline, summarize,
 };
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::store::{NotApplicable, TestRecord};
@@ -72,6 +72,7 @@ pub fn main(
         super::print_json(&summary)?;
     } else {
         let m = &run.meta;
+        println!("{}", run_headline(&summary));
         println!(
             "run {}{} — suite {} ({}), {}, {} invocation(s) × ({} warm-up + {} runs), {}",
             m.id,

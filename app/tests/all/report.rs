@@ -206,6 +206,26 @@ fn html_report_is_clean_in_headless_chromium() {
         ),
         "no method line in the page's data"
     );
+    // The page's headline is the one `wasmeter diff` prints first, in core's words; each
+    // run's is the one `wasmeter show` prints first (check-report.mjs finds it drawn).
+    let text = |args: &[&str]| String::from_utf8(wasmeter(args, tmp.path()).stdout).unwrap();
+    let diff_first = text(&["diff", &a, &b]).lines().next().unwrap().to_string();
+    assert!(
+        diff_first.contains(" slower, ") && diff_first.contains(" undecided"),
+        "{diff_first}"
+    );
+    assert!(
+        page.contains(&format!("\"diff_headline\":\"{diff_first}\"")),
+        "the page's diff headline is not the CLI's: {diff_first}"
+    );
+    for run in [&a, &b] {
+        let first = text(&["show", run]).lines().next().unwrap().to_string();
+        assert!(first.contains("native"), "{first}");
+        assert!(
+            page.contains(&format!("\"headline\":\"{first}\"")),
+            "the page's run headline is not the CLI's: {first}"
+        );
+    }
     let d = json(&wasmeter(&["diff", &a, &b, "--json"], tmp.path()));
     let rows = d["rows"].as_array().unwrap();
     assert!(

@@ -3,6 +3,7 @@
 mod compare;
 mod diff;
 mod gate;
+mod headline;
 mod heap;
 mod http;
 mod load;
@@ -22,6 +23,7 @@ pub use diff::{
     compare_tests, diff_runs,
 };
 pub use gate::{FailOn, Gate, GateRule, gate, shown_bound};
+pub use headline::{diff_headline, run_headline};
 pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
 pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,

@@ -128,6 +128,9 @@ pub struct RunData<'a> {
     pub meta: &'a RunMeta,
     /// The summary.
     pub summary: RunSummary,
+    /// The sentence to read first ([`crate::analysis::run_headline`]), the same in every
+    /// front end.
+    pub headline: String,
     /// Primary per-iteration values of each cell.
     pub distributions: Vec<Distribution>,
     /// Live samples (thinned to at most [`MAX_SAMPLES`]).
@@ -179,6 +182,9 @@ pub struct Report<'a> {
     pub runs: Vec<RunData<'a>>,
     /// The diff of the two runs, when there are two.
     pub diff: Option<Diff>,
+    /// The diff's sentence to read first ([`crate::analysis::diff_headline`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_headline: Option<String>,
     /// Many runs side by side (`export RUN RUN RUN…`), each relative to its own run's
     /// reference runtime.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,6 +235,7 @@ impl<'a> Report<'a> {
                 };
                 RunData {
                     meta: &run.meta,
+                    headline: crate::analysis::run_headline(&summary),
                     profile: crate::profile::report::report(run),
                     cell_sizes: crate::analysis::cell_sizes(run),
                     http,
@@ -243,6 +250,7 @@ impl<'a> Report<'a> {
             title: "wasmeter report".into(),
             generated_by: format!("wasmeter {}", crate::VERSION),
             runs,
+            diff_headline: diff.as_ref().map(crate::analysis::diff_headline),
             diff,
             comparison: None,
             features,

@@ -266,6 +266,13 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     );
 
     let report = invoke(&w, "load_run", json!({ "id": run_id })).unwrap();
+    // The headline the page shows first is core's sentence for this summary.
+    let summary: wasmeter_core::analysis::RunSummary =
+        serde_json::from_value(report["runs"][0]["summary"].clone()).unwrap();
+    assert_eq!(
+        report["runs"][0]["headline"].as_str(),
+        Some(wasmeter_core::analysis::run_headline(&summary).as_str())
+    );
     let cells = report["runs"][0]["summary"]["cells"].as_array().unwrap();
     let wasmtime = cells.iter().find(|c| c["runtime"] == "wasmtime").unwrap();
     let rel = wasmtime["relative"].as_f64().unwrap();
@@ -340,6 +347,11 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     )
     .unwrap();
     assert_eq!(diff["runs"].as_array().unwrap().len(), 2);
+    let d: wasmeter_core::analysis::Diff = serde_json::from_value(diff["diff"].clone()).unwrap();
+    assert_eq!(
+        diff["diff_headline"].as_str(),
+        Some(wasmeter_core::analysis::diff_headline(&d).as_str())
+    );
     let rows = diff["diff"]["rows"].as_array().unwrap();
     for rt in ["native", "wasmtime"] {
         assert!(

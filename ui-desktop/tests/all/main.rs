@@ -8,5 +8,6 @@ mod commands;
 mod compare;
 mod e2e;
 mod format;
+mod headline;
 mod history;
 mod modules;

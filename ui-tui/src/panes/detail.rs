@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget};
 use wasmeter_core::analysis::{
     CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Sweep, Unit, cell_sizes,
-    heap_series, summarize, sweep,
+    heap_series, run_headline, summarize, sweep,
 };
 use wasmeter_core::features::Matrix;
 use wasmeter_core::format::{
@@ -94,6 +94,8 @@ pub struct DetailPane {
     profile: Option<Result<Explanation, String>>,
     /// The profile view shows every runtime, not only the selected one and the baseline.
     profile_all: bool,
+    /// Core's one sentence about the run, shown first (as `wasmeter show` prints it).
+    headline: String,
 }
 
 impl DetailPane {
@@ -112,6 +114,7 @@ impl DetailPane {
             .profile
             .map(|_| explain(&run, &ExplainOptions::default()).map_err(|e| e.to_string()));
         DetailPane {
+            headline: run_headline(&summary),
             view: if sweep.is_some() {
                 View::Sweep
             } else if profile.is_some() {
@@ -735,7 +738,7 @@ impl Component for DetailPane {
             .max(6);
         let matrix_h = (self.summary.tests.len() as u16 + 5).clamp(6, most);
         let [head, matrix, lower] = Layout::vertical([
-            Constraint::Length(2),
+            Constraint::Length(3),
             Constraint::Length(matrix_h),
             Constraint::Min(6),
         ])
@@ -746,6 +749,10 @@ impl Component for DetailPane {
             .map(|l| format!(" \"{l}\""))
             .unwrap_or_default();
         Paragraph::new(vec![
+            Line::from(Span::styled(
+                self.headline.as_str(),
+                Style::default().add_modifier(Modifier::BOLD),
+            )),
             Line::from(vec![
                 Span::styled(
                     format!("{}{label}", m.id),

@@ -16,7 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
 use std::path::PathBuf;
-use wasmeter_core::analysis::{Diff, DiffRow, Verdict};
+use wasmeter_core::analysis::{Diff, DiffRow, Verdict, diff_headline};
 use wasmeter_core::format::format_ratio;
 use wasmeter_core::table::{diff_columns, diff_row};
 
@@ -110,33 +110,11 @@ impl Component for DiffPane {
             Constraint::Length(if only > 0 { 2 } else { 0 }),
         ])
         .areas(inner);
-        let c = d.counts();
-        let mut counts = vec![
-            Span::styled(
-                format!("{} faster", c.faster),
-                verdict_style(Verdict::Faster),
-            ),
-            Span::raw(", "),
-            Span::styled(
-                format!("{} slower", c.slower),
-                verdict_style(Verdict::Slower),
-            ),
-            Span::raw(format!(", {} no change", c.no_change)),
-        ];
-        if c.insufficient > 0 {
-            counts.push(Span::raw(", "));
-            counts.push(Span::styled(
-                format!("{} insufficient data", c.insufficient),
-                verdict_style(Verdict::InsufficientData),
-            ));
-        }
-        if c.not_comparable > 0 {
-            counts.push(Span::raw(", "));
-            counts.push(Span::styled(
-                format!("{} not comparable", c.not_comparable),
-                verdict_style(Verdict::NotComparable),
-            ));
-        }
+        // Core's sentence, as `wasmeter diff` prints it first; the rows carry the colours.
+        let mut counts = vec![Span::styled(
+            diff_headline(d),
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
         counts.push(Span::styled(
             format!(
                 " · {}",

@@ -456,6 +456,27 @@ fn the_detail_matrix_gets_the_rows_it_needs_and_says_when_it_scrolls() {
     assert!(small.contains("of 19 (↑↓)"), "{small}");
 }
 
+/// The detail's first line is core's headline for the run, as `wasmeter show` prints it.
+#[test]
+fn the_detail_leads_with_cores_headline() {
+    let run = saved_run(
+        "compute-20261121-101500-a1b2",
+        Some("baseline"),
+        1.0,
+        Some(("wasmer-cranelift", "nbody")),
+    );
+    let want = wasmeter_core::analysis::run_headline(&wasmeter_core::analysis::summarize(&run, None));
+    assert!(want.contains("native"), "{want}");
+    let s = render(&detail_app(View::Distribution), 240, 32);
+    let first = s
+        .lines()
+        .find(|l| l.contains(&want))
+        .unwrap_or_else(|| panic!("{want:?} missing in\n{s}"));
+    // Above the run's id line.
+    let at = |needle: &str| s.lines().position(|l| l.contains(needle)).unwrap();
+    assert!(at(first) < at("compute-20261121-101500-a1b2 \"baseline\""), "{s}");
+}
+
 #[test]
 fn detail_80x24() {
     insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));
@@ -518,6 +539,8 @@ fn diff_screen() {
         ),
         (14, 5, 12, 0, 0)
     );
+    let headline = wasmeter_core::analysis::diff_headline(&diff);
+    assert_eq!(headline, "5 slower, 14 faster, 12 no change, 0 undecided");
     a.diff = Some(DiffPane {
         diff,
         dirs: (ra.dir.clone(), rb.dir.clone()),
@@ -526,7 +549,8 @@ fn diff_screen() {
     a.focus = Pane::Diff;
     let s = render(&a, 110, 32);
     for want in [
-        "14 faster, 5 slower, 12 no change · not normalised",
+        // Core's headline first, as `wasmeter diff` prints it.
+        "5 slower, 14 faster, 12 no change, 0 undecided · not normalised",
         "how: B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch)",
         "B/A [95% CI] ±noise",
         "n 6/6 from 2/2 invocations",

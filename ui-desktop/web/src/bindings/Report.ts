@@ -26,6 +26,10 @@ runs: Array<RunData>,
  */
 diff: Diff | null, 
 /**
+ * The diff's sentence to read first ([`crate::analysis::diff_headline`]).
+ */
+diff_headline?: string | null, 
+/**
  * Many runs side by side (`export RUN RUN RUN…`), each relative to its own run's
  * reference runtime.
  */

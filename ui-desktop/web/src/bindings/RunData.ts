@@ -24,6 +24,11 @@ export type RunData = {
  */
 summary: RunSummary, 
 /**
+ * The sentence to read first ([`crate::analysis::run_headline`]), the same in every
+ * front end.
+ */
+headline: string, 
+/**
  * Primary per-iteration values of each cell.
  */
 distributions: Array<Distribution>, 

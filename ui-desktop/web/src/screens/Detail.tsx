@@ -131,6 +131,11 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
       {run && s && (
         <>
+          {run.headline && (
+            <p class="headline" data-testid="run-headline">
+              {run.headline}
+            </p>
+          )}
           <div class="panel facts" data-testid="detail-header">
             <dl>
               <dt>Suite</dt>

@@ -9,6 +9,7 @@
  * the runs' kind of suite (lifecycle runs: compile … teardown, instantiate + call shown
  * by default).
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
   ALL_PHASES,
@@ -21,12 +22,14 @@ import {
   type RunListItem,
   type SuiteKind,
 } from '../api';
+import { SortTh } from '../components/SortTh';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { parseNumberField } from '../fields';
 import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, MISSING } from '../format';
 import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
 import { isLifecycleRun } from '../lifecycle';
+import { matchesQuery, nextSort, type SortState, type SortValue, sortRows } from '../sort';
 
 interface DiffProps {
   runs: RunListItem[] | null;
@@ -143,6 +146,92 @@ export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, numb
   return c;
 }
 
+/** Which rows the table shows: a diff of two runs opens on the changed rows. */
+export type RowFilter = 'changes' | 'all' | 'undecided' | 'no change';
+
+export const ROW_FILTERS: readonly { id: RowFilter; label: string }[] = [
+  { id: 'changes', label: 'changes only' },
+  { id: 'all', label: 'all rows' },
+  { id: 'no change', label: 'no change' },
+  { id: 'undecided', label: 'undecided' },
+];
+
+function keepRow(r: ViewRow, f: RowFilter): boolean {
+  switch (f) {
+    case 'changes':
+      return r.verdict === 'faster' || r.verdict === 'slower';
+    case 'no change':
+      return r.verdict === 'no change';
+    case 'undecided':
+      return r.verdict === 'insufficient data' || r.verdict === 'not comparable';
+    default:
+      return true;
+  }
+}
+
+export type DiffSortKey = 'runtime' | 'test' | 'phase' | 'a' | 'b' | 'ratio' | 'ci' | 'noise' | 'verdict';
+
+/** Verdicts in the order a reader wants them first: what changed, then what could not be told. */
+const VERDICT_ORDER: Record<RowVerdict, number> = {
+  slower: 0,
+  faster: 1,
+  'no change': 2,
+  'insufficient data': 3,
+  'not comparable': 4,
+  'only A': 5,
+  'only B': 6,
+};
+
+const SORT_VALUE: Record<DiffSortKey, (r: ViewRow) => SortValue> = {
+  runtime: (r) => r.runtime,
+  test: (r) => r.test,
+  phase: (r) => r.phase,
+  a: (r) => r.a_value,
+  b: (r) => r.b_value,
+  ratio: (r) => r.ratio,
+  ci: (r) => r.ci_low,
+  noise: (r) => r.halfwidth_pct,
+  verdict: (r) => VERDICT_ORDER[r.verdict],
+};
+
+/** The matched rows a table shows: those the filter keeps and the query names, sorted. */
+export function shownRows(rows: readonly ViewRow[], filter: RowFilter, query: string, sort: SortState<DiffSortKey> | null): ViewRow[] {
+  const kept = rows.filter(
+    (r) => r.verdict !== 'only A' && r.verdict !== 'only B' && keepRow(r, filter) && matchesQuery(query, r.runtime, r.test, r.phase),
+  );
+  return sort ? sortRows(kept, SORT_VALUE[sort.key], sort.dir) : kept;
+}
+
+/**
+ * Why a row has its verdict, in words: its interval against the threshold, and the
+ * correction over the diff's rows (Benjamini–Hochberg at the diff's false discovery rate).
+ */
+export function verdictWhy(r: ViewRow, d: Pick<Diff, 'threshold_pct' | 'alpha' | 'rows'>): string {
+  const t = d.threshold_pct;
+  const family = d.rows.filter((x) => typeof x.p_adjusted === 'number').length;
+  const fdr = `a false discovery rate of ${Number((d.alpha * 100).toFixed(4))} % over the ${family} rows with an estimate`;
+  const ci = r.ci_low !== null && r.ci_high !== null ? `[${r.ci_low.toFixed(3)}, ${r.ci_high.toFixed(3)}]` : null;
+  const p = typeof r.p_adjusted === 'number' ? `adjusted p ${r.p_adjusted.toPrecision(2)}` : null;
+  switch (r.verdict) {
+    case 'faster':
+      return `faster: the whole 95 % interval ${ci} lies below ${(1 - t / 100).toFixed(3)} (−${t} %) and holds at ${fdr} (${p})`;
+    case 'slower':
+      return `slower: the whole 95 % interval ${ci} lies above ${(1 + t / 100).toFixed(3)} (+${t} %) and holds at ${fdr} (${p})`;
+    case 'no change': {
+      const beyond = typeof r.p_adjusted === 'number' && r.p_adjusted > d.alpha;
+      return beyond
+        ? `no change: a change beyond ±${t} % does not hold at ${fdr} (${p}); interval ${ci}`
+        : `no change: the 95 % interval ${ci} reaches within ±${t} % of 1`;
+    }
+    case 'only A':
+      return 'only in A: B has no such row, or its cell failed';
+    case 'only B':
+      return 'only in B: A has no such row';
+    default:
+      return `${r.verdict}: ${r.note ?? 'too few values or invocations for an interval'}`;
+  }
+}
+
 const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/\s+/g, '-').toLowerCase()}`;
 
 export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }: DiffProps) {
@@ -154,11 +243,16 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
   /** Keep invocations measured on a busy machine in the verdicts (`--allow-busy`). */
   const [allowBusy, setAllowBusy] = useState(false);
   const [diff, setDiff] = useState<Diff | null>(null);
+  /** Core's sentence for the whole diff (every phase), as the CLI prints it first. */
+  const [headline, setHeadline] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [kind, setKind] = useState<SuiteKind>('command');
   // Phases picked for a kind of suite; a diff of another kind starts from its defaults.
   const [picked, setPicked] = useState<{ kind: SuiteKind; phases: Set<Phase> } | null>(null);
+  const [rowFilter, setRowFilter] = useState<RowFilter>('changes');
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<SortState<DiffSortKey> | null>(null);
   const defaults = useMemo(() => defaultPhases(kind, diff), [kind, diff]);
   const phases = picked?.kind === kind ? picked.phases : defaults;
 
@@ -168,6 +262,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 
   useEffect(() => {
     setDiff(null);
+    setHeadline(null);
     setError(null);
     if (!a || !b || a === b || thresholdPct === null) return undefined;
     let stale = false;
@@ -182,6 +277,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
         const inB = new Set((rb?.runtimes ?? []).map((x) => x.id));
         setRuntimes((ra?.runtimes ?? []).map((x) => x.id).filter((id) => inB.has(id)));
         setDiff(r.diff);
+        setHeadline(r.diff_headline ?? null);
       })
       .catch((e) => {
         if (stale) return;
@@ -201,6 +297,8 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 
   const rows = useMemo(() => (diff ? diffRows(diff, phases) : []), [diff, phases]);
   const counts = verdictCounts(rows);
+  const shown = useMemo(() => shownRows(rows, rowFilter, query, sort), [rows, rowFilter, query, sort]);
+  const only = useMemo(() => rows.filter((r) => r.verdict === 'only A' || r.verdict === 'only B'), [rows]);
 
   const runOption = (r: RunListItem) => (
     <option key={r.id} value={r.id}>
@@ -314,6 +412,11 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 
       {diff && (
         <>
+          {headline && (
+            <p class="headline" data-testid="diff-headline">
+              {headline}
+            </p>
+          )}
           {diff.warnings.length > 0 ? (
             <div class="warnings" role="alert" data-testid="diff-warnings" data-count={diff.warnings.length}>
               <strong>These runs may not be comparable:</strong>
@@ -359,7 +462,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
               <strong data-testid="diff-normalized">
                 {diff.normalize ? `each side relative to its own run's ${diff.normalize}` : 'not normalised'}
               </strong>
-              ; {rows.length} rows shown
+              ; {shown.length} of {rows.length - only.length} rows shown
             </span>
           </div>
           <p class="muted small" data-testid="diff-method">
@@ -367,7 +470,60 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
           </p>
 
           <div class="panel">
-            <DiffTable rows={rows} />
+            <div class="table-filters">
+              <label class="inline-field">
+                <span>Show</span>
+                <select value={rowFilter} onChange={(e) => setRowFilter(e.currentTarget.value as RowFilter)} data-testid="diff-filter">
+                  {ROW_FILTERS.map((f) => (
+                    <option key={f.id} value={f.id}>
+                      {f.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="inline-field">
+                <span>Find</span>
+                <input
+                  type="search"
+                  placeholder="runtime, test or phase"
+                  value={query}
+                  onInput={(e) => setQuery(e.currentTarget.value)}
+                  data-testid="diff-query"
+                />
+              </label>
+            </div>
+            <DiffTable
+              rows={shown}
+              diff={diff}
+              sort={sort}
+              onSort={(k) => setSort((cur) => nextSort(cur, k))}
+              empty={
+                rowFilter === 'changes' && counts.faster + counts.slower === 0 ? (
+                  <>
+                    No row changed beyond ±{diff.threshold_pct} %.{' '}
+                    <button type="button" class="link" onClick={() => setRowFilter('all')} data-testid="diff-show-all">
+                      Show all {rows.length - only.length} rows
+                    </button>
+                  </>
+                ) : (
+                  'No rows match.'
+                )
+              }
+            />
+            {only.length > 0 && (
+              <details class="diff-only" data-testid="diff-only">
+                <summary>
+                  {counts['only A']} row{counts['only A'] === 1 ? '' : 's'} only in A, {counts['only B']} only in B
+                </summary>
+                <ul class="small">
+                  {only.map((r) => (
+                    <li key={`${r.verdict}/${r.runtime}/${r.test}/${r.phase}`} data-testid="diff-only-row">
+                      {r.verdict}: {r.runtime} × {r.test} ({r.phase})
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </div>
         </>
       )}
@@ -376,7 +532,22 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 }
 
 /** The diff rows, drawn in a window once there are many (two runs of 10,000 cells). */
-function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
+function DiffTable({
+  rows,
+  diff,
+  sort,
+  onSort,
+  empty,
+}: {
+  rows: readonly ViewRow[];
+  diff: Diff;
+  sort: SortState<DiffSortKey> | null;
+  onSort: (k: DiffSortKey) => void;
+  empty: ComponentChildren;
+}) {
+  const th = (k: DiffSortKey, label: string, num = false, title?: string) => (
+    <SortTh k={k} label={label} sort={sort} onSort={onSort} num={num} title={title} />
+  );
   return (
     <ListTable
       items={rows}
@@ -385,17 +556,15 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
       attrs={{ class: 'diff-table', 'data-testid': 'diff-table' }}
       head={
         <>
-          <th>runtime</th>
-          <th>test</th>
-          <th>phase</th>
-          <th class="num">A</th>
-          <th class="num">B</th>
-          <th class="num">B/A</th>
-          <th class="num">95 % CI</th>
-          <th class="num" title="Half the interval's width: the smallest change this row could detect">
-            ± noise
-          </th>
-          <th>verdict</th>
+          {th('runtime', 'runtime')}
+          {th('test', 'test')}
+          {th('phase', 'phase')}
+          {th('a', 'A', true)}
+          {th('b', 'B', true)}
+          {th('ratio', 'B/A', true)}
+          {th('ci', '95 % CI', true)}
+          {th('noise', '± noise', true, "Half the interval's width: the smallest change this row could detect")}
+          {th('verdict', 'verdict')}
         </>
       }
       row={(r) => (
@@ -422,8 +591,10 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
           <td class="num" data-testid="diff-noise">
             {r.halfwidth_pct !== null ? formatHalfwidth(r.halfwidth_pct) : MISSING}
           </td>
-          <td>
-            <span class={verdictClass(r.verdict)}>{r.verdict}</span>
+          <td class="nowrap">
+            <span class={verdictClass(r.verdict)} title={verdictWhy(r, diff)} data-testid="diff-verdict">
+              {r.verdict}
+            </span>
             {r.note && (
               <span class="row-note small" data-testid="diff-note">
                 {r.note}
@@ -434,8 +605,8 @@ function DiffTable({ rows }: { rows: readonly ViewRow[] }) {
       )}
       empty={
         <tr>
-          <td colSpan={9} class="empty">
-            No rows for the phases chosen.
+          <td colSpan={9} class="empty" data-testid="diff-empty">
+            {empty}
           </td>
         </tr>
       }

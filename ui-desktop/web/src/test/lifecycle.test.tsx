@@ -327,6 +327,7 @@ describe('Diff of lifecycle runs', () => {
     mockIPC(() => ({ ...report, runs: [run, run], diff }));
     render(<DiffScreen runs={[]} a="x" b="y" defaultThresholdPct={policy.threshold_pct} onPick={noop} onExport={noop} />);
     const table = await screen.findByTestId('diff-table');
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'all' } });
     await waitFor(() => expect(input('phase-call').checked).toBe(true));
     expect(input('phase-instantiate').checked).toBe(true);
     expect(input('phase-first_call').checked).toBe(false);

@@ -79,6 +79,10 @@ describe('Detail screen', () => {
     render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
     const matrix = await screen.findByTestId('detail-matrix');
     expect(calls).toEqual([['load_run', { id: '20261122-035229-compute-a3d7' }]]);
+    // Core's headline first, as `wasmeter show` prints it (ui-desktop/tests/all/headline.rs
+    // holds the fixture's sentence to core's run_headline).
+    expect(screen.getByTestId('run-headline').textContent).toBe(report.runs[0]!.headline);
+    expect(report.runs[0]!.headline).toMatch(/native/);
     const cell = (rt: string, t: string) =>
       within(matrix)
         .getAllByTestId('matrix-cell')
@@ -211,11 +215,22 @@ describe('Diff screen', () => {
       />,
     );
     const table = await screen.findByTestId('diff-table');
+    // Core's headline over every row, as `wasmeter diff` prints it.
+    expect(screen.getByTestId('diff-headline').textContent).toBe(diffReport.diff_headline);
+    // Over every phase (the table below shows execute + total until more are picked).
+    expect(diffReport.diff_headline).toBe('4 slower, 3 faster, 36 no change, 0 undecided');
     // No threshold typed: none sent, the backend applies core's; the field shows it.
     expect(calls).toEqual([['diff_runs', { a: '20261122-035229-compute-a3d7', b: '20261122-035234-compute-4bb8' }]]);
     expect((screen.getByTestId('diff-threshold') as HTMLInputElement).value).toBe('2');
+    // A diff of two runs opens on the changed rows: 2 of 11 execute + 11 total.
+    expect(
+      within(table)
+        .getAllByTestId('diff-row')
+        .map((r) => r.dataset.verdict),
+    ).toEqual(['slower', 'slower']);
+    expect((screen.getByTestId('diff-filter') as HTMLSelectElement).value).toBe('changes');
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'all' } });
     const rows = within(table).getAllByTestId('diff-row');
-    // 11 execute + 11 total rows in the fixture.
     expect(rows).toHaveLength(22);
     expect(screen.getByTestId('count-slower').textContent).toBe('2 slower');
     expect(screen.getByTestId('count-faster').textContent).toBe('0 faster');
@@ -227,9 +242,15 @@ describe('Diff screen', () => {
     expect(first.textContent).toContain('0.962–1.003×');
     expect(first.dataset.verdict).toBe('no change');
     expect(first.querySelector('.verdict')!.className).toContain('verdict-no-change');
+    // Why: the interval against the threshold, and the correction over the rows.
+    expect(within(first).getByTestId('diff-verdict').title).toMatch(/^no change: /);
+    expect(within(first).getByTestId('diff-verdict').title).toContain('[0.962, 1.003]');
     const slower = rows.filter((r) => r.dataset.verdict === 'slower');
     expect(slower).toHaveLength(2);
     expect(slower[0]!.querySelector('.verdict')!.className).toContain('verdict-slower');
+    expect(within(slower[0]!).getByTestId('diff-verdict').title).toMatch(
+      /^slower: the whole 95 % interval \[\d\.\d{3}, \d\.\d{3}\] lies above 1\.020 \(\+2 %\) and holds at a false discovery rate of 5 % over the \d+ rows with an estimate \(adjusted p /,
+    );
     expect(screen.getByTestId('diff-warnings').dataset.count).toBe('0');
 
     // Add the compile phase: 2 slower compile rows appear.
@@ -271,11 +292,69 @@ describe('Diff screen', () => {
     // Warnings come before the table in the document.
     const table = screen.getByTestId('diff-table');
     expect(warn.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    const only = within(table)
-      .getAllByTestId('diff-row')
-      .filter((r) => r.dataset.verdict === 'only A');
-    expect(only).toHaveLength(1);
-    expect(only[0]!.textContent).toContain('matmul-simd');
+    // Rows only one side has are folded under one line, not mixed into the table.
+    expect(
+      within(table)
+        .queryAllByTestId('diff-row')
+        .filter((r) => r.dataset.verdict === 'only A'),
+    ).toHaveLength(0);
+    const folded = screen.getByTestId('diff-only');
+    expect(folded.tagName).toBe('DETAILS');
+    expect(folded.hasAttribute('open')).toBe(false);
+    expect(folded.querySelector('summary')!.textContent).toBe('1 row only in A, 0 only in B');
+    expect(
+      within(folded)
+        .getAllByTestId('diff-only-row')
+        .map((r) => r.textContent),
+    ).toEqual(['only A: wasmer-singlepass × matmul-simd (execute)']);
+  });
+
+  it('sorts by any column and finds rows by runtime, test or phase; undecided rows on their own', async () => {
+    mockIPC(() => diffReport);
+    render(<DiffScreen runs={runs} a="x" b="y" defaultThresholdPct={2} onPick={noop} onExport={noop} />);
+    const table = await screen.findByTestId('diff-table');
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'all' } });
+    const ratios = () =>
+      within(table)
+        .getAllByTestId('diff-row')
+        .map((r) => Number.parseFloat(r.querySelector('[data-testid="diff-ratio"]')!.textContent!));
+    const header = (k: string) => screen.getByTestId(`sort-${k}`).closest('th')!;
+    expect(header('ratio').getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(screen.getByTestId('sort-ratio'));
+    expect(header('ratio').getAttribute('aria-sort')).toBe('ascending');
+    const up = ratios();
+    expect(up).toHaveLength(22);
+    expect(up).toEqual([...up].sort((x, y) => x - y));
+    fireEvent.click(screen.getByTestId('sort-ratio'));
+    expect(header('ratio').getAttribute('aria-sort')).toBe('descending');
+    expect(ratios()).toEqual([...up].reverse());
+    // Verdict order: slower first.
+    fireEvent.click(screen.getByTestId('sort-verdict'));
+    expect(within(table).getAllByTestId('diff-row')[0]!.dataset.verdict).toBe('slower');
+    // Every column sorts.
+    for (const k of ['runtime', 'test', 'phase', 'a', 'b', 'ci', 'noise']) {
+      fireEvent.click(screen.getByTestId(`sort-${k}`));
+      expect(header(k).getAttribute('aria-sort')).toBe('ascending');
+      expect(within(table).getAllByTestId('diff-row')).toHaveLength(22);
+    }
+    fireEvent.input(screen.getByTestId('diff-query'), { target: { value: 'wasmtime crc' } });
+    const found = within(table).getAllByTestId('diff-row');
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((r) => r.dataset.runtime === 'wasmtime' && r.dataset.test!.includes('crc'))).toBe(true);
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'undecided' } });
+    expect(within(table).queryAllByTestId('diff-row')).toHaveLength(0);
+    expect(screen.getByTestId('diff-empty').textContent).toBe('No rows match.');
+  });
+
+  it('offers every row when no row changed', async () => {
+    const calm = structuredClone(diffReport);
+    for (const r of calm.diff!.rows) if (r.verdict === 'faster' || r.verdict === 'slower') r.verdict = 'no change';
+    mockIPC(() => calm);
+    render(<DiffScreen runs={runs} a="x" b="y" defaultThresholdPct={2} onPick={noop} onExport={noop} />);
+    const empty = await screen.findByTestId('diff-empty');
+    expect(empty.textContent).toBe('No row changed beyond ±2 %. Show all 22 rows');
+    fireEvent.click(screen.getByTestId('diff-show-all'));
+    expect(within(screen.getByTestId('diff-table')).getAllByTestId('diff-row')).toHaveLength(22);
   });
 
   it('diffRows and verdictCounts', () => {
@@ -339,6 +418,7 @@ describe('Diff screen', () => {
       />,
     );
     const table = await screen.findByTestId('diff-table');
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'all' } });
     const row = (rt: string, t: string) =>
       within(table)
         .getAllByTestId('diff-row')

@@ -225,6 +225,7 @@ describe('the diff of two 10,000-cell runs', () => {
       />,
     );
     const table = await screen.findByTestId('diff-table');
+    fireEvent.change(screen.getByTestId('diff-filter'), { target: { value: 'all' } });
     expect(table.parentElement!.dataset.windowed).toBe('true');
     const drawn = within(table).getAllByTestId('diff-row');
     expect(drawn).toHaveLength(40);
