@@ -395,13 +395,26 @@ export function progress(s: LiveState): { done: number; total: number; fraction:
 
 /**
  * 1-based position of the cell running now (or of the last one finished), and which of
- * its invocations runs (1-based; 0 when none runs).
+ * its invocations runs (1-based; 0 when none runs). In an interleaved run (another cell
+ * waits between its invocations while this one runs) every cell runs once per round, in
+ * an order shuffled each round: the plan position says nothing, so `round` says which
+ * round runs and `inRound` how many cells have started it.
  */
-export function cellPosition(s: LiveState): { at: number; of: number; invocation: number; invocations: number } {
+export function cellPosition(s: LiveState): {
+  at: number;
+  of: number;
+  invocation: number;
+  invocations: number;
+  round: number | null;
+  inRound: number;
+} {
   const of = s.cells.length;
   const at = s.current !== null ? s.current + 1 : Math.min(s.finishedCells, of);
   const running = s.current !== null ? s.cells[s.current] : undefined;
-  return { at, of, invocation: running ? running.invocation + 1 : 0, invocations: s.invocations };
+  const interleaved = s.invocations > 1 && running !== undefined && s.cells.some((c, i) => i !== s.current && c.status === 'queued');
+  const k = running?.invocation ?? 0;
+  const inRound = interleaved ? s.cells.filter((c) => c.status !== 'pending' && c.invocation >= k).length : 0;
+  return { at, of, invocation: running ? k + 1 : 0, invocations: s.invocations, round: interleaved ? k + 1 : null, inRound };
 }
 
 /**

@@ -83,8 +83,16 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
           </div>
           <div class="progress-text">
             <span data-testid="cell-position">
-              cell {pos.at} of {pos.of}
-              {pos.invocations > 1 && pos.invocation > 0 && (
+              {pos.round !== null ? (
+                <>
+                  round {pos.round} of {pos.invocations} · {pos.inRound} of {pos.of} cells
+                </>
+              ) : (
+                <>
+                  cell {pos.at} of {pos.of}
+                </>
+              )}
+              {pos.round === null && pos.invocations > 1 && pos.invocation > 0 && (
                 <span data-testid="cell-invocation">
                   {' '}
                   · invocation {pos.invocation} of {pos.invocations}

@@ -230,8 +230,10 @@ describe('live state reducer', () => {
     // Round 0: wasmtime first, then native.
     s = reduceAll(s, invocation(1, 0, [240, 260]), 1000);
     expect(s.cells[1]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
-    expect(cellPosition(s)).toEqual({ at: 2, of: 2, invocation: 1, invocations: 2 });
+    expect(cellPosition(s)).toEqual({ at: 2, of: 2, invocation: 1, invocations: 2, round: null, inRound: 0 });
     s = reduceAll(s, invocation(0, 0, [200, 210]), 2000);
+    // Interleaved: a round of every cell, its order shuffled, so the round says where it is.
+    expect(cellPosition(s)).toMatchObject({ round: 1, inRound: 2, invocations: 2 });
     expect(s.cells[1]).toMatchObject({ status: 'queued', invocationsEnded: 1, done: 3, value: null });
     expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 0, done: 3 });
     // Interim figures from the invocations so far, marked as such.
@@ -246,6 +248,7 @@ describe('live state reducer', () => {
     // Round 1: native's second invocation; it ends the cell.
     s = reduceAll(s, invocation(0, 1, [220, 190]), 3000);
     expect(s.cells[0]).toMatchObject({ status: 'running', invocation: 1, done: 6 });
+    expect(cellPosition(s)).toMatchObject({ round: 2, inRound: 1 });
     expect(s.cells[1]!.status).toBe('queued');
     s = reduce(s, { type: 'cell_finished', index: 0, failure: null, wall_ms: 80 }, 3000);
     // Each invocation weighs the same: the geometric mean of their geometric means.
