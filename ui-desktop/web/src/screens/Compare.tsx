@@ -226,11 +226,20 @@ function CompareTable({
         <>
           <th>test</th>
           <th>runtime</th>
-          {c.columns.map((col) => (
-            <th key={col.run} class="num" title={columnTitle(col, runs)} data-testid="compare-column" data-run={col.run}>
-              {col.title}
-            </th>
-          ))}
+          {c.columns.map((col) => {
+            const meta = runs.find((r) => r.id === col.run)?.meta;
+            return (
+              <th key={col.run} class="num" title={columnTitle(col, runs)} data-run={col.run}>
+                <div data-testid="compare-column">{col.title}</div>
+                {meta && (
+                  <div class="muted small" data-testid="compare-column-about">
+                    {meta.label ? `${meta.label} · ` : ''}
+                    {formatTime(meta.started_unix)} · {meta.machine.cpu_model}, {meta.machine.cores} cores
+                  </div>
+                )}
+              </th>
+            );
+          })}
         </>
       }
       row={(r) => (

@@ -4,10 +4,32 @@
  * run opens or exports; two go to the diff, older as A; two or more to the comparison,
  * oldest first.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { RunListItem } from '../api';
 import { ConfirmDialog } from '../components/Modal';
+import { SortTh } from '../components/SortTh';
 import { formatTime } from '../format';
+import { matchesQuery, nextSort, type SortState, type SortValue, sortRows } from '../sort';
+
+export type RunSortKey = 'id' | 'label' | 'started' | 'suite' | 'status' | 'tests' | 'runtimes';
+
+const RUN_SORT: Record<RunSortKey, (r: RunListItem) => SortValue> = {
+  id: (r) => r.id,
+  label: (r) => r.meta?.label ?? null,
+  started: (r) => r.meta?.started_unix ?? null,
+  suite: (r) => r.meta?.suite ?? null,
+  status: (r) => r.meta?.status ?? null,
+  tests: (r) => r.meta?.tests.length ?? null,
+  runtimes: (r) => r.meta?.runtimes.length ?? null,
+};
+
+/** The runs a query names (id, label, suite, status or a runtime), in the order picked. */
+export function shownRuns(runs: readonly RunListItem[], query: string, sort: SortState<RunSortKey> | null): RunListItem[] {
+  const kept = runs.filter((r) =>
+    matchesQuery(query, r.id, r.meta?.label ?? '', r.meta?.suite ?? '', r.meta?.status ?? '', ...(r.meta?.runtimes.map((x) => x.id) ?? [])),
+  );
+  return sort ? sortRows(kept, RUN_SORT[sort.key], sort.dir) : kept;
+}
 
 interface RunsProps {
   runs: RunListItem[] | null;
@@ -39,6 +61,12 @@ export function oldestFirst(runs: readonly RunListItem[], ids: readonly string[]
 export function Runs({ runs, onRefresh, onOpen, onDiff, onCompare, onDelete, onExport }: RunsProps) {
   const [selected, setSelected] = useState<string[]>([]);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<SortState<RunSortKey> | null>(null);
+  const shown = useMemo(() => shownRuns(runs ?? [], query, sort), [runs, query, sort]);
+  const th = (k: RunSortKey, label: string, num = false) => (
+    <SortTh k={k} label={label} sort={sort} onSort={(key) => setSort((cur) => nextSort(cur, key))} num={num} />
+  );
 
   // Forget selections of runs that are gone (deleted elsewhere, refreshed).
   const present = selected.filter((id) => runs?.some((r) => r.id === id));
@@ -99,19 +127,36 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onCompare, onDelete, onE
       </p>
 
       <div class="panel table-scroll">
+        <div class="table-filters">
+          <label class="inline-field">
+            <span>Find</span>
+            <input
+              type="search"
+              placeholder="id, label, suite, status or runtime"
+              value={query}
+              onInput={(e) => setQuery(e.currentTarget.value)}
+              data-testid="runs-query"
+            />
+          </label>
+          {query && runs && (
+            <span class="muted small">
+              {shown.length} of {runs.length} runs
+            </span>
+          )}
+        </div>
         <table class="runs-table" data-testid="runs-list">
           <thead>
             <tr>
               <th>
                 <span class="sr-only">selected</span>
               </th>
-              <th>id</th>
-              <th>label</th>
-              <th>started</th>
-              <th>suite</th>
-              <th>status</th>
-              <th class="num">tests</th>
-              <th>runtimes</th>
+              {th('id', 'id')}
+              {th('label', 'label')}
+              {th('started', 'started')}
+              {th('suite', 'suite')}
+              {th('status', 'status')}
+              {th('tests', 'tests', true)}
+              {th('runtimes', 'runtimes')}
             </tr>
           </thead>
           <tbody>
@@ -122,7 +167,14 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onCompare, onDelete, onE
                 </td>
               </tr>
             )}
-            {runs?.map((r) => {
+            {runs && runs.length > 0 && shown.length === 0 && (
+              <tr>
+                <td colSpan={8} class="empty">
+                  No run matches “{query}”.
+                </td>
+              </tr>
+            )}
+            {shown.map((r) => {
               const sel = present.includes(r.id);
               const m = r.meta;
               return (

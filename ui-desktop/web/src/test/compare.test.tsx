@@ -117,8 +117,11 @@ describe('Compare screen', () => {
     // Nothing picked yet: core decides the reference and the columns.
     expect(calls).toEqual([{ cmd: 'compare_runs', payload: { runs: [A, B, C] } }]);
     expect(screen.getAllByTestId('compare-column').map((c) => c.textContent)).toEqual([A, B, C]);
-    // Tooltips say which run and machine a column is.
-    expect(screen.getAllByTestId('compare-column')[2]!.title).toContain('Neoverse-N1 aarch64');
+    // Headers say each run's label, date and machine; tooltips say more.
+    const about = screen.getAllByTestId('compare-column-about').map((c) => c.textContent);
+    expect(about).toHaveLength(3);
+    expect(about[2]).toMatch(/^(.+ · )?\d{4}-\d{2}-\d{2} \d{2}:\d{2}.* · .*Neoverse-N1, \d+ cores$/);
+    expect(screen.getAllByTestId('compare-column')[2]!.closest('th')!.title).toContain('Neoverse-N1 aarch64');
     // Test-major rows, runtimes within.
     expect(screen.getAllByTestId('compare-row').map((r) => `${r.dataset.test}/${r.dataset.runtime}`)).toEqual([
       'sha256/native',

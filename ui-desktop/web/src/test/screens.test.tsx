@@ -55,6 +55,26 @@ describe('Runs screen', () => {
     ]);
   });
 
+  it('sorts by any column and finds runs by id, label, suite or runtime', () => {
+    render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onCompare={noop} onDelete={async () => {}} onExport={noop} />);
+    const ids = () => screen.getAllByTestId('run-row').map((r) => r.dataset.runId);
+    const before = ids();
+    fireEvent.click(screen.getByTestId('sort-started'));
+    // Oldest first; the broken run (no start time) last.
+    expect(ids()).toEqual(['20261122-035229-compute-a3d7', '20261122-035234-compute-4bb8', '20261122-040000-compute-dead']);
+    fireEvent.click(screen.getByTestId('sort-started'));
+    expect(ids()).toEqual(['20261122-035234-compute-4bb8', '20261122-035229-compute-a3d7', '20261122-040000-compute-dead']);
+    for (const k of ['id', 'label', 'suite', 'status', 'tests', 'runtimes']) {
+      fireEvent.click(screen.getByTestId(`sort-${k}`));
+      expect(ids().sort()).toEqual([...before].sort());
+    }
+    fireEvent.input(screen.getByTestId('runs-query'), { target: { value: 'fixture1' } });
+    expect(ids()).toEqual(['20261122-035229-compute-a3d7']);
+    fireEvent.input(screen.getByTestId('runs-query'), { target: { value: 'no-such-thing' } });
+    expect(screen.queryAllByTestId('run-row')).toHaveLength(0);
+    expect(screen.getByTestId('runs-list').textContent).toContain('No run matches “no-such-thing”.');
+  });
+
   it('deletes only after confirmation', async () => {
     const onDelete = vi.fn(async () => {});
     render(<Runs runs={runs} onRefresh={noop} onOpen={noop} onDiff={noop} onCompare={noop} onDelete={onDelete} onExport={noop} />);
@@ -128,6 +148,23 @@ describe('Detail screen', () => {
     );
     expect(screen.getAllByTestId('strip-plot')).toHaveLength(4);
     expect(screen.getByTestId('phases-table').textContent).toContain('14.48 ms');
+  });
+
+  it('sorts the tests by a runtime\'s column or by name, failed cells last', async () => {
+    mockIPC(() => report);
+    render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
+    const matrix = await screen.findByTestId('detail-matrix');
+    const order = () => within(matrix).getAllByTestId('matrix-cell').filter((c) => c.dataset.runtime === 'wasmtime').map((c) => c.dataset.test!);
+    const rel = (t: string) => report.runs[0]!.summary.cells.find((c) => c.runtime === 'wasmtime' && c.test === t)!;
+    fireEvent.click(within(matrix).getByTestId('sort-wasmtime'));
+    const up = order();
+    const figures = up.map((t) => (rel(t).failure ? Number.POSITIVE_INFINITY : (rel(t).relative ?? rel(t).typical!)));
+    expect(figures).toEqual([...figures].sort((a, b) => a - b));
+    fireEvent.click(within(matrix).getByTestId('sort-wasmtime'));
+    const down = order().filter((t) => !rel(t).failure);
+    expect(down).toEqual(up.filter((t) => !rel(t).failure).reverse());
+    fireEvent.click(within(matrix).getByTestId('sort-test'));
+    expect(order()).toEqual([...report.runs[0]!.summary.tests].sort());
   });
 
   it('reloads with the baseline picked', async () => {

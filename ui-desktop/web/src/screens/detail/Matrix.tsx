@@ -9,10 +9,12 @@
  * tests it covers when not all.
  */
 import type { JSX } from 'preact';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { type CellSummary, cellKey, type RunSummary } from '../../api';
+import { SortTh } from '../../components/SortTh';
 import { SpacerCell, SpacerRow, useWindowed, WindowBox } from '../../components/Windowed';
 import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
+import { nextSort, type SortState, sortRows } from '../../sort';
 
 /** The tooltip of one cell, in words. */
 export function cellTitle(c: CellSummary, baseline: string): string {
@@ -59,10 +61,12 @@ export interface MatrixProps {
   testid: string;
   label: string;
   attrs?: Record<string, string | undefined>;
+  /** Headers that sort the tests: by name (`test`), or by a runtime's column. */
+  sort?: { state: SortState | null; onSort: (key: string) => void };
 }
 
 /** Tests down, runtimes across, drawn where it is seen once it is big. */
-export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid, label, attrs }: MatrixProps) {
+export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid, label, attrs, sort }: MatrixProps) {
   const grid = { ...MATRIX_GRID, rows: tests.length, cols: all.length };
   const w = useWindowed(grid);
   const runtimes = all.slice(w.cols.first, w.cols.end);
@@ -71,13 +75,24 @@ export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid
       <table class="matrix" data-testid={testid} {...attrs}>
         <thead>
           <tr>
-            <th>test</th>
+            {sort ? <SortTh k="test" label="test" sort={sort.state} onSort={sort.onSort} /> : <th>test</th>}
             <SpacerCell width={w.cols.before} head />
-            {runtimes.map((r) => (
-              <th key={r} class={r === baseline ? 'baseline' : undefined} title={r === baseline ? `${r} (baseline)` : r}>
-                {r}
-              </th>
-            ))}
+            {runtimes.map((r) =>
+              sort ? (
+                <SortTh
+                  key={r}
+                  k={r}
+                  label={<span class={r === baseline ? 'baseline' : undefined}>{r}</span>}
+                  sort={sort.state}
+                  onSort={sort.onSort}
+                  title={r === baseline ? `${r} (baseline)` : `Sort the tests by ${r}`}
+                />
+              ) : (
+                <th key={r} class={r === baseline ? 'baseline' : undefined} title={r === baseline ? `${r} (baseline)` : r}>
+                  {r}
+                </th>
+              ),
+            )}
             <SpacerCell width={w.cols.after} head />
           </tr>
         </thead>
@@ -108,6 +123,24 @@ export function MatrixTable({ tests, runtimes: all, baseline, cell, foot, testid
   );
 }
 
+/**
+ * The tests in the order picked: by name (`test`), or by a runtime's figure (its time
+ * relative to the baseline, else its typical time); failed and missing cells last.
+ */
+export function sortedTests(summary: RunSummary, byKey: ReadonlyMap<string, CellSummary>, sort: SortState | null): string[] {
+  if (!sort) return summary.tests;
+  if (sort.key === 'test') return sortRows(summary.tests, (t) => t, sort.dir);
+  return sortRows(
+    summary.tests,
+    (t) => {
+      const c = byKey.get(cellKey(sort.key, t));
+      if (!c || c.failure) return null;
+      return c.relative ?? c.typical ?? c.stats?.median ?? null;
+    },
+    sort.dir,
+  );
+}
+
 /** A runtime × test cell of the matrix. */
 export interface CellRef {
   runtime: string;
@@ -126,9 +159,12 @@ export function DetailMatrix({
 }) {
   const byKey = useMemo(() => new Map(summary.cells.map((c) => [cellKey(c.runtime, c.test), c])), [summary]);
   const geomeans = useMemo(() => new Map(summary.per_runtime.map((g) => [g.runtime, g])), [summary]);
+  const [sort, setSort] = useState<SortState | null>(null);
+  const tests = useMemo(() => sortedTests(summary, byKey, sort), [summary, byKey, sort]);
   return (
     <MatrixTable
-      tests={summary.tests}
+      tests={tests}
+      sort={{ state: sort, onSort: (k) => setSort((cur) => nextSort(cur, k)) }}
       runtimes={summary.runtimes}
       baseline={summary.baseline}
       testid="detail-matrix"
