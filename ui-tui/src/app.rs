@@ -652,11 +652,7 @@ impl App {
         match loaded {
             Ok((ra, rb)) => match diff_runs(&ra, &rb, &DiffOptions::default()) {
                 Ok(diff) => {
-                    self.diff = Some(DiffPane {
-                        diff,
-                        dirs: (a, b),
-                        cursor: 0,
-                    });
+                    self.diff = Some(DiffPane::new(diff, (a, b)));
                     self.focus = Pane::Diff;
                     self.message = None;
                 }

@@ -27,8 +27,159 @@ pub struct DiffPane {
     pub diff: Diff,
     /// The two run directories (A, B), for export.
     pub dirs: (PathBuf, PathBuf),
-    /// Selected row.
+    /// Selected row, among the rows shown.
     pub cursor: usize,
+    /// Only rows with a change (`c` switches): a diff of two runs opens on them.
+    pub changes_only: bool,
+    /// The column the rows are sorted by (`s` steps through them, `S` reverses).
+    pub sort: SortBy,
+    /// Sorted the other way.
+    pub descending: bool,
+    /// Words every row shown has in its runtime, test or phase (`/` types them).
+    pub filter: String,
+    /// True while typing the filter.
+    pub editing: bool,
+}
+
+/// What the diff's rows are sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortBy {
+    /// The diff's own order (the plan's).
+    #[default]
+    Plan,
+    /// B/A.
+    Ratio,
+    /// Slower, faster, no change, then the rows without a verdict.
+    Verdict,
+    /// The interval's half-width.
+    Noise,
+    /// Runtime name.
+    Runtime,
+    /// Test name.
+    Test,
+}
+
+impl SortBy {
+    const ALL: [SortBy; 6] = [
+        SortBy::Plan,
+        SortBy::Ratio,
+        SortBy::Verdict,
+        SortBy::Noise,
+        SortBy::Runtime,
+        SortBy::Test,
+    ];
+
+    fn next(self) -> SortBy {
+        let i = Self::ALL.iter().position(|s| *s == self).unwrap_or(0);
+        Self::ALL[(i + 1) % Self::ALL.len()]
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            SortBy::Plan => "plan order",
+            SortBy::Ratio => "B/A",
+            SortBy::Verdict => "verdict",
+            SortBy::Noise => "noise",
+            SortBy::Runtime => "runtime",
+            SortBy::Test => "test",
+        }
+    }
+}
+
+fn verdict_rank(v: Verdict) -> u8 {
+    match v {
+        Verdict::Slower => 0,
+        Verdict::Faster => 1,
+        Verdict::NoChange => 2,
+        Verdict::InsufficientData => 3,
+        Verdict::NotComparable => 4,
+    }
+}
+
+/// Orders two optional figures with the missing ones last either way.
+fn by_figure(a: Option<f64>, b: Option<f64>, descending: bool) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (Some(x), Some(y)) if descending => y.total_cmp(&x),
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+impl DiffPane {
+    /// A diff of two runs, opened on its changed rows.
+    pub fn new(diff: Diff, dirs: (PathBuf, PathBuf)) -> DiffPane {
+        DiffPane {
+            diff,
+            dirs,
+            cursor: 0,
+            changes_only: true,
+            sort: SortBy::Plan,
+            descending: false,
+            filter: String::new(),
+            editing: false,
+        }
+    }
+
+    /// Indices of the rows shown, in the order shown: those the filter and "changes only"
+    /// keep, sorted as picked (equal keys in the diff's order).
+    pub fn visible(&self) -> Vec<usize> {
+        let words: Vec<String> = self
+            .filter
+            .to_lowercase()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let rows = &self.diff.rows;
+        let mut shown: Vec<usize> = (0..rows.len())
+            .filter(|&i| {
+                let r = &rows[i];
+                let hay = format!("{} {} {}", r.runtime, r.test, r.phase).to_lowercase();
+                (!self.changes_only || r.verdict.is_change())
+                    && words.iter().all(|w| hay.contains(w.as_str()))
+            })
+            .collect();
+        let d = self.descending;
+        let flip = |o: std::cmp::Ordering| if d { o.reverse() } else { o };
+        match self.sort {
+            SortBy::Plan if d => shown.reverse(),
+            SortBy::Plan => {}
+            SortBy::Ratio => shown.sort_by(|&a, &b| by_figure(rows[a].ratio, rows[b].ratio, d)),
+            SortBy::Noise => shown.sort_by(|&a, &b| {
+                by_figure(rows[a].halfwidth_pct, rows[b].halfwidth_pct, d)
+            }),
+            SortBy::Verdict => shown.sort_by(|&a, &b| {
+                flip(verdict_rank(rows[a].verdict).cmp(&verdict_rank(rows[b].verdict)))
+            }),
+            SortBy::Runtime => shown.sort_by(|&a, &b| flip(rows[a].runtime.cmp(&rows[b].runtime))),
+            SortBy::Test => shown.sort_by(|&a, &b| flip(rows[a].test.cmp(&rows[b].test))),
+        }
+        shown
+    }
+
+    /// What the rows shown are, for the line above them.
+    fn view_line(&self, shown: usize) -> String {
+        let mut parts = vec![format!(
+            "showing {shown} of {} rows{}",
+            self.diff.rows.len(),
+            if self.changes_only {
+                " (changes only: c shows all)"
+            } else {
+                ""
+            }
+        )];
+        if self.sort != SortBy::Plan {
+            let arrow = if self.descending { "↓" } else { "↑" };
+            parts.push(format!("sorted by {} {arrow}", self.sort.label()));
+        }
+        if self.editing || !self.filter.is_empty() {
+            let cursor = if self.editing { "▏" } else { "" };
+            parts.push(format!("filter: {}{cursor}", self.filter));
+        }
+        parts.join(" · ")
+    }
 }
 
 /// Table width from which rows show their note in a column of their own.
@@ -101,10 +252,11 @@ impl Component for DiffPane {
         let method_h = ((method.chars().count() + 6) as u16)
             .div_ceil(inner.width.max(1))
             .clamp(1, 3);
-        let [head, how, warn, table, about, foot] = Layout::vertical([
+        let [head, how, warn, view, table, about, foot] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Length(method_h),
             Constraint::Length(warn_h),
+            Constraint::Length(1),
             Constraint::Min(3),
             Constraint::Length(1),
             Constraint::Length(if only > 0 { 2 } else { 0 }),
@@ -140,6 +292,12 @@ impl Component for DiffPane {
         Paragraph::new(warnings)
             .wrap(Wrap { trim: true })
             .render(warn, buf);
+        let visible = self.visible();
+        Paragraph::new(Line::styled(
+            self.view_line(visible.len()),
+            Style::default().fg(Color::Cyan),
+        ))
+        .render(view, buf);
         let height = table.height.saturating_sub(1) as usize;
         let off = scroll_offset(self.cursor, height);
         // Wide enough for a note column (160 columns); narrower, the names shrink, the
@@ -153,9 +311,9 @@ impl Component for DiffPane {
         } else {
             (16, 12, 9, 27)
         };
-        let rows = d
-            .rows
+        let rows = visible
             .iter()
+            .map(|&k| &d.rows[k])
             .enumerate()
             .skip(off)
             .take(height)
@@ -195,7 +353,22 @@ impl Component for DiffPane {
         Table::new(rows, widths)
             .header(header_row(&columns[..shown]))
             .render(table, buf);
-        if let Some(r) = d.rows.get(self.cursor) {
+        if visible.is_empty() {
+            let why = if self.changes_only && !d.rows.iter().any(|r| r.verdict.is_change()) {
+                format!(
+                    "No row changed beyond ±{} %: c shows all {} rows",
+                    d.threshold_pct,
+                    d.rows.len()
+                )
+            } else {
+                "No rows match the filter".to_string()
+            };
+            let [_, line] =
+                Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(table);
+            Paragraph::new(Line::styled(why, Style::default().fg(Color::DarkGray)))
+                .render(line, buf);
+        }
+        if let Some(r) = visible.get(self.cursor).map(|&k| &d.rows[k]) {
             Paragraph::new(about_row(r)).render(about, buf);
         }
         if only > 0 {
@@ -225,17 +398,56 @@ impl Component for DiffPane {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
+        if self.editing {
+            match key.code {
+                KeyCode::Esc => {
+                    self.filter.clear();
+                    self.editing = false;
+                }
+                KeyCode::Enter => self.editing = false,
+                KeyCode::Backspace => {
+                    self.filter.pop();
+                }
+                KeyCode::Char(c) => self.filter.push(c),
+                _ => {}
+            }
+            self.cursor = step(self.cursor, self.visible().len(), false, 0);
+            return Action::None;
+        }
         if let Some((down, by)) = movement(&key) {
-            self.cursor = step(self.cursor, self.diff.rows.len(), down, by);
+            self.cursor = step(self.cursor, self.visible().len(), down, by);
             return Action::None;
         }
         match key.code {
-            KeyCode::Char('e') => Action::Export(vec![self.dirs.0.clone(), self.dirs.1.clone()]),
-            _ => Action::Ignored,
+            KeyCode::Char('e') => return Action::Export(vec![self.dirs.0.clone(), self.dirs.1.clone()]),
+            KeyCode::Char('c') => self.changes_only = !self.changes_only,
+            KeyCode::Char('s') => {
+                self.sort = self.sort.next();
+                self.descending = false;
+            }
+            KeyCode::Char('S') => self.descending = !self.descending,
+            KeyCode::Char('/') => self.editing = true,
+            KeyCode::Esc if !self.filter.is_empty() => self.filter.clear(),
+            _ => return Action::Ignored,
         }
+        self.cursor = step(self.cursor, self.visible().len(), false, 0);
+        Action::None
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
-        vec![("↑/↓", "rows"), ("e", "export runs + diff")]
+        if self.editing {
+            return vec![("type", "filter"), ("enter", "done"), ("esc", "clear")];
+        }
+        vec![
+            ("↑/↓", "rows"),
+            ("c", "changes only / all"),
+            ("s/S", "sort / reverse"),
+            ("/", "filter"),
+            ("e", "export runs + diff"),
+        ]
+    }
+
+    fn captures_input(&self) -> bool {
+        self.editing
     }
 }

@@ -542,9 +542,9 @@ fn diff_screen() {
     let headline = wasmeter_core::analysis::diff_headline(&diff);
     assert_eq!(headline, "5 slower, 14 faster, 12 no change, 0 undecided");
     a.diff = Some(DiffPane {
-        diff,
-        dirs: (ra.dir.clone(), rb.dir.clone()),
         cursor: 2,
+        changes_only: false,
+        ..DiffPane::new(diff, (ra.dir.clone(), rb.dir.clone()))
     });
     a.focus = Pane::Diff;
     let s = render(&a, 110, 32);
@@ -557,6 +557,64 @@ fn diff_screen() {
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
+    insta::assert_snapshot!(s);
+}
+
+/// The diff through keys: it opens on the changed rows, `c` shows all, `s` sorts by B/A
+/// (`S` the other way), `/` filters by runtime, test or phase.
+#[test]
+fn diff_keys_sort_filter_and_show_changes_only() {
+    let mut a = app();
+    let ra = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
+    let mut rb = saved_run("compute-20261122-083000-c3d4", None, 0.9, None);
+    for m in rb
+        .measurements
+        .iter_mut()
+        .filter(|m| m.runtime == "wasmtime" && m.test == "nbody")
+    {
+        m.value *= 1.3;
+    }
+    let diff = diff_runs(&ra, &rb, &DiffOptions::default()).unwrap();
+    let changes = diff.rows.iter().filter(|r| r.verdict.is_change()).count();
+    let all = diff.rows.len();
+    assert!(changes > 0 && changes < all, "{changes} of {all}");
+    a.diff = Some(DiffPane::new(diff, (ra.dir.clone(), rb.dir.clone())));
+    a.focus = Pane::Diff;
+    let pane = |a: &App| a.diff.as_ref().unwrap().visible();
+    let verdicts = |a: &App| {
+        let d = a.diff.as_ref().unwrap();
+        pane(a).iter().map(|&i| d.diff.rows[i].verdict).collect::<Vec<_>>()
+    };
+    assert_eq!(pane(&a).len(), changes);
+    assert!(verdicts(&a).iter().all(|v| v.is_change()));
+    let s = render(&a, 110, 32);
+    assert!(s.contains(&format!("showing {changes} of {all} rows (changes only: c shows all)")), "{s}");
+    key(&mut a, KeyCode::Char('c'));
+    assert_eq!(pane(&a).len(), all);
+    // s: B/A ascending; S: descending.
+    key(&mut a, KeyCode::Char('s'));
+    let ratios = |a: &App| {
+        let d = a.diff.as_ref().unwrap();
+        pane(a).iter().filter_map(|&i| d.diff.rows[i].ratio).collect::<Vec<f64>>()
+    };
+    let up = ratios(&a);
+    assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
+    key(&mut a, KeyCode::Char('S'));
+    let down = ratios(&a);
+    assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+    assert!(render(&a, 110, 32).contains("sorted by B/A ↓"));
+    // s again: by verdict, slower first.
+    key(&mut a, KeyCode::Char('s'));
+    assert_eq!(verdicts(&a)[0], Verdict::Slower);
+    // /: the filter takes the keys (1–7 and q are text, not screens or quit).
+    keys(&mut a, "/nbody");
+    assert_eq!(a.focus, Pane::Diff);
+    key(&mut a, KeyCode::Enter);
+    let d = a.diff.as_ref().unwrap();
+    assert!(!pane(&a).is_empty());
+    assert!(pane(&a).iter().all(|&i| d.diff.rows[i].test == "nbody"));
+    let s = render(&a, 110, 32);
+    assert!(s.contains("filter: nbody"), "{s}");
     insta::assert_snapshot!(s);
 }
 
@@ -600,9 +658,9 @@ fn diff_guards_160() {
     assert_eq!(nc.ratio, None);
     let cursor = diff.rows.iter().position(|r| std::ptr::eq(r, nc)).unwrap();
     a.diff = Some(DiffPane {
-        diff,
-        dirs: (ra.dir.clone(), rb.dir.clone()),
         cursor,
+        changes_only: false,
+        ..DiffPane::new(diff, (ra.dir.clone(), rb.dir.clone()))
     });
     a.focus = Pane::Diff;
     let s = render(&a, 160, 40);

@@ -57,7 +57,9 @@ export class LiveSession {
   private apply(a: LiveAction): void {
     const wasRunning = inFlight(this.state);
     this.state = reduce(this.state, a, this.now());
-    if (a.type === 'sample') {
+    // A resident size of 0 is a moment with no worker (between processes), not a worker
+    // of no memory: the charts skip it rather than drop to 0 every cell.
+    if (a.type === 'sample' && a.sample.rss_bytes > 0) {
       this.samples.push(a.sample.t_ms / 1000, a.sample.cpu_pct, a.sample.rss_bytes);
       this.sampleVersion++;
     } else if (a.type === 'planned') {

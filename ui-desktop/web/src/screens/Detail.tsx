@@ -267,7 +267,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
           <div class="panel">
             <h2>Resources</h2>
-            <Resources runId={run.id} samples={run.samples} />
+            <Resources runId={run.id} samples={run.samples} test={selected?.test ?? s.tests[0] ?? ''} runtimes={s.runtimes} />
           </div>
 
           {!lifecycle && !http && (

@@ -23,17 +23,36 @@ describe('Ring', () => {
 });
 
 describe('resourceSeries', () => {
-  it('gives each cell its own series over a shared time axis', () => {
+  it('draws the chosen test, one series per runtime on its own cell clock', () => {
     const samples = run.runs[0]!.samples as SampleRow[];
-    const d = resourceSeries(samples);
-    expect(d.labels[0]).toBe('native / sha256');
-    expect(d.labels.length).toBeGreaterThan(1);
-    expect(d.cpu[0]!.length).toBe(samples.length);
-    expect(d.cpu[0]![0]).toBeCloseTo(0.1559245);
-    expect(d.cpu[1]![0]).toBeCloseTo(9.958255);
-    expect(d.rss[1]![0]).toBe(13688832);
-    // Where another cell ran, this series has a gap.
-    const other = samples.findIndex((s) => s.runtime !== 'native' || s.test !== 'sha256');
-    expect(d.cpu[1]![other]).toBeNull();
+    const runtimes = run.runs[0]!.summary.runtimes;
+    const d = resourceSeries(samples, 'sha256', runtimes);
+    // Only the runtimes that ran sha256, in the run's order and colours.
+    const ran = runtimes.filter((r) => samples.some((s) => s.test === 'sha256' && s.runtime === r));
+    expect(d.runtimes).toEqual(ran);
+    expect(d.colors).toEqual(ran.map((r) => runtimes.indexOf(r)));
+    expect(d.cpu.length).toBe(1 + ran.length);
+    // Every runtime starts at 0 on its own clock, not minutes into the run.
+    for (let j = 0; j < ran.length; j++) {
+      const first = Array.from(d.cpu[1 + j]!).findIndex((v) => v !== null);
+      expect(d.cpu[0]![first]).toBe(0);
+    }
+    // Every sample of the test is drawn, none of another test.
+    const drawn = d.cpu.slice(1).reduce((n, s) => n + Array.from(s).filter((v) => v !== null).length, 0);
+    expect(drawn).toBe(samples.filter((s) => s.test === 'sha256' && ran.includes(s.runtime)).length);
+  });
+
+  it('breaks the line between invocations and never draws memory as 0', () => {
+    const at = (t_ms: number, rss: number): SampleRow => ({ t_ms, runtime: 'wasmtime', test: 't', cpu_pct: 50, rss_bytes: rss });
+    // Two invocations 10 s apart, 100 ms samples; a sample between workers reads 0 bytes.
+    const d = resourceSeries([at(0, 5e6), at(100, 6e6), at(200, 0), at(10_000, 5e6), at(10_100, 7e6)], 't', ['native', 'wasmtime']);
+    expect(d.runtimes).toEqual(['wasmtime']);
+    expect(d.colors).toEqual([1]);
+    const x = Array.from(d.rss[0]!) as number[];
+    const rss = d.rss[1]!;
+    // 0, 0.1, 0.2 | break at 0.25 | 0.3, 0.4: the second invocation follows the first.
+    expect(x.map((v) => Number(v.toFixed(3)))).toEqual([0, 0.1, 0.2, 0.25, 0.3, 0.4]);
+    expect(Array.from(rss)).toEqual([5e6, 6e6, null, null, 5e6, 7e6]);
+    expect(d.cpu[1]![3]).toBeNull();
   });
 });

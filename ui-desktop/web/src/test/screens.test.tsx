@@ -150,11 +150,15 @@ describe('Detail screen', () => {
     expect(screen.getByTestId('phases-table').textContent).toContain('14.48 ms');
   });
 
-  it('sorts the tests by a runtime\'s column or by name, failed cells last', async () => {
+  it("sorts the tests by a runtime's column or by name, failed cells last", async () => {
     mockIPC(() => report);
     render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
     const matrix = await screen.findByTestId('detail-matrix');
-    const order = () => within(matrix).getAllByTestId('matrix-cell').filter((c) => c.dataset.runtime === 'wasmtime').map((c) => c.dataset.test!);
+    const order = () =>
+      within(matrix)
+        .getAllByTestId('matrix-cell')
+        .filter((c) => c.dataset.runtime === 'wasmtime')
+        .map((c) => c.dataset.test!);
     const rel = (t: string) => report.runs[0]!.summary.cells.find((c) => c.runtime === 'wasmtime' && c.test === t)!;
     fireEvent.click(within(matrix).getByTestId('sort-wasmtime'));
     const up = order();
@@ -165,6 +169,23 @@ describe('Detail screen', () => {
     expect(down).toEqual(up.filter((t) => !rel(t).failure).reverse());
     fireEvent.click(within(matrix).getByTestId('sort-test'));
     expect(order()).toEqual([...report.runs[0]!.summary.tests].sort());
+  });
+
+  it('draws the resources of the selected cell\'s test, one series per runtime', async () => {
+    mockIPC(() => report);
+    render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
+    const matrix = await screen.findByTestId('detail-matrix');
+    const tests = report.runs[0]!.summary.tests;
+    expect(screen.getByTestId('resources').dataset.test).toBe(tests[0]);
+    const other = tests[1]!;
+    const cell = within(matrix)
+      .getAllByTestId('matrix-cell')
+      .find((c) => c.dataset.test === other && c.dataset.runtime === 'wasmtime')!;
+    fireEvent.click(cell);
+    const res = screen.getByTestId('resources');
+    expect(res.dataset.test).toBe(other);
+    const ran = report.runs[0]!.summary.runtimes.filter((r) => report.runs[0]!.samples.some((x) => x.test === other && x.runtime === r));
+    expect(res.dataset.runtimes).toBe(ran.join(','));
   });
 
   it('reloads with the baseline picked', async () => {

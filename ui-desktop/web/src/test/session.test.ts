@@ -56,6 +56,12 @@ describe('LiveSession', () => {
     expect(s.samples.length).toBe(30);
     expect(s.samples.view(S_T)[29]).toBeCloseTo(3);
     expect(s.samples.view(S_CPU)[0]).toBe(0);
+    // A moment between workers (no process, resident size 0) is not drawn as 0 memory.
+    send([{ type: 'sample', sample: { t_ms: 3100, runtime: 'native', test: 'sha256', cpu_pct: 0, rss_bytes: 0 } }]);
+    flush();
+    expect(s.state.samples).toBe(31);
+    expect(s.samples.length).toBe(30);
+    expect(Math.min(...s.samples.view(S_RSS))).toBeGreaterThan(0);
     expect(s.samples.view(S_RSS)[29]).toBe(1029);
     expect(s.sampleVersion).toBeGreaterThan(30);
   });

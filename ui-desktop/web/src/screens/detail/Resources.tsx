@@ -1,4 +1,7 @@
-/** CPU and RSS of the run's workers over time, one coloured series per cell. */
+/**
+ * CPU and RSS of one test's cells: the selected cell's test (the first test until one is
+ * picked), one series per runtime in the run's colours, each on its own cell's clock.
+ */
 import { useMemo } from 'preact/hooks';
 import type { SampleRow } from '../../api';
 import { Chart } from '../../charts/Chart';
@@ -6,10 +9,25 @@ import { resourceSeries } from '../../charts/resources';
 import { type ChartSpec, paletteColor } from '../../charts/uplot';
 import { formatBytes, formatSeconds } from '../../format';
 
-export function Resources({ runId, samples }: { runId: string; samples: readonly SampleRow[] }) {
-  const data = useMemo(() => resourceSeries(samples), [samples]);
+/** The memory axis reaches at least this far, so an idle chart reads 0–1 MiB, not "1 B". */
+const RSS_AXIS_MIN = 1024 * 1024;
+
+export function Resources({
+  runId,
+  samples,
+  test,
+  runtimes,
+}: {
+  runId: string;
+  samples: readonly SampleRow[];
+  /** The test whose cells are drawn. */
+  test: string;
+  /** The run's runtimes: the order and colours of the series. */
+  runtimes: readonly string[];
+}) {
+  const data = useMemo(() => resourceSeries(samples, test, runtimes), [samples, test, runtimes]);
   const specs = useMemo(() => {
-    const series = data.labels.map((label, i) => ({ label, color: paletteColor(i) }));
+    const series = data.runtimes.map((label, i) => ({ label, color: paletteColor(data.colors[i]!) }));
     const cpu: ChartSpec = {
       height: 180,
       series,
@@ -17,17 +35,20 @@ export function Resources({ runId, samples }: { runId: string; samples: readonly
       y: { format: (v) => `${v.toFixed(0)} %`, minMax: 100 },
       xFormat: formatSeconds,
     };
-    const rss: ChartSpec = { ...cpu, y: { format: (v) => formatBytes(v) } };
+    // One legend (the CPU chart's) names the runtimes of both.
+    const rss: ChartSpec = { ...cpu, legend: false, y: { format: (v) => formatBytes(v), minMax: RSS_AXIS_MIN } };
     return { cpu, rss };
   }, [data]);
   if (samples.length === 0) return <p class="muted">No samples were recorded for this run.</p>;
-  const key = `${runId}:${data.labels.join('|')}`;
+  if (data.runtimes.length === 0) return <p class="muted">No samples were recorded for {test}.</p>;
+  const key = `${runId}:${test}:${data.runtimes.join('|')}`;
   return (
-    <div class="resource-charts">
+    <div class="resource-charts" data-testid="resources" data-test={test} data-runtimes={data.runtimes.join(',')}>
+      <p class="muted small">{test}: each runtime on its own cell’s clock (its invocations one after another, a break between them)</p>
       <h3>CPU (% of one core)</h3>
-      <Chart spec={specs.cpu} specKey={`cpu:${key}`} data={data.cpu} label="CPU over the run" testid="detail-cpu" />
+      <Chart spec={specs.cpu} specKey={`cpu:${key}`} data={data.cpu} label={`CPU of ${test}`} testid="detail-cpu" />
       <h3>Resident memory</h3>
-      <Chart spec={specs.rss} specKey={`rss:${key}`} data={data.rss} label="Resident memory over the run" testid="detail-rss" />
+      <Chart spec={specs.rss} specKey={`rss:${key}`} data={data.rss} label={`Resident memory of ${test}`} testid="detail-rss" />
     </div>
   );
 }
