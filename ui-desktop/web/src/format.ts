@@ -134,6 +134,24 @@ export function formatDate(unix: number | null | undefined): string {
   return formatTime(unix).slice(0, 10);
 }
 
+/**
+ * Labels of time-axis ticks (unix seconds, ascending) that name each date once: over
+ * three days or more the dates, a repeated one left blank; within less, the time of day,
+ * with the date where it changes (always on the first tick).
+ */
+export function timeTickLabels(ticks: readonly number[]): string[] {
+  if (ticks.length === 0) return [];
+  const span = ticks[ticks.length - 1]! - ticks[0]!;
+  let last = '';
+  return ticks.map((t) => {
+    const [date, time] = formatTime(t).split(' ') as [string, string];
+    const newDate = date !== last;
+    last = date;
+    if (span >= 3 * 86_400) return newDate ? date : '';
+    return newDate ? `${date} ${time.slice(0, 5)}` : time.slice(0, 5);
+  });
+}
+
 /** A median across a copy of `values` (the caller's array is not reordered). */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;

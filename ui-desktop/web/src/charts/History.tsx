@@ -9,7 +9,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import type { HistoryPoint, HistorySeries } from '../api';
-import { formatChangePct, formatDate, formatNs, formatTime, MISSING } from '../format';
+import { formatChangePct, formatNs, formatTime, MISSING, timeTickLabels } from '../format';
 
 const W = 760;
 const H = 240;
@@ -160,16 +160,16 @@ export function HistoryChart({ series: s }: { series: HistorySeries }) {
             </text>
           </g>
         ))}
-        {sc.xTicks.map((t, i) => (
+        {timeTickLabels(sc.xTicks).map((label, i) => (
           <text
             key={`x${i}`}
-            x={sc.x(t)}
+            x={sc.x(sc.xTicks[i]!)}
             y={H - 6}
             text-anchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'}
             class="history-tick"
             data-testid="history-xtick"
           >
-            {formatDate(t)}
+            {label}
           </text>
         ))}
         {band && <path class="history-band" d={band} data-testid="history-band" />}

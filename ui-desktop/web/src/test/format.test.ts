@@ -12,6 +12,7 @@ import {
   median,
   ratioColor,
   ratioTone,
+  timeTickLabels,
 } from '../format';
 
 describe('formatNs and formatBytes', () => {
@@ -88,5 +89,18 @@ describe('other helpers', () => {
     expect(formatGeomean({ geomean_relative: 1.234, tests_compared: 15, tests_total: 15 })).toBe('1.23×');
     expect(formatGeomean({ geomean_relative: 1.234, tests_compared: 3 })).toBe('1.23×');
     expect(formatGeomean({ geomean_relative: null, tests_compared: 0, tests_total: 4 })).toBe('-');
+  });
+});
+
+describe('timeTickLabels', () => {
+  it('names each date once', () => {
+    const day = (d: number, h: number) => new Date(2026, 10, d, h, 30).getTime() / 1000;
+    // Three ticks on one day: the date on the first only (it was "2026-11-28" three times).
+    expect(timeTickLabels([day(28, 9), day(28, 12), day(28, 15)])).toEqual(['2026-11-28 09:30', '12:30', '15:30']);
+    // Across midnight: the date again where it changes.
+    expect(timeTickLabels([day(27, 20), day(28, 2), day(28, 8)])).toEqual(['2026-11-27 20:30', '2026-11-28 02:30', '08:30']);
+    // Over days: dates, a repeated one blank.
+    expect(timeTickLabels([day(1, 0), day(1, 12), day(20, 0)])).toEqual(['2026-11-01', '', '2026-11-20']);
+    expect(timeTickLabels([])).toEqual([]);
   });
 });

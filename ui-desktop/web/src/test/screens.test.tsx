@@ -171,7 +171,7 @@ describe('Detail screen', () => {
     expect(order()).toEqual([...report.runs[0]!.summary.tests].sort());
   });
 
-  it('draws the resources of the selected cell\'s test, one series per runtime', async () => {
+  it("draws the resources of the selected cell's test, one series per runtime", async () => {
     mockIPC(() => report);
     render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
     const matrix = await screen.findByTestId('detail-matrix');
