@@ -91,7 +91,8 @@ fn slower(x: f64) -> String {
 }
 
 fn pm(h: Option<f64>) -> String {
-    h.map(|h| format!("±{h:.1} %")).unwrap_or_else(|| "no interval".into())
+    h.map(|h| format!("±{h:.1} %"))
+        .unwrap_or_else(|| "no interval".into())
 }
 
 fn tests(n: usize) -> String {

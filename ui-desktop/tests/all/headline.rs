@@ -27,7 +27,10 @@ fn the_page_fixtures_carry_cores_headlines() {
         if !report["diff"].is_null() {
             let d: Diff = serde_json::from_value(report["diff"].clone())
                 .unwrap_or_else(|e| panic!("{name}: diff: {e}"));
-            let got = report["diff_headline"].as_str().unwrap_or_default().to_string();
+            let got = report["diff_headline"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             want.push((got, diff_headline(&d)));
         }
         if write {

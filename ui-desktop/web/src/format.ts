@@ -129,11 +129,6 @@ export function formatTime(unix: number | null | undefined): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ` + `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** Unix seconds as the local date alone, "YYYY-MM-DD". */
-export function formatDate(unix: number | null | undefined): string {
-  return formatTime(unix).slice(0, 10);
-}
-
 /**
  * Labels of time-axis ticks (unix seconds, ascending) that name each date once: over
  * three days or more the dates, a repeated one left blank; within less, the time of day,

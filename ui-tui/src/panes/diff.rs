@@ -147,9 +147,9 @@ impl DiffPane {
             SortBy::Plan if d => shown.reverse(),
             SortBy::Plan => {}
             SortBy::Ratio => shown.sort_by(|&a, &b| by_figure(rows[a].ratio, rows[b].ratio, d)),
-            SortBy::Noise => shown.sort_by(|&a, &b| {
-                by_figure(rows[a].halfwidth_pct, rows[b].halfwidth_pct, d)
-            }),
+            SortBy::Noise => {
+                shown.sort_by(|&a, &b| by_figure(rows[a].halfwidth_pct, rows[b].halfwidth_pct, d))
+            }
             SortBy::Verdict => shown.sort_by(|&a, &b| {
                 flip(verdict_rank(rows[a].verdict).cmp(&verdict_rank(rows[b].verdict)))
             }),
@@ -419,7 +419,9 @@ impl Component for DiffPane {
             return Action::None;
         }
         match key.code {
-            KeyCode::Char('e') => return Action::Export(vec![self.dirs.0.clone(), self.dirs.1.clone()]),
+            KeyCode::Char('e') => {
+                return Action::Export(vec![self.dirs.0.clone(), self.dirs.1.clone()]);
+            }
             KeyCode::Char('c') => self.changes_only = !self.changes_only,
             KeyCode::Char('s') => {
                 self.sort = self.sort.next();

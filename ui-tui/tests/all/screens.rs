@@ -465,7 +465,8 @@ fn the_detail_leads_with_cores_headline() {
         1.0,
         Some(("wasmer-cranelift", "nbody")),
     );
-    let want = wasmeter_core::analysis::run_headline(&wasmeter_core::analysis::summarize(&run, None));
+    let want =
+        wasmeter_core::analysis::run_headline(&wasmeter_core::analysis::summarize(&run, None));
     assert!(want.contains("native"), "{want}");
     let s = render(&detail_app(View::Distribution), 240, 32);
     let first = s
@@ -474,7 +475,10 @@ fn the_detail_leads_with_cores_headline() {
         .unwrap_or_else(|| panic!("{want:?} missing in\n{s}"));
     // Above the run's id line.
     let at = |needle: &str| s.lines().position(|l| l.contains(needle)).unwrap();
-    assert!(at(first) < at("compute-20261121-101500-a1b2 \"baseline\""), "{s}");
+    assert!(
+        at(first) < at("compute-20261121-101500-a1b2 \"baseline\""),
+        "{s}"
+    );
 }
 
 #[test]
@@ -583,19 +587,30 @@ fn diff_keys_sort_filter_and_show_changes_only() {
     let pane = |a: &App| a.diff.as_ref().unwrap().visible();
     let verdicts = |a: &App| {
         let d = a.diff.as_ref().unwrap();
-        pane(a).iter().map(|&i| d.diff.rows[i].verdict).collect::<Vec<_>>()
+        pane(a)
+            .iter()
+            .map(|&i| d.diff.rows[i].verdict)
+            .collect::<Vec<_>>()
     };
     assert_eq!(pane(&a).len(), changes);
     assert!(verdicts(&a).iter().all(|v| v.is_change()));
     let s = render(&a, 110, 32);
-    assert!(s.contains(&format!("showing {changes} of {all} rows (changes only: c shows all)")), "{s}");
+    assert!(
+        s.contains(&format!(
+            "showing {changes} of {all} rows (changes only: c shows all)"
+        )),
+        "{s}"
+    );
     key(&mut a, KeyCode::Char('c'));
     assert_eq!(pane(&a).len(), all);
     // s: B/A ascending; S: descending.
     key(&mut a, KeyCode::Char('s'));
     let ratios = |a: &App| {
         let d = a.diff.as_ref().unwrap();
-        pane(a).iter().filter_map(|&i| d.diff.rows[i].ratio).collect::<Vec<f64>>()
+        pane(a)
+            .iter()
+            .filter_map(|&i| d.diff.rows[i].ratio)
+            .collect::<Vec<f64>>()
     };
     let up = ratios(&a);
     assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
