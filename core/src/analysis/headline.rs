@@ -29,7 +29,11 @@ struct Mean {
 /// The geometric mean of `(estimate, variance of its log)` pairs; `None` when empty or a
 /// value is not positive. The half-width is missing when any term has no interval.
 fn log_mean(terms: &[(f64, Option<f64>)]) -> Option<Mean> {
-    if terms.is_empty() || terms.iter().any(|(v, _)| !(*v > 0.0) || !v.is_finite()) {
+    if terms.is_empty()
+        || terms
+            .iter()
+            .any(|(v, _)| v.is_nan() || *v <= 0.0 || !v.is_finite())
+    {
         return None;
     }
     let n = terms.len() as f64;
