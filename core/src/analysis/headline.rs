@@ -212,7 +212,7 @@ pub fn run_headline(s: &RunSummary) -> String {
             second.runtime,
             times(first_x),
             times(second_x),
-            (d.value - 1.0) * 100.0,
+            (d.value - 1.0).abs() * 100.0,
             pm(d.halfwidth_pct),
             tests(d.tests)
         ),
