@@ -136,6 +136,12 @@ try {
       resSvg: document.querySelectorAll('#resources svg').length,
       resMsg: document.querySelectorAll('#resources .msg').length,
       statsRows: q('table#stats') ? q('table#stats').tBodies[0].rows.length : -1,
+      // Matrix cells coloured by their ratio: the bin, and the colours as the browser draws them.
+      painted: Array.from(document.querySelectorAll('#matrix tbody td.painted')).map((td) => ({
+        bin: Number(td.getAttribute('data-bin')),
+        bg: getComputedStyle(td).backgroundColor,
+        fg: getComputedStyle(td).color,
+      })),
       lifecycleVisible: Boolean(q('#lifecycle-section') && !q('#lifecycle-section').hidden),
       heapLines: document.querySelectorAll('#heap-chart svg [data-series]').length,
       heapDashed: document.querySelectorAll('#heap-chart svg polyline.heap-line.sparse').length,
@@ -406,6 +412,28 @@ try {
   check(!dom.pwned, 'window.__pwned is set: data was executed as code');
   check(dom.missingTexts.length === 0, `strings from the data not shown as text: ${dom.missingTexts.map((t) => JSON.stringify(t)).join(', ')}`);
   check(!dom.renderErrors, 'a section failed to render (data-render-errors on <html>)');
+  // Matrix colours: core's scale, one painted cell per cell with a ratio, each in its bin's
+  // colours, and every one readable (WCAG AA, contrast at least 4.5).
+  const pal = data.palette;
+  if (check(pal && Array.isArray(pal.bins) && pal.bins.length === 25, 'the page data has no palette of 25 bins')) {
+    const cells0 = Array.isArray(data.runs?.[0]?.summary?.cells) ? data.runs[0].summary.cells : [];
+    const withRatio = cells0.filter((c) => typeof c.relative === 'number' && c.relative > 0).length;
+    check(dom.painted.length === withRatio, `#matrix paints ${dom.painted.length} cells, ${withRatio} have a ratio`);
+    const rgbOf = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    const lum = (css) => {
+      const [r, g, b] = css.match(/\d+/g).slice(0, 3).map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    for (const p of dom.painted) {
+      check(p.bg === rgbOf(pal.bins[p.bin]) && p.fg === rgbOf(pal.text[p.bin]), `a matrix cell of bin ${p.bin} is drawn ${p.fg} on ${p.bg}`);
+      const [hi, lo] = [lum(p.bg), lum(p.fg)].sort((a, b) => b - a);
+      const contrast = (hi + 0.05) / (lo + 0.05);
+      check(contrast >= 4.5, `a matrix cell's text has contrast ${contrast.toFixed(2)} (${p.fg} on ${p.bg}), under WCAG AA's 4.5`);
+    }
+  }
   // The headline at the top is core's sentence as it is: the diff's, else the one run's.
   const runsData = Array.isArray(data.runs) ? data.runs : [];
   const wantHeadline = hasDiff ? data.diff_headline : runsData.length === 1 ? runsData[0].headline : undefined;

@@ -9,7 +9,8 @@ const MARKER: &str = r#"<script type="application/json" id="wasmeter-data">{}</s
 /// Writes the report page.
 pub struct HtmlExporter;
 
-/// The report's JSON as the page reads it: the report, with a diff the one line of
+/// The report's JSON as the page reads it: the report, with core's ratio colour scale
+/// (`palette`), with a diff the one line of
 /// [`crate::analysis::Diff::method`] (`diff.method`) that every output of a diff shows, and
 /// with a comparison its table as every front end shows it (`comparison.table`), so the
 /// page formats none of its numbers itself.
@@ -22,6 +23,17 @@ fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
         obj.insert(
             "table".into(),
             serde_json::to_value(crate::table::compare_table(c))?,
+        );
+    }
+    // The ratio colour scale every front end uses (format::colour), so the page colours
+    // a cell as the desktop and the TUI do.
+    if let Some(obj) = data.as_object_mut() {
+        use crate::format::colour::{BIN_LOG2, BINS_PER_SIDE, PALETTE, TEXT};
+        obj.insert(
+            "palette".into(),
+            serde_json::json!({
+                "bins": PALETTE, "text": TEXT, "bin_log2": BIN_LOG2, "per_side": BINS_PER_SIDE
+            }),
         );
     }
     // A profiled run's tables as every front end shows them.

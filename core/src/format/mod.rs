@@ -1,8 +1,9 @@
 //! Numbers and units as text, in one place so that every front end (the CLI, the Markdown
 //! export, the terminal UI) writes a figure the same way: durations, counts, bytes, rates
 //! and sizes ([`units`]), the figures of a summary or a diff as their cells read
-//! ([`results`]), and dates ([`time`]).
+//! ([`results`]), dates ([`time`]), and the colour of a ratio ([`colour`]).
 
+pub mod colour;
 mod results;
 mod time;
 mod units;

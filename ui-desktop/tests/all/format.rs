@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 use wasmeter_core::analysis::{DiffRow, RuntimeSummary, Unit};
 use wasmeter_core::features::Support;
+use wasmeter_core::format::colour::ratio_colours;
 use wasmeter_core::format::{
     MISSING, format_bytes, format_geomean, format_ns, format_rate, format_ratio, format_size,
     format_value,
@@ -113,6 +114,18 @@ fn table() -> Value {
     .iter()
     .map(|s| json!([s, s.mark(), s.detail()]))
     .collect();
+    // A ratio's cell colours (background, text) on core's shared scale; none for a ratio
+    // that is not a positive number.
+    let ratio_colour: Value = [
+        0.001, 0.125, 0.2, 0.5, 0.84, 0.917, 0.95, 1.0, 1.05, 1.09, 1.1, 1.19, 1.5, 1.8, 2.0, 3.0,
+        7.9, 8.0, 100.0, 0.0, -1.0,
+    ]
+    .iter()
+    .map(|&r| match ratio_colours(r) {
+        Some((bg, text)) => json!([r, bg, text]),
+        None => json!([r, null, null]),
+    })
+    .collect();
     json!({
         "missing": MISSING,
         "feature_support": support,
@@ -124,6 +137,7 @@ fn table() -> Value {
         "value_bytes": cases(|v| format_value(Unit::Bytes, v)),
         "value_per_sec": cases(|v| format_value(Unit::PerSec, v)),
         "ratio_text": ratio_text,
+        "ratio_colour": ratio_colour,
         "geomean": geomean,
     })
 }

@@ -165,15 +165,64 @@ export function ratioTone(r: number, tolerance = 0.005): Tone {
 }
 
 /**
- * Background colour of a ratio on a log scale: green below 1, red above, saturating at
- * 8× either way, translucent so it reads on light and dark themes alike.
+ * Core's shared colour scale of a ratio (`core/src/format/colour.rs`, the TUI's and the
+ * HTML report's too): 25 bins of a quarter doubling, blue faster, red slower, interpolated
+ * in CIELAB, each with the text colour that meets WCAG AA on it. The shared cases
+ * (`ratio_colour` in the format fixture) hold these tables to core's.
  */
+export const RATIO_PALETTE: readonly string[] = [
+  '#053061',
+  '#11467f',
+  '#1c5d9f',
+  '#2b71b2',
+  '#2b7ab0',
+  '#4b97c5',
+  '#6eacd1',
+  '#8cc1dc',
+  '#a8d0e4',
+  '#c2ddec',
+  '#d7e8f1',
+  '#e7eff4',
+  '#f7f7f7',
+  '#faebe3',
+  '#fce0cf',
+  '#fccdb5',
+  '#f8b799',
+  '#f29f7d',
+  '#e68367',
+  '#dc6954',
+  '#c94a40',
+  '#bb2f33',
+  '#a51429',
+  '#850824',
+  '#67001f',
+];
+const DARK_TEXT = '#1c2330';
+const LIGHT_TEXT = '#ffffff';
+export const RATIO_TEXT: readonly string[] = RATIO_PALETTE.map((_, k) => (k < 5 || k >= 20 ? LIGHT_TEXT : DARK_TEXT));
+
+/** The bin of a ratio on the shared scale, as core's `ratio_bin` (null: not a positive number). */
+export function ratioBin(r: number | null | undefined): number | null {
+  if (!finite(r) || r <= 0) return null;
+  const k = Math.floor(Math.log2(r) / 0.25 + 0.5);
+  return Math.min(12, Math.max(-12, k)) + 12;
+}
+
+/** Background colour of a ratio's cell on the shared scale. */
 export function ratioColor(r: number): string {
-  if (!finite(r) || r <= 0 || ratioTone(r) === 'same') return 'transparent';
-  const t = Math.min(1, Math.abs(Math.log2(r)) / 3);
-  const hue = r < 1 ? 140 : 0;
-  const alpha = 0.12 + 0.58 * t;
-  return `hsla(${hue}, 70%, 45%, ${alpha.toFixed(3)})`;
+  const b = ratioBin(r);
+  return b === null ? 'transparent' : RATIO_PALETTE[b]!;
+}
+
+/** A ratio's cell colours: the scale's background and the text that reads on it. */
+export function ratioStyle(r: number): { background: string; color?: string } {
+  return { background: ratioColor(r), color: ratioTextColor(r) };
+}
+
+/** The text colour on [`ratioColor`]'s background (WCAG AA). */
+export function ratioTextColor(r: number): string | undefined {
+  const b = ratioBin(r);
+  return b === null ? undefined : RATIO_TEXT[b];
 }
 
 /**

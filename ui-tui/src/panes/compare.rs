@@ -6,7 +6,7 @@
 //! for missing figures come last. Switching columns by run or machine, or the runtime the
 //! figures are relative to, makes the comparison again from the runs held here.
 
-use super::{aligned, clip, pane_block, rel_color, selected};
+use super::{aligned, clip, pane_block, rel_style, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -345,9 +345,7 @@ impl Component for ComparePane {
             cells.extend(shown.iter().map(|(i, w)| {
                 let line = aligned(&t.columns[*i], clip(Table::cell(row, *i), *w));
                 match r.and_then(|r| self.value(r, i - 2)) {
-                    Some(v) if self.opts.normalize.is_some() => {
-                        line.style(Style::default().fg(rel_color(v)))
-                    }
+                    Some(v) if self.opts.normalize.is_some() => line.style(rel_style(v)),
                     _ => line,
                 }
             }));

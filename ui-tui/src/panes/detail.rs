@@ -14,7 +14,7 @@
 use super::features::FeaturesView;
 use super::http::HttpView;
 use super::sweep::render_sweep;
-use super::{aligned, clip, header_row, pane_block, rel_color};
+use super::{aligned, clip, header_row, pane_block, rel_color, rel_style};
 use crate::component::{Action, Component, movement, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -681,7 +681,7 @@ fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
     };
     let style = match c.relative {
         _ if c.partial || c.note.is_some() => Style::default().fg(Color::Yellow),
-        Some(r) => Style::default().fg(rel_color(r)),
+        Some(r) => rel_style(r),
         None => Style::default(),
     };
     let full = format_cell(c);

@@ -52,18 +52,27 @@ pub fn selected() -> Style {
         .add_modifier(Modifier::BOLD)
 }
 
-/// Colour of a time relative to the baseline (lower is faster).
+/// `#rrggbb` as a terminal colour.
+fn hex_color(hex: &str) -> Color {
+    let (r, g, b) = wasmeter_core::format::colour::rgb(hex);
+    Color::Rgb(r, g, b)
+}
+
+/// Colour of a time relative to the baseline (lower is faster): core's shared scale
+/// ([`wasmeter_core::format::colour`]), the desktop's and the HTML report's too.
 pub fn rel_color(rel: f64) -> Color {
-    if rel <= 1.1 {
-        Color::Green
-    } else if rel <= 1.5 {
-        Color::LightGreen
-    } else if rel <= 2.5 {
-        Color::Yellow
-    } else if rel <= 5.0 {
-        Color::LightRed
-    } else {
-        Color::Red
+    match wasmeter_core::format::colour::ratio_colours(rel) {
+        Some((bg, _)) => hex_color(bg),
+        None => Color::Reset,
+    }
+}
+
+/// A matrix cell of a time relative to the baseline: core's shared scale as the
+/// background, with the text colour that meets WCAG AA on it.
+pub fn rel_style(rel: f64) -> Style {
+    match wasmeter_core::format::colour::ratio_colours(rel) {
+        Some((bg, fg)) => Style::default().bg(hex_color(bg)).fg(hex_color(fg)),
+        None => Style::default(),
     }
 }
 

@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type CompareCell, type CompareRequest, type Comparison, compareRuns, errorMessage, type RunListItem } from '../api';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
-import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioColor, ratioTone } from '../format';
+import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioStyle, ratioTone } from '../format';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
 /** What the user picked; a normalisation left out is core's default (`run_policy`). */
@@ -267,7 +267,7 @@ function CompareTable({
               key={c.columns[i]!.run}
               data-testid="compare-geomean-cell"
               data-run={c.columns[i]!.run}
-              style={g !== null ? { background: ratioColor(g) } : undefined}
+              style={g !== null ? ratioStyle(g) : undefined}
             >
               <div class="ratio">{formatRatio(g)}</div>
             </td>
@@ -295,7 +295,7 @@ function CompareValue({ cell, relative, run }: { cell: CompareCell | null; relat
       data-run={run}
       data-value={v}
       data-tone={relative ? ratioTone(v) : undefined}
-      style={relative ? { background: ratioColor(v) } : undefined}
+      style={relative ? ratioStyle(v) : undefined}
     >
       <div class="ratio" data-testid="compare-value">
         {formatCompareValue(v, relative)}

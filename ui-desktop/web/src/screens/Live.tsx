@@ -8,7 +8,7 @@ import { useChart } from '../charts/Chart';
 import type { ChartSpec } from '../charts/uplot';
 import { ConfirmDialog } from '../components/Modal';
 import { ListTable } from '../components/Windowed';
-import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, MISSING, ratioColor, ratioTone } from '../format';
+import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, MISSING, ratioStyle, ratioTone } from '../format';
 import { isHttpKind } from '../http';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
@@ -289,7 +289,7 @@ function LiveMatrixView({ state }: { state: LiveState }) {
           <td
             key={r}
             class={c.interim ? 'interim' : undefined}
-            style={c.ratio !== null && !c.interim ? { background: ratioColor(c.ratio) } : undefined}
+            style={c.ratio !== null && !c.interim ? ratioStyle(c.ratio) : undefined}
             data-tone={c.ratio !== null && !c.interim ? ratioTone(c.ratio) : undefined}
             data-testid="live-cell"
             data-runtime={r}

@@ -4,7 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FeatureSupport } from '../api';
-import { fixed, formatBytes, formatGeomean, formatNs, formatRate, formatRatioText, formatSize, formatValue } from '../format';
+import {
+  fixed,
+  formatBytes,
+  formatGeomean,
+  formatNs,
+  formatRate,
+  formatRatioText,
+  formatSize,
+  formatValue,
+  ratioColor,
+  ratioTextColor,
+} from '../format';
 import { detail, mark } from '../screens/detail/FeatureGrid';
 import table from './fixtures/format-cases.json';
 
@@ -23,6 +34,14 @@ describe("core's formatting rules", () => {
     const cases = table[key] as Case[];
     expect(cases.length).toBeGreaterThan(5);
     for (const [v, want] of cases) expect([v, f(v)]).toEqual([v, want]);
+  });
+
+  it("a ratio's cell colours on core's shared scale (background, text)", () => {
+    const cases = table.ratio_colour as [number, string | null, string | null][];
+    expect(cases.length).toBeGreaterThan(15);
+    for (const [r, bg, text] of cases) {
+      expect([r, bg === null ? 'transparent' : bg, text ?? undefined]).toEqual([r, ratioColor(r), ratioTextColor(r)]);
+    }
   });
 
   it('diff ratios, geometric means and the missing mark', () => {

@@ -10,6 +10,7 @@ import {
   formatRatioText,
   formatTime,
   median,
+  ratioBin,
   ratioColor,
   ratioTone,
   timeTickLabels,
@@ -64,18 +65,17 @@ describe('other helpers', () => {
     expect(median([4, 1, 2, 3])).toBe(2.5);
     expect(median([])).toBeNull();
   });
-  it('colours ratios on a log scale: green below 1, red above, stronger further away', () => {
+  it("colours ratios on core's diverging log scale: blue below 1, red above, further away darker", () => {
     expect(ratioTone(0.5)).toBe('faster');
     expect(ratioTone(1.001)).toBe('same');
     expect(ratioTone(1.15)).toBe('slower');
-    expect(ratioColor(1)).toBe('transparent');
-    expect(ratioColor(0.5)).toMatch(/^hsla\(140,/);
-    expect(ratioColor(2)).toMatch(/^hsla\(0,/);
-    const alpha = (c: string) => Number(c.match(/, ([\d.]+)\)$/)![1]);
-    expect(alpha(ratioColor(6.73))).toBeGreaterThan(alpha(ratioColor(1.15)));
-    // Log scale: 2× slower and 2× faster are equally strong.
-    expect(alpha(ratioColor(2))).toBeCloseTo(alpha(ratioColor(0.5)), 6);
-    expect(alpha(ratioColor(100))).toBeCloseTo(0.7, 6);
+    expect(ratioColor(1)).toBe('#f7f7f7');
+    expect(ratioColor(0)).toBe('transparent');
+    // Log scale: 2× slower and 2× faster are the same number of bins from 1×.
+    expect(ratioBin(2)! - 12).toBe(12 - ratioBin(0.5)!);
+    // 1.1× and 1.8× look different (the old reds made them alike).
+    expect(ratioColor(1.1)).not.toBe(ratioColor(1.8));
+    expect(ratioColor(100)).toBe(ratioColor(8));
   });
   it('writes noise, diff ratios and geomeans as core does', () => {
     expect(formatHalfwidth(1.44)).toBe('±1.4 %');

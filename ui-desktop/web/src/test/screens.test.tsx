@@ -119,9 +119,12 @@ describe('Detail screen', () => {
 
     const nb = cell('wasmer-singlepass', 'nbody');
     expect(nb.querySelector('.ratio')!.textContent).toBe('6.73×');
-    // Log-scale colour: 6.73× is a stronger red than 1.15×.
-    const alpha = (el: HTMLElement) => Number(el.style.background.match(/([\d.]+)\)$/)![1]);
-    expect(alpha(nb)).toBeGreaterThan(alpha(ws));
+    // Core's shared scale: 6.73× and 1.15× in different bins, each with its text colour.
+    const rgb = (c: string) => c.replace(/\s/g, '');
+    expect(rgb(nb.style.background)).toBe('rgb(133,8,36)');
+    expect(rgb(ws.style.background)).toBe('rgb(250,235,227)');
+    expect(rgb(nb.style.color)).toBe('rgb(255,255,255)');
+    expect(rgb(ws.style.color)).toBe('rgb(28,35,48)');
 
     const base = cell('native', 'sha256');
     expect(base.querySelector('.ratio')!.textContent).toBe('1.00×');

@@ -13,7 +13,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { HttpCell, HttpSaturatedLevel } from '../../api';
 import { Chart } from '../../charts/Chart';
 import { type ChartData, type ChartSpec, paletteColor } from '../../charts/uplot';
-import { formatBytes, formatNs, formatRatio, MISSING, ratioColor } from '../../format';
+import { formatBytes, formatNs, formatRatio, MISSING, ratioStyle } from '../../format';
 import {
   bestLevel,
   formatRps,
@@ -203,7 +203,7 @@ function HttpTable({ cells, baseline }: { cells: HttpCell[]; baseline: string })
                       ? `${saturatedLabel(sats[0])} (${sats[0].connections})`
                       : MISSING}
                 </td>
-                <td class="num" data-col="rel" style={rel !== null && rel > 0 ? { background: ratioColor(1 / rel) } : undefined}>
+                <td class="num" data-col="rel" style={rel !== null && rel > 0 ? ratioStyle(1 / rel) : undefined}>
                   {formatRatio(rel)}
                 </td>
                 <td class="num" data-col="rss">

@@ -13,7 +13,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { type CellSummary, cellKey, type RunSummary } from '../../api';
 import { SortTh } from '../../components/SortTh';
 import { SpacerCell, SpacerRow, useWindowed, WindowBox } from '../../components/Windowed';
-import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioColor, ratioTone } from '../../format';
+import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioStyle, ratioTone } from '../../format';
 import { nextSort, type SortState, sortRows } from '../../sort';
 
 /** The tooltip of one cell, in words. */
@@ -213,7 +213,7 @@ export function DetailMatrix({
             key={r}
             {...common}
             class={[c.partial && 'partial', isSelected && 'selected'].filter(Boolean).join(' ') || undefined}
-            style={rel !== null ? { background: ratioColor(rel) } : undefined}
+            style={rel !== null ? ratioStyle(rel) : undefined}
             data-tone={rel !== null ? ratioTone(rel) : 'none'}
             data-ratio={rel ?? undefined}
             data-partial={c.partial ? 'true' : undefined}
@@ -249,7 +249,7 @@ export function DetailMatrix({
               key={r}
               data-testid="geomean-cell"
               data-runtime={r}
-              style={v !== null ? { background: ratioColor(v) } : undefined}
+              style={v !== null ? ratioStyle(v) : undefined}
               title={g ? `${formatGeomean(g)}: ${g.tests_compared} tests compared${g.failed ? `, ${g.failed} failed` : ''}` : undefined}
             >
               <div class="ratio">{formatRatio(v)}</div>
