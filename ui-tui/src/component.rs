@@ -1,6 +1,6 @@
 //! The contract every pane follows: render from state, react to keys, name its keys.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
@@ -54,6 +54,23 @@ pub trait Component {
     /// True while the pane takes text (filter, field edit): global keys are suspended.
     fn captures_input(&self) -> bool {
         false
+    }
+}
+
+/// A key while a filter is typed: characters and Backspace edit it, Enter keeps it and
+/// ends the typing, Esc clears it and ends the typing.
+pub fn edit_filter(filter: &mut String, editing: &mut bool, key: &KeyEvent) {
+    match key.code {
+        KeyCode::Esc => {
+            filter.clear();
+            *editing = false;
+        }
+        KeyCode::Enter => *editing = false,
+        KeyCode::Backspace => {
+            filter.pop();
+        }
+        KeyCode::Char(c) => filter.push(c),
+        _ => {}
     }
 }
 

@@ -401,6 +401,29 @@ impl Diff {
     }
 }
 
+#[cfg(test)]
+impl Diff {
+    /// Unit tests' diff of `rows` between runs `a` and `b` at a 2 % threshold: nothing only
+    /// on one side, no warnings.
+    pub(crate) fn fixture(rows: Vec<DiffRow>) -> Diff {
+        Diff {
+            a: "a".into(),
+            b: "b".into(),
+            threshold_pct: 2.0,
+            normalize: None,
+            alpha: 0.05,
+            method: String::new(),
+            warnings: Vec::new(),
+            rows,
+            only_a: Vec::new(),
+            only_b: Vec::new(),
+            paired: false,
+            alternated: false,
+            busy_left_out: 0,
+        }
+    }
+}
+
 /// Runs that cannot be compared at all, or a comparison asked for wrongly.
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {

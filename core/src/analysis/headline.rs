@@ -415,28 +415,14 @@ mod tests {
             test: test.into(),
             phase: "execute".into(),
         };
-        let mut d = Diff {
-            a: "a".into(),
-            b: "b".into(),
-            threshold_pct: 2.0,
-            normalize: None,
-            alpha: 0.05,
-            method: String::new(),
-            warnings: Vec::new(),
-            rows: vec![
-                row("a", Verdict::Slower),
-                row("b", Verdict::Slower),
-                row("c", Verdict::Faster),
-                row("d", Verdict::NoChange),
-                row("e", Verdict::InsufficientData),
-                row("f", Verdict::NotComparable),
-            ],
-            only_a: Vec::new(),
-            only_b: Vec::new(),
-            paired: false,
-            alternated: false,
-            busy_left_out: 0,
-        };
+        let mut d = Diff::fixture(vec![
+            row("a", Verdict::Slower),
+            row("b", Verdict::Slower),
+            row("c", Verdict::Faster),
+            row("d", Verdict::NoChange),
+            row("e", Verdict::InsufficientData),
+            row("f", Verdict::NotComparable),
+        ]);
         assert_eq!(
             diff_headline(&d),
             "2 slower, 1 faster, 1 no change, 2 undecided"

@@ -70,43 +70,30 @@ mod tests {
 
     #[test]
     fn a_diff_row_per_compared_key_then_what_one_side_has() {
-        let d = Diff {
-            a: "a".into(),
-            b: "b".into(),
-            threshold_pct: 2.0,
-            normalize: None,
-            alpha: 0.05,
-            method: String::new(),
-            warnings: Vec::new(),
-            rows: vec![DiffRow {
-                runtime: "wasmtime".into(),
-                test: "sha256".into(),
-                phase: "execute".into(),
-                a_median: 2.0e6,
-                b_median: 1.9e6,
-                a_typical: Some(2.05e6),
-                b_typical: Some(1.85e6),
-                ratio: Some(0.9),
-                ci_low: Some(0.872),
-                ci_high: Some(0.929),
-                halfwidth_pct: Some(3.2),
-                p_adjusted: Some(0.0001),
-                verdict: Verdict::Faster,
-                note: None,
-                n: (6, 6),
-                invocations: (2, 2),
-                pairs: None,
-            }],
-            only_a: vec![DiffKey {
-                runtime: "native".into(),
-                test: "nbody".into(),
-                phase: "total".into(),
-            }],
-            only_b: Vec::new(),
-            paired: false,
-            alternated: false,
-            busy_left_out: 0,
-        };
+        let mut d = Diff::fixture(vec![DiffRow {
+            runtime: "wasmtime".into(),
+            test: "sha256".into(),
+            phase: "execute".into(),
+            a_median: 2.0e6,
+            b_median: 1.9e6,
+            a_typical: Some(2.05e6),
+            b_typical: Some(1.85e6),
+            ratio: Some(0.9),
+            ci_low: Some(0.872),
+            ci_high: Some(0.929),
+            halfwidth_pct: Some(3.2),
+            p_adjusted: Some(0.0001),
+            verdict: Verdict::Faster,
+            note: None,
+            n: (6, 6),
+            invocations: (2, 2),
+            pairs: None,
+        }]);
+        d.only_a = vec![DiffKey {
+            runtime: "native".into(),
+            test: "nbody".into(),
+            phase: "total".into(),
+        }];
         // A and B are the typical values the ratio is of, not the medians.
         let t = diff_table(&d);
         assert_eq!(

@@ -8,7 +8,7 @@
 //! only when it is in view.
 
 use super::{aligned, clip, header_row, pane_block, selected};
-use crate::component::{Action, Component, movement, scroll_offset, step};
+use crate::component::{Action, Component, edit_filter, movement, scroll_offset, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -399,18 +399,7 @@ impl Component for DiffPane {
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
         if self.editing {
-            match key.code {
-                KeyCode::Esc => {
-                    self.filter.clear();
-                    self.editing = false;
-                }
-                KeyCode::Enter => self.editing = false,
-                KeyCode::Backspace => {
-                    self.filter.pop();
-                }
-                KeyCode::Char(c) => self.filter.push(c),
-                _ => {}
-            }
+            edit_filter(&mut self.filter, &mut self.editing, &key);
             self.cursor = step(self.cursor, self.visible().len(), false, 0);
             return Action::None;
         }

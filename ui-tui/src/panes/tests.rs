@@ -5,7 +5,7 @@
 //! as `wasmeter run FILE.wasm|DIR` takes them; `x` removes them again.
 
 use super::{clip, pane_block, selected};
-use crate::component::{Action, Component, movement, scroll_offset, step};
+use crate::component::{Action, Component, edit_filter, movement, scroll_offset, step};
 use crate::input::{Offer, complete_path};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -479,18 +479,7 @@ impl Component for TestsPane {
             return Action::None;
         }
         if self.editing {
-            match key.code {
-                KeyCode::Esc => {
-                    self.filter.clear();
-                    self.editing = false;
-                }
-                KeyCode::Enter => self.editing = false,
-                KeyCode::Backspace => {
-                    self.filter.pop();
-                }
-                KeyCode::Char(c) => self.filter.push(c),
-                _ => {}
-            }
+            edit_filter(&mut self.filter, &mut self.editing, &key);
             self.cursor = step(self.cursor, self.visible().len(), false, 0);
             return Action::None;
         }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use wasmeter_core::analysis::{DiffOptions, Verdict, diff_runs};
 use wasmeter_core::runner::{Event, Plan};
 use wasmeter_core::runtime::Failure;
-use wasmeter_core::store::{RunStatus, SampleRow};
+use wasmeter_core::store::{RunStatus, SampleRow, SavedRun};
 use wasmeter_tui::App;
 use wasmeter_tui::app::Pane;
 use wasmeter_tui::launch::{Launcher, RunHandle};
@@ -495,17 +495,11 @@ fn detail_and_diff_empty() {
     insta::assert_snapshot!(format!("{d}\n{}", render(&a, 80, 24)));
 }
 
-#[test]
-fn diff_screen() {
-    let mut a = app();
+/// Two runs to diff: B's times 10 % shorter, and all of wasmtime × nbody 30 % longer
+/// than that; `fail` a cell that failed in B.
+fn nbody_slower_in_b(fail: Option<(&str, &str)>) -> (SavedRun, SavedRun) {
     let ra = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
-    let mut rb = saved_run(
-        "compute-20261122-083000-c3d4",
-        None,
-        0.9,
-        Some(("wasmer-cranelift", "nbody")),
-    );
-    rb.meta.machine = machine("fp-2");
+    let mut rb = saved_run("compute-20261122-083000-c3d4", None, 0.9, fail);
     for m in rb
         .measurements
         .iter_mut()
@@ -513,6 +507,14 @@ fn diff_screen() {
     {
         m.value *= 1.3;
     }
+    (ra, rb)
+}
+
+#[test]
+fn diff_screen() {
+    let mut a = app();
+    let (ra, mut rb) = nbody_slower_in_b(Some(("wasmer-cranelift", "nbody")));
+    rb.meta.machine = machine("fp-2");
     let diff = diff_runs(&ra, &rb, &DiffOptions::default()).unwrap();
     // Two invocations of three runs a side: every row has an interval and a verdict. B's
     // times are 10 % shorter (its compile, instantiate and teardown unchanged), and all of
@@ -569,15 +571,7 @@ fn diff_screen() {
 #[test]
 fn diff_keys_sort_filter_and_show_changes_only() {
     let mut a = app();
-    let ra = saved_run("compute-20261121-101500-a1b2", None, 1.0, None);
-    let mut rb = saved_run("compute-20261122-083000-c3d4", None, 0.9, None);
-    for m in rb
-        .measurements
-        .iter_mut()
-        .filter(|m| m.runtime == "wasmtime" && m.test == "nbody")
-    {
-        m.value *= 1.3;
-    }
+    let (ra, rb) = nbody_slower_in_b(None);
     let diff = diff_runs(&ra, &rb, &DiffOptions::default()).unwrap();
     let changes = diff.rows.iter().filter(|r| r.verdict.is_change()).count();
     let all = diff.rows.len();

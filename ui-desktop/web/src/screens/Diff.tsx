@@ -22,6 +22,7 @@ import {
   type RunListItem,
   type SuiteKind,
 } from '../api';
+import { FindField } from '../components/FindField';
 import { SortTh } from '../components/SortTh';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
@@ -481,16 +482,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
                   ))}
                 </select>
               </label>
-              <label class="inline-field">
-                <span>Find</span>
-                <input
-                  type="search"
-                  placeholder="runtime, test or phase"
-                  value={query}
-                  onInput={(e) => setQuery(e.currentTarget.value)}
-                  data-testid="diff-query"
-                />
-              </label>
+              <FindField value={query} onInput={setQuery} placeholder="runtime, test or phase" testid="diff-query" />
             </div>
             <DiffTable
               rows={shown}

@@ -6,6 +6,7 @@
  */
 import { useMemo, useState } from 'preact/hooks';
 import type { RunListItem } from '../api';
+import { FindField } from '../components/FindField';
 import { ConfirmDialog } from '../components/Modal';
 import { SortTh } from '../components/SortTh';
 import { formatTime } from '../format';
@@ -128,16 +129,7 @@ export function Runs({ runs, onRefresh, onOpen, onDiff, onCompare, onDelete, onE
 
       <div class="panel table-scroll">
         <div class="table-filters">
-          <label class="inline-field">
-            <span>Find</span>
-            <input
-              type="search"
-              placeholder="id, label, suite, status or runtime"
-              value={query}
-              onInput={(e) => setQuery(e.currentTarget.value)}
-              data-testid="runs-query"
-            />
-          </label>
+          <FindField value={query} onInput={setQuery} placeholder="id, label, suite, status or runtime" testid="runs-query" />
           {query && runs && (
             <span class="muted small">
               {shown.length} of {runs.length} runs
