@@ -23,6 +23,7 @@ fn main() {
             "list_runs",
             "load_run",
             "diff_runs",
+            "diff_runtimes",
             "compare_runs",
             "history",
             "delete_run",

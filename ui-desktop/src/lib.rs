@@ -31,6 +31,7 @@ pub fn builder<R: tauri::Runtime>(
             commands::runs::list_runs,
             commands::runs::load_run,
             commands::runs::diff_runs,
+            commands::runs::diff_runtimes,
             commands::compare::compare_runs,
             commands::history::history,
             commands::runs::delete_run,

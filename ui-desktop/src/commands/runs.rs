@@ -6,7 +6,8 @@ use crate::{CmdResult, CommandError, Workbench};
 use serde::Serialize;
 use std::path::PathBuf;
 use wasmeter_core::analysis::{
-    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, diff_runs as diff, summarize,
+    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, compare_runtimes, diff_headline,
+    diff_runs as diff, summarize,
 };
 use wasmeter_core::export::Report;
 use wasmeter_core::store::{
@@ -136,6 +137,27 @@ pub async fn diff_runs(
         normalize.as_deref(),
         allow,
     )?)
+}
+
+/// Runtime `b` against runtime `a` inside run `id`, paired by round: `wasmeter diff RUN
+/// --runtimes A,B`. The diff and its headline, in core's words.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn diff_runtimes(
+    state: tauri::State<'_, Workbench>,
+    id: String,
+    a: String,
+    b: String,
+    threshold_pct: Option<f64>,
+) -> CmdResult<serde_json::Value> {
+    let run = saved(&state, &id)?;
+    let opts = DiffOptions::parse(
+        threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT),
+        DEFAULT_NORMALIZE,
+    )
+    .map_err(|e| CommandError::new("invalid_input", e))?;
+    let d = compare_runtimes(&run, &a, &b, &opts)
+        .map_err(|e| CommandError::new("invalid_input", e))?;
+    Ok(serde_json::json!({ "diff_headline": diff_headline(&d), "diff": d }))
 }
 
 /// Deletes run `id` (the page asks for confirmation first). Refused for the run in flight.

@@ -314,6 +314,31 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let err = invoke(&w, "diff_runs", json!({ "a": run_id, "b": run_id })).unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");
 
+    // Two runtimes inside the run, paired by round: `diff RUN --runtimes native,wasmtime`.
+    let pair = invoke(
+        &w,
+        "diff_runtimes",
+        json!({ "id": run_id, "a": "native", "b": "wasmtime" }),
+    )
+    .unwrap();
+    let d: wasmeter_core::analysis::Diff = serde_json::from_value(pair["diff"].clone()).unwrap();
+    assert!(d.paired, "{pair}");
+    assert!(
+        d.rows.iter().any(|r| r.test == "crc32" && r.ratio.is_some()),
+        "{pair}"
+    );
+    assert_eq!(
+        pair["diff_headline"].as_str(),
+        Some(wasmeter_core::analysis::diff_headline(&d).as_str())
+    );
+    let err = invoke(
+        &w,
+        "diff_runtimes",
+        json!({ "id": run_id, "a": "native", "b": "nosuch" }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+
     // A second run to diff against: same cells, so every row has both sides.
     let again: RunChoices = serde_json::from_value(json!({
         "tests": ["crc32"], "runtimes": ["native", "wasmtime"],

@@ -289,6 +289,13 @@ export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?
   return invoke<Report>('diff_runs', args);
 }
 
+/** Runtime `b` against runtime `a` inside run `id`, paired by round (`wasmeter diff RUN --runtimes A,B`). */
+export function diffRuntimes(id: string, a: string, b: string, thresholdPct?: number): Promise<{ diff: Diff; diff_headline: string }> {
+  const args: Record<string, unknown> = { id, a, b };
+  if (thresholdPct !== undefined) args.threshold_pct = thresholdPct;
+  return invoke<{ diff: Diff; diff_headline: string }>('diff_runtimes', args);
+}
+
 /**
  * Runs side by side, in the order given (core's `compare_runs`): each relative to its own
  * run's `normalize` runtime (`none`: times as measured; the backend's default, native,

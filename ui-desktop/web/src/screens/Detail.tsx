@@ -21,6 +21,7 @@ import { HeapChart } from './detail/HeapChart';
 import { HttpView } from './detail/HttpView';
 import { LifecycleTable } from './detail/LifecycleTable';
 import { type CellRef, DetailMatrix } from './detail/Matrix';
+import { PairDiff } from './detail/PairDiff';
 import { Phases } from './detail/Phases';
 import { Profile } from './detail/Profile';
 import { Resources } from './detail/Resources';
@@ -254,6 +255,15 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
                 </span>
               </h2>
               <Profile profile={run.profile} />
+            </div>
+          )}
+
+          {!lifecycle && !http && s.runtimes.length >= 2 && (
+            <div class="panel">
+              <h2>
+                Two runtimes, paired <span class="muted small">(each round of one against the same round of the other)</span>
+              </h2>
+              <PairDiff key={run.id} runId={run.id} runtimes={s.runtimes} baseline={s.baseline} />
             </div>
           )}
 

@@ -524,7 +524,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 }
 
 /** The diff rows, drawn in a window once there are many (two runs of 10,000 cells). */
-function DiffTable({
+export function DiffTable({
   rows,
   diff,
   sort,

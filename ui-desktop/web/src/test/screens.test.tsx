@@ -191,6 +191,34 @@ describe('Detail screen', () => {
     expect(res.dataset.runtimes).toBe(ran.join(','));
   });
 
+  it('diffs two runtimes of the run, paired, as `diff RUN --runtimes A,B` does', async () => {
+    const pair = {
+      diff: { ...diffReport.diff!, a: 'run:native', b: 'run:wasmtime', paired: true },
+      diff_headline: '4 slower, 3 faster, 36 no change, 0 undecided',
+    };
+    const calls: [string, unknown][] = [];
+    mockIPC((cmd, p) => {
+      calls.push([cmd, p]);
+      return cmd === 'diff_runtimes' ? pair : report;
+    });
+    render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
+    const box = await screen.findByTestId('pair-diff');
+    // The baseline and the next runtime by default.
+    expect((within(box).getByTestId('pair-a') as HTMLSelectElement).value).toBe('native');
+    expect((within(box).getByTestId('pair-b') as HTMLSelectElement).value).toBe('wasmtime');
+    fireEvent.change(within(box).getByTestId('pair-b'), { target: { value: 'native' } });
+    expect((within(box).getByTestId('pair-go') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(box).getByTestId('pair-b'), { target: { value: 'wasmer-singlepass' } });
+    fireEvent.click(within(box).getByTestId('pair-go'));
+    await waitFor(() =>
+      expect(within(box).getByTestId('pair-headline').textContent).toBe(
+        'run:wasmtime against run:native: 4 slower, 3 faster, 36 no change, 0 undecided',
+      ),
+    );
+    expect(calls.at(-1)).toEqual(['diff_runtimes', { id: '20261122-035229-compute-a3d7', a: 'native', b: 'wasmer-singlepass' }]);
+    expect(within(box).getAllByTestId('diff-row')).toHaveLength(pair.diff.rows.length);
+  });
+
   it('reloads with the baseline picked', async () => {
     const calls: unknown[] = [];
     mockIPC((cmd, p) => {
