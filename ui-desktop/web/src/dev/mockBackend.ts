@@ -110,6 +110,9 @@ export function installMockBackend(): void {
         return p.id === lifecycle.runs[0]!.id ? lifecycle : p.id === http.runs[0]!.id ? http : run;
       case 'diff_runs':
         return diff;
+      case 'diff_runtimes':
+        // The fixture's diff under the two runtimes asked for.
+        return { diff: { ...diff.diff!, a: `${p.id}:${p.a}`, b: `${p.id}:${p.b}`, paired: true }, diff_headline: diff.diff_headline ?? '' };
       case 'compare_runs': {
         // The fixture's figures under the runs asked for (its third run is not in the list).
         const ids = p.runs as string[];
