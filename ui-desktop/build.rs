@@ -16,6 +16,7 @@ fn main() {
             "list_suites",
             "run_policy",
             "start_run",
+            "plan_scope",
             "check_modules",
             "start_modules_run",
             "pick_paths",

@@ -24,6 +24,7 @@ pub fn builder<R: tauri::Runtime>(
             commands::catalog::list_suites,
             commands::catalog::run_policy,
             commands::run::start_run,
+            commands::run::plan_scope,
             commands::modules::check_modules,
             commands::modules::start_modules_run,
             commands::modules::pick_paths,

@@ -3,6 +3,7 @@
 
 mod cross_check;
 mod entry;
+mod estimate;
 mod execute;
 pub mod instructions;
 mod missing_features;
@@ -20,6 +21,7 @@ mod worker;
 
 pub use crate::store::{Measure, RunOrder};
 pub use entry::{HOST_COMMANDS, SERVE_ECHO, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
+pub use estimate::{CONFIRM_ABOVE_SECS, Scope, scope};
 pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
 pub use plan::{Plan, PlanError};
 #[cfg(feature = "testing")]

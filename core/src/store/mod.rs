@@ -36,7 +36,7 @@ pub use location::{Launched, default_results_dir};
 pub(crate) use lines::verify;
 #[cfg(feature = "parquet")]
 pub(crate) use reader::meta_from_bytes;
-pub use reader::{RunListing, SavedRun, list_runs, load_run, resolve_run};
+pub use reader::{RunListing, SavedRun, list_runs, load_run, read_cells, resolve_run};
 #[cfg(feature = "testing")]
 pub use synthetic::{Synthetic, synthetic_runtime, write_synthetic};
 pub use writer::{Done, RunWriter, check_writable, new_run_id, now_unix};

@@ -111,12 +111,7 @@ pub fn load_run(dir: &Path) -> Result<SavedRun, StoreError> {
         Some((p, false)) => read_jsonl(&p)?,
         None => Vec::new(),
     };
-    let cells_path = dir.join("cells.jsonl");
-    let cells = if cells_path.exists() {
-        read_jsonl(&cells_path)?
-    } else {
-        Vec::new()
-    };
+    let cells = read_cells(dir)?;
     Ok(SavedRun {
         dir: dir.to_path_buf(),
         meta,
@@ -124,6 +119,17 @@ pub fn load_run(dir: &Path) -> Result<SavedRun, StoreError> {
         measurements,
         samples,
     })
+}
+
+/// A run's finished cells (`cells.jsonl`, none when absent) without its measurements:
+/// what an estimate of a later run's time reads.
+pub fn read_cells(dir: &Path) -> Result<Vec<CellRecord>, StoreError> {
+    let path = dir.join("cells.jsonl");
+    if path.exists() {
+        read_jsonl(&path)
+    } else {
+        Ok(Vec::new())
+    }
 }
 
 /// Every run directory under `results`, oldest first. Reads only metadata, so it is fast;

@@ -8,7 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::ipc::Channel;
 use wasmeter_core::config::Config;
-use wasmeter_core::runner::{Event, Plan, RunChoices, RunRequest, execute};
+use wasmeter_core::machine::Machine;
+use wasmeter_core::runner::{
+    CONFIRM_ABOVE_SECS, Event, Plan, RunChoices, RunRequest, execute, scope,
+};
 use wasmeter_core::suite::SuiteCatalog;
 
 /// The request of a run of `suite` with the page's choices, against this machine's suites
@@ -26,6 +29,24 @@ pub fn request(state: &Workbench, suite: &str, choices: RunChoices) -> CmdResult
 /// Checks the choices into a plan, the way `wasmeter run` does.
 pub fn plan(state: &Workbench, suite: &str, choices: RunChoices) -> CmdResult<Plan> {
     Ok(Plan::new(request(state, suite, choices)?)?)
+}
+
+/// What a run of `suite` with `choices` would do and how long it should take (core's
+/// [`scope`], from earlier runs on this machine), in core's words, and whether the page
+/// should ask before starting it. Async: planning detects the runtimes.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn plan_scope(
+    state: tauri::State<'_, Workbench>,
+    suite: String,
+    choices: RunChoices,
+) -> CmdResult<serde_json::Value> {
+    let plan = plan(&state, &suite, choices)?;
+    let s = scope(&plan, &state.results, &Machine::detect().fingerprint);
+    Ok(serde_json::json!({
+        "text": s.describe(),
+        "confirm": s.needs_confirmation(CONFIRM_ABOVE_SECS),
+        "scope": s,
+    }))
 }
 
 /// Starts a run of `suite` with the page's `choices` (core's own type: what is left out,

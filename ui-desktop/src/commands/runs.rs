@@ -155,8 +155,8 @@ pub async fn diff_runtimes(
         DEFAULT_NORMALIZE,
     )
     .map_err(|e| CommandError::new("invalid_input", e))?;
-    let d = compare_runtimes(&run, &a, &b, &opts)
-        .map_err(|e| CommandError::new("invalid_input", e))?;
+    let d =
+        compare_runtimes(&run, &a, &b, &opts).map_err(|e| CommandError::new("invalid_input", e))?;
     Ok(serde_json::json!({ "diff_headline": diff_headline(&d), "diff": d }))
 }
 

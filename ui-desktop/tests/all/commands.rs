@@ -324,7 +324,9 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let d: wasmeter_core::analysis::Diff = serde_json::from_value(pair["diff"].clone()).unwrap();
     assert!(d.paired, "{pair}");
     assert!(
-        d.rows.iter().any(|r| r.test == "crc32" && r.ratio.is_some()),
+        d.rows
+            .iter()
+            .any(|r| r.test == "crc32" && r.ratio.is_some()),
         "{pair}"
     );
     assert_eq!(

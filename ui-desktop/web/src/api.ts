@@ -249,6 +249,17 @@ export async function startRun(
   return on_event;
 }
 
+/** What a run would do and how long it should take, in core's words; `confirm`: ask before starting it. */
+export interface PlanScope {
+  text: string;
+  confirm: boolean;
+}
+
+/** The scope of a run of `suite` with `choices` (core's `runner::scope`, from earlier runs on this machine). */
+export function planScope(suite: string, choices: RunChoices): Promise<PlanScope> {
+  return invoke<PlanScope>('plan_scope', { suite, choices });
+}
+
 /**
  * What modules given by path become with these options (their tests, and the runtimes
  * that cannot run them, with why); rejects with one line naming the path or value at fault.

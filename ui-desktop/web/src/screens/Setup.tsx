@@ -31,6 +31,7 @@ import type {
   SuiteKind,
 } from '../api';
 import * as api from '../api';
+import { ConfirmDialog } from '../components/Modal';
 import { showError } from '../errors';
 import { parseIntField, parseNumberField } from '../fields';
 import { isHttpKind, parseLevels, parseRates, parseSecondsMs } from '../http';
@@ -498,8 +499,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                     ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
                     : (httpInvalid ?? choicesInvalid);
 
-  const start = () => {
-    if (reason || !current) return;
+  /** The run's choices as they stand (null while something blocks a start). */
+  const choicesNow = (): RunChoices | null => {
+    if (reason || !current) return null;
     const num = (text: string) => parseIntField(text, 0, Number.MAX_SAFE_INTEGER)!;
     const choices: RunChoices = {
       // Every test selected is sent as "all", as the CLI does without --tests.
@@ -539,8 +541,39 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
         slo_p99_ms: httpSlo,
       };
     }
+    return choices;
+  };
+  const choices = choicesNow();
+  const choicesKey = choices && current && !modules ? `${current.name}:${JSON.stringify(choices)}` : null;
+  // What the run would do and how long it should take, asked once the choices rest; an
+  // answer for choices since changed is dropped.
+  const [scope, setScope] = useState<{ key: string; text: string; confirm: boolean } | null>(null);
+  useEffect(() => {
+    if (choicesKey === null || !choices || !current) return;
+    let live = true;
+    const suite = current.name;
+    const timer = setTimeout(() => {
+      api
+        .planScope(suite, choices)
+        .then((s) => live && setScope({ key: choicesKey, ...s }))
+        .catch(() => live && setScope(null));
+    }, checkDelayMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [choicesKey]);
+  const shownScope = scope && scope.key === choicesKey ? scope : null;
+  const [confirming, setConfirming] = useState(false);
+  const launch = () => {
+    if (!choices || !current) return;
     if (modules && 'request' in parsedModules) onStart(current.name, choices, parsedModules.request);
     else onStart(current.name, choices);
+  };
+  const start = () => {
+    if (!choices) return;
+    if (shownScope?.confirm) setConfirming(true);
+    else launch();
   };
 
   return (
@@ -551,6 +584,11 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           {reason && (
             <span class="muted" data-testid="start-reason">
               {reason}
+            </span>
+          )}
+          {!reason && shownScope && (
+            <span class="muted small" data-testid="run-scope">
+              {shownScope.text}
             </span>
           )}
           <button
@@ -565,6 +603,19 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           </button>
         </div>
       </header>
+      {confirming && shownScope && (
+        <ConfirmDialog
+          title="Start a long run?"
+          message={shownScope.text}
+          confirmLabel="Start run"
+          cancelLabel="Not now"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            launch();
+          }}
+        />
+      )}
 
       <div class="setup-grid">
         <fieldset class="panel">

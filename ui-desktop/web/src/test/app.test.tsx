@@ -1,6 +1,6 @@
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunChoices, RunEvent, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
@@ -197,6 +197,41 @@ describe('App', () => {
     expect(screen.getByTestId('repetition-note').textContent).toContain('A diff needs 2 invocations and 3 values a cell for a verdict.');
     fireEvent.click(screen.getByTestId('group-none'));
     expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one available runtime.');
+  });
+
+  it('says what a run will do and how long it takes before it starts, and asks before a long one', async () => {
+    const calls = backend({
+      plan_scope: () => ({
+        text: '8 cells × 3 invocations × 6 iterations, about 45 s (from earlier runs of 8 of them on this machine)',
+        confirm: false,
+      }),
+    });
+    await renderReady();
+    await waitFor(() => expect(screen.getByTestId('run-scope').textContent).toContain('about 45 s'));
+    const asked = calls.filter((c) => c.cmd === 'plan_scope').at(-1)!;
+    expect(asked.payload.suite).toBe('compute');
+    expect((asked.payload.choices as { runtimes: string[] }).runtimes).toContain('wasmtime');
+    // Short: starts at once.
+    fireEvent.click(screen.getByTestId('start-run'));
+    await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
+    cleanup();
+    // Long: asks first; "Not now" starts nothing.
+    const again = backend({
+      plan_scope: () => ({
+        text: '171 cells × 3 invocations × 6 iterations, about 40 min (from earlier runs of 150 of them on this machine)',
+        confirm: true,
+      }),
+    });
+    await renderReady();
+    await waitFor(() => expect(screen.getByTestId('run-scope').textContent).toContain('about 40 min'));
+    fireEvent.click(screen.getByTestId('start-run'));
+    const dialog = screen.getByTestId('confirm-dialog');
+    expect(dialog.textContent).toContain('about 40 min');
+    fireEvent.click(within(dialog).getByTestId('confirm-no'));
+    expect(again.some((c) => c.cmd === 'start_run')).toBe(false);
+    fireEvent.click(screen.getByTestId('start-run'));
+    fireEvent.click(within(screen.getByTestId('confirm-dialog')).getByTestId('confirm-yes'));
+    await waitFor(() => expect(again.some((c) => c.cmd === 'start_run')).toBe(true));
   });
 
   it('sends the chosen settings to start_run, then shows the run live to the end', async () => {
