@@ -65,6 +65,12 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
     for line in super::show::render_not_applicable(&plan.not_applicable).lines() {
         eprintln!("wasmeter: note: {line}");
     }
+    if resuming.is_none() {
+        // What the run will do and how long it should take, before it starts.
+        let fingerprint = wasmeter_core::machine::Machine::detect().fingerprint;
+        let scope = wasmeter_core::runner::scope(&plan, &ctx.results, &fingerprint);
+        eprintln!("wasmeter: {}", scope.describe());
+    }
     let (outcome, run) = execute_plan(ctx, &plan, resuming.as_deref())?;
     let summary = summarize(&run, None);
     if args.json {
