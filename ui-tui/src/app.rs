@@ -120,6 +120,8 @@ pub struct App {
     pub export: Option<ExportDialog>,
     /// Question awaiting yes/no.
     pub confirm: Option<Confirm>,
+    /// A long run planned and waiting for its confirmation.
+    pending: Option<(Plan, Option<ModuleStaging>, Vec<String>)>,
     /// Help overlay shown.
     pub help: bool,
     /// Focused pane.
@@ -187,6 +189,7 @@ impl App {
             history: None,
             export: None,
             confirm: None,
+            pending: None,
             help: false,
             focus: Pane::Runtimes,
             message: None,
@@ -361,6 +364,26 @@ impl App {
             Ok(p) => p,
             Err(e) => return self.say(format!("cannot start: {e}"), true),
         };
+        // What the run will do and how long it should take; a long one is asked about.
+        let fingerprint = wasmeter_core::machine::Machine::detect().fingerprint;
+        let scope = wasmeter_core::runner::scope(&plan, &self.results, &fingerprint);
+        if scope.needs_confirmation(wasmeter_core::runner::CONFIRM_ABOVE_SECS) {
+            self.pending = Some((plan, staging, ids));
+            self.confirm = Some(Confirm::LongRun(scope.describe()));
+            return;
+        }
+        self.launch_plan(plan, staging, ids, Some(scope.describe()));
+    }
+
+    /// Launches a planned run and shows it live; `scope` is said in the status line when
+    /// nothing more important is.
+    fn launch_plan(
+        &mut self,
+        plan: Plan,
+        staging: Option<ModuleStaging>,
+        ids: Vec<String>,
+        scope: Option<String>,
+    ) {
         // Core may pick another baseline (modules have no native build unless given one).
         let baseline = plan.settings.baseline.clone();
         // Runtimes the suite does not apply to (native and CLIs for lifecycle) are left out.
@@ -382,7 +405,7 @@ impl App {
                         false,
                     );
                 } else if lifecycle || ids.contains(&baseline) {
-                    self.message = None;
+                    self.message = scope.map(|s| (s, false));
                 } else {
                     self.say(
                         format!("baseline {baseline} is not in this run: no relative figures"),
@@ -599,6 +622,11 @@ impl App {
                 Err(e) => self.say(format!("cannot delete {}: {e}", dir.display()), true),
             },
             Confirm::CancelRun => self.cancel_run(),
+            Confirm::LongRun(_) => {
+                if let Some((plan, staging, ids)) = self.pending.take() {
+                    self.launch_plan(plan, staging, ids, None);
+                }
+            }
             Confirm::Quit => {
                 self.cancel_run();
                 self.quit = true;

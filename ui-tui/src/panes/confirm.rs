@@ -17,6 +17,8 @@ pub enum Confirm {
     CancelRun,
     /// Quit while a run is in flight (cancels it).
     Quit,
+    /// Start a run estimated to take long (the scope, in core's words).
+    LongRun(String),
 }
 
 impl Confirm {
@@ -35,6 +37,7 @@ impl Confirm {
             Confirm::Quit => {
                 "A run is in flight. Cancel it and quit? Finished cells stay saved.".into()
             }
+            Confirm::LongRun(scope) => format!("{scope}. Start it?"),
         }
     }
 
