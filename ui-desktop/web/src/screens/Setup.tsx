@@ -544,7 +544,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     return choices;
   };
   const choices = choicesNow();
-  const choicesKey = choices && current && !modules ? `${current.name}:${JSON.stringify(choices)}` : null;
+  // Not while a run is in flight: planning detects the runtimes (their processes would
+  // run beside the cells being measured).
+  const choicesKey = choices && current && !modules && !busy ? `${current.name}:${JSON.stringify(choices)}` : null;
   // What the run would do and how long it should take, asked once the choices rest; an
   // answer for choices since changed is dropped.
   const [scope, setScope] = useState<{ key: string; text: string; confirm: boolean } | null>(null);
