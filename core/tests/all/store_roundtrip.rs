@@ -429,3 +429,88 @@ fn errors_quoting_a_damaged_line_stay_on_one_line() {
         "{e}"
     );
 }
+
+/// A run's scope before it starts: its time from each cell's newest earlier run of the
+/// suite on this machine (per iteration, scaled to the iterations planned); a cell never
+/// run takes the median of those that were; runs of another machine or size are not used.
+#[test]
+fn a_run_is_estimated_from_earlier_runs_on_this_machine() {
+    use wasmeter_core::runner::{Plan, RunChoices, RunRequest, scope};
+    let tmp = tempfile::tempdir().unwrap();
+    let suites = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../suites");
+    let suite = wasmeter_core::suite::SuiteCatalog::discover(&suites)
+        .unwrap()
+        .get("compute")
+        .unwrap()
+        .clone();
+    let choices: RunChoices = serde_json::from_value(serde_json::json!({
+        "tests": ["sha256", "nbody"], "runtimes": ["native", "wasmtime"],
+        "warmup": 1, "runs": 3, "invocations": 2, "order": "sequential"
+    }))
+    .unwrap();
+    let plan = Plan::new(RunRequest::from_choices(suite, choices, Default::default())).unwrap();
+    let here = Machine::detect().fingerprint;
+    let none = scope(&plan, tmp.path(), &here);
+    assert_eq!((none.cells, none.invocations, none.iterations), (4, 2, 4));
+    assert_eq!((none.estimate_secs, none.known), (None, 0));
+    assert!(
+        none.describe().contains("no earlier run"),
+        "{}",
+        none.describe()
+    );
+
+    // An earlier run of 1 warm-up + 3 runs: native × sha256 took 0.4 s an invocation,
+    // wasmtime × sha256 0.8 s, so 0.1 and 0.2 s an iteration.
+    let save = |id: &str, cells: &[(&str, f64)], machine: Option<&str>, size: Size| {
+        let mut m = meta(id, std::process::id());
+        m.settings.size = size;
+        if let Some(fp) = machine {
+            m.machine.fingerprint = fp.into();
+        }
+        let mut w = RunWriter::create(tmp.path(), m).unwrap();
+        for (rt, wall_ms) in cells {
+            w.cell(&CellRecord {
+                runtime: (*rt).into(),
+                test: "sha256".into(),
+                invocation: 0,
+                failure: None,
+                wall_ms: *wall_ms,
+                other_cores: None,
+                notes: Vec::new(),
+            })
+            .unwrap();
+        }
+        w.finish(RunStatus::Complete).unwrap();
+    };
+    save(
+        "20261122-004405-compute-0101",
+        &[("native", 400.0), ("wasmtime", 800.0)],
+        None,
+        Size::Quick,
+    );
+    // Another machine's, and another size's, much slower: not used.
+    save(
+        "20261122-004406-compute-0102",
+        &[("native", 9e6)],
+        Some("elsewhere"),
+        Size::Quick,
+    );
+    save(
+        "20261122-004407-compute-0103",
+        &[("native", 9e6)],
+        None,
+        Size::Full,
+    );
+    let s = scope(&plan, tmp.path(), &here);
+    assert_eq!(s.known, 2);
+    // sha256: 0.1 + 0.2; nbody never ran: the median of those, 0.2 each; × 4 iterations
+    // × 2 invocations.
+    let want = (0.1 + 0.2 + 0.2 + 0.2) * 4.0 * 2.0;
+    assert!((s.estimate_secs.unwrap() - want).abs() < 1e-9, "{s:?}");
+    assert!(
+        s.describe()
+            .ends_with("about 6 s (from earlier runs of 2 of them on this machine)"),
+        "{}",
+        s.describe()
+    );
+}
