@@ -30,11 +30,11 @@ fn two_runs(results: &Path) -> (String, String) {
             results,
         );
         assert!(out.status.success(), "{}", stderr(&out));
-        // The scope before it starts: 3 tests × 3 runtimes; the second run's time comes
-        // from the first's.
+        // The scope before it starts: 3 tests × 3 runtimes, 6 invocations by default; the
+        // second run's time comes from the first's.
         let err = stderr(&out);
         let want = if ids.is_empty() {
-            "wasmeter: 9 cells × 3 invocations × 3 iterations; no earlier run of this suite on this machine to estimate its time"
+            "wasmeter: 9 cells × 6 invocations × 3 iterations; no earlier run of this suite on this machine to estimate its time"
         } else {
             "(from earlier runs of 9 of them on this machine)"
         };

@@ -280,6 +280,9 @@ fn javascript_on_a_wasm_engine_serves_the_servers_suite_app() {
             "1",
             "--latency",
             "0.3",
+            // The JS component's first compile took over 20 s under a loaded CI machine.
+            "--ready-timeout",
+            "60",
             "--json",
         ],
     )
