@@ -109,7 +109,10 @@ export function installMockBackend(): void {
       case 'load_run':
         return p.id === lifecycle.runs[0]!.id ? lifecycle : p.id === http.runs[0]!.id ? http : run;
       case 'plan_scope':
-        return { text: 'no earlier run of this suite on this machine to estimate its time (the page runs without the app)', confirm: false };
+        return {
+          text: 'no earlier run of this suite on this machine to estimate its time (the page runs without the app)',
+          confirm: false,
+        };
       case 'diff_runs':
         return diff;
       case 'diff_runtimes':

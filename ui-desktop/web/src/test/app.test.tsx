@@ -200,12 +200,15 @@ describe('App', () => {
   });
 
   it('says what a run will do and how long it takes before it starts, and asks before a long one', async () => {
-    const calls = backend({
-      plan_scope: () => ({
-        text: '8 cells × 3 invocations × 6 iterations, about 45 s (from earlier runs of 8 of them on this machine)',
-        confirm: false,
-      }),
-    });
+    /** plan_scope answering core's line for a run of `cells` cells taking `about`. */
+    const scoped = (cells: number, about: string, confirm: boolean) =>
+      backend({
+        plan_scope: () => ({
+          text: `${cells} cells × 3 invocations × 6 iterations, about ${about} (from earlier runs of ${cells} of them on this machine)`,
+          confirm,
+        }),
+      });
+    const calls = scoped(8, '45 s', false);
     await renderReady();
     await waitFor(() => expect(screen.getByTestId('run-scope').textContent).toContain('about 45 s'));
     const asked = calls.filter((c) => c.cmd === 'plan_scope').at(-1)!;
@@ -216,12 +219,7 @@ describe('App', () => {
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
     cleanup();
     // Long: asks first; "Not now" starts nothing.
-    const again = backend({
-      plan_scope: () => ({
-        text: '171 cells × 3 invocations × 6 iterations, about 40 min (from earlier runs of 150 of them on this machine)',
-        confirm: true,
-      }),
-    });
+    const again = scoped(171, '40 min', true);
     await renderReady();
     await waitFor(() => expect(screen.getByTestId('run-scope').textContent).toContain('about 40 min'));
     fireEvent.click(screen.getByTestId('start-run'));
