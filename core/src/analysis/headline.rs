@@ -46,11 +46,16 @@ fn log_mean(terms: &[(f64, Option<f64>)]) -> Option<Mean> {
     })
 }
 
-/// The cells of `runtime` that count towards its mean: whole, not the start-up module.
+/// Whether a cell counts towards its runtime's mean: whole, not the start-up module.
+fn counts(c: &CellSummary) -> bool {
+    c.test != STARTUP_TEST && c.failure.is_none() && !c.partial
+}
+
+/// The cells of `runtime` that count towards its mean.
 fn counted<'a>(s: &'a RunSummary, runtime: &'a str) -> impl Iterator<Item = &'a CellSummary> {
-    s.cells.iter().filter(move |c| {
-        c.runtime == runtime && c.test != STARTUP_TEST && c.failure.is_none() && !c.partial
-    })
+    s.cells
+        .iter()
+        .filter(move |c| c.runtime == runtime && counts(c))
 }
 
 /// The runtime's geometric mean relative to the baseline, over the tests it has a ratio
@@ -67,7 +72,9 @@ fn relative_mean(s: &RunSummary, runtime: &str) -> Option<Mean> {
 fn between(s: &RunSummary, a: &str, b: &str) -> Option<Mean> {
     let terms: Vec<_> = counted(s, a)
         .filter_map(|ca| {
-            let cb = counted(s, b).find(|c| c.test == ca.test && c.source == ca.source)?;
+            let cb = s
+                .cell(b, &ca.test)
+                .filter(|c| counts(c) && c.source == ca.source)?;
             let (ta, tb) = (ca.typical?, cb.typical?);
             let (sa, sb) = (ca.stats?, cb.stats?);
             let var = log_var(sa.ci_low, sa.ci_high).zip(log_var(sb.ci_low, sb.ci_high));
