@@ -76,8 +76,10 @@ fn timed_the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds()
         ("BENCH_INVOCATIONS", "16"),
         ("BENCH_ALLOW_BUSY", "1"),
         // Identical builds pass only when their intervals show them within the margin:
-        // 10 %, wide enough for 16 rounds on a CI machine busy with the other tests.
-        ("BENCH_MAX_REGRESSION", "10"),
+        // 25 %. 10 % was too narrow for 16 rounds on a 2-core VM whose other core a build
+        // held (issue 45's loaded runs, 2026-11-28: [0.958, 1.101], ±6.9 %, undecided);
+        // the slower head fails on its verdict, whatever the margin.
+        ("BENCH_MAX_REGRESSION", "25"),
     ];
     let wasm = |name: &str| -> PathBuf { tmp.path().join(format!("{name}.wasm")) };
     for (rev, name) in revs.iter().zip(["base", "slow", "same"]) {
@@ -175,7 +177,7 @@ fn timed_the_pull_request_gate_fails_on_a_slowdown_and_passes_identical_builds()
         "--fail-on",
         "change",
         "--max-regression",
-        "10",
+        "25",
         "--phases",
         "execute",
         "--allow-busy",
