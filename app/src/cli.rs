@@ -79,11 +79,18 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         runtimes: Vec<String>,
         /// The runtime ratios are against (default: the run's baseline).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "hot")]
         baseline: Option<String>,
         /// How many functions per test, the rest summed in one row (0: all).
         #[arg(long, default_value_t = 15)]
         top: usize,
+        /// Hot code instead: each wasmtime cell's hottest function, its wasm beside the
+        /// machine code wasmtime made of it, with the samples on each instruction.
+        #[arg(long)]
+        hot: bool,
+        /// With --hot: this function instead of each cell's hottest.
+        #[arg(long, requires = "hot")]
+        function: Option<String>,
         /// text (default) or json.
         #[arg(long, default_value = "text")]
         format: String,

@@ -28,6 +28,15 @@ pub struct Machine {
     /// a CPU quota. `None` in runs saved before it was recorded (then `cores`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpus_allowed: Option<usize>,
+    /// Cores' worth of CPU the run's cgroup quota allows (`cpu.max`), where one limits it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cpu_quota: Option<f64>,
+    /// Why the load of other processes could not be measured, if it could not: every
+    /// invocation then counts as busy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub load_unreadable: Option<String>,
 }
 
 fn read(path: &str) -> Option<String> {
@@ -78,9 +87,18 @@ impl Machine {
             arch: std::env::consts::ARCH.to_string(),
             fingerprint: String::new(),
             cpus_allowed: crate::sample::allowed_cpus().map(|c| c.len()),
+            cpu_quota: crate::sample::CpuGroup::find().and_then(|g| g.quota()),
+            load_unreadable: crate::sample::unreadable(),
         };
         m.fingerprint = m.compute_fingerprint();
         m
+    }
+
+    /// Cores' worth of CPU a run could use: its CPUs, or fewer under a cgroup quota. The
+    /// load of other processes is judged against it.
+    pub fn capacity(&self) -> f64 {
+        let cpus = self.cpus_allowed.unwrap_or(self.cores).max(1) as f64;
+        self.cpu_quota.map_or(cpus, |q| q.min(cpus))
     }
 
     fn compute_fingerprint(&self) -> String {

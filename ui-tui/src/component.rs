@@ -74,6 +74,16 @@ pub fn edit_filter(filter: &mut String, editing: &mut bool, key: &KeyEvent) {
     }
 }
 
+/// Whether `hay` holds every word of a typed filter, in any case (an empty filter keeps
+/// everything): the one rule of every pane's `/`.
+pub fn filter_keeps(filter: &str, hay: &str) -> bool {
+    let hay = hay.to_lowercase();
+    filter
+        .to_lowercase()
+        .split_whitespace()
+        .all(|w| hay.contains(w))
+}
+
 /// Moves a cursor up or down within `len` items, clamped.
 pub fn step(cursor: usize, len: usize, down: bool, by: usize) -> usize {
     if len == 0 {

@@ -6,6 +6,48 @@ use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::profile::explain::{ExplainOptions, explain};
+use wasmeter_core::profile::hot::{HotOptions, hot_code};
+use wasmeter_core::runtime::embedded::EngineCode;
+
+fn check_format(format: &str) -> Result<()> {
+    if matches!(format, "text" | "json") {
+        Ok(())
+    } else {
+        Err(InputError(format!("--format: '{format}' is not text or json")).into())
+    }
+}
+
+/// Prints the hot code of the run's wasmtime cells (or JSON).
+pub fn hot(
+    ctx: &Ctx,
+    spec: &str,
+    tests: Vec<String>,
+    runtimes: Vec<String>,
+    function: Option<String>,
+    format: &str,
+) -> Result<ExitCode> {
+    check_format(format)?;
+    let run = super::load(ctx, spec)?;
+    let options = HotOptions {
+        tests,
+        runtimes: super::ids(&runtimes),
+        function,
+    };
+    let code = hot_code(&run, &options, &EngineCode).map_err(|e| InputError(e.to_string()))?;
+    if format == "json" {
+        super::print_json(&code)?;
+    } else {
+        println!(
+            "run {} — hot code: each function's wasm beside the machine code made of it",
+            run.meta.id
+        );
+        for h in &code {
+            println!();
+            print!("{}", h.listing());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Prints the run's explanation as tables (or JSON).
 pub fn main(
@@ -17,9 +59,7 @@ pub fn main(
     top: usize,
     format: &str,
 ) -> Result<ExitCode> {
-    if !matches!(format, "text" | "json") {
-        return Err(InputError(format!("--format: '{format}' is not text or json")).into());
-    }
+    check_format(format)?;
     let run = super::load(ctx, spec)?;
     let options = ExplainOptions {
         tests,

@@ -68,8 +68,18 @@ pub fn dispatch(cli: Cli, started: std::time::Instant) -> Result<ExitCode> {
             runtimes,
             baseline,
             top,
+            hot: false,
             format,
+            ..
         } => explain::main(&ctx, &run, tests, runtimes, baseline, top, &format),
+        Command::Explain {
+            run,
+            tests,
+            runtimes,
+            function,
+            format,
+            ..
+        } => explain::hot(&ctx, &run, tests, runtimes, function, &format),
         Command::Show {
             run,
             noise: true,

@@ -199,6 +199,185 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
         .map(|c| c["samples"].as_u64().unwrap())
         .sum();
     assert_eq!(counted, sampled, "every sample in the folded file, once");
+
+    hot_code_of_the_run(tmp.path(), &e);
+}
+
+/// `explain --hot`: each wasmtime cell's hottest function, its wasm beside the machine code,
+/// every sample of the function on one of its instructions; other engines refused by name.
+fn hot_code_of_the_run(results: &std::path::Path, e: &Value) {
+    let hot = explained(results, &["--hot"]);
+    let cells: Vec<(&str, &str)> = hot
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["test"].as_str().unwrap(), h["runtime"].as_str().unwrap()))
+        .collect();
+    // Only wasmtime gives its code per function: wasmer-cranelift, wasmi and native not.
+    assert_eq!(cells, [("x25519", "wasmtime"), ("matmul", "wasmtime")]);
+    for h in hot.as_array().unwrap() {
+        let test = e["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["test"] == h["test"])
+            .unwrap();
+        let k = 1; // wasmtime's column
+        let top = test["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| !r["cells"][k].is_null())
+            .max_by_key(|r| r["cells"][k]["samples"].as_u64().unwrap())
+            .unwrap();
+        assert_eq!(h["function"], top["name"], "{h}");
+        // Every sample of the function falls on one of its instructions.
+        let samples = h["samples"].as_u64().unwrap();
+        assert_eq!(samples, top["cells"][k]["samples"].as_u64().unwrap(), "{h}");
+        let lines = h["lines"].as_array().unwrap();
+        let on_instructions: u64 = lines
+            .iter()
+            .flat_map(|l| l["machine"].as_array().unwrap())
+            .map(|m| m["samples"].as_u64().unwrap())
+            .sum();
+        assert_eq!(on_instructions, samples, "{h}");
+        assert!(samples > 50, "{h}");
+        // Wasm lines carry their machine code, which is real x86-64 text.
+        let joined: Vec<&Value> = lines
+            .iter()
+            .filter(|l| !l["wasm_offset"].is_null() && !l["machine"].as_array().unwrap().is_empty())
+            .collect();
+        assert!(joined.len() > 5, "{h}");
+        assert!(
+            lines
+                .iter()
+                .flat_map(|l| l["machine"].as_array().unwrap())
+                .any(|m| m["text"].as_str().unwrap().starts_with("mov")),
+            "{h}"
+        );
+        assert_eq!(h["arch"], std::env::consts::ARCH);
+        assert!(h["module"].as_str().unwrap().ends_with(".wasm"), "{h}");
+    }
+    // The text form: the listing, wasm and machine code side by side.
+    let text = stdout(&wasmeter(
+        &["explain", "latest", "--hot", "--tests", "x25519"],
+        results,
+    ));
+    assert!(text.contains("x25519 · wasmtime · "), "{text}");
+    assert!(
+        text.lines().filter(|l| l.contains(" │ ")).count() > 20,
+        "{text}"
+    );
+    // Another function by name; one the module lacks, an engine that shows no code, and
+    // a module whose code changed since the run: one line each, exit 2.
+    let fe_mul = explained(
+        results,
+        &["--hot", "--tests", "x25519", "--function", "fe_mul"],
+    );
+    assert_eq!(fe_mul[0]["function"], "fe_mul");
+    assert!(fe_mul[0]["samples"].as_u64().unwrap() > 0, "{fe_mul}");
+    refused(
+        &wasmeter(
+            &["explain", "latest", "--hot", "--function", "nosuch"],
+            results,
+        ),
+        "the module has no function named nosuch",
+    );
+    refused(
+        &wasmeter(
+            &["explain", "latest", "--hot", "--runtimes", "wasmi"],
+            results,
+        ),
+        "wasmi interprets",
+    );
+    refused(
+        &wasmeter(
+            &[
+                "explain",
+                "latest",
+                "--hot",
+                "--runtimes",
+                "wasmer-cranelift",
+            ],
+            results,
+        ),
+        "wasmer's API gives no compiled code per function",
+    );
+    let profiles = std::fs::read_dir(results)
+        .unwrap()
+        .map(|d| d.unwrap().path().join("profiles.jsonl"))
+        .find(|p| p.exists())
+        .unwrap();
+    let kept = std::fs::read_to_string(&profiles).unwrap();
+    let sha = serde_json::from_str::<Value>(
+        kept.lines()
+            .find(|l| l.contains("\"code_sha256\""))
+            .unwrap(),
+    )
+    .unwrap()["code_sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(&profiles, kept.replace(&sha, &"0".repeat(64))).unwrap();
+    refused(
+        &wasmeter(&["explain", "latest", "--hot"], results),
+        "its code changed since run",
+    );
+    std::fs::write(&profiles, kept).unwrap();
+}
+
+/// The CLI runtimes that write perf maps (the wasmtime CLI, V8 in node) are profiled from
+/// exec to exit and named by their maps: the guest's functions meet the embedded engine's
+/// by name, start-up and compilation are the engine's.
+#[test]
+fn cli_runtimes_are_profiled_through_their_perf_maps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing =
+        crate::common::not_installed(&["wasmtime-cli", "wasmtime-cli-aot", "node"], tmp.path());
+    if crate::common::runtimes_missing(&missing) {
+        return;
+    }
+    let out = wasmeter(
+        &[
+            "run",
+            "--suite",
+            "compute",
+            "--tests",
+            "x25519",
+            "--runtimes",
+            "wasmtime,wasmtime-cli,wasmtime-cli-aot,node",
+            "--invocations",
+            "2",
+            "--profile=4000",
+            "--json",
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e = explained(tmp.path(), &[]);
+    let t = &e["tests"][0];
+    let fe_mul = t["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "fe_mul")
+        .unwrap_or_else(|| panic!("no fe_mul in {t}"));
+    for (k, c) in t["runtimes"].as_array().unwrap().iter().enumerate() {
+        let rt = c["runtime"].as_str().unwrap();
+        assert!(c["unattributed"].is_null(), "{rt}: {c}");
+        assert!(c["samples"].as_u64().unwrap() > 200, "{rt}: {c}");
+        let (functions, outside) = shares(t, k);
+        let total: f64 = functions.iter().map(|(_, s)| s).sum::<f64>() + outside;
+        assert!((total - 1.0).abs() < 0.01, "{rt}: shares add up to {total}");
+        // The field multiplication, by the same name on every engine.
+        assert!(!fe_mul["cells"][k].is_null(), "{rt}: {fe_mul}");
+        assert!(functions.len() >= 3, "{rt}: {functions:?}");
+        if rt != "wasmtime" {
+            assert!(c["method"].as_str().unwrap().contains("perf map"), "{c}");
+            // The whole process: its start-up is the engine's, and it is there.
+            assert!(outside > 0.0, "{rt}: {outside}");
+        }
+    }
 }
 
 /// One line on stderr and exit 2, and nothing left where the output would have gone.

@@ -166,8 +166,8 @@ pub struct DiffRow {
     pub ci_low: Option<f64>,
     /// Upper end.
     pub ci_high: Option<f64>,
-    /// Half the interval's width, percent of the ratio: the smallest change this row
-    /// could detect.
+    /// Half the interval's width, percent of the ratio: how far the true ratio may lie
+    /// from this one (a verdict needs the whole interval past the threshold).
     pub halfwidth_pct: Option<f64>,
     /// The row's p-value of "no change beyond the threshold", adjusted for the diff's
     /// many rows (Benjamini–Hochberg).
@@ -306,8 +306,18 @@ impl Diff {
         self.rows.iter().filter(|r| r.p_adjusted.is_some()).count()
     }
 
-    /// One line saying how the rows were compared, for every output format.
+    /// One line saying how the rows were compared, for every output format: the line
+    /// written when the verdicts were decided, so a view that shows fewer rows (`--phases`)
+    /// still names the family the correction ran over.
     pub fn method(&self) -> String {
+        if self.method.is_empty() {
+            self.describe_method()
+        } else {
+            self.method.clone()
+        }
+    }
+
+    fn describe_method(&self) -> String {
         let interval = if self.alternated {
             "95 % paired Student-t interval over the rounds both ran (each round's difference of log means; the arms alternated in one worker)"
         } else if self.paired {
@@ -377,7 +387,7 @@ impl Diff {
                 Verdict::NoChange
             };
         }
-        self.method = self.method();
+        self.method = self.describe_method();
     }
 
     /// Withholds every verdict (the two sides measured different problems), saying why
@@ -397,7 +407,7 @@ impl Diff {
             }
         }
         self.warnings.push(why);
-        self.method = self.method();
+        self.method = self.describe_method();
     }
 }
 
@@ -939,6 +949,21 @@ fn comparability(a: &SavedRun, b: &SavedRun) -> Vec<String> {
 fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: bool) {
     let left_out: usize = sides.iter().map(|s| s.busy_count()).sum();
     d.busy_left_out = left_out;
+    for r in runs {
+        if let Some(why) = &r.meta.machine.load_unreadable {
+            d.warnings.push(if allow_busy {
+                format!(
+                    "--allow-busy: verdicts include run {}, whose load of other processes could not be measured ({why})",
+                    r.meta.id
+                )
+            } else {
+                format!(
+                    "verdicts withheld from run {}: the load of other processes could not be measured ({why}), so no invocation can be shown quiet (--allow-busy gives them)",
+                    r.meta.id
+                )
+            });
+        }
+    }
     let described = busy_described(runs);
     if described.is_empty() {
         return;
@@ -960,6 +985,7 @@ fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: 
 /// How many invocations of each run were busy, as `N of M in run ID`, for runs with any.
 fn busy_described(runs: &[&SavedRun]) -> Vec<String> {
     runs.iter()
+        .filter(|r| r.meta.machine.load_unreadable.is_none())
         .filter_map(|r| {
             let n = r
                 .cells

@@ -39,21 +39,24 @@ impl RunLoad {
                 wall += c.wall_ms;
             }
         }
-        let cpus = run
-            .meta
-            .machine
-            .cpus_allowed
-            .unwrap_or(run.meta.machine.cores);
-        (wall > 0.0).then(|| RunLoad::new(cpu / wall, cpus))
+        let m = &run.meta.machine;
+        let cpus = m.cpus_allowed.unwrap_or(m.cores);
+        (wall > 0.0).then(|| RunLoad::against(cpu / wall, cpus, m.capacity()))
     }
 
     /// The load of `other_cores` on a machine of `cores`, busy or not.
     pub fn new(other_cores: f64, cores: usize) -> RunLoad {
+        RunLoad::against(other_cores, cores, cores as f64)
+    }
+
+    /// The load of `other_cores` on `cores` CPUs of which a quota lets the run use
+    /// `capacity` cores' worth: busy past [`BUSY_SHARE`] of the capacity.
+    pub fn against(other_cores: f64, cores: usize, capacity: f64) -> RunLoad {
         let (other_cores, cores) = (other_cores.max(0.0), cores.max(1));
         RunLoad {
             other_cores,
             cores,
-            busy: other_cores > BUSY_SHARE * cores as f64,
+            busy: other_cores > BUSY_SHARE * capacity.max(0.01),
         }
     }
 
@@ -71,13 +74,16 @@ impl RunLoad {
 /// invocations out of its verdicts (unless `--allow-busy`): judged one invocation at a time,
 /// so a build that ran for two minutes of a ten-minute run costs those two minutes' cells,
 /// not every verdict, and cannot hide in the run's mean either.
+///
+/// Judged against the run's capacity (its CPUs, or fewer under a cgroup quota, which also
+/// counts throttled time as load). A run whose load could not be read is busy throughout:
+/// nothing says it was quiet.
 pub fn busy_invocation(run: &SavedRun, cell: &CellRecord) -> bool {
-    let cpus = run
-        .meta
-        .machine
-        .cpus_allowed
-        .unwrap_or(run.meta.machine.cores)
-        .max(1);
+    let m = &run.meta.machine;
+    if m.load_unreadable.is_some() {
+        return true;
+    }
+    let capacity = m.capacity();
     cell.other_cores
-        .is_some_and(|o| o.is_finite() && o > BUSY_SHARE * cpus as f64)
+        .is_some_and(|o| o.is_finite() && o > BUSY_SHARE * capacity)
 }

@@ -311,8 +311,9 @@ pub struct RatioEstimate {
 }
 
 impl RatioEstimate {
-    /// Half the interval's width as a percentage of the ratio: the smallest change these
-    /// data could tell from noise.
+    /// Half the interval's width as a percentage of the ratio: how far the true ratio may
+    /// lie from the estimate (not the smallest change a verdict can call: that needs the
+    /// threshold plus this).
     pub fn halfwidth_pct(&self) -> f64 {
         50.0 * (self.high - self.low) / self.ratio
     }

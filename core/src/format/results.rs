@@ -11,8 +11,8 @@ pub const MISSING: &str = "-";
 /// What a table cell says when its cell failed (the reason is listed under the table).
 pub const FAILED: &str = "FAILED";
 
-/// A diff row's ratio with its interval and the smallest change it could detect
-/// (`1.034 [1.012, 1.057] ±2.2 %`), or why it has none.
+/// A diff row's ratio with its interval and half-width (`1.034 [1.012, 1.057] ±2.2 %`), or
+/// why it has none.
 pub fn format_ratio(r: &DiffRow) -> String {
     match (r.ratio, r.ci_low, r.ci_high, r.halfwidth_pct) {
         (Some(x), Some(lo), Some(hi), Some(h)) => format!("{x:.3} [{lo:.3}, {hi:.3}] ±{h:.1} %"),

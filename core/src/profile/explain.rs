@@ -185,7 +185,7 @@ pub enum ExplainError {
 /// Names one function has under different builds: wasi-libc calls the C `main`
 /// `__main_argc_argv` (or `__original_main`), a library build calls it
 /// [`super::names::LIBRARY_MAIN`].
-fn canonical(name: &str) -> &str {
+pub fn canonical(name: &str) -> &str {
     match name {
         "__main_argc_argv" | "__original_main" | "__main_void" => "main",
         n if n == super::names::LIBRARY_MAIN => "main",

@@ -11,6 +11,7 @@
 
 pub mod explain;
 pub mod flame;
+pub mod hot;
 pub mod names;
 pub mod report;
 pub mod sampler;
@@ -104,6 +105,20 @@ pub struct ProfileRow {
     /// sampler could not run; then there are no stacks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unattributed: Option<String>,
+    /// The module measured (before any names were appended), so its code can be shown
+    /// later; `None` for a native program and in runs profiled before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// SHA-256 of that module's code section when it ran: the code shown later must be
+    /// this code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_sha256: Option<String>,
+    /// Samples whose innermost frame was code wasmtime or wasmer compiled, by function:
+    /// (byte offset in its machine code, samples), by offset — what the hot-code view puts
+    /// on instructions. Pairs, not a map keyed by offset: the worker's message is an
+    /// internally tagged enum, through which serde cannot read integer map keys.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub offsets: BTreeMap<String, Vec<(u32, u64)>>,
 }
 
 impl ProfileRow {
@@ -119,6 +134,9 @@ impl ProfileRow {
 pub enum Method {
     /// An engine in the worker that writes a perf map of the code it compiles.
     EnginePerfMap(&'static str),
+    /// A CLI runtime's process, asked on its command line for a perf map (the engine's
+    /// name): the whole process is sampled, start-up and compilation included.
+    CliPerfMap(&'static str),
     /// A native build: a child process (`false`) or a library in the worker (`true`),
     /// named by its symbols.
     NativeSymbols {
@@ -140,6 +158,9 @@ impl Method {
             Method::EnginePerfMap(engine) => {
                 format!("{clock}, named by {engine}'s perf map (the module's name section)")
             }
+            Method::CliPerfMap(engine) => format!(
+                "{clock} of the runtime's main thread from exec to exit (start-up and compilation are the engine's), named by {engine}'s perf map (the module's name section)"
+            ),
             Method::NativeSymbols { in_worker: false } => {
                 format!("{clock}, named by the native build's symbols")
             }
@@ -284,6 +305,15 @@ impl Running {
     }
 }
 
+/// Runs `f` with this thread's session put aside, so a process it starts (a CLI
+/// runtime's ahead-of-time compile step) is not sampled into the profile.
+pub fn unsampled<T>(f: impl FnOnce() -> T) -> T {
+    let saved = SESSION.with(|s| s.borrow_mut().take());
+    let out = f();
+    SESSION.with(|s| *s.borrow_mut() = saved);
+    out
+}
+
 /// The perf map a process's engine writes.
 pub fn perf_map_path(pid: u32) -> PathBuf {
     PathBuf::from(format!("/tmp/perf-{pid}.map"))
@@ -293,8 +323,16 @@ pub fn perf_map_path(pid: u32) -> PathBuf {
 /// library) whose symbols name the program's functions; `None` for an engine, whose
 /// perf map names them.
 pub fn fold_into(row: &mut ProfileRow, captures: &[(Capture, u32)], program: Option<&Path>) {
+    let mut offsets: BTreeMap<String, BTreeMap<u32, u64>> = std::mem::take(&mut row.offsets)
+        .into_iter()
+        .map(|(f, pairs)| (f, pairs.into_iter().collect()))
+        .collect();
     for (capture, pid) in captures {
         let perf_map = std::fs::read_to_string(perf_map_path(*pid)).unwrap_or_default();
+        if *pid != std::process::id() {
+            // A CLI runtime's map, read once: its process has ended.
+            let _ = std::fs::remove_file(perf_map_path(*pid));
+        }
         let others = if program.is_some() && *pid != std::process::id() {
             Outside::Startup
         } else {
@@ -311,9 +349,20 @@ pub fn fold_into(row: &mut ProfileRow, captures: &[(Capture, u32)], program: Opt
             if let Some((name, lib)) = library {
                 row.libraries.insert(name, lib);
             }
+            if let Some((function, offset)) = stack.first().and_then(|a| resolver.jit_offset(*a)) {
+                *offsets
+                    .entry(function.replace(';', ":"))
+                    .or_default()
+                    .entry(offset)
+                    .or_insert(0) += n;
+            }
             *row.stacks.entry(folded).or_insert(0) += n;
         }
     }
+    row.offsets = offsets
+        .into_iter()
+        .map(|(f, by)| (f, by.into_iter().collect()))
+        .collect();
 }
 
 /// One stack, outermost first: the sampled frame and, above engine-compiled code (which

@@ -88,81 +88,99 @@ fn leb128(bytes: &[u8]) -> Option<(u64, usize)> {
     None
 }
 
+/// SHA-256 of a module file's code section, hex; `None` when it cannot be read or has none.
+pub fn code_sha256(module: &Path) -> Option<String> {
+    sections(&std::fs::read(module).ok()?).ok()?.code_sha256
+}
+
 /// The side file of a module: `x.wasm` → `x.names`.
 pub fn side_file(module: &Path) -> PathBuf {
     module.with_extension("names")
 }
 
+/// A module's names, as a profile gets them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    /// It has a name section of its own (or cannot be read): used as it is.
+    Own,
+    /// Its bytes with its side file's name section appended (the same code), and the note.
+    Appended(Vec<u8>, String),
+    /// No names to be had: why, and how to keep them.
+    Without(String),
+}
+
+fn no_names(module: &Path) -> String {
+    format!(
+        "{} has no name section: functions are shown by index; {HOW_TO_KEEP}",
+        module.display()
+    )
+}
+
+/// The names of `module` (whose contents are `bytes`): its own, or its side file's once the
+/// side file is shown to name this very code.
+pub fn names_for(module: &Path, bytes: &[u8]) -> Named {
+    let Ok(own) = sections(bytes) else {
+        return Named::Own;
+    };
+    if own.has_names {
+        return Named::Own;
+    }
+    let side = side_file(module);
+    let Ok(side_bytes) = std::fs::read(&side) else {
+        return Named::Without(no_names(module));
+    };
+    let names = match sections(&side_bytes) {
+        Ok(s) => s,
+        Err(e) => return Named::Without(format!("{}: {e}; {}", side.display(), no_names(module))),
+    };
+    let (Some(section), Some(code)) = (names.name_section, names.names_code) else {
+        return Named::Without(format!(
+            "{}: not a names file (no name section or no {CODE_HASH_SECTION}); {}",
+            side.display(),
+            no_names(module)
+        ));
+    };
+    if own.code_sha256.as_deref() != Some(code.as_str()) {
+        return Named::Without(format!(
+            "{} names other code than {} (stale: rebuild the suite); {}",
+            side.display(),
+            module.display(),
+            no_names(module)
+        ));
+    }
+    let mut out = bytes.to_vec();
+    out.extend_from_slice(&section);
+    Named::Appended(
+        out,
+        format!(
+            "names from {} (its name section appended; the code section is the same, by SHA-256)",
+            side.display()
+        ),
+    )
+}
+
 /// The module a profiled cell runs, and what to say about its names: the module itself when
 /// it has names (or none can be found), else a copy in `dir` with its side file's name
-/// section appended, once the side file is shown to name this very code.
+/// section appended ([`names_for`]).
 pub fn named_module(module: &Path, dir: &Path) -> (PathBuf, Option<String>) {
     let Ok(bytes) = std::fs::read(module) else {
         return (module.to_path_buf(), None);
     };
-    let Ok(own) = sections(&bytes) else {
-        return (module.to_path_buf(), None);
-    };
-    if own.has_names {
-        return (module.to_path_buf(), None);
-    }
-    let side = side_file(module);
-    let no_names = || {
-        format!(
-            "{} has no name section: functions are shown by index; {HOW_TO_KEEP}",
-            module.display()
-        )
-    };
-    let Ok(side_bytes) = std::fs::read(&side) else {
-        return (module.to_path_buf(), Some(no_names()));
-    };
-    let names = match sections(&side_bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            return (
-                module.to_path_buf(),
-                Some(format!("{}: {e}; {}", side.display(), no_names())),
-            );
+    match names_for(module, &bytes) {
+        Named::Own => (module.to_path_buf(), None),
+        Named::Without(why) => (module.to_path_buf(), Some(why)),
+        Named::Appended(out, note) => {
+            let stem = module
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "module".into());
+            let named = dir.join(format!("{stem}.named.wasm"));
+            match std::fs::write(&named, &out) {
+                Ok(()) => (named, Some(note)),
+                Err(_) => (module.to_path_buf(), Some(no_names(module))),
+            }
         }
-    };
-    let (Some(section), Some(code)) = (names.name_section, names.names_code) else {
-        return (
-            module.to_path_buf(),
-            Some(format!(
-                "{}: not a names file (no name section or no {CODE_HASH_SECTION}); {}",
-                side.display(),
-                no_names()
-            )),
-        );
-    };
-    if own.code_sha256.as_deref() != Some(code.as_str()) {
-        return (
-            module.to_path_buf(),
-            Some(format!(
-                "{} names other code than {} (stale: rebuild the suite); {}",
-                side.display(),
-                module.display(),
-                no_names()
-            )),
-        );
     }
-    let stem = module
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "module".into());
-    let named = dir.join(format!("{stem}.named.wasm"));
-    let mut out = bytes;
-    out.extend_from_slice(&section);
-    if std::fs::write(&named, &out).is_err() {
-        return (module.to_path_buf(), Some(no_names()));
-    }
-    (
-        named,
-        Some(format!(
-            "names from {} (its name section appended; the code section is the same, by SHA-256)",
-            side.display()
-        )),
-    )
 }
 
 #[cfg(test)]

@@ -107,12 +107,64 @@ pub fn parse_perf_map(text: &str) -> Vec<(u64, u64, String)> {
         .collect()
 }
 
+/// A V8 perf-map name of a compiled wasm function (`--perf-basic-prof`: node, deno):
+/// `JS:NAME-INDEX-TIER`, the tier `liftoff` or `turbofan`, NAME `wasm-function[N]` when
+/// the module has no names. Its name as wasmtime would give it, so both meet; `None` for
+/// anything else V8 compiled (builtins, JavaScript, wasm-to-JS wrappers).
+fn v8_wasm_function(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("JS:")?;
+    let (rest, tier) = rest.rsplit_once('-')?;
+    if tier != "liftoff" && tier != "turbofan" {
+        return None;
+    }
+    let (function, index) = rest.rsplit_once('-')?;
+    if function.is_empty()
+        || index.is_empty()
+        || !index.bytes().all(|b| b.is_ascii_digit())
+        || function.starts_with("wasm-to-js:")
+    {
+        return None;
+    }
+    Some(match function.strip_prefix("wasm-function[") {
+        Some(_) => format!("function[{index}]"),
+        None => function.to_string(),
+    })
+}
+
+/// Whether a perf-map name is V8's: its code is V8's own when not a wasm function.
+fn is_v8(name: &str) -> bool {
+    const KINDS: [&str; 10] = [
+        "JS:",
+        "Builtin:",
+        "BytecodeHandler:",
+        "Eval:",
+        "Script:",
+        "RegExp:",
+        "Function:",
+        "LazyCompile:",
+        "Stub:",
+        "Handler:",
+    ];
+    KINDS.iter().any(|k| name.starts_with(k))
+}
+
 /// A perf map's name as a frame: wasmtime calls unnamed functions `wasm[M]::function[N]`
-/// and its own stubs `wasm[M]::…trampoline…`; a named function is its name.
+/// and its own stubs `wasm[M]::…trampoline…`; V8 writes `JS:NAME-INDEX-TIER` for wasm
+/// and a kind prefix for its own code; a named function is its name.
 fn jit_frame(name: &str) -> Frame {
     // wasmtime's and wasmer's own compiled helpers.
     if name.starts_with("wasmtime_builtin") || name.starts_with("wasmer_vm") {
         return Frame::Outside(Outside::Engine);
+    }
+    if is_v8(name) {
+        return match v8_wasm_function(name) {
+            Some(name) => Frame::Function {
+                name,
+                jit: true,
+                library: None,
+            },
+            None => Frame::Outside(Outside::Engine),
+        };
     }
     if let Some(rest) = name.strip_prefix("wasm[") {
         if let Some(i) = rest.find("]::function[") {
@@ -340,6 +392,20 @@ impl Resolver {
         names
     }
 
+    /// The byte offset of `addr` in the engine-compiled function that holds it, when a
+    /// perf map names one that wasmtime or wasmer compiled (V8's tiers share a name, so
+    /// their offsets would mix): where the hot-code view puts a sample.
+    pub fn jit_offset(&self, addr: u64) -> Option<(String, u32)> {
+        let n = self.jit.find(addr)?;
+        if is_v8(&n.name) {
+            return None;
+        }
+        match jit_frame(&n.name) {
+            Frame::Function { name, .. } => Some((name, u32::try_from(addr - n.start).ok()?)),
+            Frame::Outside(_) => None,
+        }
+    }
+
     /// What the address is. `return_address`: a caller's, which points after its call.
     pub fn frame(&mut self, addr: u64, return_address: bool) -> Frame {
         let addr = if return_address {
@@ -473,6 +539,51 @@ mod tests {
         assert_eq!(
             r.frame(0xffff_ffff_8100_0000, false),
             Frame::Outside(Outside::Kernel)
+        );
+    }
+
+    #[test]
+    fn v8_names_wasm_functions_as_wasmtime_does_and_keeps_its_own_code_apart() {
+        let map = "1000 100 JS:fe_mul-12-turbofan\n\
+                   1100 100 JS:wasm-function[7]-7-liftoff\n\
+                   1200 100 JS:wasm-to-js:ii:i-__imported_wasi_snapshot_preview1_fd_write-6-turbofan\n\
+                   1300 100 Builtin:GenericJSToWasmWrapper\n\
+                   1400 100 JS:^resolve node:path:1217:10\n\
+                   1500 100 JS:_start.command_export-67-liftoff\n\
+                   1600 100 JS:odd-name-3-turbofan\n";
+        let mut r = Resolver::new(Vec::new(), map, None, Outside::Engine);
+        let named = |r: &mut Resolver, a: u64| match r.frame(a, false) {
+            Frame::Function {
+                name, jit: true, ..
+            } => Some(name),
+            _ => None,
+        };
+        assert_eq!(named(&mut r, 0x1010).as_deref(), Some("fe_mul"));
+        assert_eq!(named(&mut r, 0x1110).as_deref(), Some("function[7]"));
+        assert_eq!(named(&mut r, 0x1210), None);
+        assert_eq!(named(&mut r, 0x1310), None);
+        assert_eq!(named(&mut r, 0x1410), None);
+        assert_eq!(
+            named(&mut r, 0x1510).as_deref(),
+            Some("_start.command_export")
+        );
+        assert_eq!(named(&mut r, 0x1610).as_deref(), Some("odd-name"));
+        assert_eq!(r.frame(0x1310, false), Frame::Outside(Outside::Engine));
+        // V8's two tiers share a name: no offsets; wasmtime's are kept.
+        assert_eq!(r.jit_offset(0x1010), None);
+        let r = Resolver::new(
+            Vec::new(),
+            "2000 40 fe_mul\n2040 10 wasm[0]::array_to_wasm_trampoline[2]\n",
+            None,
+            Outside::Engine,
+        );
+        assert_eq!(r.jit_offset(0x2013), Some(("fe_mul".into(), 0x13)));
+        assert_eq!(r.jit_offset(0x2041), None);
+        assert_eq!(r.jit_offset(0x2050), None);
+        let names = Resolver::new(Vec::new(), map, None, Outside::Engine).program_functions();
+        assert_eq!(
+            names,
+            ["_start.command_export", "fe_mul", "function[7]", "odd-name"]
         );
     }
 

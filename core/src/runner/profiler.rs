@@ -21,9 +21,12 @@ pub fn method(runtime: &RuntimeInfo) -> Method {
         }
         RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
         RuntimeKind::Embedded => embedded_method(id),
-        RuntimeKind::Cli => Method::Unattributed(
-            "CLI runtimes are not profiled yet: `wasmtime run --profile=perfmap` and `node --perf-basic-prof` write perf maps, but passing those flags through a CLI runtime's command line is not wired".into(),
-        ),
+        RuntimeKind::Cli => match crate::runtime::perf_map_flag(id) {
+            Some(flag) => Method::CliPerfMap(flag.engine),
+            None => Method::Unattributed(format!(
+                "{id} writes no perf map wasmeter can ask for (of the CLI runtimes, the wasmtime CLI, node and deno do), so the code it compiles has no names"
+            )),
+        },
     }
 }
 
@@ -58,6 +61,8 @@ pub struct CellProfiler {
     period: Duration,
     program: Option<PathBuf>,
     names: Option<String>,
+    module: Option<String>,
+    code_sha256: Option<String>,
 }
 
 impl CellProfiler {
@@ -68,11 +73,19 @@ impl CellProfiler {
         let method = method(runtime);
         let mut names = None;
         let mut program = None;
+        let mut module = None;
+        let mut code_sha256 = None;
         match &method {
-            Method::EnginePerfMap(_) => {
-                want_perf_maps();
-                let (module, note) = names::named_module(&job.program, &job.scratch);
-                job.program = module;
+            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
+                if matches!(method, Method::EnginePerfMap(_)) {
+                    want_perf_maps();
+                }
+                let measured =
+                    std::path::absolute(&job.program).unwrap_or_else(|_| job.program.clone());
+                code_sha256 = names::code_sha256(&measured);
+                module = Some(measured.display().to_string());
+                let (named, note) = names::named_module(&job.program, &job.scratch);
+                job.program = named;
                 names = note;
             }
             Method::NativeSymbols { .. } => program = Some(job.program.clone()),
@@ -83,6 +96,21 @@ impl CellProfiler {
             period: Duration::from_nanos(spec.period_ns.max(10_000)),
             program,
             names,
+            module,
+            code_sha256,
+        }
+    }
+
+    /// The runtime the cell makes: a CLI runtime asked for its perf map, else `runtime`.
+    pub fn runtime(&self, runtime: &RuntimeInfo) -> RuntimeInfo {
+        let flag = crate::runtime::perf_map_flag(&runtime.id)
+            .filter(|_| matches!(self.method, Method::CliPerfMap(_)));
+        match (flag, &runtime.command) {
+            (Some(flag), Some(cmd)) => RuntimeInfo {
+                command: Some(cmd.with_run_words(flag.after, flag.words)),
+                ..runtime.clone()
+            },
+            _ => runtime.clone(),
         }
     }
 
@@ -113,6 +141,9 @@ impl CellProfiler {
             }),
             names: self.names.clone(),
             unattributed: None,
+            module: self.module.clone(),
+            code_sha256: self.code_sha256.clone(),
+            offsets: BTreeMap::new(),
         };
         match &self.method {
             Method::Unattributed(why) => {

@@ -296,7 +296,11 @@ fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 
     let profiler = spec
         .profile
         .map(|p| super::profiler::CellProfiler::new(&spec.runtime, p, &mut job));
-    let rt = match command_runtime(spec, cmd, out) {
+    let runtime = match &profiler {
+        Some(p) => p.runtime(&spec.runtime),
+        None => spec.runtime.clone(),
+    };
+    let rt = match command_runtime(spec, &runtime, cmd, out) {
         Ok(Some(rt)) => rt,
         Ok(None) => return 1,
         Err(failure) => return fail(out, 0, failure),
@@ -315,10 +319,11 @@ fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 
 /// A command cell's runtime, its check step passed; `None` when the runner has gone.
 fn command_runtime(
     spec: &CellSpec,
+    runtime: &RuntimeInfo,
     cmd: &CommandJob,
     out: &mut impl Write,
 ) -> Result<Option<Box<dyn runtime::Runtime>>, Failure> {
-    let rt = runtime::instantiate(&spec.runtime)?;
+    let rt = runtime::instantiate(runtime)?;
     if let Some(check) = &cmd.check {
         if send(out, &WorkerMsg::Started { iteration: 0 }).is_err() {
             return Ok(None);
@@ -347,7 +352,7 @@ fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i
             eprintln!("wasmeter worker: only command cells alternate");
             return 2;
         };
-        let rt = match command_runtime(spec, cmd, out) {
+        let rt = match command_runtime(spec, &spec.runtime, cmd, out) {
             Ok(Some(rt)) => Some(rt),
             Ok(None) => return 1,
             Err(failure) => {
@@ -600,6 +605,43 @@ mod tests {
     use super::*;
     use crate::runtime::NativeRuntime;
     use std::os::unix::fs::PermissionsExt;
+
+    /// A profile row crosses the worker's pipe whole, hot-code offsets included (a map
+    /// keyed by integers did not: serde cannot read those through a tagged enum).
+    #[test]
+    fn a_profile_message_reads_back_whole() {
+        let row = crate::profile::ProfileRow {
+            runtime: String::new(),
+            test: String::new(),
+            invocation: 0,
+            method: "m".into(),
+            period_ns: 250_000,
+            iterations: 1,
+            stacks: [("main;fe_mul".to_string(), 7)].into(),
+            libraries: Default::default(),
+            functions: vec!["fe_mul".into()],
+            lost: 0,
+            kernel: false,
+            leaf_only: None,
+            names: None,
+            unattributed: None,
+            module: Some("/x/y.wasm".into()),
+            code_sha256: Some("ab".into()),
+            offsets: [("fe_mul".to_string(), vec![(4, 3), (19, 4)])].into(),
+        };
+        let msg = WorkerMsg::Profile {
+            iteration: 2,
+            row: Box::new(row.clone()),
+        };
+        let line = serde_json::to_string(&msg).unwrap();
+        match serde_json::from_str::<WorkerMsg>(&line).unwrap() {
+            WorkerMsg::Profile { iteration, row: r } => {
+                assert_eq!(iteration, 2);
+                assert_eq!(*r, row);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// A job whose program is a shell script, run natively in a scratch directory.
     fn script(dir: &Path, body: &str) -> Job {

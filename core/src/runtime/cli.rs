@@ -50,6 +50,19 @@ impl CliCommand {
         }
     }
 
+    /// This command with `words` after the first `after` words of its run line only (a
+    /// profile's perf-map flag: the ahead-of-time step is not profiled).
+    pub fn with_run_words(&self, after: usize, words: &[&str]) -> CliCommand {
+        let at = (1 + after).min(self.run.len());
+        let mut run = self.run[..at].to_vec();
+        run.extend(words.iter().map(|w| w.to_string()));
+        run.extend_from_slice(&self.run[at..]);
+        CliCommand {
+            run,
+            ..self.clone()
+        }
+    }
+
     /// The environment of one run: the job's (unless the command line gives it to the
     /// guest, `{env:…}`), then the runtime's own.
     pub(crate) fn env_for(&self, job: &Job, aot: &Path) -> Vec<(String, String)> {
@@ -576,6 +589,56 @@ const PROBES: &[(&str, &[&str], &str)] = &[(
     "this wasmtime CLI has no `serve` subcommand (built without its `serve` feature)",
 )];
 
+/// How a CLI runtime is asked for a perf map of the code it compiles, for profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerfMapFlag {
+    /// Whose perf map it is, in words.
+    pub engine: &'static str,
+    /// How many words of the run line (after the program) come before the flag.
+    pub after: usize,
+    /// The flag's words.
+    pub words: &'static [&'static str],
+}
+
+const WASMTIME_PERF_MAP: PerfMapFlag = PerfMapFlag {
+    engine: "the wasmtime CLI",
+    after: 1,
+    words: &["--profile=perfmap"],
+};
+
+/// The CLI runtimes that write a perf map when asked (checked with the versions of
+/// docs/runtimes.md): V8 names a wasm function `JS:NAME-INDEX-TIER`. The others write
+/// none (wasmer's CLI, wazero, WAMR, wasm3) or need what these machines lack (bun's
+/// JavaScriptCore writes jitdump files only).
+const PERF_MAPS: &[(&str, PerfMapFlag)] = &[
+    ("wasmtime-cli", WASMTIME_PERF_MAP),
+    ("wasmtime-cli-o0", WASMTIME_PERF_MAP),
+    ("wasmtime-cli-winch", WASMTIME_PERF_MAP),
+    ("wasmtime-cli-aot", WASMTIME_PERF_MAP),
+    (
+        "node",
+        PerfMapFlag {
+            engine: "node's V8",
+            after: 0,
+            words: &["--perf-basic-prof"],
+        },
+    ),
+    (
+        "deno",
+        PerfMapFlag {
+            engine: "deno's V8",
+            after: 1,
+            words: &["--v8-flags=--perf-basic-prof"],
+        },
+    ),
+];
+
+/// How to ask this CLI runtime (or a settings id of it) for a perf map, if it writes one.
+pub fn perf_map_flag(id: &str) -> Option<PerfMapFlag> {
+    let id = super::settings::base_id(id);
+    PERF_MAPS.iter().find(|(i, _)| *i == id).map(|(_, f)| *f)
+}
+
 /// True for ids of the adapter tables.
 pub fn is_cli_adapter(id: &str) -> bool {
     adapter(id).is_some()
@@ -955,14 +1018,17 @@ impl Runtime for CliRuntime {
         let aot = job.scratch.join(format!("{}.aot", job.name));
         if let Some(pre) = &self.command.precompile {
             let argv = expand(pre, job, &aot);
-            let done = run_process(
-                Path::new(&argv[0]),
-                &argv[1..],
-                &job.scratch,
-                Some(&self.command.env_for(job, &aot)),
-                None,
-                1 << 20,
-            )?;
+            // A profile samples the run, not the ahead-of-time step.
+            let done = crate::profile::unsampled(|| {
+                run_process(
+                    Path::new(&argv[0]),
+                    &argv[1..],
+                    &job.scratch,
+                    Some(&self.command.env_for(job, &aot)),
+                    None,
+                    1 << 20,
+                )
+            })?;
             if let Some(f) = failed_run(&done, "precompile") {
                 return Err(f);
             }
@@ -1005,6 +1071,47 @@ impl Runtime for CliRuntime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_perf_map_flag_goes_where_the_run_line_takes_options_and_only_there() {
+        let v = |s: &[&str]| s.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        for (id, _) in PERF_MAPS {
+            let a = adapter(id).unwrap_or_else(|| panic!("{id}: no adapter"));
+            let flag = perf_map_flag(id).unwrap();
+            let cmd = CliCommand {
+                run: std::iter::once("/bin/x")
+                    .chain(a.run.iter().copied())
+                    .map(String::from)
+                    .collect(),
+                precompile: a.precompile.map(|(b, p)| {
+                    std::iter::once(b)
+                        .chain(p.iter().copied())
+                        .map(String::from)
+                        .collect()
+                }),
+                env: Vec::new(),
+            };
+            let with = cmd.with_run_words(flag.after, flag.words);
+            assert_eq!(with.precompile, cmd.precompile, "{id}");
+            let at = 1 + flag.after;
+            assert_eq!(with.run[at..at + flag.words.len()], v(flag.words), "{id}");
+            // Before the module and its arguments: an option of the runtime, not the guest's.
+            let wasm = with
+                .run
+                .iter()
+                .position(|w| w == "{wasm}" || w == "{aot}")
+                .unwrap();
+            assert!(at < wasm, "{id}: {:?}", with.run);
+            if *id == "wasmtime-cli" || *id == "deno" {
+                assert_eq!(with.run[1], "run", "{id}");
+            }
+        }
+        assert_eq!(
+            perf_map_flag("wasmtime-cli[opt-level=0]"),
+            Some(WASMTIME_PERF_MAP)
+        );
+        assert_eq!(perf_map_flag("wazero"), None);
+    }
 
     #[test]
     fn versions() {

@@ -21,8 +21,8 @@ pub mod suite_api;
 
 pub(crate) use cli::expand;
 pub use cli::{
-    CliCommand, CliRuntime, WASMTIME_SERVE, component_support, guest_dir_support,
-    guest_env_support, invoke_support, parse_version, runtimes_dir,
+    CliCommand, CliRuntime, PerfMapFlag, WASMTIME_SERVE, component_support, guest_dir_support,
+    guest_env_support, invoke_support, parse_version, perf_map_flag, runtimes_dir,
 };
 pub use failure::Failure;
 pub use feature_flags::{FLAGGED, feature_flag, flagged_variant};

@@ -169,8 +169,12 @@ pub fn run_process(
     let (status, usage) =
         wait_with_usage(child.id()).map_err(|e| Failure::Other(format!("wait: {e}")))?;
     let wall = t.elapsed();
-    if let Some(s) = sampled {
-        s.stop();
+    match sampled {
+        Some(s) => s.stop(),
+        // A perf map no profile reads (a profiled CLI runtime's warm-up or check step).
+        None => {
+            let _ = std::fs::remove_file(crate::profile::perf_map_path(child.id()));
+        }
     }
     let (stdout, stdout_over) = out.join().unwrap_or_default();
     let (stderr, _) = err.join().unwrap_or_default();

@@ -3,25 +3,35 @@
 //! 2-core VM where builds took 1.6 cores gave a false verdict on one row in five): each
 //! invocation records it, and a diff withholds its verdicts from a busy run.
 
+use super::cgroup::CpuGroup;
 use std::time::Instant;
 
 /// A reading of the machine's busy CPU time and this process tree's own, to tell later how
 /// much CPU other processes used in between.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct LoadMeter {
     machine_ns: u64,
     own_ns: u64,
     at: Instant,
+    /// The CPU cgroup, its throttled time now, and the cores' worth it may use.
+    group: Option<(CpuGroup, u64, f64)>,
 }
 
 impl LoadMeter {
     /// Reads both clocks now; `None` where the machine's CPU time is not readable (no
     /// /proc/stat).
     pub fn start() -> Option<LoadMeter> {
+        let group = CpuGroup::find().and_then(|g| {
+            let throttled = g.throttled_ns()?;
+            let cpus = allowed_cpus().map_or(1, |c| c.len()) as f64;
+            let capacity = g.quota().map_or(cpus, |q| q.min(cpus));
+            Some((g, throttled, capacity))
+        });
         Some(LoadMeter {
             machine_ns: machine_busy_ns()?,
             own_ns: own_ns(),
             at: Instant::now(),
+            group,
         })
     }
 
@@ -39,7 +49,25 @@ impl LoadMeter {
         }
         let busy = machine.saturating_sub(self.machine_ns) as f64;
         let own = own_ns().saturating_sub(self.own_ns) as f64;
-        Some((busy - own) / wall)
+        // Time the cgroup stood throttled at its quota: nothing of it ran, as if other
+        // processes had held all the cores it may use.
+        let throttled = self.group.as_ref().map_or(0.0, |(g, before, capacity)| {
+            let now = g.throttled_ns().unwrap_or(*before);
+            now.saturating_sub(*before) as f64 / wall * capacity
+        });
+        Some((busy - own) / wall + throttled)
+    }
+}
+
+/// Why the load of other processes cannot be measured here, if it cannot: the busy rule
+/// then has nothing to judge by, and a diff says so and withholds its verdicts.
+pub fn unreadable() -> Option<String> {
+    match std::fs::read_to_string("/proc/stat") {
+        Err(e) => Some(format!("/proc/stat cannot be read ({e})")),
+        Ok(stat) if parse_busy_ticks(&stat, None).is_none() => {
+            Some("/proc/stat has no cpu line".into())
+        }
+        Ok(_) => None,
     }
 }
 

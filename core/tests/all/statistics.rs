@@ -391,6 +391,61 @@ fn busy_invocations_are_left_out_of_verdicts_unless_allowed() {
     assert!(d.warnings.is_empty(), "{:?}", d.warnings);
 }
 
+#[test]
+fn a_cpu_quota_narrows_the_capacity_and_an_unreadable_load_withholds_verdicts() {
+    let (a, mut b) = a_and_slower_b(1.10);
+    let cpus = b.meta.machine.cpus_allowed.unwrap_or(b.meta.machine.cores) as f64;
+    // Other processes took a tenth of the CPUs: quiet on the whole machine...
+    for c in &mut b.cells {
+        c.other_cores = Some(0.1 * cpus);
+    }
+    assert_eq!(diff(&a, &b).busy_left_out, 0);
+    // ...but busy for a run that a quota held to a fifth of them.
+    b.meta.machine.cpu_quota = Some(0.2 * cpus);
+    assert!((b.meta.machine.capacity() - 0.2 * cpus).abs() < 1e-9);
+    let d = diff(&a, &b);
+    assert_eq!(d.busy_left_out, TESTS * INVOCATIONS as usize);
+    assert!(summarize(&b, None).load.is_some_and(|l| l.busy));
+    // A quota above the CPUs changes nothing.
+    b.meta.machine.cpu_quota = Some(4.0 * cpus);
+    assert_eq!(diff(&a, &b).busy_left_out, 0);
+    b.meta.machine.cpu_quota = None;
+
+    // The load could not be read: nothing shows an invocation quiet, so every one is
+    // left out, with a warning that says why; --allow-busy gives verdicts and says so.
+    for c in &mut b.cells {
+        c.other_cores = None;
+    }
+    b.meta.machine.load_unreadable = Some("/proc/stat cannot be read (denied)".into());
+    let d = diff(&a, &b);
+    assert!(
+        d.rows.iter().all(|r| r.verdict == Verdict::NotComparable),
+        "{:?}",
+        d.rows[0]
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("verdicts withheld from run b")
+                && w.contains("/proc/stat cannot be read")),
+        "{:?}",
+        d.warnings
+    );
+    let allow = DiffOptions {
+        allow_busy: true,
+        ..DiffOptions::default()
+    };
+    let d = diff_runs(&a, &b, &allow).unwrap();
+    assert!(d.rows.iter().any(|r| r.verdict == Verdict::Slower));
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("--allow-busy: verdicts include run b")),
+        "{:?}",
+        d.warnings
+    );
+}
+
 /// A run of `runtimes` × `tests` whose `k` rounds each have a factor shared by every cell
 /// of that round (the machine drifting: sd `drift`), each invocation its own small factor
 /// (sd `process`), and `value(runtime, test)` as the cell's true time.
@@ -599,6 +654,18 @@ fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
     assert!(
         d.method()
             .contains(&format!("over the {TESTS} rows with an estimate"))
+    );
+    // Showing fewer rows (`--phases`) keeps the family the verdicts were decided over.
+    let mut fewer = d.clone();
+    let first = fewer.rows[0].phase.clone();
+    fewer.rows.truncate(1);
+    assert_eq!(fewer.family(), 1);
+    assert!(
+        fewer
+            .method()
+            .contains(&format!("over the {TESTS} rows with an estimate")),
+        "{} ({first})",
+        fewer.method()
     );
     // Normalised by a runtime that failed in one run: no verdict, not a raw ratio.
     let tests: Vec<String> = (0..3).map(|i| format!("t{i}")).collect();

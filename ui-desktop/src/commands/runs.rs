@@ -6,8 +6,8 @@ use crate::{CmdResult, CommandError, Workbench};
 use serde::Serialize;
 use std::path::PathBuf;
 use wasmeter_core::analysis::{
-    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, compare_runtimes, diff_headline,
-    diff_runs as diff, summarize,
+    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, compare_runtimes, compare_tests,
+    diff_headline, diff_runs as diff, summarize,
 };
 use wasmeter_core::export::Report;
 use wasmeter_core::store::{
@@ -140,13 +140,15 @@ pub async fn diff_runs(
 }
 
 /// Runtime `b` against runtime `a` inside run `id`, paired by round: `wasmeter diff RUN
-/// --runtimes A,B`. The diff and its headline, in core's words.
+/// --runtimes A,B`; with `of: "tests"`, test `b` against test `a` (`--tests A,B`). The
+/// diff and its headline, in core's words.
 #[tauri::command(rename_all = "snake_case")]
 pub async fn diff_runtimes(
     state: tauri::State<'_, Workbench>,
     id: String,
     a: String,
     b: String,
+    of: Option<String>,
     threshold_pct: Option<f64>,
 ) -> CmdResult<serde_json::Value> {
     let run = saved(&state, &id)?;
@@ -155,8 +157,17 @@ pub async fn diff_runtimes(
         DEFAULT_NORMALIZE,
     )
     .map_err(|e| CommandError::new("invalid_input", e))?;
-    let d =
-        compare_runtimes(&run, &a, &b, &opts).map_err(|e| CommandError::new("invalid_input", e))?;
+    let d = match of.as_deref() {
+        None | Some("runtimes") => compare_runtimes(&run, &a, &b, &opts),
+        Some("tests") => compare_tests(&run, &a, &b, &opts),
+        Some(other) => {
+            return Err(CommandError::new(
+                "invalid_input",
+                format!("a paired diff is of runtimes or tests, not '{other}'"),
+            ));
+        }
+    }
+    .map_err(|e| CommandError::new("invalid_input", e))?;
     Ok(serde_json::json!({ "diff_headline": diff_headline(&d), "diff": d }))
 }
 

@@ -26,6 +26,8 @@ fn machine(cpu: &str, fingerprint: &str) -> Machine {
         arch: "x86_64".into(),
         fingerprint: fingerprint.into(),
         cpus_allowed: None,
+        cpu_quota: None,
+        load_unreadable: None,
     }
 }
 

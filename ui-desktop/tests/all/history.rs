@@ -18,6 +18,8 @@ fn machine(cpu: &str, arch: &str, fingerprint: &str) -> Machine {
         arch: arch.into(),
         fingerprint: fingerprint.into(),
         cpus_allowed: None,
+        cpu_quota: None,
+        load_unreadable: None,
     }
 }
 

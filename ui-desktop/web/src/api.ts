@@ -301,8 +301,15 @@ export function diffRuns(a: string, b: string, thresholdPct?: number, normalize?
 }
 
 /** Runtime `b` against runtime `a` inside run `id`, paired by round (`wasmeter diff RUN --runtimes A,B`). */
-export function diffRuntimes(id: string, a: string, b: string, thresholdPct?: number): Promise<{ diff: Diff; diff_headline: string }> {
+export function diffRuntimes(
+  id: string,
+  a: string,
+  b: string,
+  thresholdPct?: number,
+  of: 'runtimes' | 'tests' = 'runtimes',
+): Promise<{ diff: Diff; diff_headline: string }> {
   const args: Record<string, unknown> = { id, a, b };
+  if (of === 'tests') args.of = 'tests';
   if (thresholdPct !== undefined) args.threshold_pct = thresholdPct;
   return invoke<{ diff: Diff; diff_headline: string }>('diff_runtimes', args);
 }

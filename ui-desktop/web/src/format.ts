@@ -226,8 +226,8 @@ export function ratioTextColor(r: number): string | undefined {
 }
 
 /**
- * The noise of a figure: half the width of its 95 % interval, percent ("±1.4 %"), the
- * smallest change the run could detect.
+ * The noise of a figure: half the width of its 95 % interval, percent ("±1.4 %"): how far
+ * the true value may lie from the figure (telling a change takes more).
  */
 export function formatHalfwidth(pct: number | null | undefined): string {
   if (!finite(pct)) return DASH;

@@ -1,6 +1,6 @@
 //! Run detail: the runtime × test matrix coloured by speed relative to the baseline, each
-//! cell with its noise (± half-width of the typical value's 95 % interval: the smallest change
-//! the run could detect), partial cells of an interrupted run marked, the geomean naming
+//! cell with its noise (± half-width of the typical value's 95 % interval: how far the true
+//! value may lie from it), partial cells of an interrupted run marked, the geomean naming
 //! how many tests it covers, and a line on the selected cell (why it has no relative
 //! value, if it has none); below, for the selected cell its distribution, the run's
 //! resource graph, or the phases. For a
@@ -15,7 +15,7 @@ use super::features::FeaturesView;
 use super::http::HttpView;
 use super::sweep::render_sweep;
 use super::{aligned, clip, header_row, pane_block, rel_color, rel_style};
-use crate::component::{Action, Component, movement, step};
+use crate::component::{Action, Component, edit_filter, filter_keeps, movement, step};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -96,6 +96,10 @@ pub struct DetailPane {
     profile_all: bool,
     /// Core's one sentence about the run, shown first (as `wasmeter show` prints it).
     headline: String,
+    /// Words a test's name must hold to be shown in the matrix (`/`).
+    pub filter: String,
+    /// True while typing the filter.
+    pub editing: bool,
 }
 
 impl DetailPane {
@@ -139,6 +143,8 @@ impl DetailPane {
             summary,
             row: 0,
             col: 0,
+            filter: String::new(),
+            editing: false,
             measure: MEASURES
                 .iter()
                 .position(|m| m.key == "instantiate")
@@ -152,6 +158,27 @@ impl DetailPane {
 
     fn is_http(&self) -> bool {
         self.run.meta.suite_kind.is_http()
+    }
+
+    /// Indices of the tests the matrix shows: those whose name holds every word of the
+    /// filter (any case), in the run's order.
+    pub fn shown_tests(&self) -> Vec<usize> {
+        (0..self.summary.tests.len())
+            .filter(|&i| filter_keeps(&self.filter, &self.summary.tests[i]))
+            .collect()
+    }
+
+    /// Moves the selected test within the shown ones (onto the first when it is hidden).
+    fn move_row(&mut self, down: bool, by: usize) {
+        let shown = self.shown_tests();
+        let at = shown.iter().position(|&i| i == self.row);
+        let next = match at {
+            Some(p) => step(p, shown.len(), down, by),
+            None => 0,
+        };
+        if let Some(&i) = shown.get(next) {
+            self.row = i;
+        }
     }
 
     fn selected(&self) -> Option<(&str, &str)> {
@@ -197,22 +224,36 @@ impl DetailPane {
                 .map(|&c| Line::from(clip(&s.runtimes[c], col_w as usize)).right_aligned()),
         );
         let height = inner.height.saturating_sub(2) as usize;
-        let row_off = self.row.saturating_sub(height.saturating_sub(1));
-        if s.tests.len() > height {
-            let shown = height.min(s.tests.len() - row_off);
-            let what = format!(
-                " tests {}–{} of {} (↑↓) ",
-                row_off + 1,
-                row_off + shown,
-                s.tests.len()
-            );
+        let tests = self.shown_tests();
+        let at = tests.iter().position(|&i| i == self.row).unwrap_or(0);
+        let row_off = at.saturating_sub(height.saturating_sub(1));
+        let filtered = if self.editing || !self.filter.is_empty() {
+            let cursor = if self.editing { "▏" } else { "" };
+            format!(" filter: {}{cursor} ·", self.filter)
+        } else {
+            String::new()
+        };
+        if tests.len() > height || !filtered.is_empty() {
+            let shown = height.min(tests.len() - row_off.min(tests.len()));
+            let what = if tests.is_empty() {
+                format!(
+                    "{filtered} no test of {} matches (Esc clears) ",
+                    s.tests.len()
+                )
+            } else {
+                format!(
+                    "{filtered} tests {}–{} of {} (↑↓) ",
+                    row_off + 1,
+                    row_off + shown,
+                    tests.len()
+                )
+            };
             let x = area.right().saturating_sub(what.chars().count() as u16 + 1);
             buf.set_string(x, area.y, what, Style::default().fg(Color::Yellow));
         }
-        let mut rows: Vec<Row> = s
-            .tests
+        let mut rows: Vec<Row> = tests
             .iter()
-            .enumerate()
+            .map(|&ti| (ti, &s.tests[ti]))
             .skip(row_off)
             .take(height)
             .map(|(ti, t)| {
@@ -835,11 +876,21 @@ impl Component for DetailPane {
         if let Some(f) = &mut self.features {
             return f.on_key(key);
         }
+        if self.editing {
+            edit_filter(&mut self.filter, &mut self.editing, &key);
+            self.move_row(false, 0);
+            return Action::None;
+        }
         if let Some((down, by)) = movement(&key) {
-            self.row = step(self.row, self.summary.tests.len(), down, by);
+            self.move_row(down, by);
             return Action::None;
         }
         match key.code {
+            KeyCode::Char('/') => self.editing = true,
+            KeyCode::Esc if !self.filter.is_empty() => {
+                self.filter.clear();
+                self.move_row(false, 0);
+            }
             KeyCode::Left | KeyCode::Char('h') => self.col = self.col.saturating_sub(1),
             KeyCode::Right | KeyCode::Char('l') => {
                 self.col = step(self.col, self.summary.runtimes.len(), true, 1)
@@ -894,9 +945,17 @@ impl Component for DetailPane {
         if let Some(f) = &self.features {
             return f.hints();
         }
+        if self.editing {
+            return vec![
+                ("type", "filter tests"),
+                ("enter", "done"),
+                ("esc", "clear"),
+            ];
+        }
         if self.lifecycle() {
             return vec![
                 ("arrows", "cell"),
+                ("/", "filter tests"),
                 ("v", "distribution/resources/measurements/heap"),
                 ("m", "measurement vs heap"),
                 ("H", "history"),
@@ -906,6 +965,7 @@ impl Component for DetailPane {
         if self.is_http() {
             return vec![
                 ("arrows", "cell"),
+                ("/", "filter tests"),
                 ("v", "variants/distribution/resources"),
                 ("H", "history"),
                 ("e", "export"),
@@ -914,6 +974,7 @@ impl Component for DetailPane {
         if self.profile.is_some() {
             return vec![
                 ("arrows", "cell (profile: its runtime vs the baseline)"),
+                ("/", "filter tests"),
                 ("v", "profile/distribution/resources/phases"),
                 ("a", "profile: all runtimes"),
                 ("H", "history"),
@@ -922,9 +983,14 @@ impl Component for DetailPane {
         }
         vec![
             ("arrows", "cell"),
+            ("/", "filter tests"),
             ("v", "distribution/resources/phases"),
             ("H", "history"),
             ("e", "export"),
         ]
+    }
+
+    fn captures_input(&self) -> bool {
+        self.features.is_none() && self.editing
     }
 }

@@ -1,5 +1,5 @@
 //! Diff of two saved runs: ratio B/A of medians with its 95 % interval, the interval's
-//! half-width (the smallest change the row could detect) and a verdict per runtime × test
+//! half-width (how far the true ratio may lie from it) and a verdict per runtime × test
 //! × phase; the comparability warnings first, then how rows were compared
 //! ([`Diff::method`]: threshold, false discovery rate, normalisation). Rows without a
 //! verdict say why (insufficient data, not comparable); the selected row's note, values
@@ -8,7 +8,9 @@
 //! only when it is in view.
 
 use super::{aligned, clip, header_row, pane_block, selected};
-use crate::component::{Action, Component, edit_filter, movement, scroll_offset, step};
+use crate::component::{
+    Action, Component, edit_filter, filter_keeps, movement, scroll_offset, step,
+};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -126,19 +128,15 @@ impl DiffPane {
     /// Indices of the rows shown, in the order shown: those the filter and "changes only"
     /// keep, sorted as picked (equal keys in the diff's order).
     pub fn visible(&self) -> Vec<usize> {
-        let words: Vec<String> = self
-            .filter
-            .to_lowercase()
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
         let rows = &self.diff.rows;
         let mut shown: Vec<usize> = (0..rows.len())
             .filter(|&i| {
                 let r = &rows[i];
-                let hay = format!("{} {} {}", r.runtime, r.test, r.phase).to_lowercase();
                 (!self.changes_only || r.verdict.is_change())
-                    && words.iter().all(|w| hay.contains(w.as_str()))
+                    && filter_keeps(
+                        &self.filter,
+                        &format!("{} {} {}", r.runtime, r.test, r.phase),
+                    )
             })
             .collect();
         let d = self.descending;

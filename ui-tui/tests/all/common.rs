@@ -151,6 +151,8 @@ pub fn machine(fingerprint: &str) -> Machine {
         arch: "x86_64".into(),
         fingerprint: fingerprint.into(),
         cpus_allowed: None,
+        cpu_quota: None,
+        load_unreadable: None,
     }
 }
 

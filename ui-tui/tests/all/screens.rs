@@ -481,6 +481,53 @@ fn the_detail_leads_with_cores_headline() {
     );
 }
 
+/// `/` in the detail pane filters the matrix's tests by name: only those rows stay, the
+/// selection moves onto one of them, the arrows walk only them, and Esc brings back all.
+#[test]
+fn the_detail_matrix_filters_tests_by_name() {
+    let mut a = detail_app(View::Distribution);
+    // The matrix's rows: lines that start (after the border) with a test's name.
+    let rows = |s: &str| -> Vec<&'static str> {
+        TESTS
+            .iter()
+            .copied()
+            .filter(|t| {
+                s.lines().any(|l| {
+                    l.trim_start_matches(['"', '┃', '│', ' '])
+                        .starts_with(&format!("{t} "))
+                })
+            })
+            .collect()
+    };
+    assert_eq!(rows(&render(&a, 120, 32)), TESTS);
+    a.detail.as_mut().unwrap().row = 2; // nbody
+    key(&mut a, KeyCode::Char('/'));
+    keys(&mut a, "HA");
+    let s = render(&a, 120, 32);
+    assert_eq!(rows(&s), ["sha256", "chacha20"], "{s}");
+    assert!(s.contains("filter: HA▏"), "{s}");
+    key(&mut a, KeyCode::Enter);
+    let d = a.detail.as_ref().unwrap();
+    assert_eq!(d.filter, "HA");
+    assert!(!d.editing);
+    // The selection (nbody, hidden) moved to the first shown test; down walks the shown.
+    assert_eq!(d.row, 0);
+    key(&mut a, KeyCode::Down);
+    assert_eq!(a.detail.as_ref().unwrap().row, 1);
+    key(&mut a, KeyCode::Down);
+    assert_eq!(a.detail.as_ref().unwrap().row, 1, "nbody is filtered out");
+    // Nothing matches: said, with how to clear it.
+    key(&mut a, KeyCode::Char('/'));
+    keys(&mut a, "zz");
+    let none = render(&a, 120, 32);
+    assert!(rows(&none).is_empty(), "{none}");
+    assert!(none.contains("no test of 3 matches (Esc clears)"), "{none}");
+    key(&mut a, KeyCode::Esc);
+    let back = render(&a, 120, 32);
+    assert_eq!(rows(&back), TESTS, "{back}");
+    assert!(!back.contains("filter:"), "{back}");
+}
+
 #[test]
 fn detail_80x24() {
     insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));
@@ -991,6 +1038,9 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
         leaf_only: None,
         names: None,
         unattributed: None,
+        module: None,
+        code_sha256: None,
+        offsets: BTreeMap::new(),
     };
     let rows = [
         row(

@@ -7,6 +7,7 @@
 //! [`EMBEDDED`]. Adding an engine: a folder like `wasmtime/`, an [`Embedded`] variant and
 //! its rows.
 
+mod code;
 #[cfg(feature = "engines")]
 mod invoke;
 #[cfg(feature = "engines")]
@@ -17,6 +18,7 @@ mod wasmer;
 mod wasmi;
 mod wasmtime;
 
+pub use self::code::EngineCode;
 #[cfg(feature = "engines")]
 pub use self::wasm3::Wasm3;
 #[cfg(feature = "engines")]

@@ -48,8 +48,8 @@ ci_low: number | null,
  */
 ci_high: number | null, 
 /**
- * Half the interval's width, percent of the ratio: the smallest change this row
- * could detect.
+ * Half the interval's width, percent of the ratio: how far the true ratio may lie
+ * from this one (a verdict needs the whole interval past the threshold).
  */
 halfwidth_pct: number | null, 
 /**

@@ -41,4 +41,13 @@ fingerprint: string,
  * load of other processes is read over and judged against; `cores` can be fewer under
  * a CPU quota. `None` in runs saved before it was recorded (then `cores`).
  */
-cpus_allowed?: number | null, };
+cpus_allowed?: number | null, 
+/**
+ * Cores' worth of CPU the run's cgroup quota allows (`cpu.max`), where one limits it.
+ */
+cpu_quota?: number, 
+/**
+ * Why the load of other processes could not be measured, if it could not: every
+ * invocation then counts as busy.
+ */
+load_unreadable?: string, };

@@ -258,12 +258,12 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             </div>
           )}
 
-          {!lifecycle && !http && s.runtimes.length >= 2 && (
+          {!lifecycle && !http && (s.runtimes.length >= 2 || s.tests.length >= 2) && (
             <div class="panel">
               <h2>
-                Two runtimes, paired <span class="muted small">(each round of one against the same round of the other)</span>
+                Two runtimes or two tests, paired <span class="muted small">(each round of one against the same round of the other)</span>
               </h2>
-              <PairDiff key={run.id} runId={run.id} runtimes={s.runtimes} baseline={s.baseline} />
+              <PairDiff key={run.id} runId={run.id} runtimes={s.runtimes} tests={s.tests} baseline={s.baseline} />
             </div>
           )}
 

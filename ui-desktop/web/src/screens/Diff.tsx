@@ -1,6 +1,6 @@
 /**
  * Run B against run A, row by row: ratio of typical values B/A with its 95 % interval, the
- * interval's half-width (the smallest change the row could detect) and a verdict; rows
+ * interval's half-width (how far the true ratio may lie from it) and a verdict; rows
  * without one say why (insufficient data, not comparable). Comparability warnings (other
  * machine, versions, sources) come first, since they can make every verdict below
  * meaningless; then how the rows were compared (threshold, false discovery rate,
@@ -555,7 +555,12 @@ export function DiffTable({
           {th('b', 'B', true)}
           {th('ratio', 'B/A', true)}
           {th('ci', '95 % CI', true)}
-          {th('noise', '± noise', true, "Half the interval's width: the smallest change this row could detect")}
+          {th(
+            'noise',
+            '± noise',
+            true,
+            "Half the interval's width: how far the true ratio may lie from this one; a verdict needs the whole interval past the threshold",
+          )}
           {th('verdict', 'verdict')}
         </>
       }

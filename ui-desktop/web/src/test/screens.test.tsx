@@ -217,6 +217,19 @@ describe('Detail screen', () => {
     );
     expect(calls.at(-1)).toEqual(['diff_runtimes', { id: '20261122-035229-compute-a3d7', a: 'native', b: 'wasmer-singlepass' }]);
     expect(within(box).getAllByTestId('diff-row')).toHaveLength(pair.diff.rows.length);
+
+    // Two tests instead (`diff RUN --tests A,B`): the lists become the run's tests, the
+    // first two picked, the old result cleared.
+    fireEvent.change(within(box).getByTestId('pair-of'), { target: { value: 'tests' } });
+    expect(within(box).queryByTestId('pair-headline')).toBeNull();
+    const a = within(box).getByTestId('pair-a') as HTMLSelectElement;
+    const b = within(box).getByTestId('pair-b') as HTMLSelectElement;
+    const tests = Array.from(a.options).map((o) => o.value);
+    expect(tests).toEqual(report.runs[0]!.summary.tests);
+    expect([a.value, b.value]).toEqual(tests.slice(0, 2));
+    fireEvent.click(within(box).getByTestId('pair-go'));
+    await waitFor(() => expect(calls.at(-1)?.[0]).toBe('diff_runtimes'));
+    expect(calls.at(-1)).toEqual(['diff_runtimes', { id: '20261122-035229-compute-a3d7', a: tests[0], b: tests[1], of: 'tests' }]);
   });
 
   it('reloads with the baseline picked', async () => {

@@ -4,6 +4,8 @@
 //! [`WasmtimeVariant`] here and its row in [`super::EMBEDDED`].
 
 #[cfg(feature = "engines")]
+pub(crate) mod code;
+#[cfg(feature = "engines")]
 mod command;
 #[cfg(feature = "engines")]
 mod component;

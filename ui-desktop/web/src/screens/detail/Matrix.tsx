@@ -1,8 +1,8 @@
 /**
  * Tests × runtimes of a saved run, each cell coloured by its typical time (the geometric
  * mean over invocations) relative to the baseline on a log scale (green faster, red
- * slower), with that time and its noise (± the half-width of its 95 % interval: the
- * smallest change the run could detect); median, ratio, interval and invocations in the
+ * slower), with that time and its noise (± the half-width of its 95 % interval: how far
+ * the true value may lie from it); median, ratio, interval and invocations in the
  * tooltip. Failed cells show why, partial
  * cells (an interrupted run) are marked, and a cell without a relative value says why
  * (not comparable, baseline failed). The last row is each runtime's geomean, naming the

@@ -1,0 +1,46 @@
+//! Which embedded engines show the machine code they compile, for the hot-code view
+//! ([`crate::profile::hot`]): wasmtime's variants give each function's code and an
+//! address map back to wasm; wasmer's API gives neither, and the interpreters compile no
+//! machine code of the guest's functions.
+
+use super::Embedded;
+use crate::profile::hot::{CompiledFunction, Compiler};
+
+/// The embedded engines, as a [`Compiler`] of the hot-code view.
+pub struct EngineCode;
+
+impl Compiler for EngineCode {
+    fn cannot_show(&self, runtime: &str) -> Option<String> {
+        match Embedded::parse(runtime) {
+            Some(Embedded::Wasmtime(_)) if cfg!(feature = "engines") => None,
+            Some(Embedded::Wasmer(_)) => Some(format!(
+                "{runtime}: wasmer's API gives no compiled code per function, so its machine code is not shown (wasmtime's variants show theirs)"
+            )),
+            Some(Embedded::Wasmi(_) | Embedded::Wasm3) => Some(format!(
+                "{runtime} interprets: it compiles no machine code of the guest's functions"
+            )),
+            _ => Some(format!(
+                "{runtime}: only the embedded wasmtime variants show the machine code they compile (a CLI runtime or a native build is another program)"
+            )),
+        }
+    }
+
+    fn compile(
+        &self,
+        runtime: &str,
+        module: &[u8],
+        function: &str,
+    ) -> Result<CompiledFunction, String> {
+        match Embedded::parse(runtime) {
+            #[cfg(feature = "engines")]
+            Some(Embedded::Wasmtime(v)) => {
+                super::wasmtime::code::function_code(v, runtime, module, function)
+            }
+            _ => {
+                // Without the engines (the fuzz build) nothing compiles: the module goes unread.
+                let _ = (module, function);
+                Err(self.cannot_show(runtime).unwrap_or_default())
+            }
+        }
+    }
+}
