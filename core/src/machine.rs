@@ -97,8 +97,7 @@ impl Machine {
     /// Cores' worth of CPU a run could use: its CPUs, or fewer under a cgroup quota. The
     /// load of other processes is judged against it.
     pub fn capacity(&self) -> f64 {
-        let cpus = self.cpus_allowed.unwrap_or(self.cores).max(1) as f64;
-        self.cpu_quota.map_or(cpus, |q| q.min(cpus))
+        crate::sample::capacity(self.cpus_allowed.unwrap_or(self.cores), self.cpu_quota)
     }
 
     fn compute_fingerprint(&self) -> String {

@@ -84,6 +84,13 @@ pub fn filter_keeps(filter: &str, hay: &str) -> bool {
         .all(|w| hay.contains(w))
 }
 
+/// How a pane says its filter (`filter: WORDS`, with a cursor while typed); `None` when
+/// there is none to say.
+pub fn filter_label(filter: &str, editing: bool) -> Option<String> {
+    (editing || !filter.is_empty())
+        .then(|| format!("filter: {filter}{}", if editing { "▏" } else { "" }))
+}
+
 /// Moves a cursor up or down within `len` items, clamped.
 pub fn step(cursor: usize, len: usize, down: bool, by: usize) -> usize {
     if len == 0 {

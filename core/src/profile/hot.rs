@@ -16,8 +16,6 @@ use std::path::Path;
 /// One function's machine code as an engine compiled it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompiledFunction {
-    /// Its name in the module (`function[N]` without names).
-    pub name: String,
     /// Its index in the module's function space (imports first).
     pub index: u32,
     /// The engine and its settings, in words.

@@ -180,7 +180,9 @@ impl Method {
 static PERF_MAPS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Asks the engines this process makes from now on to write perf maps: a profiled worker
-/// (one cell per process) says so before it makes its runtime.
+/// (one cell per process) says so before it makes its runtime (an embedded engine's
+/// configuration, or a CLI runtime's flag, which the profiler adds). Child processes' maps
+/// are then removed once they have ended.
 pub fn want_perf_maps() {
     PERF_MAPS.store(true, std::sync::atomic::Ordering::Relaxed);
 }

@@ -88,11 +88,6 @@ fn leb128(bytes: &[u8]) -> Option<(u64, usize)> {
     None
 }
 
-/// SHA-256 of a module file's code section, hex; `None` when it cannot be read or has none.
-pub fn code_sha256(module: &Path) -> Option<String> {
-    sections(&std::fs::read(module).ok()?).ok()?.code_sha256
-}
-
 /// The side file of a module: `x.wasm` → `x.names`.
 pub fn side_file(module: &Path) -> PathBuf {
     module.with_extension("names")
@@ -161,12 +156,9 @@ pub fn names_for(module: &Path, bytes: &[u8]) -> Named {
 
 /// The module a profiled cell runs, and what to say about its names: the module itself when
 /// it has names (or none can be found), else a copy in `dir` with its side file's name
-/// section appended ([`names_for`]).
-pub fn named_module(module: &Path, dir: &Path) -> (PathBuf, Option<String>) {
-    let Ok(bytes) = std::fs::read(module) else {
-        return (module.to_path_buf(), None);
-    };
-    match names_for(module, &bytes) {
+/// section appended ([`names_for`]). `bytes`: the module's contents, read by the caller.
+pub fn named_module(module: &Path, bytes: &[u8], dir: &Path) -> (PathBuf, Option<String>) {
+    match names_for(module, bytes) {
         Named::Own => (module.to_path_buf(), None),
         Named::Without(why) => (module.to_path_buf(), Some(why)),
         Named::Appended(out, note) => {
@@ -219,7 +211,7 @@ mod tests {
         let p = dir.path().join("k.wasm");
         std::fs::write(&p, &plain).unwrap();
         // No side file: indexes, and how to keep names.
-        let (used, note) = named_module(&p, dir.path());
+        let (used, note) = named_module(&p, &std::fs::read(&p).unwrap(), dir.path());
         assert_eq!(used, p);
         assert!(note.unwrap().contains("-Wl,--strip-debug"));
 
@@ -232,7 +224,7 @@ mod tests {
         let mut side = custom(CODE_HASH_SECTION, &hash);
         side.extend(twin.name_section.clone().unwrap());
         std::fs::write(side_file(&p), &side).unwrap();
-        let (used, note) = named_module(&p, dir.path());
+        let (used, note) = named_module(&p, &std::fs::read(&p).unwrap(), dir.path());
         assert_ne!(used, p);
         assert!(note.unwrap().contains("the code section is the same"));
         let got = std::fs::read(&used).unwrap();
@@ -244,7 +236,7 @@ mod tests {
         let mut stale = custom(CODE_HASH_SECTION, &[0u8; 32]);
         stale.extend(twin.name_section.unwrap());
         std::fs::write(side_file(&p), &stale).unwrap();
-        let (used, note) = named_module(&p, dir.path());
+        let (used, note) = named_module(&p, &std::fs::read(&p).unwrap(), dir.path());
         assert_eq!(used, p);
         assert!(note.unwrap().contains("stale"));
     }

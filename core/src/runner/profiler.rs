@@ -77,16 +77,16 @@ impl CellProfiler {
         let mut code_sha256 = None;
         match &method {
             Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
-                if matches!(method, Method::EnginePerfMap(_)) {
-                    want_perf_maps();
-                }
+                want_perf_maps();
                 let measured =
                     std::path::absolute(&job.program).unwrap_or_else(|_| job.program.clone());
-                code_sha256 = names::code_sha256(&measured);
                 module = Some(measured.display().to_string());
-                let (named, note) = names::named_module(&job.program, &job.scratch);
-                job.program = named;
-                names = note;
+                if let Ok(bytes) = std::fs::read(&job.program) {
+                    code_sha256 = names::sections(&bytes).ok().and_then(|s| s.code_sha256);
+                    let (named, note) = names::named_module(&job.program, &bytes, &job.scratch);
+                    job.program = named;
+                    names = note;
+                }
             }
             Method::NativeSymbols { .. } => program = Some(job.program.clone()),
             Method::EngineUnnamed(_) | Method::Unattributed(_) => {}

@@ -36,16 +36,12 @@ impl CliCommand {
     /// This command with `words` after the first `after` words (after the program) of its
     /// run and precompile lines: where a CLI runtime's settings and feature flags go.
     pub(crate) fn with_words(&self, after: usize, words: &[String]) -> CliCommand {
-        let insert = |line: &[String]| -> Vec<String> {
-            let at = (1 + after).min(line.len());
-            let mut v = line[..at].to_vec();
-            v.extend_from_slice(words);
-            v.extend_from_slice(&line[at..]);
-            v
-        };
         CliCommand {
-            run: insert(&self.run),
-            precompile: self.precompile.as_deref().map(insert),
+            run: spliced(&self.run, after, words),
+            precompile: self
+                .precompile
+                .as_deref()
+                .map(|line| spliced(line, after, words)),
             env: self.env.clone(),
         }
     }
@@ -53,12 +49,9 @@ impl CliCommand {
     /// This command with `words` after the first `after` words of its run line only (a
     /// profile's perf-map flag: the ahead-of-time step is not profiled).
     pub fn with_run_words(&self, after: usize, words: &[&str]) -> CliCommand {
-        let at = (1 + after).min(self.run.len());
-        let mut run = self.run[..at].to_vec();
-        run.extend(words.iter().map(|w| w.to_string()));
-        run.extend_from_slice(&self.run[at..]);
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         CliCommand {
-            run,
+            run: spliced(&self.run, after, &words),
             ..self.clone()
         }
     }
@@ -74,6 +67,15 @@ impl CliCommand {
         env.extend(self.env.iter().map(|(k, v)| (k.clone(), fill(v, job, aot))));
         env
     }
+}
+
+/// `line` (a program, then its words) with `words` after its first `after` words.
+fn spliced(line: &[String], after: usize, words: &[String]) -> Vec<String> {
+    let at = (1 + after).min(line.len());
+    let mut v = line[..at].to_vec();
+    v.extend_from_slice(words);
+    v.extend_from_slice(&line[at..]);
+    v
 }
 
 /// The prefix of an `{env:PREFIX}` word: one `PREFIXKEY=VALUE` argument per variable the

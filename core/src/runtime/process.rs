@@ -172,9 +172,10 @@ pub fn run_process(
     match sampled {
         Some(s) => s.stop(),
         // A perf map no profile reads (a profiled CLI runtime's warm-up or check step).
-        None => {
+        None if crate::profile::perf_maps_wanted() => {
             let _ = std::fs::remove_file(crate::profile::perf_map_path(child.id()));
         }
+        None => {}
     }
     let (stdout, stdout_over) = out.join().unwrap_or_default();
     let (stderr, _) = err.join().unwrap_or_default();

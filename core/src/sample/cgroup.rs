@@ -73,6 +73,12 @@ impl CpuGroup {
     }
 }
 
+/// Cores' worth of CPU that `cpus` CPUs give under a quota of `quota` cores (none: all).
+pub fn capacity(cpus: usize, quota: Option<f64>) -> f64 {
+    let cpus = cpus.max(1) as f64;
+    quota.map_or(cpus, |q| q.min(cpus))
+}
+
 /// The leaf folder and its parents up to and including `mount`.
 fn up_to(leaf: &Path, mount: &Path) -> Vec<PathBuf> {
     leaf.ancestors()

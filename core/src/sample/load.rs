@@ -23,8 +23,8 @@ impl LoadMeter {
     pub fn start() -> Option<LoadMeter> {
         let group = CpuGroup::find().and_then(|g| {
             let throttled = g.throttled_ns()?;
-            let cpus = allowed_cpus().map_or(1, |c| c.len()) as f64;
-            let capacity = g.quota().map_or(cpus, |q| q.min(cpus));
+            let capacity =
+                super::cgroup::capacity(allowed_cpus().map_or(1, |c| c.len()), g.quota());
             Some((g, throttled, capacity))
         });
         Some(LoadMeter {

@@ -13,7 +13,7 @@ mod cgroup;
 mod load;
 mod orphans;
 
-pub use cgroup::CpuGroup;
+pub use cgroup::{CpuGroup, capacity};
 pub use load::{LoadMeter, allowed_cpus, unreadable};
 pub use orphans::{adopt_orphans, adopts_orphans, children, reap, reap_one};
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,9 @@ use super::features::FeaturesView;
 use super::http::HttpView;
 use super::sweep::render_sweep;
 use super::{aligned, clip, header_row, pane_block, rel_color, rel_style};
-use crate::component::{Action, Component, edit_filter, filter_keeps, movement, step};
+use crate::component::{
+    Action, Component, edit_filter, filter_keeps, filter_label, movement, step,
+};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -227,14 +229,11 @@ impl DetailPane {
         let tests = self.shown_tests();
         let at = tests.iter().position(|&i| i == self.row).unwrap_or(0);
         let row_off = at.saturating_sub(height.saturating_sub(1));
-        let filtered = if self.editing || !self.filter.is_empty() {
-            let cursor = if self.editing { "▏" } else { "" };
-            format!(" filter: {}{cursor} ·", self.filter)
-        } else {
-            String::new()
-        };
+        let filtered = filter_label(&self.filter, self.editing)
+            .map(|f| format!(" {f} ·"))
+            .unwrap_or_default();
         if tests.len() > height || !filtered.is_empty() {
-            let shown = height.min(tests.len() - row_off.min(tests.len()));
+            let shown = height.min(tests.len().saturating_sub(row_off));
             let what = if tests.is_empty() {
                 format!(
                     "{filtered} no test of {} matches (Esc clears) ",

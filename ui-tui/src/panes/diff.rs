@@ -9,7 +9,7 @@
 
 use super::{aligned, clip, header_row, pane_block, selected};
 use crate::component::{
-    Action, Component, edit_filter, filter_keeps, movement, scroll_offset, step,
+    Action, Component, edit_filter, filter_keeps, filter_label, movement, scroll_offset, step,
 };
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -172,10 +172,7 @@ impl DiffPane {
             let arrow = if self.descending { "↓" } else { "↑" };
             parts.push(format!("sorted by {} {arrow}", self.sort.label()));
         }
-        if self.editing || !self.filter.is_empty() {
-            let cursor = if self.editing { "▏" } else { "" };
-            parts.push(format!("filter: {}{cursor}", self.filter));
-        }
+        parts.extend(filter_label(&self.filter, self.editing));
         parts.join(" · ")
     }
 }

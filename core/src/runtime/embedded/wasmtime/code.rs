@@ -47,9 +47,6 @@ pub fn function_code(
         .unwrap_or_default();
     let version = env!("WASMETER_WASMTIME_VERSION").to_string();
     Ok(CompiledFunction {
-        name: f
-            .name
-            .unwrap_or_else(|| format!("function[{}]", f.index.as_u32())),
         index: f.index.as_u32(),
         engine: format!(
             "wasmtime {version} configured as {runtime}, compiled again by this wasmeter: the code the run measured (same engine, settings and code section)"
