@@ -378,14 +378,15 @@ pub struct RunArgs {
     /// Seed of the interleaved order (default: drawn; saved with the run).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Two runtimes or two tests of the run, `A,B`, whose invocations run side by side in
-    /// every round (A then B or B then A), so `diff RUN --runtimes A,B` (or `--tests A,B`)
-    /// pairs them on the same rounds.
-    #[arg(long, value_name = "A,B")]
+    /// Two or more runtimes, or tests, of the run, `A,B[,C…]`, whose invocations run side by
+    /// side in every round (in an order drawn each round), so `diff RUN --runtimes A,B` (or
+    /// `--tests A,B`) pairs any two of them on the same rounds; `embedded`, `cli` and `all`
+    /// name the run's runtimes of that kind.
+    #[arg(long, value_name = "A,B[,C…]")]
     pub pair: Vec<String>,
-    /// How the --pair arms run: alternate (default for command suites: both in one worker
-    /// process, iteration by iteration, so what differs between processes cancels in their
-    /// difference) or processes (each arm its own worker, side by side; HTTP and lifecycle
+    /// How the --pair arms run: alternate (default for command suites: all in one worker
+    /// process, iteration by iteration in a drawn order, so what differs between processes
+    /// cancels in their differences) or processes (each arm its own worker, side by side; HTTP and lifecycle
     /// suites and --measure instructions always run so).
     #[arg(long, value_name = "MODE", requires = "pair")]
     pub pair_mode: Option<String>,

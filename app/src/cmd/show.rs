@@ -23,7 +23,9 @@ pub fn noise(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
     } else {
         let m = &run.meta;
         let pair = match (&m.settings.pair, m.settings.pair_mode) {
-            (Some([a, b]), mode) => format!(", pair {a},{b} ({})", mode.unwrap_or_default()),
+            (Some(arms), mode) => {
+                format!(", pair {} ({})", arms.join(","), mode.unwrap_or_default())
+            }
             _ => String::new(),
         };
         println!(

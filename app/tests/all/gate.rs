@@ -290,13 +290,13 @@ fn run_pair_refuses_bad_arms_in_one_line() {
     for (pair, want) in [
         (
             "wasmtime,wasmtime",
-            "--pair needs two different arms, got 'wasmtime' twice",
+            "--pair needs different arms, got 'wasmtime' twice",
         ),
         (
             "wasmtime,crc32",
-            "--pair takes two runtimes or two tests of the run",
+            "--pair takes runtimes or tests of the run, all of one kind",
         ),
-        ("wasmtime", "--pair takes two runtimes or two tests, A,B"),
+        ("wasmtime", "--pair needs two or more arms, got 'wasmtime'"),
     ] {
         let o = wasmeter(
             &[
@@ -421,6 +421,7 @@ fn alternating_arms_share_one_worker_and_a_failing_arm_fails_alone() {
         return;
     }
     std::fs::copy(&good, tmp.path().join("twin.wasm")).unwrap();
+    std::fs::copy(&good, tmp.path().join("triplet.wasm")).unwrap();
     let run = |modules: &[&str], pair: &str, results: &Path| {
         let mut args = vec!["run"];
         args.extend_from_slice(modules);
@@ -443,11 +444,11 @@ fn alternating_arms_share_one_worker_and_a_failing_arm_fails_alone() {
             .map(|n| tmp.path().join(n).display().to_string())
             .collect()
     };
-    // Two healthy arms: the default for a command suite alternates them in one worker, so
-    // each round's two invocations end together (one worker's wall time for both).
+    // Three healthy arms: the default for a command suite alternates them in one worker,
+    // so each round's three invocations end together (one worker's wall time for all).
     let res = tmp.path().join("ok");
-    let mods = paths(&["good.wasm", "twin.wasm"]);
-    let o = run(&[&mods[0], &mods[1]], "good,twin", &res);
+    let mods = paths(&["good.wasm", "twin.wasm", "triplet.wasm"]);
+    let o = run(&[&mods[0], &mods[1], &mods[2]], "good,twin,triplet", &res);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     for (test, inv, n, failed) in cells_by_test(&v) {
@@ -467,34 +468,63 @@ fn alternating_arms_share_one_worker_and_a_failing_arm_fails_alone() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(records.len(), 6);
+    assert_eq!(records.len(), 9);
     for round in 0..3 {
         let walls: Vec<f64> = records
             .iter()
             .filter(|r| r["invocation"] == round)
             .map(|r| r["wall_ms"].as_f64().unwrap())
             .collect();
-        assert_eq!(walls.len(), 2, "round {round}");
-        assert_eq!(walls[0], walls[1], "round {round}: two workers, not one");
+        assert_eq!(walls.len(), 3, "round {round}");
+        assert!(
+            walls.iter().all(|w| *w == walls[0]),
+            "round {round}: several workers, not one: {walls:?}"
+        );
     }
+    // Any two of the arms diff paired, as arms that alternated.
+    let o = wasmeter(
+        &[
+            "diff",
+            "latest",
+            "--tests",
+            "twin,triplet",
+            "--format",
+            "json",
+        ],
+        &res,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let d: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (d["paired"].as_bool(), d["alternated"].as_bool()),
+        (Some(true), Some(true)),
+        "{d}"
+    );
     // `show --noise` says where the noise lies, and what the pairing cancelled.
     let o = wasmeter(&["show", "latest", "--noise", "--json"], &res);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let n: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(n["cells"].as_array().unwrap().len(), 2);
+    assert_eq!(n["cells"].as_array().unwrap().len(), 3);
     assert!(n["cells"][0]["within_pct"].as_f64().is_some());
-    assert_eq!(n["pairs"][0]["rounds"], 3);
-    assert!(n["pairs"][0]["paired_pct"].as_f64().unwrap() >= 0.0);
+    // Every two of the three arms.
+    let pairs = n["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3, "{n}");
+    for p in pairs {
+        assert_eq!(p["rounds"], 3, "{p}");
+        assert!(p["paired_pct"].as_f64().unwrap() >= 0.0, "{p}");
+    }
 
-    // A failing arm fails only its own cell; the other runs every iteration.
+    // A failing arm fails only its own cell; the others run every iteration.
     let res = tmp.path().join("bad");
-    let mods = paths(&["good.wasm", "bad.wasm"]);
-    let o = run(&[&mods[0], &mods[1]], "good,bad", &res);
+    let mods = paths(&["good.wasm", "bad.wasm", "twin.wasm"]);
+    let o = run(&[&mods[0], &mods[1], &mods[2]], "good,bad,twin", &res);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let cells = cells_by_test(&v);
-    let good = cells.iter().find(|c| c.0 == "good").unwrap();
-    assert_eq!((good.1, good.2, good.3), (3, 6, false), "{cells:?}");
+    for name in ["good", "twin"] {
+        let c = cells.iter().find(|c| c.0 == name).unwrap();
+        assert_eq!((c.1, c.2, c.3), (3, 6, false), "{name}: {cells:?}");
+    }
     assert!(cells.iter().find(|c| c.0 == "bad").unwrap().3, "{cells:?}");
 }
 
@@ -509,7 +539,7 @@ fn pair_mode_refuses_what_cannot_alternate_in_one_line() {
                 "--runtimes",
                 "wasmtime,wasmtime-pooling",
             ][..],
-            "--pair-mode alternate runs both arms in one worker, which only command suites measured by time can (this is a lifecycle suite)",
+            "--pair-mode alternate runs the arms in one worker, which only command suites measured by time can (this is a lifecycle suite)",
         ),
         (
             &[

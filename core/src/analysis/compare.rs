@@ -209,7 +209,7 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
     }
     // HTTP runs: latency at each offered rate is a row of its own, like any other figure
     // (kept out of the geometric means, which are of the tests' primary figures).
-    let indexes: Vec<Index> = runs.iter().map(|r| Index::new(&r.measurements)).collect();
+    let indexes: Vec<Index> = runs.iter().map(Index::of_run).collect();
     for test in tests.clone() {
         let mut rates: Vec<u32> = indexes
             .iter()

@@ -318,12 +318,13 @@ impl Diff {
     }
 
     fn describe_method(&self) -> String {
+        const PAIRED: &str = "paired by round over the rounds both ran (each round's difference of log means): from 6 rounds the Hodges–Lehmann centre with its 95 % signed-rank interval (Wilcoxon), below that the mean with a paired Student-t interval";
         let interval = if self.alternated {
-            "95 % paired Student-t interval over the rounds both ran (each round's difference of log means; the arms alternated in one worker)"
+            format!("{PAIRED}; the arms alternated in one worker")
         } else if self.paired {
-            "95 % paired Student-t interval over the rounds both ran (each round's difference of log means)"
+            PAIRED.to_string()
         } else {
-            "95 % Student-t interval over invocations (Welch)"
+            "95 % Student-t interval over invocations (Welch)".to_string()
         };
         let threshold = if self.threshold_pct > 0.0 {
             format!(
@@ -478,6 +479,8 @@ struct Values<'a> {
     source: &'static str,
     /// Every invocation was busy: the values are kept to be shown, never to decide.
     all_busy: bool,
+    /// [`Groups::first_stage`].
+    first_stage: usize,
 }
 
 impl<'g> Values<'g> {
@@ -494,6 +497,7 @@ impl<'g> Values<'g> {
                 ids: Cow::Borrowed(g.ids),
                 source,
                 all_busy,
+                first_stage: g.first_stage,
             };
         };
         let (mut values, mut starts, mut ids) = (Vec::new(), Vec::new(), Vec::new());
@@ -508,6 +512,7 @@ impl<'g> Values<'g> {
             ids: Cow::Owned(ids),
             source,
             all_busy: false,
+            first_stage: g.first_stage,
         }
     }
 
@@ -516,6 +521,7 @@ impl<'g> Values<'g> {
             values: &self.values,
             starts: &self.starts,
             ids: &self.ids,
+            first_stage: self.first_stage,
         }
     }
 
@@ -552,7 +558,7 @@ impl<'a> Side<'a> {
             }
         }
         Side {
-            index: Index::new(&run.measurements),
+            index: Index::of_run(run),
             failed: run
                 .cells
                 .iter()
@@ -1181,11 +1187,12 @@ fn compare_in_run(
     Ok(d)
 }
 
-/// Whether `x` and `y` are the arms of the run's `--pair`, alternated in one worker.
+/// Whether `x` and `y` are both arms of the run's `--pair`, alternated in one worker.
 fn alternated(run: &SavedRun, x: &str, y: &str) -> bool {
     let s = &run.meta.settings;
     s.pair_mode == Some(crate::store::PairMode::Alternate)
+        && x != y
         && s.pair
             .as_ref()
-            .is_some_and(|[a, b]| (a == x && b == y) || (a == y && b == x))
+            .is_some_and(|arms| arms.iter().any(|a| a == x) && arms.iter().any(|a| a == y))
 }

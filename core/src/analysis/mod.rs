@@ -8,6 +8,8 @@ mod heap;
 mod http;
 mod load;
 mod noise;
+mod normal;
+mod signed_rank;
 mod sizes;
 mod stats;
 mod summary;
@@ -30,10 +32,11 @@ pub use http::{
 };
 pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use noise::{CellNoise, Noise, PairNoise, noise};
+pub use normal::normal_cdf;
 pub use sizes::{CellSizes, cell_sizes};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
-    normal_cdf, paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,
+    paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,
 };
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,

@@ -64,7 +64,8 @@ pub struct Noise {
     pub pairs: Vec<PairNoise>,
 }
 
-/// The noise of every cell of `run` (by its primary measure) and of its pair's arms.
+/// The noise of every cell of `run` (by its primary measure) and of every two of its pair's
+/// arms.
 pub fn noise(run: &SavedRun) -> Noise {
     let index = Index::new(&run.measurements);
     let runtimes: Vec<&str> = run.meta.runtimes.iter().map(|r| r.id.as_str()).collect();
@@ -80,7 +81,13 @@ pub fn noise(run: &SavedRun) -> Noise {
         }
     }
     let mut pairs = Vec::new();
-    if let Some([a, b]) = &run.meta.settings.pair {
+    let arms = run.meta.settings.pair.as_deref().unwrap_or_default();
+    // Every two arms of the pair, in the order given.
+    let twos = arms
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| arms[i + 1..].iter().map(move |b| (a, b)));
+    for (a, b) in twos {
         let by_runtime = runtimes.contains(&a.as_str());
         let shared: &[&str] = if by_runtime { &tests } else { &runtimes };
         for s in shared {
@@ -186,6 +193,7 @@ mod tests {
             values,
             starts,
             ids: &[],
+            first_stage: 0,
         }
     }
 

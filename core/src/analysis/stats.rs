@@ -2,6 +2,8 @@
 //! and the ratio of two cells, with Student-t intervals whose width follows the number of
 //! processes (docs/statistics.md).
 
+use super::normal::normal_cdf;
+use super::signed_rank;
 use serde::{Deserialize, Serialize};
 
 /// Descriptive statistics of a sample, with a 95 % interval of its typical value.
@@ -154,6 +156,13 @@ impl Rng {
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
+    /// Puts `v` in a uniformly drawn order (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
@@ -179,6 +188,9 @@ pub struct Groups<'a> {
     /// interleaved run): what pairs two cells of one run. Empty when not known (then the
     /// groups are invocations 0, 1, …).
     pub ids: &'a [u32],
+    /// The planned invocations of a `--precision` run (0 for any other): the first stage of
+    /// Stein's rule, whose spread alone the interval may use ([`LogMean::of`]).
+    pub first_stage: usize,
 }
 
 impl<'a> Groups<'a> {
@@ -188,6 +200,7 @@ impl<'a> Groups<'a> {
             values,
             starts: &[0],
             ids: &[],
+            first_stage: 0,
         }
     }
 
@@ -198,7 +211,7 @@ impl<'a> Groups<'a> {
 
     /// Each invocation's mean log value with its id: the unit of every interval. `None`
     /// when a value is not positive and finite.
-    fn log_units(&self) -> Option<Vec<(u32, f64)>> {
+    pub fn log_units(&self) -> Option<Vec<(u32, f64)>> {
         (0..self.invocations())
             .map(|i| {
                 let v = self.group(i);
@@ -241,6 +254,9 @@ pub struct LogMean {
     pub var: f64,
     /// Units (invocations, or values of a single invocation).
     pub units: usize,
+    /// Set when the interval is Stein's (a `--precision` run that added rounds): the units
+    /// of the first stage, whose spread `var` carries, on their degrees of freedom.
+    pub stage: Option<usize>,
 }
 
 impl LogMean {
@@ -265,6 +281,27 @@ impl LogMean {
         };
         let n = units.len();
         let mean = units.iter().sum::<f64>() / n as f64;
+        // A `--precision` run chose how many invocations to add from its first stage's
+        // spread (Stein's two-stage rule): its interval is that spread over all of them, on
+        // the first stage's degrees of freedom, which keeps 95 % whatever the stage showed.
+        let first: Vec<f64> = if g.first_stage >= 2 && g.invocations() > g.first_stage {
+            (0..g.invocations())
+                .filter(|&i| (g.id(i) as usize) < g.first_stage)
+                .map(|i| units[i])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if first.len() >= 2 {
+            let m0 = first.iter().sum::<f64>() / first.len() as f64;
+            let s2 = first.iter().map(|u| (u - m0).powi(2)).sum::<f64>() / (first.len() - 1) as f64;
+            return Some(LogMean {
+                mean,
+                var: s2 / n as f64,
+                units: n,
+                stage: Some(first.len()),
+            });
+        }
         let var = if n >= 2 {
             units.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / ((n - 1) * n) as f64
         } else {
@@ -274,12 +311,14 @@ impl LogMean {
             mean,
             var,
             units: n,
+            stage: None,
         })
     }
 
-    /// Degrees of freedom of `var`.
+    /// Degrees of freedom of `var`: the units' less one, or the first stage's under
+    /// Stein's rule.
     pub fn df(&self) -> f64 {
-        self.units as f64 - 1.0
+        self.stage.unwrap_or(self.units) as f64 - 1.0
     }
 
     /// 95 % Student-t interval of the typical value (geometric mean of the units);
@@ -308,6 +347,10 @@ pub struct RatioEstimate {
     pub log_se: f64,
     /// Welch–Satterthwaite degrees of freedom of that error.
     pub df: f64,
+    /// Set when the interval is a signed-rank one (a paired estimate over
+    /// [`signed_rank::MIN_ROUNDS`] rounds or more): the per-round log differences, from
+    /// which its p-values come by the same test.
+    pub rounds: Option<Vec<f64>>,
 }
 
 impl RatioEstimate {
@@ -330,6 +373,12 @@ impl RatioEstimate {
         } else {
             f64::NEG_INFINITY
         };
+        if let Some(d) = &self.rounds {
+            let slower = signed_rank::p_above(d, up);
+            let neg: Vec<f64> = d.iter().map(|x| -x).collect();
+            let faster = signed_rank::p_above(&neg, -down);
+            return (2.0 * slower.min(faster)).min(1.0);
+        }
         if self.log_se <= 0.0 || !self.log_se.is_finite() {
             return if mu > up || mu < down { 0.0 } else { 1.0 };
         }
@@ -383,17 +432,19 @@ pub fn ratio_estimate(
         high: (diff + h).exp(),
         log_se: se,
         df,
+        rounds: None,
     })
 }
 
-/// B/A of two cells of one run, paired by round: the mean of the per-round differences of
-/// their invocations' mean logs, with a Student-t interval on rounds − 1 degrees of
-/// freedom (a paired t-test, not Welch over two independent samples). Round k ran both
-/// cells' k-th invocations close together, so whatever the machine did in that round
-/// (drift, a noisy neighbour) is in both and cancels in the difference; only what differs
-/// between the two processes of a round is left. Rounds that only one side has (a failed
-/// or busy invocation) are left out. `None` with fewer than 2 shared rounds. Returns the
-/// estimate and the rounds it paired.
+/// B/A of two cells of one run, paired by round. Round k ran both cells' k-th invocations
+/// close together, so whatever the machine did in that round (drift, a noisy neighbour) is
+/// in both and cancels in the difference of their mean logs; only what differs between the
+/// two processes of a round is left. From [`signed_rank::MIN_ROUNDS`] rounds the estimate is
+/// the Hodges–Lehmann centre of those differences with its signed-rank interval, so a single
+/// round the host disturbed cannot set the width; below that, their mean with a paired
+/// Student-t interval on rounds − 1 degrees of freedom. Rounds that only one side has (a
+/// failed or busy invocation) are left out. `None` with fewer than 2 shared rounds. Returns
+/// the estimate and the rounds it paired.
 pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)> {
     let d: Vec<f64> = paired_units(a, b)?
         .into_iter()
@@ -403,10 +454,26 @@ pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)>
     if n < 2 {
         return None;
     }
+    let df = (n - 1) as f64;
+    if let Some((centre, lo, hi)) = signed_rank::interval(&d) {
+        // The Student-t error the interval's width would have: for anything that reads
+        // an error rather than the interval.
+        let se = (hi - lo) / 2.0 / t_quantile(0.975, df);
+        return Some((
+            RatioEstimate {
+                ratio: centre.exp(),
+                low: lo.exp(),
+                high: hi.exp(),
+                log_se: se,
+                df,
+                rounds: Some(d),
+            },
+            n,
+        ));
+    }
     let mean = d.iter().sum::<f64>() / n as f64;
     let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / ((n - 1) * n) as f64;
     let se = var.sqrt();
-    let df = (n - 1) as f64;
     let h = t_quantile(0.975, df) * se;
     Some((
         RatioEstimate {
@@ -415,6 +482,7 @@ pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)>
             high: (mean + h).exp(),
             log_se: se,
             df,
+            rounds: None,
         },
         n,
     ))
@@ -547,29 +615,6 @@ pub fn t_quantile(p: f64, df: f64) -> f64 {
     0.5 * (lo + hi)
 }
 
-/// Standard normal distribution function, from erfc (Numerical Recipes' erfcc: fractional
-/// error below 1.2e-7 everywhere).
-pub fn normal_cdf(x: f64) -> f64 {
-    let z = (x / std::f64::consts::SQRT_2).abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let erfc = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 {
-        1.0 - 0.5 * erfc
-    } else {
-        0.5 * erfc
-    }
-}
-
 /// Benjamini–Hochberg adjusted p-values (same order as given): rows of one diff are many
 /// comparisons, and at 95 % one in twenty would fire by chance alone without this.
 pub fn bh_adjust(p: &[f64]) -> Vec<f64> {
@@ -654,6 +699,7 @@ mod tests {
             values: &v,
             starts: &[0, 2],
             ids: &[],
+            first_stage: 0,
         })
         .unwrap();
         assert_eq!(m.units, 2);
@@ -718,11 +764,13 @@ mod tests {
                     values: &va,
                     starts: &sa,
                     ids: &[],
+                    first_stage: 0,
                 },
                 Groups {
                     values: &vb,
                     starts: &sb,
                     ids: &[],
+                    first_stage: 0,
                 },
             );
             let h = ratio_estimate(&ga, &gb, None).unwrap();
@@ -736,11 +784,13 @@ mod tests {
                     values: &va,
                     starts: &sa,
                     ids: &[],
+                    first_stage: 0,
                 },
                 &Groups {
                     values: &vb,
                     starts: &sb,
                     ids: &[],
+                    first_stage: 0,
                 },
                 None,
             )

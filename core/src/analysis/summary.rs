@@ -211,11 +211,12 @@ struct Series {
 }
 
 impl Series {
-    fn groups(&self) -> Groups<'_> {
+    fn groups(&self, first_stage: usize) -> Groups<'_> {
         Groups {
             values: &self.values,
             starts: &self.starts,
             ids: &self.ids,
+            first_stage,
         }
     }
 }
@@ -227,6 +228,8 @@ pub struct Index<'a> {
     map: HashMap<Key, Series>,
     /// The phases of each (runtime, test), sorted: a lookup, not a scan of every key.
     phases: HashMap<(u32, u32), Vec<Phase>>,
+    /// [`Groups::first_stage`] of every group.
+    first_stage: usize,
 }
 
 impl<'a> Index<'a> {
@@ -270,7 +273,22 @@ impl<'a> Index<'a> {
             v.sort();
             v.dedup();
         }
-        Index { names, map, phases }
+        Index {
+            names,
+            map,
+            phases,
+            first_stage: 0,
+        }
+    }
+
+    /// Indexes a saved run's measurements; a `--precision` run's groups carry its first
+    /// stage (the planned invocations), so their intervals are Stein's.
+    pub fn of_run(run: &'a SavedRun) -> Index<'a> {
+        let mut index = Index::new(&run.measurements);
+        if run.meta.settings.precision.is_some() {
+            index.first_stage = run.meta.settings.invocations as usize;
+        }
+        index
     }
 
     /// Values of one key.
@@ -281,7 +299,9 @@ impl<'a> Index<'a> {
     /// Values of one key, grouped by invocation.
     pub fn groups(&self, rt: &str, test: &str, phase: Phase, metric: Metric) -> Option<Groups<'_>> {
         let (rt, test) = (*self.names.get(rt)?, *self.names.get(test)?);
-        self.map.get(&(rt, test, phase, metric)).map(Series::groups)
+        self.map
+            .get(&(rt, test, phase, metric))
+            .map(|s| s.groups(self.first_stage))
     }
 
     /// The phases a cell has values of, in order ([`Phase::Throughput`] levels included).
@@ -331,7 +351,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let run_id = run.meta.id.as_str();
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
-    let index = Index::new(&run.measurements);
+    let index = Index::of_run(run);
     // What a cell without values (a failed one) is compared by.
     let default_primary = match run.meta.suite_kind {
         SuiteKind::Lifecycle => Phase::Instantiate,

@@ -212,7 +212,7 @@ impl<'a> Report<'a> {
         let runs = runs
             .into_iter()
             .map(|(run, summary)| {
-                let index = Index::new(&run.measurements);
+                let index = Index::of_run(run);
                 let distributions = summary
                     .cells
                     .iter()

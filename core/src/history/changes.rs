@@ -153,9 +153,7 @@ impl Segment {
             let mut rng = Rng::new(o.seed ^ ((start as u64) << 32) ^ end as u64);
             let mut p = order;
             for _ in 0..o.permutations {
-                for i in (1..p.len()).rev() {
-                    p.swap(i, rng.below(i + 1));
-                }
+                rng.shuffle(&mut p);
                 permuted.push(best_cut(&p, values, rank, o.min_segment).map_or(0.0, |(_, q)| q));
             }
         }

@@ -1,6 +1,6 @@
 //! The runner's loop: one worker process per cell, watched for progress, memory and time.
 
-use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Partner, WorkerMsg};
+use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Partners, WorkerMsg};
 use super::{Event, NO_LIBRARY, NO_NATIVE, Plan, RunnerError, cross_check};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
@@ -261,9 +261,9 @@ fn run_cells(
         &plan.suite.name,
     );
     let mut queue = plan.schedule();
-    // With `--pair-mode alternate`, each cell's partner, run in its worker.
+    // With `--pair-mode alternate`, each cell's group, run in one worker.
     let alternate = match plan.settings.pair_mode {
-        Some(crate::store::PairMode::Alternate) => plan.partners(),
+        Some(crate::store::PairMode::Alternate) => plan.pair_groups(),
         _ => None,
     };
     let mut together = std::collections::HashSet::new();
@@ -298,15 +298,15 @@ fn run_cells(
         if invocation >= 1 && super::precision::over_budget(plan, started) {
             break;
         }
-        // Alternating pairs: the partner's invocation runs in this worker too (unless it
-        // ended before a resume or its cell failed), and is skipped when its turn comes.
+        // Alternating groups: the other arms' invocations run in this worker too (unless
+        // one ended before a resume or its cell failed), and are skipped when their turn
+        // comes.
         let mut indexes = vec![index];
-        if let Some(p) = alternate.as_ref().and_then(|a| a[index])
-            && !state[p].failed
-            && !has(cells[p].0, cells[p].1, invocation)
-        {
-            indexes.push(p);
-            together.insert((p, invocation));
+        for &p in alternate.as_ref().map_or(&[][..], |a| &a[index]) {
+            if p != index && !state[p].failed && !has(cells[p].0, cells[p].1, invocation) {
+                indexes.push(p);
+                together.insert((p, invocation));
+            }
         }
         for (k, &i) in indexes.iter().enumerate() {
             let _ = events.send(Event::CellStarted {
@@ -486,7 +486,8 @@ fn make_scratch(dir: &Path) -> Result<(), Failure> {
 struct CellCtx<'a> {
     plan: &'a Plan,
     invocation: u32,
-    /// The cell, and with `--pair-mode alternate` its partner, run in one worker.
+    /// The cell, and with `--pair-mode alternate` the other arms of its group, run in one
+    /// worker.
     arms: Vec<Arm<'a>>,
     /// The arms the worker runs, by the arm number of its reports.
     live: Vec<usize>,
@@ -560,7 +561,7 @@ fn kill_group(pgid: u32) {
 
 impl CellCtx<'_> {
     /// The worker's spec: every arm that could be prepared (one that could not has its
-    /// failure set), the second as the first's partner; `None` when none could.
+    /// failure set), the others as the first's partners; `None` when none could.
     fn spec(
         &mut self,
         compiler: Result<&NativeCompiler, &String>,
@@ -578,8 +579,9 @@ impl CellCtx<'_> {
         }
         let mut specs = specs.into_iter();
         let mut spec = specs.next()?;
-        spec.partner = specs.next().map(|b| Partner {
-            spec: Box::new(b),
+        let others: Vec<CellSpec> = specs.collect();
+        spec.partners = (!others.is_empty()).then(|| Partners {
+            arms: others,
             seed: self.plan.settings.seed
                 ^ u64::from(self.invocation).rotate_left(32)
                 ^ self.arms[0].index as u64,
@@ -734,7 +736,7 @@ impl CellCtx<'_> {
                 answer_file,
             }),
             instructions_dir,
-            partner: None,
+            partners: None,
             profile: self
                 .plan
                 .settings
@@ -790,7 +792,7 @@ impl CellCtx<'_> {
             runs: self.plan.settings.runs,
             work,
             instructions_dir: None,
-            partner: None,
+            partners: None,
             profile: None,
         }
     }
@@ -886,8 +888,8 @@ impl CellCtx<'_> {
                 });
         }
         let _ = std::fs::remove_dir_all(&spec.job.scratch);
-        if let Some(p) = &spec.partner {
-            let _ = std::fs::remove_dir_all(&p.spec.job.scratch);
+        for p in spec.partners.iter().flat_map(|p| &p.arms) {
+            let _ = std::fs::remove_dir_all(&p.job.scratch);
         }
         result
     }
@@ -1053,7 +1055,7 @@ impl CellCtx<'_> {
                     });
                 }
                 // A cell alone stops at its failure; an alternating worker goes on with the
-                // other arm and says when it is done.
+                // other arms and says when it is done.
                 Ok(Line::Msg(WorkerMsg::Failed { failure, arm, .. })) => {
                     match self.live.get(usize::from(arm)) {
                         Some(&k) if self.live.len() > 1 => self.arms[k].failure = Some(failure),
@@ -1074,7 +1076,7 @@ impl CellCtx<'_> {
                     }
                 }
                 Ok(Line::Msg(WorkerMsg::Note { text })) => {
-                    // A note concerns the cell (both arms of a pair run the same way).
+                    // A note concerns the cell (every arm of a group runs the same way).
                     for &k in &self.live {
                         if !self.arms[k].notes.contains(&text) {
                             self.arms[k].notes.push(text.clone());
@@ -1096,7 +1098,7 @@ impl CellCtx<'_> {
             if now >= next_sample {
                 next_sample = now + interval;
                 let r = sampler.sample();
-                // One worker for both arms of an alternating pair: each cell's graph shows it.
+                // One worker for every arm of an alternating group: each cell's graph shows it.
                 for &k in &self.live {
                     let a = &self.arms[k];
                     let row = SampleRow {

@@ -278,13 +278,14 @@ impl Plan {
                     .join("; ")
             )));
         }
-        if let Some([a, b]) = &req.pair {
-            check_pair(a, b, &tests, &runtimes, req.order)?;
+        let pair = req.pair.as_deref().map(|arms| pair_arms(arms, &runtimes));
+        if let Some(arms) = &pair {
+            check_pair(arms, &tests, &runtimes, req.order)?;
         }
         let pair_mode = pair_mode(&req, kind)?;
         if req.profile.is_some() && pair_mode == Some(PairMode::Alternate) {
             return Err(PlanError::Invalid(
-                "--profile samples one runtime per worker; an alternating pair runs two in one: add --pair-mode processes".into(),
+                "--profile samples one runtime per worker; an alternating pair runs its arms in one: add --pair-mode processes".into(),
             ));
         }
         if let Some(p) = req.precision {
@@ -293,6 +294,12 @@ impl Plan {
                 return Err(PlanError::Invalid(
                     "--precision adds rounds; it cannot go with --order sequential".into(),
                 ));
+            }
+            if req.invocations < 2 {
+                return Err(PlanError::Invalid(format!(
+                    "--precision decides how many rounds to add from the planned ones' spread, which takes --invocations 2 or more (3 or more keeps it from asking for the cap), not {}",
+                    req.invocations
+                )));
             }
         }
         let http = kind.is_http().then(|| {
@@ -346,7 +353,7 @@ impl Plan {
                 baseline,
                 http,
                 plan_hash: req.plan_hash,
-                pair: req.pair,
+                pair,
                 pair_mode,
                 precision: req.precision,
                 profile: req.profile,
@@ -389,96 +396,140 @@ impl Plan {
     }
 
     /// One round of an interleaved run (of `only` these cells, else all): the cells in an
-    /// order shuffled by the seed and the round; with `--pair`, each pair side by side as
-    /// one unit, A or B first by a coin of the same seed (so neither arm always runs on a
-    /// machine the other has just warmed).
+    /// order shuffled by the seed and the round; with `--pair`, each group of arms side by
+    /// side as one unit, in an order drawn by the same seed (so no arm always runs on a
+    /// machine another has just warmed).
     pub fn round_order(&self, round: u32, only: Option<&[usize]>) -> Vec<(usize, u32)> {
         let n = self.cells().len();
-        let partner = self.partners().unwrap_or_else(|| vec![None; n]);
+        let groups = self.pair_groups().unwrap_or_else(|| vec![Vec::new(); n]);
         let wanted = |c: usize| only.is_none_or(|o| o.contains(&c));
         let mut rng =
             crate::analysis::Rng::new(self.settings.seed ^ u64::from(round).rotate_left(32));
         let mut units: Vec<Vec<usize>> = (0..n)
-            .filter(|c| {
-                // A pair is one unit, listed at its first cell; wanted if either arm is.
-                match partner[*c] {
-                    Some(p) => p > *c && (wanted(*c) || wanted(p)),
-                    None => wanted(*c),
-                }
-            })
-            .map(|c| {
-                let mut u = vec![c];
-                u.extend(partner[c]);
-                u
+            .filter_map(|c| match groups[c].as_slice() {
+                [] => wanted(c).then(|| vec![c]),
+                // A group is one unit, listed at its first cell; wanted if any arm is.
+                g if g[0] == c && g.iter().any(|&x| wanted(x)) => Some(g.to_vec()),
+                _ => None,
             })
             .collect();
-        // Fisher–Yates.
-        for i in (1..units.len()).rev() {
-            units.swap(i, rng.below(i + 1));
-        }
-        let paired = self.settings.pair.is_some();
+        rng.shuffle(&mut units);
         units
             .into_iter()
             .flat_map(|mut u| {
-                if paired && rng.below(2) == 1 {
-                    u.reverse();
+                if u.len() > 1 {
+                    rng.shuffle(&mut u);
                 }
                 u.into_iter().map(move |c| (c, round))
             })
             .collect()
     }
 
-    /// With `--pair A,B`: for each cell, the cell it runs beside (A's cell → B's, B's →
-    /// A's, others none; an arm with no cell for a test runs alone).
-    pub fn partners(&self) -> Option<Vec<Option<usize>>> {
-        let [a, b] = self.settings.pair.as_ref()?;
+    /// With `--pair A,B[,C…]`: for each cell, the cells of its group in ascending order (the
+    /// arms' cells that share its test, for runtime arms, or its runtime, for test arms;
+    /// itself included), empty for a cell that is no arm. An arm with no cell for a test
+    /// runs beside the others that have one; a group of one cell is no group.
+    pub fn pair_groups(&self) -> Option<Vec<Vec<usize>>> {
+        let arms = self.settings.pair.as_ref()?;
         let cells = self.cells();
-        let runtimes = [a, b].map(|x| self.runtimes.iter().any(|r| &r.id == x));
-        let tests = [a, b].map(|x| self.tests.iter().any(|t| &t.name == x));
-        let at =
-            |rt: &str, test: &str| cells.iter().position(|(r, t)| r.id == rt && t.name == test);
-        let partner = cells
+        let by_runtime = arms
             .iter()
-            .map(|(r, t)| match (runtimes, tests) {
-                ([true, true], _) if &r.id == a => at(b, &t.name),
-                ([true, true], _) if &r.id == b => at(a, &t.name),
-                (_, [true, true]) if &t.name == a => at(&r.id, b),
-                (_, [true, true]) if &t.name == b => at(&r.id, a),
-                _ => None,
+            .all(|x| self.runtimes.iter().any(|r| &r.id == x));
+        let arm_of = |(r, t): &(&RuntimeInfo, &TestCase)| {
+            let name = if by_runtime { &r.id } else { &t.name };
+            arms.contains(name)
+        };
+        let shared = |(r, t): &(&RuntimeInfo, &TestCase)| {
+            if by_runtime {
+                t.name.clone()
+            } else {
+                r.id.clone()
+            }
+        };
+        let groups = cells
+            .iter()
+            .map(|c| {
+                if !arm_of(c) {
+                    return Vec::new();
+                }
+                let g: Vec<usize> = (0..cells.len())
+                    .filter(|&j| arm_of(&cells[j]) && shared(&cells[j]) == shared(c))
+                    .collect();
+                if g.len() > 1 { g } else { Vec::new() }
             })
             .collect();
-        Some(partner)
+        Some(groups)
     }
 }
 
-/// Checks `--pair A,B`: two different runtimes, or two different tests, of the plan, in
+/// The arms of `--pair` with the groups `all`, `embedded` and `cli` expanded to the run's
+/// runtimes of that kind, in the run's order (a runtime a group adds again is left out; a
+/// name given twice stays, for [`check_pair`] to refuse).
+fn pair_arms(arms: &[String], runtimes: &[RuntimeInfo]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in arms {
+        let group: Vec<&RuntimeInfo> = match a.as_str() {
+            "all" => runtimes.iter().collect(),
+            "embedded" => runtimes
+                .iter()
+                .filter(|r| r.kind == RuntimeKind::Embedded)
+                .collect(),
+            "cli" => runtimes
+                .iter()
+                .filter(|r| r.kind == RuntimeKind::Cli)
+                .collect(),
+            _ => {
+                out.push(a.clone());
+                continue;
+            }
+        };
+        for r in group {
+            if !out.contains(&r.id) {
+                out.push(r.id.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Checks `--pair A,B[,C…]`: two or more different runtimes, or tests, of the plan, in
 /// rounds.
 fn check_pair(
-    a: &str,
-    b: &str,
+    arms: &[String],
     tests: &[TestCase],
     runtimes: &[RuntimeInfo],
     order: RunOrder,
 ) -> Result<(), PlanError> {
-    if a == b {
+    if arms.len() < 2 {
         return Err(PlanError::Invalid(format!(
-            "--pair needs two different arms, got '{a}' twice"
+            "--pair needs two or more arms, got '{}'",
+            arms.join(",")
+        )));
+    }
+    if let Some((_, a)) = arms
+        .iter()
+        .enumerate()
+        .find(|(i, a)| arms[..*i].contains(a))
+    {
+        return Err(PlanError::Invalid(format!(
+            "--pair needs different arms, got '{a}' twice"
         )));
     }
     if order == RunOrder::Sequential {
         return Err(PlanError::Invalid(
-            "--pair runs the two arms side by side in every round; it cannot go with --order sequential"
+            "--pair runs its arms side by side in every round; it cannot go with --order sequential"
                 .into(),
         ));
     }
-    let rt = |x: &str| runtimes.iter().any(|r| r.id == x);
-    let test = |x: &str| tests.iter().any(|t| t.name == x);
-    if (rt(a) && rt(b)) || (test(a) && test(b)) {
+    let rt = |x: &String| runtimes.iter().any(|r| &r.id == x);
+    let test = |x: &String| tests.iter().any(|t| &t.name == x);
+    if arms.iter().all(rt) || arms.iter().all(test) {
         return Ok(());
     }
     let list = |v: Vec<&str>| v.join(", ");
     Err(PlanError::Invalid(format!(
-        "--pair takes two runtimes or two tests of the run, not '{a},{b}' (runtimes: {}; tests: {})",
+        "--pair takes runtimes or tests of the run, all of one kind, not '{}' (runtimes: {}; tests: {})",
+        arms.join(","),
         list(runtimes.iter().map(|r| r.id.as_str()).collect()),
         list(tests.iter().map(|t| t.name.as_str()).collect())
     )))
@@ -495,7 +546,7 @@ fn pair_mode(req: &RunRequest, kind: SuiteKind) -> Result<Option<PairMode>, Plan
             "--pair-mode says how the arms of --pair run; give --pair A,B too".into(),
         )),
         (Some(_), Some(PairMode::Alternate)) if !can_alternate => Err(PlanError::Invalid(format!(
-            "--pair-mode alternate runs both arms in one worker, which only command suites measured by time can (this is a {kind} suite{})",
+            "--pair-mode alternate runs the arms in one worker, which only command suites measured by time can (this is a {kind} suite{})",
             if req.measure.is_time() {
                 ""
             } else {

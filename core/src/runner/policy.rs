@@ -197,9 +197,9 @@ pub struct RunChoices {
     /// HTTP suites: the load (ignored for other kinds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpSettings>,
-    /// Two runtimes or two tests whose invocations run side by side in every round.
+    /// Two or more runtimes, or tests, whose invocations run side by side in every round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pair: Option<[String; 2]>,
+    pub pair: Option<Vec<String>>,
     /// How the pair's arms share the machine (default: alternating in one worker for
     /// command suites measured by time, else processes side by side).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -49,8 +49,8 @@ pub struct RunRequest {
     pub http: Option<HttpSettings>,
     /// The hash of the plan file this request came from, saved with the run.
     pub plan_hash: Option<String>,
-    /// Two runtimes or two tests whose invocations run side by side in every round.
-    pub pair: Option<[String; 2]>,
+    /// Two or more runtimes, or tests, whose invocations run side by side in every round.
+    pub pair: Option<Vec<String>>,
     /// How the pair's arms share the machine; `None`: [`PairMode::Alternate`] where it can
     /// (a command suite measured by time), else [`PairMode::Processes`].
     pub pair_mode: Option<PairMode>,

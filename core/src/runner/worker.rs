@@ -29,21 +29,22 @@ pub struct CellSpec {
     /// count goes; the runner reads it when the worker has exited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions_dir: Option<PathBuf>,
-    /// The other arm of `run --pair A,B --pair-mode alternate` (a command cell too): run in
-    /// this worker, iteration by iteration with this one.
+    /// The other arms of `run --pair A,B[,C…] --pair-mode alternate` (command cells too):
+    /// run in this worker, iteration by iteration with this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub partner: Option<Partner>,
+    pub partners: Option<Partners>,
     /// Set with `run --profile`: the measured iterations' execute phase is sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<crate::profile::ProfileSpec>,
 }
 
-/// The second arm of a cell that alternates two in one worker: its reports carry arm 1.
+/// The other arms of a cell that alternates several in one worker: the k-th one's reports
+/// carry arm k + 1.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Partner {
-    /// The arm's own cell.
-    pub spec: Box<CellSpec>,
-    /// Seed of the coin that says, each iteration, which arm goes first.
+pub struct Partners {
+    /// The arms' own cells.
+    pub arms: Vec<CellSpec>,
+    /// Seed of the draw that orders the arms each iteration.
     pub seed: u64,
 }
 
@@ -287,8 +288,8 @@ pub fn worker_main(input: impl Read, mut output: impl Write) -> i32 {
 
 /// A command cell: the check step, if any, then every iteration.
 fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Write) -> i32 {
-    if let Some(partner) = &spec.partner {
-        return alternating_cells(spec, partner, out);
+    if let Some(partners) = &spec.partners {
+        return alternating_cells(spec, partners, out);
     }
     // A profiled cell: the engine is asked for a perf map before it is made, and may run
     // a named copy of the module (the same code).
@@ -333,49 +334,47 @@ fn command_runtime(
     Ok(Some(rt))
 }
 
-/// Two command cells in one worker, iteration by iteration, which goes first by a coin:
-/// whatever this process and this moment of the machine do to one arm, they do to the
-/// other. An arm that fails reports it and the other goes on alone.
-fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i32 {
-    let b = partner.spec.as_ref();
-    let mut coin = crate::analysis::Rng::new(partner.seed);
-    // The arms' runtimes are made in an order the coin picks too: the engine made second
-    // in a process tore instances down up to 1.9× slower than the first, identical modules
-    // alike (a same-code pair's teardown was called slower), so neither arm may always be it.
-    let mut arms = Vec::with_capacity(2);
-    let mut made = [(0u8, a), (1, b)];
-    if coin.below(2) == 1 {
-        made.reverse();
-    }
-    for (k, spec) in made {
+/// Command cells in one worker, iteration by iteration, in an order drawn afresh each
+/// iteration: whatever this process and this moment of the machine do to one arm, they do
+/// to the others. An arm that fails reports it and the others go on without it.
+fn alternating_cells(a: &CellSpec, partners: &Partners, out: &mut impl Write) -> i32 {
+    let mut rng = crate::analysis::Rng::new(partners.seed);
+    let specs: Vec<&CellSpec> = std::iter::once(a).chain(&partners.arms).collect();
+    // The arms' runtimes are made in a drawn order too: the engine made second in a
+    // process tore instances down up to 1.9× slower than the first, identical modules
+    // alike (a same-code pair's teardown was called slower), so no arm may always be it.
+    let mut made: Vec<usize> = (0..specs.len()).collect();
+    rng.shuffle(&mut made);
+    let mut arms: Vec<Option<ArmRun>> = (0..specs.len()).map(|_| None).collect();
+    for k in made {
+        let spec = specs[k];
         let CellWork::Command(cmd) = &spec.work else {
             eprintln!("wasmeter worker: only command cells alternate");
             return 2;
         };
-        let rt = match command_runtime(spec, &spec.runtime, cmd, out) {
-            Ok(Some(rt)) => Some(rt),
+        match command_runtime(spec, &spec.runtime, cmd, out) {
+            Ok(Some(rt)) => arms[k] = Some((spec, cmd, rt)),
             Ok(None) => return 1,
             Err(failure) => {
                 let msg = WorkerMsg::Failed {
                     iteration: 0,
                     failure,
-                    arm: k,
+                    arm: k as u8,
                 };
                 if send(out, &msg).is_err() {
                     return 1;
                 }
-                None
             }
-        };
-        arms.push((k, spec, cmd, rt));
+        }
     }
-    arms.sort_by_key(|(k, ..)| *k);
-    let rounds = (a.warmup + a.runs).max(b.warmup + b.runs);
+    let rounds = specs.iter().map(|s| s.warmup + s.runs).max().unwrap_or(0);
+    let mut order: Vec<usize> = (0..specs.len()).collect();
     for i in 0..rounds {
-        let first = coin.below(2);
-        for at in [first, 1 - first] {
-            let (k, spec, cmd, slot) = &mut arms[at];
-            let Some(rt) = slot.as_ref() else { continue };
+        rng.shuffle(&mut order);
+        for &k in &order {
+            let Some((spec, cmd, rt)) = &arms[k] else {
+                continue;
+            };
             if i >= spec.warmup + spec.runs {
                 continue;
             }
@@ -388,14 +387,14 @@ fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i
                     warmup: i < spec.warmup,
                     values,
                     histograms: Vec::new(),
-                    arm: *k,
+                    arm: k as u8,
                 },
                 Err(failure) => {
-                    *slot = None;
+                    arms[k] = None;
                     WorkerMsg::Failed {
                         iteration: i,
                         failure,
-                        arm: *k,
+                        arm: k as u8,
                     }
                 }
             };
@@ -407,6 +406,9 @@ fn alternating_cells(a: &CellSpec, partner: &Partner, out: &mut impl Write) -> i
     let _ = send(out, &WorkerMsg::Done);
     0
 }
+
+/// One arm of an alternating worker: its cell, its command, its runtime.
+type ArmRun<'a> = (&'a CellSpec, &'a CommandJob, Box<dyn runtime::Runtime>);
 
 /// Reads a JSON spec from `input`: how the runner hands a cell to a worker, and a worker
 /// a gateway to its server process.

@@ -163,12 +163,12 @@ pub struct RunSettings {
     /// plan, on any machine, are comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan_hash: Option<String>,
-    /// Two arms (runtimes or tests of the run) whose invocations ran side by side, A then B
-    /// or B then A, in every round (`run --pair A,B`): a diff of them is paired as tightly
-    /// as separate processes allow.
+    /// Two or more arms (runtimes, or tests, of the run) whose invocations ran side by side,
+    /// in an order drawn each round (`run --pair A,B[,C…]`): a diff of any two of them is
+    /// paired by round. Runs saved before more arms could pair hold two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pair: Option<[String; 2]>,
-    /// How the two arms of `pair` ran: in one worker process, iteration by iteration, or in
+    pub pair: Option<Vec<String>>,
+    /// How the arms of `pair` ran: in one worker process, iteration by iteration, or in
     /// processes of their own side by side (runs saved before there was a choice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair_mode: Option<PairMode>,

@@ -168,9 +168,9 @@ fn committed_wasm_matches_its_sources_in_every_suite() {
     }
 }
 
-/// The plan of `--pair a,b` over the compute suite's first three tests on three embedded
+/// The plan of `--pair a,b[,c]` over the compute suite's first three tests on three embedded
 /// runtimes.
-fn paired_plan(pair: [&str; 2], tests: &[&str]) -> Result<wasmeter_core::runner::Plan, String> {
+fn paired_plan(pair: &[&str], tests: &[&str]) -> Result<wasmeter_core::runner::Plan, String> {
     use wasmeter_core::runner::{Plan, RunChoices, RunRequest};
     Plan::new(RunRequest::from_choices(
         suite(),
@@ -179,7 +179,7 @@ fn paired_plan(pair: [&str; 2], tests: &[&str]) -> Result<wasmeter_core::runner:
             runtimes: vec!["wasmtime".into(), "wasmtime-pooling".into(), "wasmi".into()],
             invocations: Some(5),
             seed: Some(42),
-            pair: Some(pair.map(str::to_string)),
+            pair: Some(pair.iter().map(|a| a.to_string()).collect()),
             ..RunChoices::default()
         },
         Config::default(),
@@ -207,10 +207,10 @@ fn paired_arms_run_side_by_side_in_every_round() {
     let tests: Vec<&str> = names.iter().map(String::as_str).collect();
     // Two runtimes: each test's wasmtime and wasmtime-pooling invocations of a round are
     // adjacent, in both orders over the run; every cell runs once a round.
-    let plan = paired_plan(["wasmtime", "wasmtime-pooling"], &tests).unwrap();
+    let plan = paired_plan(&["wasmtime", "wasmtime-pooling"], &tests).unwrap();
     assert_eq!(
         plan.settings.pair,
-        Some(["wasmtime".to_string(), "wasmtime-pooling".to_string()])
+        Some(vec!["wasmtime".to_string(), "wasmtime-pooling".to_string()])
     );
     let cells = plan.cells();
     let s = plan.schedule();
@@ -243,7 +243,7 @@ fn paired_arms_run_side_by_side_in_every_round() {
     }
     assert!(a_first > 0 && b_first > 0, "{a_first} vs {b_first}");
     // Two tests: each runtime's cells of the two tests are adjacent.
-    let plan = paired_plan([tests[0], tests[2]], &tests).unwrap();
+    let plan = paired_plan(&[tests[0], tests[2]], &tests).unwrap();
     let cells = plan.cells();
     let s = plan.schedule();
     for round in 0..5u32 {
@@ -258,18 +258,60 @@ fn paired_arms_run_side_by_side_in_every_round() {
             assert_eq!(at(tests[0]).abs_diff(at(tests[2])), 1, "{rt}: {order:?}");
         }
     }
+    // Three arms, named as the group `embedded`: each test's three cells run as one block
+    // every round, in an order drawn per round, so each arm leads in some round.
+    let plan = paired_plan(&["embedded"], &tests).unwrap();
+    let arms = ["wasmtime", "wasmtime-pooling", "wasmi"];
+    assert_eq!(
+        plan.settings.pair,
+        Some(arms.iter().map(|a| a.to_string()).collect())
+    );
+    let cells = plan.cells();
+    let groups = plan.pair_groups().unwrap();
+    let s = plan.schedule();
+    let mut led = std::collections::BTreeSet::new();
+    for round in 0..5u32 {
+        let order = round_of(&s, round);
+        for t in &tests {
+            let mut at: Vec<usize> = arms
+                .iter()
+                .map(|rt| {
+                    order
+                        .iter()
+                        .position(|c| cells[*c].0.id == *rt && cells[*c].1.name == *t)
+                        .unwrap()
+                })
+                .collect();
+            let lead = arms[(0..3).min_by_key(|&k| at[k]).unwrap()];
+            led.insert(lead);
+            at.sort();
+            assert_eq!(at[2] - at[0], 2, "round {round}, {t}: {order:?}");
+            // Every arm's group is the test's three cells.
+            let c = order[at[0]];
+            assert_eq!(groups[c].len(), 3);
+            assert!(groups[c].iter().all(|&x| cells[x].1.name == *t));
+        }
+    }
+    assert_eq!(led.len(), 3, "{led:?}");
     // Bad arms: one line each.
-    let e = paired_plan(["wasmtime", "wasmtime"], &tests).unwrap_err();
-    assert!(
-        e.contains("two different arms, got 'wasmtime' twice"),
-        "{e}"
-    );
-    let e = paired_plan(["wasmtime", tests[0]], &tests).unwrap_err();
-    assert!(
-        e.contains("--pair takes two runtimes or two tests of the run"),
-        "{e}"
-    );
-    assert_eq!(e.lines().count(), 1, "{e}");
+    for (pair, want) in [
+        (
+            &["wasmtime", "wasmtime"][..],
+            "--pair needs different arms, got 'wasmtime' twice",
+        ),
+        (
+            &["wasmtime", tests[0]][..],
+            "--pair takes runtimes or tests of the run, all of one kind",
+        ),
+        (
+            &["wasmtime"][..],
+            "--pair needs two or more arms, got 'wasmtime'",
+        ),
+    ] {
+        let e = paired_plan(pair, &tests).unwrap_err();
+        assert!(e.contains(want), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
 }
 
 #[test]
@@ -281,7 +323,7 @@ fn a_cell_left_out_as_not_applicable_is_never_scheduled_and_its_partner_runs_alo
         .map(|t| t.name.clone())
         .collect();
     let tests: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut plan = paired_plan(["wasmtime", "wasmtime-pooling"], &tests).unwrap();
+    let mut plan = paired_plan(&["wasmtime", "wasmtime-pooling"], &tests).unwrap();
     let all = plan.cells().len();
     plan.not_applicable
         .push(wasmeter_core::store::NotApplicable {
@@ -302,13 +344,12 @@ fn a_cell_left_out_as_not_applicable_is_never_scheduled_and_its_partner_runs_alo
             .position(|(r, x)| r.id == rt && x.name == t)
             .unwrap()
     };
-    let partner = plan.partners().unwrap();
-    assert_eq!(
-        partner[at("wasmtime", tests[0])],
-        Some(at("wasmtime-pooling", tests[0]))
-    );
-    assert_eq!(partner[at("wasmtime", tests[1])], None);
-    assert_eq!(partner[at("wasmi", tests[1])], None);
+    let groups = plan.pair_groups().unwrap();
+    let mut pair = vec![at("wasmtime", tests[0]), at("wasmtime-pooling", tests[0])];
+    pair.sort();
+    assert_eq!(groups[at("wasmtime", tests[0])], pair);
+    assert!(groups[at("wasmtime", tests[1])].is_empty());
+    assert!(groups[at("wasmi", tests[1])].is_empty());
     // Every remaining cell once a round, the left-out one never.
     let s = plan.schedule();
     assert_eq!(s.len(), cells.len() * 5);

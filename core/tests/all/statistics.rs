@@ -915,7 +915,7 @@ fn busy_rounds_count_for_arms_that_alternated_in_one_worker_only() {
     let d = compare_runtimes(&run, "x", "y", &opts).unwrap();
     assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));
     // Paired in processes side by side: still left out.
-    run.meta.settings.pair = Some(["x".into(), "y".into()]);
+    run.meta.settings.pair = Some(vec!["x".into(), "y".into()]);
     run.meta.settings.pair_mode = Some(PairMode::Processes);
     let d = compare_runtimes(&run, "x", "y", &opts).unwrap();
     assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));

@@ -128,8 +128,9 @@ pub struct SettingsPane {
     pub baseline: String,
     /// Label stored with the run.
     pub label: String,
-    /// Two runtimes or two tests run side by side in every round (`--pair`); `None`: no pair.
-    pub pair: Option<[String; 2]>,
+    /// Two or more runtimes, or tests, run side by side in every round (`--pair`); `None`:
+    /// no pair.
+    pub pair: Option<Vec<String>>,
     /// How the pair's arms run (`--pair-mode`); `None`: core decides.
     pub pair_mode: Option<PairMode>,
     /// Rounds added until every cell's interval is this narrow, within the budget.
@@ -472,12 +473,22 @@ impl SettingsPane {
             BASELINE => self.baseline = t.to_string(),
             LABEL => self.label = t.to_string(),
             PAIR if t.is_empty() => self.pair = None,
-            PAIR => match t.split(',').map(str::trim).collect::<Vec<_>>()[..] {
-                [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
-                    self.pair = Some([a.to_string(), b.to_string()]);
+            PAIR => {
+                let arms: Vec<String> = t.split(',').map(|a| a.trim().to_string()).collect();
+                let single_group =
+                    matches!(&arms[..], [g] if ["all", "embedded", "cli"].contains(&g.as_str()));
+                let distinct = arms
+                    .iter()
+                    .enumerate()
+                    .all(|(i, a)| !a.is_empty() && !arms[..i].contains(a));
+                if !(distinct && (arms.len() >= 2 || single_group)) {
+                    return Err(
+                        "pair: two or more different runtimes or tests, A,B[,C…], or embedded"
+                            .into(),
+                    );
                 }
-                _ => return Err("pair: two different runtimes or two tests, A,B".into()),
-            },
+                self.pair = Some(arms);
+            }
             PAIR_MODE if t.is_empty() || t == "default" => self.pair_mode = None,
             PAIR_MODE => {
                 self.pair_mode = Some(t.parse().map_err(|e: String| format!("pair mode: {e}"))?);
@@ -694,11 +705,12 @@ impl Component for SettingsPane {
                 Style::default().fg(Color::Yellow),
             ));
         }
-        if let Some([x, y]) = &self.pair {
+        if let Some(arms) = &self.pair {
+            let arms = arms.join(",");
             msg.push(Line::styled(
                 format!(
-                    "pair: {x} and {y} run side by side in every round ({}); diff the run \
-                     with --runtimes or --tests {x},{y} for a paired verdict",
+                    "pair: {arms} run side by side in every round ({}); diff the run with \
+                     --runtimes or --tests and two of them for a paired verdict",
                     match self.pair_mode {
                         Some(PairMode::Alternate) => "in one worker, iteration by iteration",
                         Some(PairMode::Processes) => "each in its own worker",

@@ -632,7 +632,7 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
     // Refused, each with why.
     assert_eq!(
         set(&mut app, "pair", "wasmtime").as_deref(),
-        Some("pair: two different runtimes or two tests, A,B")
+        Some("pair: two or more different runtimes or tests, A,B[,C…], or embedded")
     );
     assert_eq!(
         set(&mut app, "budget", "2m").as_deref(),
@@ -670,7 +670,7 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
     let settings = &plan.as_ref().unwrap().settings;
     assert_eq!(
         settings.pair,
-        Some(["wasmtime".to_string(), "native".to_string()])
+        Some(vec!["wasmtime".to_string(), "native".to_string()])
     );
     assert_eq!(
         settings.pair_mode,

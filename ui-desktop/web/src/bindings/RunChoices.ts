@@ -78,9 +78,9 @@ skip_missing: boolean,
  */
 http?: HttpSettings, 
 /**
- * Two runtimes or two tests whose invocations run side by side in every round.
+ * Two or more runtimes, or tests, whose invocations run side by side in every round.
  */
-pair?: [string, string], 
+pair?: Array<string>, 
 /**
  * How the pair's arms share the machine (default: alternating in one worker for
  * command suites measured by time, else processes side by side).

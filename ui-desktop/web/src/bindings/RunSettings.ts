@@ -66,13 +66,13 @@ http?: HttpSettings | null,
  */
 plan_hash?: string | null, 
 /**
- * Two arms (runtimes or tests of the run) whose invocations ran side by side, A then B
- * or B then A, in every round (`run --pair A,B`): a diff of them is paired as tightly
- * as separate processes allow.
+ * Two or more arms (runtimes, or tests, of the run) whose invocations ran side by side,
+ * in an order drawn each round (`run --pair A,B[,C…]`): a diff of any two of them is
+ * paired by round. Runs saved before more arms could pair hold two.
  */
-pair?: [string, string] | null, 
+pair?: Array<string> | null, 
 /**
- * How the two arms of `pair` ran: in one worker process, iteration by iteration, or in
+ * How the arms of `pair` ran: in one worker process, iteration by iteration, or in
  * processes of their own side by side (runs saved before there was a choice).
  */
 pair_mode?: PairMode | null, 

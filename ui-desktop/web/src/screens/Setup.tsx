@@ -128,21 +128,21 @@ export function sweepLines(text: string): string[] {
 }
 
 /**
- * The pair as typed: null when empty, the two arms when they are two distinct runtimes
- * (or two tests) of this run, else why not.
+ * The pair as typed: null when empty, the arms when they are two or more distinct runtimes
+ * (or tests) of this run, else why not.
  */
-export function parsePair(text: string, runtimes: readonly string[], tests: readonly string[]): [string, string] | null | string {
+export function parsePair(text: string, runtimes: readonly string[], tests: readonly string[]): string[] | null | string {
   const arms = text
     .split(',')
     .map((a) => a.trim())
     .filter((a) => a !== '');
   if (arms.length === 0) return null;
-  const [a, b] = arms;
-  if (arms.length !== 2 || a === undefined || b === undefined) return 'A pair is two names separated by a comma.';
-  if (a === b) return `The pair's two arms are the same: ${a}.`;
-  const both = (names: readonly string[]) => names.includes(a) && names.includes(b);
-  if (!both(runtimes) && !both(tests)) return `The pair must be two selected runtimes or two selected tests: ${a}, ${b}.`;
-  return [a, b];
+  if (arms.length < 2) return 'A pair is two or more names separated by commas.';
+  const twice = arms.find((a, i) => arms.indexOf(a) !== i);
+  if (twice !== undefined) return `The pair names ${twice} twice.`;
+  const all = (names: readonly string[]) => arms.every((a) => names.includes(a));
+  if (!all(runtimes) && !all(tests)) return `The pair must be selected runtimes or selected tests, all of one kind: ${arms.join(', ')}.`;
+  return arms;
 }
 
 /** A suite of modules given by path as the setup lists it (its runtimes' reasons apart). */
@@ -896,7 +896,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               placeholder="A, B"
               onInput={(e) => setPair(e.currentTarget.value)}
               aria-invalid={typeof pairArms === 'string'}
-              title="Two runtimes or two tests of this run whose invocations run side by side in every round, for a paired comparison (diff RUN --runtimes A,B or --tests A,B)"
+              title="Two or more runtimes, or tests, of this run whose invocations run side by side in every round, for paired comparisons of any two (diff RUN --runtimes A,B or --tests A,B)"
               data-testid="setting-pair"
             />
           </label>

@@ -261,12 +261,14 @@ describe('App', () => {
     fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
     fireEvent.input(input('setting-seed'), { target: { value: '7' } });
     fireEvent.change(screen.getByTestId('setting-measure'), { target: { value: 'instructions' } });
-    // A pair is two runtimes or two tests of this run, never the same one twice.
+    // A pair is two or more runtimes or tests of this run, never the same one twice.
     fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmtime' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe("The pair's two arms are the same: wasmtime.");
+    expect(screen.getByTestId('start-reason').textContent).toBe('The pair names wasmtime twice.');
+    fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('A pair is two or more names separated by commas.');
     fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmer-cranelift' } });
     expect(screen.getByTestId('start-reason').textContent).toBe(
-      'The pair must be two selected runtimes or two selected tests: wasmtime, wasmer-cranelift.',
+      'The pair must be selected runtimes or selected tests, all of one kind: wasmtime, wasmer-cranelift.',
     );
     fireEvent.input(input('setting-pair'), { target: { value: 'native,wasmtime' } });
     fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'alternate' } });
