@@ -2,7 +2,7 @@
 //! Keys and runner events change it; `ui::draw` renders it.
 
 use crate::TuiOptions;
-use crate::component::{Action, Component};
+use crate::component::{Action, Component, InRun};
 use crate::launch::{Launcher, RunHandle, ThreadLauncher};
 use crate::panes::compare::ComparePane;
 use crate::panes::confirm::Confirm;
@@ -20,7 +20,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use wasmeter_core::analysis::{DiffOptions, diff_runs};
+use wasmeter_core::analysis::{DiffOptions, compare_runtimes, compare_tests, diff_runs};
 use wasmeter_core::config::Config;
 use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::runner::{Plan, RunRequest};
@@ -650,6 +650,7 @@ impl App {
             Action::DeleteRun(d) => self.confirm = Some(Confirm::DeleteRun(d)),
             Action::OpenRun(d) => self.open_run(&d),
             Action::Diff(a, b) => self.open_diff(a, b),
+            Action::DiffInRun(dir, kind, a, b) => self.open_diff_in_run(dir, kind, &a, &b),
             Action::Compare(runs) => self.open_compare(&runs),
             Action::History(q) => self.open_history(q),
             Action::Export(runs) => self.export = Some(ExportDialog::new(runs, &self.export_dir)),
@@ -687,6 +688,27 @@ impl App {
                 Err(e) => self.say(format!("cannot diff: {e}"), true),
             },
             Err(e) => self.say(format!("cannot diff: {e}"), true),
+        }
+    }
+
+    /// Opens the paired diff of two runtimes (or tests) of one saved run, as `wasmeter diff
+    /// RUN --runtimes A,B` (or `--tests A,B`) gives it.
+    pub fn open_diff_in_run(&mut self, dir: PathBuf, kind: InRun, a: &str, b: &str) {
+        let diffed = load_run(&dir).map_err(|e| e.to_string()).and_then(|run| {
+            let opts = DiffOptions::default();
+            match kind {
+                InRun::Runtimes => compare_runtimes(&run, a, b, &opts),
+                InRun::Tests => compare_tests(&run, a, b, &opts),
+            }
+            .map_err(|e| e.to_string())
+        });
+        match diffed {
+            Ok(diff) => {
+                self.diff = Some(DiffPane::new(diff, (dir.clone(), dir)));
+                self.focus = Pane::Diff;
+                self.message = None;
+            }
+            Err(e) => self.say(format!("cannot diff {a} and {b}: {e}"), true),
         }
     }
 

@@ -24,6 +24,8 @@ pub enum Action {
     DeleteRun(PathBuf),
     /// Diff two saved runs (A, B).
     Diff(PathBuf, PathBuf),
+    /// Diff two runtimes, or two tests, of one saved run (A, B), paired by round.
+    DiffInRun(PathBuf, InRun, String, String),
     /// Put two or more saved runs side by side, in this order.
     Compare(Vec<PathBuf>),
     /// Open the export dialog for one run or two (their diff too); more than two are
@@ -41,6 +43,15 @@ pub enum Action {
     Info(String),
     /// Close the dialog that returned it.
     Close,
+}
+
+/// What the two arms of a diff inside one run are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InRun {
+    /// Two runtime columns of the matrix.
+    Runtimes,
+    /// Two test rows.
+    Tests,
 }
 
 /// A pane: a pure rendering of its state plus key handling.

@@ -16,7 +16,7 @@ use super::http::HttpView;
 use super::sweep::render_sweep;
 use super::{aligned, clip, header_row, pane_block, rel_color, rel_style};
 use crate::component::{
-    Action, Component, edit_filter, filter_keeps, filter_label, movement, step,
+    Action, Component, InRun, edit_filter, filter_keeps, filter_label, movement, step,
 };
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -102,6 +102,9 @@ pub struct DetailPane {
     pub filter: String,
     /// True while typing the filter.
     pub editing: bool,
+    /// The runtime column (`p`) or test row (`P`) marked as the first arm of a paired diff
+    /// inside the run; the second press on another opens it.
+    pub marked: Option<(InRun, String)>,
 }
 
 impl DetailPane {
@@ -147,6 +150,7 @@ impl DetailPane {
             col: 0,
             filter: String::new(),
             editing: false,
+            marked: None,
             measure: MEASURES
                 .iter()
                 .position(|m| m.key == "instantiate")
@@ -180,6 +184,32 @@ impl DetailPane {
         };
         if let Some(&i) = shown.get(next) {
             self.row = i;
+        }
+    }
+
+    /// Marks the selected runtime (or test) as an arm of a paired diff; with one already
+    /// marked of the same kind, opens the diff of the two.
+    fn mark(&mut self, kind: InRun) -> Action {
+        let Some((rt, test)) = self.selected() else {
+            return Action::Message("no cell selected".into());
+        };
+        let (this, what) = match kind {
+            InRun::Runtimes => (rt.to_string(), "runtime column"),
+            InRun::Tests => (test.to_string(), "test row"),
+        };
+        match self.marked.take() {
+            Some((k, a)) if k == kind && a != this => {
+                Action::DiffInRun(self.run.dir.clone(), kind, a, this)
+            }
+            Some((k, a)) if k == kind && a == this => Action::Info(format!("{a} unmarked")),
+            _ => {
+                let key = if kind == InRun::Runtimes { "p" } else { "P" };
+                let info = format!(
+                    "{this} marked: select another {what} and press {key} for their paired diff (Esc unmarks)"
+                );
+                self.marked = Some((kind, this));
+                Action::Info(info)
+            }
         }
     }
 
@@ -886,6 +916,9 @@ impl Component for DetailPane {
         }
         match key.code {
             KeyCode::Char('/') => self.editing = true,
+            KeyCode::Char('p') => return self.mark(InRun::Runtimes),
+            KeyCode::Char('P') => return self.mark(InRun::Tests),
+            KeyCode::Esc if self.marked.is_some() => self.marked = None,
             KeyCode::Esc if !self.filter.is_empty() => {
                 self.filter.clear();
                 self.move_row(false, 0);
@@ -955,6 +988,7 @@ impl Component for DetailPane {
             return vec![
                 ("arrows", "cell"),
                 ("/", "filter tests"),
+                ("p/P", "paired diff"),
                 ("v", "distribution/resources/measurements/heap"),
                 ("m", "measurement vs heap"),
                 ("H", "history"),
@@ -965,6 +999,7 @@ impl Component for DetailPane {
             return vec![
                 ("arrows", "cell"),
                 ("/", "filter tests"),
+                ("p/P", "paired diff"),
                 ("v", "variants/distribution/resources"),
                 ("H", "history"),
                 ("e", "export"),
@@ -974,6 +1009,7 @@ impl Component for DetailPane {
             return vec![
                 ("arrows", "cell (profile: its runtime vs the baseline)"),
                 ("/", "filter tests"),
+                ("p/P", "paired diff"),
                 ("v", "profile/distribution/resources/phases"),
                 ("a", "profile: all runtimes"),
                 ("H", "history"),
@@ -983,6 +1019,7 @@ impl Component for DetailPane {
         vec![
             ("arrows", "cell"),
             ("/", "filter tests"),
+            ("p/P", "paired diff"),
             ("v", "distribution/resources/phases"),
             ("H", "history"),
             ("e", "export"),

@@ -403,6 +403,10 @@ impl Component for DiffPane {
             return Action::None;
         }
         match key.code {
+            // A diff inside one run exports that run.
+            KeyCode::Char('e') if self.dirs.0 == self.dirs.1 => {
+                return Action::Export(vec![self.dirs.0.clone()]);
+            }
             KeyCode::Char('e') => {
                 return Action::Export(vec![self.dirs.0.clone(), self.dirs.1.clone()]);
             }

@@ -734,3 +734,73 @@ fn a_sweep_from_the_settings_reaches_the_plan() {
     }
     assert!(!ids.iter().any(|i| i == "wasmtime"), "{ids:?}");
 }
+
+/// Issue 48 item 7: in a run's matrix, `p` on two runtime columns (or `P` on two test rows)
+/// opens the paired diff of the two inside the run, as `diff RUN --runtimes A,B` gives it.
+#[test]
+fn two_marked_columns_or_rows_open_their_paired_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = write_run(dir.path(), "compute-20261122-090000-beef", None, 1.0);
+    let (mut app, _fake) = fake_app(dir.path());
+    app.open_run(&run);
+    let id = "compute-20261122-090000-beef";
+    {
+        let d = app.detail.as_mut().unwrap();
+        d.col = 1;
+        d.row = 0;
+    }
+    key(&mut app, KeyCode::Char('p'));
+    let s = screen(&app);
+    assert!(
+        s.contains("wasmtime marked: select another runtime column and press p"),
+        "{s}"
+    );
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Char('p'));
+    assert_eq!(app.focus, Pane::Diff);
+    let diff = &app.diff.as_ref().unwrap().diff;
+    assert!(diff.paired);
+    assert_eq!(
+        (diff.a.as_str(), diff.b.as_str()),
+        (
+            format!("{id}:wasmtime").as_str(),
+            format!("{id}:wasmer-cranelift").as_str()
+        )
+    );
+    // One row per test, each from the two runtimes' shared rounds.
+    let execute: Vec<_> = diff.rows.iter().filter(|r| r.phase == "execute").collect();
+    assert_eq!(execute.len(), TESTS.len(), "{:?}", diff.rows);
+    assert!(
+        execute
+            .iter()
+            .all(|r| r.pairs == Some(INVOCATIONS as usize))
+    );
+    // wasmer-cranelift's planted factor over wasmtime's: (1.9 + 0.5 t) / (1.3 + 0.2 t).
+    let sha = execute.iter().find(|r| r.test == "sha256").unwrap();
+    assert!(
+        (sha.ratio.unwrap() / (1.9 / 1.3) - 1.0).abs() < 0.06,
+        "{sha:?}"
+    );
+    assert!(app.detail.as_ref().unwrap().marked.is_none());
+    // Two test rows; Esc unmarks a mark.
+    key(&mut app, KeyCode::Char('5'));
+    assert_eq!(app.focus, Pane::Detail);
+    key(&mut app, KeyCode::Char('P'));
+    assert!(app.detail.as_ref().unwrap().marked.is_some());
+    key(&mut app, KeyCode::Esc);
+    assert!(app.detail.as_ref().unwrap().marked.is_none());
+    app.detail.as_mut().unwrap().row = 0;
+    key(&mut app, KeyCode::Char('P'));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Char('P'));
+    assert_eq!(app.focus, Pane::Diff);
+    let diff = &app.diff.as_ref().unwrap().diff;
+    assert!(diff.paired);
+    assert_eq!(diff.b, format!("{id}:chacha20"));
+    assert!(
+        diff.rows
+            .iter()
+            .filter(|r| r.phase == "execute")
+            .all(|r| RTS.contains(&r.runtime.as_str()))
+    );
+}
