@@ -36,7 +36,7 @@ pub use normal::normal_cdf;
 pub use sizes::{CellSizes, cell_sizes};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
-    paired_estimate, ratio_estimate, seed_for, t_cdf, t_quantile,
+    paired_estimate, paired_units, ratio_estimate, seed_for, t_cdf, t_quantile,
 };
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,

@@ -174,7 +174,10 @@ fn cell_noise(runtime: &str, test: &str, g: &Groups) -> Option<CellNoise> {
 /// Rounds both arms have, and the standard deviations (log scale) of their per-round
 /// difference and of the difference of independent rounds; `None` below 3 rounds.
 fn paired_spread(a: &Groups, b: &Groups) -> Option<(usize, f64, f64)> {
-    let (xa, xb): (Vec<f64>, Vec<f64>) = paired_units(a, b)?.into_iter().unzip();
+    let (xa, xb): (Vec<f64>, Vec<f64>) = paired_units(a, b)?
+        .into_iter()
+        .map(|(_, x, y)| (x, y))
+        .unzip();
     if xa.len() < 3 {
         return None;
     }

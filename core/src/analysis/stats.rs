@@ -448,7 +448,7 @@ pub fn ratio_estimate(
 pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)> {
     let d: Vec<f64> = paired_units(a, b)?
         .into_iter()
-        .map(|(x, y)| y - x)
+        .map(|(_, x, y)| y - x)
         .collect();
     let n = d.len();
     if n < 2 {
@@ -488,13 +488,13 @@ pub fn paired_estimate(a: &Groups, b: &Groups) -> Option<(RatioEstimate, usize)>
     ))
 }
 
-/// The two cells' process means (mean logs), round by round, for the rounds (invocation
-/// ids) both have; `None` when a value is not positive and finite.
-pub(super) fn paired_units(a: &Groups, b: &Groups) -> Option<Vec<(f64, f64)>> {
+/// The two cells' process means (mean logs), round by round, as (round, a, b) for the
+/// rounds (invocation ids) both have; `None` when a value is not positive and finite.
+pub fn paired_units(a: &Groups, b: &Groups) -> Option<Vec<(u32, f64, f64)>> {
     let (ua, ub) = (a.log_units()?, b.log_units()?);
     Some(
         ua.iter()
-            .filter_map(|(id, x)| ub.iter().find(|(j, _)| j == id).map(|(_, y)| (*x, *y)))
+            .filter_map(|(id, x)| ub.iter().find(|(j, _)| j == id).map(|(_, y)| (*id, *x, *y)))
             .collect(),
     )
 }

@@ -435,29 +435,25 @@ impl Plan {
         let by_runtime = arms
             .iter()
             .all(|x| self.runtimes.iter().any(|r| &r.id == x));
-        let arm_of = |(r, t): &(&RuntimeInfo, &TestCase)| {
-            let name = if by_runtime { &r.id } else { &t.name };
-            arms.contains(name)
-        };
-        let shared = |(r, t): &(&RuntimeInfo, &TestCase)| {
-            if by_runtime {
-                t.name.clone()
+        // The arms' cells by what they share.
+        let mut by_shared: std::collections::HashMap<&str, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, (r, t)) in cells.iter().enumerate() {
+            let (arm, shared) = if by_runtime {
+                (&r.id, t.name.as_str())
             } else {
-                r.id.clone()
+                (&t.name, r.id.as_str())
+            };
+            if arms.contains(arm) {
+                by_shared.entry(shared).or_default().push(i);
             }
-        };
-        let groups = cells
-            .iter()
-            .map(|c| {
-                if !arm_of(c) {
-                    return Vec::new();
-                }
-                let g: Vec<usize> = (0..cells.len())
-                    .filter(|&j| arm_of(&cells[j]) && shared(&cells[j]) == shared(c))
-                    .collect();
-                if g.len() > 1 { g } else { Vec::new() }
-            })
-            .collect();
+        }
+        let mut groups = vec![Vec::new(); cells.len()];
+        for g in by_shared.into_values().filter(|g| g.len() > 1) {
+            for &i in &g {
+                groups[i] = g.clone();
+            }
+        }
         Some(groups)
     }
 }

@@ -9,7 +9,7 @@
 //! the others, which is what their diffs will use.
 
 use super::Plan;
-use crate::analysis::{Index, LogMean, paired_estimate, t_quantile};
+use crate::analysis::{Groups, Index, LogMean, paired_estimate, paired_units, t_quantile};
 use crate::store::{MeasurementRow, Precision};
 use std::time::Instant;
 
@@ -74,17 +74,6 @@ pub fn stein_needed(first: &[f64], pct: f64) -> Option<u32> {
     Some((n.max(n0 as f64) as u32).min(Precision::MAX_INVOCATIONS.max(n0 as u32)))
 }
 
-/// The first stage's units of a cell: the log means of its invocations before `n0`.
-fn first_units(index: &Index, cell: (&str, &str), n0: u32) -> Vec<(u32, f64)> {
-    index
-        .primary(cell.0, cell.1)
-        .and_then(|(g, _, _)| g.log_units())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(id, _)| *id < n0)
-        .collect()
-}
-
 /// The cells (indexes into `plan.cells()`) still short of the precision: not failed, under
 /// the invocation cap, and fewer invocations than Stein's rule asked from the planned
 /// rounds ([`stein_needed`]). A pair's arms go together: each needs what its widest paired
@@ -94,16 +83,18 @@ pub fn short_cells(plan: &Plan, cells: &[(&[MeasurementRow], bool)], p: Precisio
     let groups = plan.pair_groups();
     let n0 = plan.settings.invocations;
     let indexes: Vec<Index> = cells.iter().map(|(rows, _)| Index::new(rows)).collect();
-    let name = |i: usize| (plan_cells[i].0.id.as_str(), plan_cells[i].1.name.as_str());
+    // Each cell's primary values, looked up once.
+    let values: Vec<Option<Groups>> = indexes
+        .iter()
+        .zip(&plan_cells)
+        .map(|(index, (r, t))| index.primary(&r.id, &t.name).map(|(g, _, _)| g))
+        .collect();
     let mut short = Vec::new();
     for (i, (_, failed)) in cells.iter().enumerate() {
-        let invocations = indexes[i]
-            .primary(name(i).0, name(i).1)
-            .map_or(0, |(g, _, _)| g.invocations() as u32);
+        let invocations = values[i].map_or(0, |g| g.invocations() as u32);
         if *failed || invocations >= Precision::MAX_INVOCATIONS {
             continue;
         }
-        let mine = first_units(&indexes[i], name(i), n0);
         let others: Vec<usize> = groups
             .as_ref()
             .map_or(&[][..], |g| &g[i])
@@ -112,20 +103,27 @@ pub fn short_cells(plan: &Plan, cells: &[(&[MeasurementRow], bool)], p: Precisio
             .filter(|&j| j != i && !cells[j].1)
             .collect();
         let needed = if others.is_empty() {
-            let units: Vec<f64> = mine.iter().map(|(_, u)| *u).collect();
-            stein_needed(&units, p.pct)
+            let units = values[i].and_then(|g| g.log_units()).unwrap_or_default();
+            let first: Vec<f64> = units
+                .into_iter()
+                .filter(|(id, _)| *id < n0)
+                .map(|(_, u)| u)
+                .collect();
+            stein_needed(&first, p.pct)
         } else {
             others
                 .iter()
                 .map(|&j| {
-                    let theirs = first_units(&indexes[j], name(j), n0);
-                    let d: Vec<f64> = mine
-                        .iter()
-                        .filter_map(|(id, x)| {
-                            theirs.iter().find(|(k, _)| k == id).map(|(_, y)| y - x)
-                        })
+                    let rounds = values[i]
+                        .zip(values[j])
+                        .and_then(|(a, b)| paired_units(&a, &b))
+                        .unwrap_or_default();
+                    let first: Vec<f64> = rounds
+                        .into_iter()
+                        .filter(|(id, ..)| *id < n0)
+                        .map(|(_, x, y)| y - x)
                         .collect();
-                    stein_needed(&d, p.pct)
+                    stein_needed(&first, p.pct)
                 })
                 .try_fold(0u32, |most, n| n.map(|n| most.max(n)))
         };
@@ -235,7 +233,7 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{Groups, Rng};
+    use crate::analysis::Rng;
 
     /// Coverage of the interval a `--precision` run reports, by simulation through the
     /// rule's and the report's own code ([`stein_needed`], [`LogMean::of`] of groups that
