@@ -7,7 +7,9 @@
 //! everywhere ([`format`]).
 
 pub mod analysis;
+pub mod cache;
 pub mod config;
+pub mod explain;
 pub mod export;
 pub mod features;
 pub mod format;
@@ -16,7 +18,9 @@ pub mod history;
 pub mod http;
 pub mod lifecycle;
 pub mod machine;
+pub mod model;
 pub mod profile;
+pub mod random;
 pub mod runner;
 pub mod runtime;
 pub mod sample;

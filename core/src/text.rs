@@ -1,5 +1,15 @@
-//! Small text helpers shared by the parsers (suite manifests, config), the store and the
-//! machine fingerprint: hex digests and error messages that name a line and fit on one.
+//! Small text helpers shared by the parsers (suite manifests, config), the store, the
+//! exports and the machine fingerprint: hex digests, CSV fields, and error messages that
+//! name a line and fit on one.
+
+/// A CSV field, quoted when it needs to be (every CSV wasmeter writes).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
 
 /// Lower-case hex of bytes (digests in file names, metadata and hashes).
 pub(crate) fn hex(bytes: &[u8]) -> String {

@@ -145,7 +145,7 @@ impl App {
     /// The application over real data: suites from disk, saved runs, and runtimes detected
     /// on a thread (detection takes longer than a first frame may).
     pub fn start(opts: TuiOptions) -> anyhow::Result<App> {
-        let (config, config_err) = match Config::load_default() {
+        let (config, config_err) = match wasmeter_core::runtime::load_config() {
             Ok(c) => (c, None),
             Err(e) => (Config::default(), Some(e.to_string())),
         };

@@ -5,8 +5,8 @@ use super::Ctx;
 use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
-use wasmeter_core::profile::explain::{ExplainOptions, explain};
-use wasmeter_core::profile::hot::{HotOptions, hot_code};
+use wasmeter_core::explain::hot::{HotOptions, hot_code};
+use wasmeter_core::explain::{ExplainOptions, explain};
 use wasmeter_core::runtime::embedded::EngineCode;
 
 fn check_format(format: &str) -> Result<()> {

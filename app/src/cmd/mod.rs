@@ -192,7 +192,7 @@ pub struct Ctx {
 impl Ctx {
     /// The config file in force; its errors are input errors naming file and line.
     pub fn config(&self) -> Result<Config> {
-        Config::load_default().map_err(|e| InputError(e.to_string()).into())
+        wasmeter_core::runtime::load_config().map_err(|e| InputError(e.to_string()).into())
     }
 
     /// The suites, or an input error naming the manifest at fault.

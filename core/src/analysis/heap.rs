@@ -3,21 +3,9 @@
 //! read from a run's summary so every front end draws the same lines.
 
 use super::{CellSummary, RunSummary, Stats};
-use crate::lifecycle::{Fill, ModuleSpec};
+use crate::format::Unit;
+use crate::suite::{Fill, ModuleSpec};
 use serde::Serialize;
-
-/// The unit a measurement is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Unit {
-    /// Nanoseconds per operation.
-    Ns,
-    /// Bytes.
-    Bytes,
-    /// Operations per second (higher is better).
-    PerSec,
-}
 
 /// One lifecycle measurement: a phase's wall time per operation, or another metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -254,7 +254,7 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                         .get(rt, test, p, Metric::Errors)
                         .map_or(1, |v| v.len().max(1)) as f64;
                     let met_slo = generator_bound_rps.is_none()
-                        && crate::http::RateOutcome {
+                        && crate::store::RateOutcome {
                             offered: f64::from(offered),
                             achieved: achieved.unwrap_or(0.0),
                             p99_ns: corrected_ns[2],

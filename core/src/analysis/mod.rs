@@ -15,6 +15,8 @@ mod stats;
 mod summary;
 mod sweep;
 
+pub use crate::format::Unit;
+pub use crate::random::{Rng, seed_for};
 pub use compare::{
     COMPARE_NORMALIZE, CompareCell, CompareColumn, CompareError, CompareOptions, Comparison,
     compare_runs,
@@ -26,7 +28,7 @@ pub use diff::{
 };
 pub use gate::{FailOn, Gate, GateRule, gate, shown_bound};
 pub use headline::{diff_headline, run_headline};
-pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, Unit, heap_series, heap_sizes};
+pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, heap_series, heap_sizes};
 pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
@@ -35,8 +37,8 @@ pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use normal::normal_cdf;
 pub use sizes::{CellSizes, cell_sizes};
 pub use stats::{
-    Groups, LogMean, RatioEstimate, Rng, Stats, bh_adjust, geomean, median, median_ratio,
-    paired_estimate, paired_units, ratio_estimate, seed_for, t_cdf, t_quantile,
+    Groups, LogMean, RatioEstimate, Stats, bh_adjust, geomean, median, median_ratio,
+    paired_estimate, paired_units, ratio_estimate, t_cdf, t_quantile,
 };
 pub use summary::{
     CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,

@@ -74,6 +74,8 @@ pub struct CustomRuntime {
     pub precompile: Option<Vec<String>>,
     /// Words for listings.
     pub description: String,
+    /// 1-based line of its `id` in the config file (0 when not from a file).
+    pub line: usize,
 }
 
 /// Loaded configuration (empty when there is no file).
@@ -105,6 +107,20 @@ impl Config {
             }
         }
         Ok(Config::default())
+    }
+
+    /// The config, refused when one of its runtimes takes an id that `taken` says is
+    /// wasmeter's own (the runtime registry's ids, which this module cannot know):
+    /// `path:line: runtime id 'x' is already taken`.
+    pub fn reserve(self, taken: impl Fn(&str) -> bool) -> Result<Config, ConfigError> {
+        match self.runtimes.iter().find(|r| taken(&r.id)) {
+            Some(r) => Err(ConfigError::Parse {
+                path: self.source.clone().unwrap_or_default(),
+                line: r.line,
+                message: format!("runtime id '{}' is already taken", r.id),
+            }),
+            None => Ok(self),
+        }
     }
 
     /// Reads one config file.
@@ -155,7 +171,7 @@ impl Config {
                     format!("invalid runtime id '{id}' (use letters, digits, '-', '_')"),
                 ));
             }
-            if super::runtime::is_builtin(&id) || cfg.runtimes.iter().any(|c| c.id == id) {
+            if cfg.runtimes.iter().any(|c| c.id == id) {
                 return Err(err(
                     r.id.span().start,
                     format!("runtime id '{id}' is already taken"),
@@ -188,6 +204,7 @@ impl Config {
                 description: r
                     .description
                     .unwrap_or_else(|| "custom runtime from config".into()),
+                line: line_of(text, r.id.span().start),
             });
         }
         Ok(cfg)
@@ -227,6 +244,8 @@ mod tests {
             "{e}"
         );
         let e = parse("\n\n[[runtime]]\nid = \"wasmtime\"\ncommand = [\"a\", \"{wasm}\"]\n")
+            .unwrap()
+            .reserve(|id| id == "wasmtime")
             .unwrap_err()
             .to_string();
         assert!(

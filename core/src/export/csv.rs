@@ -5,6 +5,7 @@
 
 use super::{Exporter, Report};
 use crate::analysis::{Comparison, Stats};
+use crate::text::csv_field as field;
 use std::io::Write;
 
 /// Writes CSV.
@@ -19,15 +20,6 @@ pub const DIFF_COLUMNS: &str = "runtime,test,phase,a_median,b_median,ratio,ci_lo
 /// the geometric mean (test `geomean`).
 pub const COMPARE_COLUMNS: &str =
     "run_id,column,machine,plan_hash,runtime,test,value,low,high,note";
-
-/// A CSV field, quoted when it needs to be (every CSV wasmeter writes).
-pub fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
 
 fn secs(ns: Option<f64>) -> String {
     ns.map(|v| format!("{:.9}", v / 1e9)).unwrap_or_default()

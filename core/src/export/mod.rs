@@ -1,7 +1,7 @@
 //! Exports of runs and diffs, one file per format behind one trait (as hyperfine does).
 
 pub(crate) mod csv;
-pub use csv::field as csv_field;
+pub use crate::text::csv_field;
 mod hgrm;
 pub use hgrm::{hgrm_files, percentile_distribution};
 pub use markdown::diff_markdown;
@@ -146,7 +146,7 @@ pub struct RunData<'a> {
     pub cell_sizes: Vec<crate::analysis::CellSizes>,
     /// A profiled run (`run --profile`): where each cell's time went, and its flame graphs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<crate::profile::report::ProfileReport>,
+    pub profile: Option<crate::explain::report::ProfileReport>,
 }
 
 /// The primary values of one cell.
@@ -236,7 +236,7 @@ impl<'a> Report<'a> {
                 RunData {
                     meta: &run.meta,
                     headline: crate::analysis::run_headline(&summary),
-                    profile: crate::profile::report::report(run),
+                    profile: crate::explain::report::report(run),
                     cell_sizes: crate::analysis::cell_sizes(run),
                     http,
                     heap_series: heap_series(&summary),

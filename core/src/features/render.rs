@@ -67,7 +67,7 @@ pub fn table(m: &Matrix) -> Table {
 
 /// CSV: one line per runtime × feature.
 pub fn render_csv(m: &Matrix) -> String {
-    use crate::export::csv::field;
+    use crate::text::csv_field as field;
     let mut s = String::from("run,runtime,version,feature,support,detail\n");
     for r in &m.rows {
         for (c, cell) in m.columns.iter().zip(&r.cells) {

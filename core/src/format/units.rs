@@ -1,7 +1,26 @@
 //! Quantities with their unit, short enough for a table cell: a time in ns as `1.23 ms`,
 //! bytes as `1.5 KiB`, a rate as `12.3k/s`.
 
-use crate::analysis::Unit;
+use serde::Serialize;
+
+/// The unit a measurement is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Unit {
+    /// Nanoseconds per operation.
+    Ns,
+    /// Bytes.
+    Bytes,
+    /// Operations per second (higher is better).
+    PerSec,
+}
+
+/// What a table cell says when it has no value (not run, not comparable, no mean).
+pub const MISSING: &str = "-";
+
+/// What a table cell says when its cell failed (the reason is listed under the table).
+pub const FAILED: &str = "FAILED";
 
 /// A duration in ns as a short human string (`1.23 ms`).
 pub fn format_ns(ns: f64) -> String {

@@ -7,14 +7,13 @@
 //! level goes on. Every server is stopped when the iteration ends, whatever happened.
 
 use super::HttpSettings;
-use super::container;
 use super::gateway::{GatewaySpec, serves_components};
-use super::guest::{expected_body, route};
-use super::launch::{ServerProcess, command_in, free_port, port_in_use};
 use super::load::{self, LoadReport, LoadSpec, Stop};
 use super::server::{ServerHandle, spawn_local};
-use super::upstream::{EchoSpec, echo, echo_options, request_once};
-use crate::runner::WorkerCommand;
+use super::upstream::{EchoSpec, echo, echo_options};
+use crate::runtime::WorkerCommand;
+use crate::runtime::container;
+use crate::runtime::launch::{ServerProcess, command_in, free_port, port_in_use};
 use crate::runtime::{
     Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind, WASMTIME_SERVE,
 };
@@ -27,6 +26,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use wasmeter_http::client::request_once;
+use wasmeter_http::guest::{expected_body, route};
 
 /// What an HTTP cell needs besides its runtime, sent to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

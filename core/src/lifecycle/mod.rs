@@ -2,22 +2,21 @@
 //! instantiated, called and torn down, what it costs in memory, and how instantiation grows
 //! with the initial heap (Lucet's study, on today's engines).
 //!
-//! The host drives everything here (no guest timing): [`modules`] generates the modules,
-//! [`file`] reads module files (a build script's real programs), [`harness`] batches fast
+//! The host drives everything here (no guest timing): the suite's [`modules`] generates
+//! the modules and its [`file`] reads module files (a build script's real programs), [`harness`] batches fast
 //! operations criterion-style, each engine's folder under `runtime/embedded/` implements
 //! [`Engine`] (defined below both, in `runtime::suite_api`), and [`Driver`] takes one cell
 //! (engine configuration × module) through its measurements, one sample of each per
 //! iteration.
 
 mod driver;
-pub mod file;
 pub mod harness;
-pub mod modules;
+
+pub use crate::suite::{lifecycle_file as file, lifecycle_modules as modules};
 
 pub use crate::runtime::suite_api::lifecycle::{Engine, LIVE_MAX, Source};
+pub use crate::suite::{Fill, LifecycleModule, ModuleSpec};
 pub use driver::{Driver, first_in_process};
-pub use file::LifecycleModule;
-pub use modules::{Fill, ModuleSpec};
 
 use crate::runtime::Failure;
 

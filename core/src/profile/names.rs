@@ -175,6 +175,17 @@ pub fn named_module(module: &Path, bytes: &[u8], dir: &Path) -> (PathBuf, Option
     }
 }
 
+/// Names one function has under different builds: wasi-libc calls the C `main`
+/// `__main_argc_argv` (or `__original_main`), a library build calls it
+/// [`LIBRARY_MAIN`].
+pub fn canonical(name: &str) -> &str {
+    match name {
+        "__main_argc_argv" | "__original_main" | "__main_void" => "main",
+        n if n == LIBRARY_MAIN => "main",
+        n => n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,14 +7,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-/// Subcommand of a cell's worker: reads a [`super::CellSpec`] on stdin.
-pub const WORKER: &str = "worker";
-/// Subcommand of a gateway cell's server: reads a gateway spec on stdin.
-pub const SERVE_GATEWAY: &str = "serve-gateway";
-/// Subcommand of the `proxy` upstream's sidecar container: reads an echo spec on stdin.
-pub const SERVE_ECHO: &str = "serve-echo";
-/// Every subcommand the runner starts a worker program with.
-pub const HOST_COMMANDS: [&str; 3] = [WORKER, SERVE_GATEWAY, SERVE_ECHO];
+use crate::runtime::{SERVE_ECHO, SERVE_GATEWAY, WORKER};
 
 /// Runs the host-driven subcommand this process was started with (`worker`,
 /// `serve-gateway`, `serve-echo`: the program's only argument), its spec on stdin; `None` when started
@@ -51,7 +44,7 @@ mod tests {
     #[test]
     fn each_host_command_reads_its_spec_and_others_are_not_taken() {
         // A spec that is not JSON: each subcommand is reached and refuses it with exit 2.
-        for name in HOST_COMMANDS {
+        for name in crate::runtime::HOST_COMMANDS {
             let mut out = Vec::<u8>::new();
             assert_eq!(
                 run_host_command(name, &b"not json"[..], &mut out),

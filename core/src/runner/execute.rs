@@ -4,6 +4,7 @@ use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Part
 use super::{Event, NO_LIBRARY, NO_NATIVE, Plan, RunnerError, cross_check};
 use crate::http::driver::HttpJob;
 use crate::machine::Machine;
+use crate::runtime::WorkerCommand;
 use crate::runtime::process::signal_name;
 use crate::runtime::{
     Failure, Job, NATIVE_DLOPEN, NativeCompiler, NativeForm, RuntimeInfo, RuntimeKind,
@@ -21,26 +22,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// How to start a worker: normally the wasmeter binary itself with `worker`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct WorkerCommand {
-    /// Program to run.
-    pub program: PathBuf,
-    /// Arguments before the cell spec is written to its stdin.
-    pub args: Vec<String>,
-}
-
-impl WorkerCommand {
-    /// The running executable with the `worker` subcommand (which it must hand to
-    /// [`super::worker_entry`]).
-    pub fn current_exe() -> std::io::Result<WorkerCommand> {
-        Ok(WorkerCommand {
-            program: std::env::current_exe()?,
-            args: vec![super::WORKER.into()],
-        })
-    }
-}
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -408,11 +389,11 @@ fn run_cells(
     if plan
         .runtimes
         .iter()
-        .any(|r| crate::http::container::is_variant(&r.id))
-        && let Ok(engine) = crate::http::container::detect()
+        .any(|r| crate::runtime::container::is_variant(&r.id))
+        && let Ok(engine) = crate::runtime::container::detect()
     {
         engine.clear_stale();
-        crate::http::container::forget_probes();
+        crate::runtime::container::forget_probes();
     }
     let _ = events.send(Event::RunFinished { status, failed });
     #[cfg(feature = "parquet")]
@@ -617,7 +598,7 @@ impl CellCtx<'_> {
             }
             TestKind::Gateway(g) => {
                 let guest = match a.runtime.id.as_str() {
-                    crate::http::container::PER_REQUEST => {
+                    crate::runtime::container::PER_REQUEST => {
                         Some(self.native_program(a, &g.guest, compiler, NativeForm::Program)?)
                     }
                     _ => None,

@@ -8,7 +8,7 @@
 //! run outside Valgrind (their processes would be traced whole, start-up included), so they
 //! keep their times.
 
-use super::WorkerCommand;
+use crate::runtime::WorkerCommand;
 use std::path::{Path, PathBuf};
 
 /// The function that brackets the execute phase of every embedded engine; callgrind counts

@@ -19,10 +19,13 @@ mod request;
 mod stand_in;
 mod worker;
 
+pub use crate::runtime::{
+    HOST_COMMANDS, SERVE_ECHO, SERVE_GATEWAY, WORKER, WorkerCommand, read_spec,
+};
 pub use crate::store::{Measure, RunOrder};
-pub use entry::{HOST_COMMANDS, SERVE_ECHO, SERVE_GATEWAY, WORKER, run_host_command, worker_entry};
+pub use entry::{run_host_command, worker_entry};
 pub use estimate::{CONFIRM_ABOVE_SECS, Scope, scope};
-pub use execute::{RunOutcome, SUITE_COPY, WorkerCommand, execute, resume};
+pub use execute::{RunOutcome, SUITE_COPY, execute, resume};
 pub use plan::{Plan, PlanError};
 #[cfg(feature = "testing")]
 pub use plan_cases::{TimeoutCase, planned, timeout_cases};
@@ -36,9 +39,7 @@ pub use precision::shortfalls;
 pub use request::{Repetition, RunRequest};
 #[cfg(feature = "testing")]
 pub use stand_in::stand_in_run;
-pub use worker::{
-    CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, read_spec, worker_main,
-};
+pub use worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, WorkerMsg, worker_main};
 
 use crate::runtime::Failure;
 use crate::store::{MeasurementRow, RunStatus, SampleRow};

@@ -60,7 +60,7 @@ pub const GATEWAY_DEFAULTS: [&str; 6] = [
     "wasmer-cranelift",
     "wasmtime-http",
     "wasmtime-cli",
-    crate::http::container::VARIANT,
+    crate::runtime::container::VARIANT,
 ];
 
 /// Whether a runtime joins a run of a suite of this kind that names no runtimes (when it is

@@ -4,7 +4,8 @@
 //! is measured is the runner, the store and the UIs. Never offered as a runtime: it exists
 //! only in the tests, benches and examples that construct it, with the `testing` feature.
 
-use super::{Plan, WorkerCommand};
+use super::Plan;
+use crate::runtime::WorkerCommand;
 use crate::runtime::{RuntimeInfo, RuntimeKind};
 use crate::store::RunSettings;
 use crate::suite::{Build, CommandTest, Guest, Size, Suite, TestCase, TestKind};

@@ -1,10 +1,10 @@
 //! The worker side: runs one cell (runtime × test, every iteration) in its own process and
 //! reports over stdout as JSON lines, so a crash or hang takes down only that cell.
 
-use super::WorkerCommand;
 use crate::http::driver::{Driver as HttpDriver, HttpJob};
 use crate::lifecycle::{self, Driver, LifecycleModule};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
+use crate::runtime::{WorkerCommand, read_spec};
 use crate::store::LevelHistogram;
 use crate::suite::{OutputCheck, check_output, parse_output};
 use serde::{Deserialize, Serialize};
@@ -409,14 +409,6 @@ fn alternating_cells(a: &CellSpec, partners: &Partners, out: &mut impl Write) ->
 
 /// One arm of an alternating worker: its cell, its command, its runtime.
 type ArmRun<'a> = (&'a CellSpec, &'a CommandJob, Box<dyn runtime::Runtime>);
-
-/// Reads a JSON spec from `input`: how the runner hands a cell to a worker, and a worker
-/// a gateway to its server process.
-pub fn read_spec<T: serde::de::DeserializeOwned>(mut input: impl Read) -> Result<T, String> {
-    let mut text = String::new();
-    input.read_to_string(&mut text).map_err(|e| e.to_string())?;
-    serde_json::from_str(&text).map_err(|e| e.to_string())
-}
 
 /// Reports a failure before any iteration ran.
 fn fail(out: &mut impl Write, iteration: u32, failure: Failure) -> i32 {

@@ -11,26 +11,11 @@
 //! function to call instead of `_start`; nothing without one).
 
 use super::process::{Finished, exit_failure, run_process};
-use super::{Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
+use super::{CliCommand, Failure, Iteration, Job, Phase, Runtime, RuntimeInfo, RuntimeKind};
 use crate::config::{Config, CustomRuntime};
-use serde::{Deserialize, Serialize};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// A resolved CLI invocation: recorded with the run, sent to the worker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CliCommand {
-    /// Program (absolute) then arguments, with placeholders.
-    pub run: Vec<String>,
-    /// Ahead-of-time step, timed as the `compile` phase.
-    pub precompile: Option<Vec<String>>,
-    /// Environment the runtime itself needs (deno's update check off), added to the job's
-    /// (empty unless configured); values take the same placeholders.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub env: Vec<(String, String)>,
-}
 
 impl CliCommand {
     /// This command with `words` after the first `after` words (after the program) of its
@@ -117,7 +102,7 @@ const COMPONENT_CLIS: &[&str] = &[
 pub fn component_support(id: &str) -> Result<(), String> {
     match adapter(id) {
         Some(a) if !COMPONENT_CLIS.contains(&a.id) => {
-            Err(super::failure::CORE_MODULES_ONLY.to_string())
+            Err(crate::model::CORE_MODULES_ONLY.to_string())
         }
         _ => Ok(()),
     }
@@ -664,7 +649,7 @@ pub fn is_server_only(id: &str) -> bool {
 pub fn runtimes_dir() -> PathBuf {
     std::env::var_os("WASMETER_RUNTIMES_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| super::native_build::cache_root().join("runtimes"))
+        .unwrap_or_else(|| crate::cache::cache_root().join("runtimes"))
 }
 
 fn is_executable(p: &Path) -> bool {

@@ -4,12 +4,12 @@
 //! output: the same answer the embedded engine gives (`gateway_http::answer_once`).
 
 use super::{Failure, Iteration, Job, Phase};
-use crate::http::launch::{ServerProcess, free_port};
-use crate::http::upstream::request_once;
+use crate::runtime::launch::{ServerProcess, free_port};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use wasmeter_http::client::request_once;
 
 /// Longest wait for `wasmtime serve` to listen: it compiles the component first.
 const START: Duration = Duration::from_secs(60);

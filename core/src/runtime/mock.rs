@@ -4,7 +4,7 @@
 //! workspace's tests and benches turn it on), outside the public API.
 
 use super::{Failure, Iteration, Job, Metric, Phase, PhaseValue, Runtime};
-use crate::analysis::{Rng, seed_for};
+use crate::random::{Rng, seed_for};
 use std::cell::RefCell;
 
 /// Draws each iteration's self-timed value from a log-normal distribution.

@@ -17,6 +17,7 @@ pub enum NativeForm {
     Library,
 }
 
+use crate::cache::cache_root;
 /// The entry point of a [`NativeForm::Library`] build.
 pub use crate::profile::names::LIBRARY_MAIN;
 
@@ -121,16 +122,6 @@ impl NativeCompiler {
             .map_err(|e| Failure::Other(format!("{}: {e}", exe.display())))?;
         Ok(exe)
     }
-}
-
-/// wasmeter's cache: `$WASMETER_CACHE`, else `$XDG_CACHE_HOME/wasmeter`, else
-/// `~/.cache/wasmeter`.
-pub fn cache_root() -> PathBuf {
-    std::env::var_os("WASMETER_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|p| PathBuf::from(p).join("wasmeter")))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/wasmeter")))
-        .unwrap_or_else(|| std::env::temp_dir().join("wasmeter-cache"))
 }
 
 /// Where native builds are cached.

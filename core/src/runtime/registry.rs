@@ -5,12 +5,12 @@ use super::cli::{CliRuntime, cli_runtimes, is_cli_adapter, is_server_only};
 use super::embedded::EMBEDDED;
 #[cfg(feature = "engines")]
 use super::embedded::Embedded;
-pub use super::info::RuntimeInfo;
 use super::{
     Failure, NATIVE_DLOPEN, NativeCompiler, NativeLibraryRuntime, NativeRuntime, Runtime,
     RuntimeKind,
 };
 use crate::config::Config;
+use crate::model::RuntimeInfo;
 use crate::suite::SuiteKind;
 
 /// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
@@ -21,8 +21,7 @@ const LIFECYCLE_ONLY: &[&str] = &["wasmtime-pooling-nocow", "wasmtime-serial", "
 /// Whether a variant serves the test's `wasi:http` component rather than its WASI command:
 /// embedded `wasmtime-http` and the wasmtime CLI's `serve`.
 pub fn serves_components(id: &str) -> bool {
-    use super::embedded::Embedded;
-    id == super::WASMTIME_SERVE || Embedded::parse(id) == Some(Embedded::WasmtimeHttp)
+    crate::suite::COMPONENT_RUNTIMES.contains(&id)
 }
 
 /// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
@@ -45,7 +44,7 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
                 "loads a C test into the worker and calls its main: command suites only".into(),
             ),
         },
-        k if crate::http::container::is_variant(id) => match k {
+        k if crate::runtime::container::is_variant(id) => match k {
             Gateway => Ok(()),
             Command | Lifecycle | Servers => {
                 Err("the container variants are the gateway suite's".into())
@@ -79,9 +78,15 @@ pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
 pub fn is_builtin(id: &str) -> bool {
     id == "native"
         || id == NATIVE_DLOPEN
-        || crate::http::container::is_variant(id)
+        || crate::runtime::container::is_variant(id)
         || EMBEDDED.iter().any(|(e, _, _)| *e == id)
         || is_cli_adapter(id)
+}
+
+/// The user's configuration ([`Config::load_default`]), refused when one of its runtimes
+/// takes a built-in id: what every front end loads.
+pub fn load_config() -> Result<Config, crate::config::ConfigError> {
+    Config::load_default()?.reserve(is_builtin)
 }
 
 /// Every runtime wasmeter knows — native, embedded, CLI, custom — with availability
@@ -104,7 +109,7 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
 /// as the published study ran it in Docker, and the guest in a container per request, the
 /// heaviest isolation; each says how to get an engine when none answers.
 fn container_info() -> [RuntimeInfo; 2] {
-    use crate::http::container::{HINT, PER_REQUEST, VARIANT, detect};
+    use crate::runtime::container::{HINT, PER_REQUEST, VARIANT, detect};
     let (version, unavailable) = match detect() {
         Ok(e) => (e.version, None),
         Err(why) => ("-".to_string(), Some(why)),
@@ -272,7 +277,7 @@ fn embedded_info(id: &str, engine: super::embedded::Embedded, config: String) ->
 /// `container-per-request` starts a container per request (a few per second), so each
 /// runs only when named (or with the `all` group).
 pub fn in_defaults(id: &str) -> bool {
-    id != NATIVE_DLOPEN && id != crate::http::container::PER_REQUEST
+    id != NATIVE_DLOPEN && id != crate::runtime::container::PER_REQUEST
 }
 
 /// Makes the runtime with this id, ready to run jobs (in the worker process).
@@ -298,4 +303,31 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
         "unknown runtime '{}'",
         info.id
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The suite format's list of the runtimes a `component` applies to names exactly the
+    /// runtimes that serve components: embedded wasmtime-http and the wasmtime CLI's serve.
+    #[test]
+    fn the_component_runtimes_are_the_ones_that_serve_components() {
+        use super::super::embedded::Embedded;
+        for id in crate::suite::COMPONENT_RUNTIMES {
+            assert!(
+                id == super::super::WASMTIME_SERVE
+                    || Embedded::parse(id) == Some(Embedded::WasmtimeHttp),
+                "{id}"
+            );
+        }
+        assert!(super::serves_components(super::super::WASMTIME_SERVE));
+        for id in [
+            "wasmtime",
+            "wasmtime-pooling",
+            "wasmer-cranelift",
+            "wasmtime-cli",
+            "native",
+        ] {
+            assert!(!super::serves_components(id), "{id}");
+        }
+    }
 }

@@ -19,8 +19,10 @@
 #[cfg_attr(not(feature = "parquet"), path = "no_parquet.rs")]
 mod columnar;
 mod histogram;
+mod http_settings;
 mod lines;
 mod location;
+mod profiles;
 mod reader;
 #[cfg(feature = "testing")]
 mod synthetic;
@@ -29,8 +31,10 @@ mod writer;
 #[cfg(feature = "parquet")]
 pub(crate) use columnar::{measurement_rows, polars_err, quiet_polars_panics};
 pub use histogram::{HISTOGRAMS_FILE, HistogramRow, LevelHistogram, load_histograms};
+pub use http_settings::{DEFAULT_SLO_P99_MS, HttpSettings, RATE_REQUEST_TIMEOUT_MS, RateOutcome};
 pub use lines::digest;
 pub use location::{Launched, default_results_dir};
+pub use profiles::{PROFILES_FILE, ProfileRow, read_profiles};
 // For history, which reads runs through polars (the `parquet` feature).
 #[cfg(feature = "parquet")]
 pub(crate) use lines::verify;
@@ -158,7 +162,7 @@ pub struct RunSettings {
     pub baseline: String,
     /// HTTP suites: concurrency levels, durations, threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub http: Option<crate::http::HttpSettings>,
+    pub http: Option<HttpSettings>,
     /// The hash of the plan file the run was made from (`wasmeter run --plan`): runs of one
     /// plan, on any machine, are comparable.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -4,8 +4,8 @@
 //! feature; never offered as results.
 
 use super::{MeasurementRow, RunMeta, RunSettings, RunStatus, RunWriter, StoreError, TestRecord};
-use crate::analysis::Rng;
 use crate::machine::Machine;
+use crate::random::{Rng, seed_for};
 use crate::runtime::{Metric, Phase, RuntimeInfo, RuntimeKind};
 use crate::suite::Size;
 use std::path::Path;
@@ -172,7 +172,7 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
         files: Default::default(),
     };
     let mut w = RunWriter::create(results, meta)?;
-    let mut rng = Rng::new(i as u64 ^ crate::analysis::seed_for(&[&s.id_tag]));
+    let mut rng = Rng::new(i as u64 ^ seed_for(&[&s.id_tag]));
     let per = (s.invocations * s.iterations) as usize;
     let mut rows = Vec::with_capacity(s.tests * s.runtimes * per);
     for test in 0..s.tests {

@@ -173,11 +173,11 @@ impl RunWriter {
                     .collect(),
             )?;
         }
-        let profiles = dir.join(crate::profile::PROFILES_FILE);
+        let profiles = dir.join(super::PROFILES_FILE);
         if profiles.exists() {
             rewrite(
-                crate::profile::PROFILES_FILE,
-                crate::profile::read_profiles(dir)?
+                super::PROFILES_FILE,
+                super::read_profiles(dir)?
                     .iter()
                     .filter(|p| keep(&p.runtime, &p.test, p.invocation))
                     .map(json_line)
@@ -243,12 +243,12 @@ impl RunWriter {
     }
 
     /// Appends an iteration's profile and flushes it to disk.
-    pub fn profile(&mut self, row: &crate::profile::ProfileRow) -> Result<(), StoreError> {
+    pub fn profile(&mut self, row: &super::ProfileRow) -> Result<(), StoreError> {
         let out = match &mut self.profiles {
             Some(a) => a,
-            None => self.profiles.insert(Appender::open(
-                self.dir.join(crate::profile::PROFILES_FILE),
-            )?),
+            None => self
+                .profiles
+                .insert(Appender::open(self.dir.join(super::PROFILES_FILE))?),
         };
         out.push(row)?;
         out.flush()

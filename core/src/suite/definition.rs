@@ -1,7 +1,7 @@
 //! A suite as loaded from its manifest: its tests and what they share, every path absolute.
 
+use super::LifecycleModule;
 use super::{Build, Size, SuiteError, SuiteKind, TestCase, TestKind};
-use crate::lifecycle::LifecycleModule;
 use crate::text::hex;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;

@@ -28,7 +28,7 @@ pub fn default_suites_dir() -> PathBuf {
 /// (or copy of) the directory holding the generated `suite.toml` (libsodium's lives beside
 /// its build outside the repository).
 pub fn generated_suites_dir() -> PathBuf {
-    crate::runtime::cache_root().join("suites")
+    crate::cache::cache_root().join("suites")
 }
 
 /// All suites found under a root and among the generated ones, sorted by name.

@@ -1,8 +1,8 @@
 //! One test of a suite, by kind: each kind holds only the fields it uses, so a lifecycle
 //! test has no source, a servers test no guest, and `untimed` cannot lack a check step.
 
+use super::{LifecycleModule, ModuleSpec};
 use super::{ModuleRun, SuiteKind};
-use crate::lifecycle::{LifecycleModule, ModuleSpec};
 use std::path::{Path, PathBuf};
 
 /// One number or a list of them (a manifest's `connections = 50` or `[50, 400]`).

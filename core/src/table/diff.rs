@@ -2,9 +2,10 @@
 //! of: geometric means over invocations), the ratio B/A with its
 //! interval and noise, the verdict and why it is what it is; then what only one side has.
 
+use super::figures::format_ratio;
 use super::{Align, Column, Table};
 use crate::analysis::{Diff, DiffRow, Unit};
-use crate::format::{format_ratio, format_value};
+use crate::format::format_value;
 
 /// The columns of a diff table: the row's key (text), the two typical values and the ratio
 /// (numbers), the verdict and its note (text).

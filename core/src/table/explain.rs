@@ -3,11 +3,11 @@
 //! outside the program's functions, and the totals.
 
 use super::Table;
+use crate::explain::{FunctionCell, FunctionRow, TestExplained};
 use crate::format::format_ns;
-use crate::profile::explain::{FunctionCell, FunctionRow, TestExplained};
 
 /// One table per test of an explanation, its `top` hottest functions (0: all).
-pub fn explain_tables(e: &crate::profile::explain::Explanation, top: usize) -> Vec<Table> {
+pub fn explain_tables(e: &crate::explain::Explanation, top: usize) -> Vec<Table> {
     e.tests
         .iter()
         .map(|t| explain_table(t, &e.baseline, top))

@@ -2,8 +2,9 @@
 //! time relative to the baseline, then each runtime's geometric mean.
 
 use super::Table;
+use super::figures::{format_cell, format_geomean};
 use crate::analysis::{Corrected, RunSummary};
-use crate::format::{MISSING, format_cell, format_geomean, format_ns};
+use crate::format::{MISSING, format_ns};
 use crate::suite::STARTUP_TEST;
 
 /// Tests down, runtimes across; a footer row of geometric means; a note for each cell

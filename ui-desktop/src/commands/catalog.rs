@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use wasmeter_core::analysis::{
     COMPARE_NORMALIZE, DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES,
 };
-use wasmeter_core::config::Config;
 use wasmeter_core::export::{FormatInfo, formats};
 use wasmeter_core::runner::{RunDefaults, applicability};
 use wasmeter_core::runtime::{RuntimeInfo, in_defaults, known_runtimes};
@@ -49,7 +48,7 @@ impl RuntimeView {
 /// Every runtime wasmeter knows, available or not, with the suites it does not apply to.
 #[tauri::command(rename_all = "snake_case")]
 pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<RuntimeView>> {
-    let runtimes = known_runtimes(&Config::load_default()?);
+    let runtimes = known_runtimes(&wasmeter_core::runtime::load_config()?);
     // A broken manifest is list_suites' error to report; the runtimes list regardless.
     let suites = SuiteCatalog::discover(&state.suites)
         .map(|c| c.suites)

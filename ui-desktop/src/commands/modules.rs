@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri_plugin_dialog::DialogExt;
-use wasmeter_core::config::Config;
 use wasmeter_core::runner::{Event, Plan, RunChoices, RunDefaults, RunRequest, applicability};
 use wasmeter_core::runtime::known_runtimes;
 use wasmeter_core::suite::{
@@ -113,7 +112,7 @@ pub async fn check_modules(
     modules: ModulesView,
 ) -> CmdResult<ModulesSuiteView> {
     let (_staging, suite) = modules.stage(&state.results)?;
-    let not_applicable = known_runtimes(&Config::load_default()?)
+    let not_applicable = known_runtimes(&wasmeter_core::runtime::load_config()?)
         .into_iter()
         .filter_map(|r| applicability(&r, &suite).err().map(|why| (r.id, why)))
         .collect();
@@ -152,7 +151,7 @@ pub fn plan(
     choices: RunChoices,
 ) -> CmdResult<(Plan, ModuleStaging)> {
     let (staging, suite) = modules.stage(&state.results)?;
-    let request = RunRequest::from_choices(suite, choices, Config::load_default()?);
+    let request = RunRequest::from_choices(suite, choices, wasmeter_core::runtime::load_config()?);
     Ok((Plan::new(request)?, staging))
 }
 

@@ -7,7 +7,6 @@ use crate::{CmdResult, CommandError, Workbench};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::ipc::Channel;
-use wasmeter_core::config::Config;
 use wasmeter_core::machine::Machine;
 use wasmeter_core::runner::{
     CONFIRM_ABOVE_SECS, Event, Plan, RunChoices, RunRequest, execute, scope,
@@ -22,7 +21,7 @@ pub fn request(state: &Workbench, suite: &str, choices: RunChoices) -> CmdResult
     Ok(RunRequest::from_choices(
         suite,
         choices,
-        Config::load_default()?,
+        wasmeter_core::runtime::load_config()?,
     ))
 }
 

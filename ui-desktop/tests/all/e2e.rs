@@ -144,7 +144,11 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
 
     // The run the page showed is really saved, complete, with both cells measured.
     let runs = wasmeter_core::store::list_runs(results.path()).unwrap();
-    assert_eq!(runs.len(), 2, "the compute run and the gateway run");
+    assert_eq!(
+        runs.len(),
+        3,
+        "the quick compute run, the glance run and the gateway run"
+    );
     let saved: Vec<_> = runs
         .iter()
         .map(|r| wasmeter_core::store::load_run(&r.dir).unwrap())
@@ -208,11 +212,167 @@ fn the_real_app_runs_a_quick_benchmark_and_shows_it_saved() {
             assert_eq!(l.errors, 0.0, "{what}");
         }
     }
-    for name in ["setup", "live", "runs", "detail", "diff", "gateway-live"] {
+    glance(&report["glance"], labelled("e2e glance"), run);
+    // WASMETER_E2E_KEEP=DIR keeps the saved runs (scripts/desktop-screens takes pictures of
+    // them, for docs).
+    if let Some(keep) = std::env::var_os("WASMETER_E2E_KEEP") {
+        let status = Command::new("cp")
+            .arg("-r")
+            .arg(results.path())
+            .arg(&keep)
+            .status()
+            .unwrap();
+        assert!(status.success(), "copy the runs to {keep:?}");
+    }
+    for name in [
+        "setup",
+        "live",
+        "runs",
+        "detail",
+        "diff",
+        "glance-matrix",
+        "glance-resources",
+        "glance-diff",
+        "gateway-live",
+    ] {
         let png = std::fs::read(screens.join(format!("{name}.png"))).unwrap();
         assert!(
             png.starts_with(b"\x89PNG") && png.len() > 5_000,
             "{name}.png"
+        );
+    }
+}
+
+/// The page's glance measurements (drive.mjs `glanceRun`) judged by issue 48's rules: the
+/// matrix of every embedded engine at 1280 px without wrapping, every tinted cell's text at
+/// WCAG AA contrast, all runtimes drawn or the test column pinned, figures no finer than
+/// their interval, the headline first and in core's words; the resource graph of the picked
+/// cell; the diff on its changed rows with the rest folded and its headline core's.
+fn glance(
+    g: &serde_json::Value,
+    run: &wasmeter_core::store::SavedRun,
+    quick: &wasmeter_core::store::SavedRun,
+) {
+    use wasmeter_core::analysis::{
+        DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, diff_headline, diff_runs,
+        run_headline, summarize,
+    };
+    let runtimes: Vec<&str> = g["runtimes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no glance report: {g}"))
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    assert!(
+        runtimes.len() >= 5 && runtimes.contains(&"native"),
+        "the embedded group picks the engines and the baseline: {runtimes:?}"
+    );
+    assert_eq!(run.meta.runtimes.len(), runtimes.len(), "{g}");
+    assert!(
+        g["scope"].as_str().unwrap_or("").contains("cells"),
+        "setup states the run's scope before it starts: {g}"
+    );
+    assert_eq!(g["inner_width"], 1280, "the window was set to 1280 px: {g}");
+    assert_eq!(
+        g["headline"].as_str(),
+        Some(run_headline(&summarize(run, None)).as_str()),
+        "the page's headline is core's"
+    );
+    assert_eq!(
+        g["headline_first"], true,
+        "the headline comes before the matrix"
+    );
+    assert_eq!(
+        g["columns"].as_u64(),
+        Some(runtimes.len() as u64),
+        "a header per runtime: {g}"
+    );
+    let scrolls = g["scrolls"] == true;
+    assert!(
+        (!scrolls && g["drawn_runtimes"].as_u64() == Some(runtimes.len() as u64))
+            || (scrolls && g["pinned"] == "sticky"),
+        "all runtimes fit at 1280 px, or the matrix scrolls with the test column pinned: {g}"
+    );
+    assert_eq!(
+        g["wrapped"],
+        serde_json::json!([]),
+        "text wrapped in a cell"
+    );
+    assert!(g["tinted"].as_u64().unwrap_or(0) >= 2, "{g}");
+    assert_eq!(
+        g["low_contrast"],
+        serde_json::json!([]),
+        "text under WCAG AA (4.5:1) on a tinted cell"
+    );
+    assert!(g["worst_contrast"].as_f64().unwrap_or(0.0) >= 4.5, "{g}");
+    // A figure is given to the digits its interval supports: at ±1 % or more, three
+    // significant digits at most (no "984.82 ms" against ±4 %).
+    for m in g["medians"].as_array().unwrap() {
+        let noise: f64 = m["noise"]
+            .as_str()
+            .unwrap_or("")
+            .trim_start_matches('±')
+            .trim_end_matches('%')
+            .trim()
+            .parse()
+            .unwrap_or(0.0);
+        let text = m["text"].as_str().unwrap_or("");
+        let digits = text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>();
+        let significant = digits.trim_start_matches('0').len();
+        if noise >= 1.0 {
+            assert!(significant <= 3, "'{text}' against ±{noise} %");
+        }
+    }
+    // The resource graph follows the picked cell: its test, and the runtimes of that row,
+    // not one series per cell of the run.
+    let res = &g["resources"];
+    assert_eq!(res["test"], "sha256", "{g}");
+    let series = res["runtimes"].as_array().map_or(0, Vec::len);
+    assert!(
+        series >= 2 && series <= runtimes.len(),
+        "series of the picked row: {res}"
+    );
+    assert!(res["canvases"].as_u64().unwrap_or(0) >= 1, "{res}");
+    // The diff of the quick run (A) against this one (B).
+    assert_eq!(g["diff_a"], quick.meta.id.as_str(), "{g}");
+    assert_eq!(g["diff_b"], run.meta.id.as_str(), "{g}");
+    let opts = DiffOptions::parse(DEFAULT_THRESHOLD_PCT, DEFAULT_NORMALIZE).unwrap();
+    let d = diff_runs(quick, run, &opts).unwrap();
+    assert_eq!(
+        g["diff_headline"].as_str(),
+        Some(diff_headline(&d).as_str()),
+        "the page's diff headline is core's"
+    );
+    assert_eq!(
+        g["diff_filter"], "changes",
+        "a diff of two runs opens on its changes"
+    );
+    for v in g["diff_verdicts_shown"].as_array().unwrap() {
+        let v = v.as_str().unwrap_or("");
+        assert!(
+            v.contains("faster") || v.contains("slower"),
+            "a row without a change shown by default: {v}"
+        );
+    }
+    let only = d.only_a.len() + d.only_b.len();
+    assert!(only > 0, "B has runtimes A has not: {g}");
+    {
+        assert_eq!(
+            g["diff_only_open"], false,
+            "rows one side has are folded: {g}"
+        );
+        assert!(
+            g["diff_only_summary"]
+                .as_str()
+                .unwrap_or("")
+                .contains(&format!("{} only in B", d.only_b.len())),
+            "the fold says how many rows it holds ({only}): {g}"
         );
     }
 }

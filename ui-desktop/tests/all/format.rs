@@ -9,9 +9,9 @@ use wasmeter_core::analysis::{DiffRow, RuntimeSummary, Unit};
 use wasmeter_core::features::Support;
 use wasmeter_core::format::colour::ratio_colours;
 use wasmeter_core::format::{
-    MISSING, format_bytes, format_geomean, format_ns, format_rate, format_ratio, format_size,
-    format_value,
+    MISSING, format_bytes, format_ns, format_rate, format_size, format_value,
 };
+use wasmeter_core::table::{format_geomean, format_ratio};
 
 /// Values across every unit boundary, with exact ties where core rounds half to even.
 const VALUES: [f64; 26] = [

@@ -3,7 +3,7 @@
 // detail and the diff screen, then (MODE=test) a short gateway run, whose cells the app's
 // own binary serves; take screenshots. Prints one JSON line of measurements.
 //
-// env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench|scale|live-scale)
+// env: DRIVER (http://127.0.0.1:PORT), APP (binary), SCREENS (dir), MODE (test|bench|scale|live-scale|screens)
 // MODE=scale opens the first saved run instead (scripts/bench-desktop gives it a run of
 // 10,000 cells): time until its matrix is drawn, frame intervals while it scrolls, time to
 // go back to the list.
@@ -252,7 +252,10 @@ async function quickRun() {
   await shot("diff");
   const err = await banner();
   if (err) throw new Error(`error banner shown: ${err}`);
-  if (MODE === "test") await gatewayRun();
+  if (MODE === "test") {
+    await glanceRun();
+    await gatewayRun();
+  }
 }
 
 /**
@@ -298,6 +301,179 @@ async function gatewayRun() {
   }
 }
 
+/**
+ * The rules a person reads a run by (issue 48), checked on the real page at 1280 px: a
+ * real run of every embedded engine and the baseline on two tests, then its matrix (no
+ * wrapping, WCAG AA contrast on every tinted cell, all runtimes drawn or the test column
+ * pinned, the headline first), the resource graph of the selected cell (its runtimes, not
+ * every cell), and the diff against the quick run (changed rows only, the rest folded).
+ * Measurements go to out.glance; the Rust test judges them.
+ */
+async function glanceRun() {
+  const g = {};
+  out.glance = g;
+  // Every plan_scope the page asks, with its answer or error: what to report if no scope shows.
+  await js(`const inv = window.__TAURI_INTERNALS__.invoke; window.__planLog = [];
+    window.__TAURI_INTERNALS__.invoke = (cmd, args, opts) => { const p = inv(cmd, args, opts);
+      if (cmd === 'plan_scope') p.then((r) => window.__planLog.push({ args, answer: r && r.text }), (e) => window.__planLog.push({ args, error: String(e && (e.message || JSON.stringify(e))) }));
+      return p; };`);
+  await click("[data-testid=nav-setup]");
+  await until("the setup screen", () => js("return document.querySelector('[data-testid=group-embedded]') !== null"), 10000);
+  await click("[data-testid=group-embedded]");
+  const testNames = await js("return [...document.querySelectorAll('input[data-testid^=test-]')].map(e => e.dataset.testid.slice(5))");
+  for (const t of testNames) await setChecked(`[data-testid="test-${t}"]`, t === "crc32" || t === "sha256");
+  await setInput("[data-testid=setting-runs]", 1);
+  await setInput("[data-testid=setting-invocations]", 2);
+  await setInput("[data-testid=setting-warmup]", 0);
+  await setInput("[data-testid=setting-label]", "e2e glance");
+  g.runtimes = await js("return [...document.querySelectorAll('input[data-testid^=runtime-]')].filter(e => e.checked).map(e => e.dataset.testid.slice(8))");
+  // Planning detects the chosen runtimes first (each CLI's --version), so give it time.
+  g.scope = await until("the run's scope", () => js("const s = document.querySelector('[data-testid=run-scope]'); return s && s.textContent.trim() ? s.textContent.trim() : null"), 60000).catch(async (e) => {
+    const asked = await wd("POST", `/session/${sid}/execute/async`, {
+      script: `const done = arguments[arguments.length - 1];
+        window.__TAURI_INTERNALS__.invoke('plan_scope', { suite: 'compute', choices: { runtimes: arguments[0], tests: ['crc32', 'sha256'] } })
+          .then((r) => done({ answer: r }), (e) => done({ error: typeof e === 'string' ? e : JSON.stringify(e) }));`,
+      args: [g.runtimes],
+    }, 120000).catch((x) => ({ driver: x.message }));
+    throw new Error(`${e.message}; start reason: ${await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null")}; plan_scope asked directly: ${JSON.stringify(asked)}; the page asked: ${JSON.stringify(await js("return window.__planLog"))}; start: ${await js("return document.querySelector('.start').outerHTML")}`);
+  });
+  const reason = await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null");
+  if (reason) throw new Error(`glance run cannot start: ${reason}`);
+  await click("[data-testid=start-run]");
+  step(`glance run started: ${g.runtimes.join(",")}; ${g.scope}`);
+  const state = await until(
+    "the glance run to end",
+    () => js("const s = document.querySelector('[data-testid=run-state]'); return s && ['complete','cancelled','interrupted','error'].includes(s.dataset.state) ? s.dataset.state : null"),
+    600000,
+  );
+  if (state !== "complete") throw new Error(`glance run ended '${state}': ${await banner()}`);
+  await wd("POST", `/session/${sid}/window/rect`, { width: 1280, height: 860 }).catch((e) => step(`window size: ${e.message}`));
+  await sleep(300);
+  g.inner_width = await js("return window.innerWidth");
+
+  await click("[data-testid=nav-runs]");
+  const runId = await until("the glance run in the list", () => js("const r = [...document.querySelectorAll('[data-testid=run-row]')].find(r => r.textContent.includes('e2e glance')); return r ? r.dataset.runId : null"), 10000);
+  g.run_id = runId;
+  await js("document.querySelectorAll('[data-testid=run-row] input[type=checkbox]:checked').forEach(c => c.click())");
+  await click(`[data-testid=run-row][data-run-id="${runId}"] input[type=checkbox]`);
+  await click("[data-testid=runs-open]");
+  await until("the glance matrix", () => js("return document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]').length >= 2"), 20000);
+  await sleep(300);
+  Object.assign(g, await js(`
+    const parse = (c) => { const m = /rgba?\\(([^)]*)\\)/.exec(c); if (!m) return null; const v = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number); return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 }; };
+    const over = (top, under) => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1 });
+    const bgOf = (el) => { const layers = []; for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; } } let c = { r: 255, g: 255, b: 255, a: 1 }; for (const l of layers.reverse()) c = over(l, c); return c; };
+    const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    const lum = (c) => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+    const contrast = (fg, bg) => { const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x); return (a + 0.05) / (b + 0.05); };
+    const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))); return tops.size; };
+    const matrix = document.querySelector('[data-testid=detail-matrix]');
+    const cells = [...matrix.querySelectorAll('[data-testid=matrix-cell]')];
+    const heads = [...matrix.querySelectorAll('thead th')].filter(th => th.textContent.trim());
+    const wrapped = [];
+    for (const el of [...heads, ...matrix.querySelectorAll('tbody th'), ...cells.flatMap(c => [...c.querySelectorAll('.ratio, .median')])]) if (lines(el) > 1) wrapped.push(el.textContent.trim());
+    let worst = null;
+    const low = [];
+    for (const c of cells) {
+      if (!c.dataset.tone || c.dataset.tone === 'none') continue;
+      const bg = bgOf(c);
+      for (const t of c.querySelectorAll('.ratio, .median, .noise, .cell-note')) {
+        const fg = parse(getComputedStyle(t).color);
+        if (!fg) continue;
+        const k = contrast(over(fg, bg), bg);
+        if (worst === null || k < worst) worst = k;
+        if (k < 4.5) low.push(c.dataset.runtime + '/' + c.dataset.test + ' ' + t.className + ' ' + k.toFixed(2));
+      }
+    }
+    let box = matrix.parentElement; while (box && box !== document.body && box.scrollWidth <= box.clientWidth && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    const scrolls = !!box && box.scrollWidth > box.clientWidth + 1;
+    const first = matrix.querySelector('tbody tr > th:first-child');
+    const medians = cells.map(c => { const m = c.querySelector('.median'); const n = c.querySelector('.noise'); return m ? { text: m.firstChild ? m.firstChild.textContent.trim() : '', noise: n ? n.textContent.trim() : '' } : null; }).filter(Boolean);
+    return {
+      headline: (document.querySelector('[data-testid=run-headline]') || {}).textContent || null,
+      headline_first: (() => { const h = document.querySelector('[data-testid=run-headline]'); const m = matrix; return !!h && !!(h.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING); })(),
+      caption: (document.querySelector('[data-testid=matrix-caption]') || {}).textContent || null,
+      columns: heads.length - 1,
+      drawn_runtimes: [...new Set(cells.map(c => c.dataset.runtime))].length,
+      tinted: cells.filter(c => c.dataset.tone && c.dataset.tone !== 'none').length,
+      wrapped, low_contrast: low, worst_contrast: worst,
+      scrolls, pinned: first ? getComputedStyle(first).position : null,
+      medians,
+    };`));
+  await shot("glance-matrix");
+  // The resource graph: pick a cell of the second test, and the graph follows it.
+  const pick = await js("const c = [...document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]')].find(c => c.dataset.test === 'sha256'); if (!c) return null; c.scrollIntoView({ block: 'center' }); c.click(); return c.dataset.runtime");
+  g.picked = pick;
+  g.resources = await until("the resource graph of the picked cell", () => js("const r = document.querySelector('[data-testid=resources]'); return r && r.dataset.test === 'sha256' ? { test: r.dataset.test, runtimes: r.dataset.runtimes.split(','), canvases: r.querySelectorAll('canvas').length } : null"), 20000);
+  await js("document.querySelector('[data-testid=resources]').scrollIntoView({ block: 'center' })");
+  await sleep(300);
+  await shot("glance-resources");
+
+  // The diff of the quick run against this one: changed rows only, the rest folded.
+  await click("[data-testid=nav-runs]");
+  await until("two runs in the list", () => js("return document.querySelectorAll('[data-testid=run-row]').length >= 2"), 10000);
+  await js("document.querySelectorAll('[data-testid=run-row] input[type=checkbox]:checked').forEach(c => c.click())");
+  const quickId = out.run_id;
+  await click(`[data-testid=run-row][data-run-id="${quickId}"] input[type=checkbox]`);
+  await click(`[data-testid=run-row][data-run-id="${runId}"] input[type=checkbox]`);
+  await click("[data-testid=runs-diff]");
+  await until("the diff", () => js("return document.querySelector('[data-testid=diff-headline]') !== null"), 30000);
+  await sleep(300);
+  Object.assign(g, await js(`
+    const rows = [...document.querySelectorAll('[data-testid=diff-row]')];
+    const only = document.querySelector('[data-testid=diff-only]');
+    return {
+      diff_a: document.querySelector('[data-testid=diff-a]').value,
+      diff_b: document.querySelector('[data-testid=diff-b]').value,
+      diff_headline: document.querySelector('[data-testid=diff-headline]').textContent,
+      diff_filter: (document.querySelector('[data-testid=diff-filter]') || {}).value || null,
+      diff_rows_shown: rows.length,
+      diff_verdicts_shown: rows.map(r => (r.querySelector('[data-testid=diff-verdict]') || {}).textContent || ''),
+      diff_only_open: only ? only.open : null,
+      diff_only_rows: document.querySelectorAll('[data-testid=diff-only-row]').length,
+      diff_only_summary: only ? (only.querySelector('summary') || {}).textContent || null : null,
+      diff_verdict_titles: rows.slice(0, 3).map(r => (r.querySelector('[data-testid=diff-verdict]') || {}).title || ''),
+    };`));
+  await shot("glance-diff");
+}
+
+/**
+ * MODE=screens (scripts/desktop-screens): no run, only pictures of saved ones, with selectors
+ * the app has had since before issue 48 so that an older build can be shown the same runs:
+ * the run labelled LABEL (default "e2e glance") at 1280 px, its resource graph after a click
+ * on its first cell of TEST (default sha256), and its diff against the run labelled A_LABEL
+ * (default "e2e").
+ */
+async function screensOnly() {
+  const label = process.env.LABEL ?? "e2e glance";
+  const aLabel = process.env.A_LABEL ?? "e2e";
+  const test = process.env.TEST ?? "sha256";
+  await wd("POST", `/session/${sid}/window/rect`, { width: 1280, height: 860 }).catch((e) => step(`window size: ${e.message}`));
+  const idOf = (l) => until(`the run labelled ${l}`, () => js("const r = [...document.querySelectorAll('[data-testid=run-row]')].find(r => [...r.querySelectorAll('td')].some(td => td.textContent.trim() === arguments[0])); return r ? r.dataset.runId : null", l), 20000);
+  await click("[data-testid=nav-runs]");
+  const b = await idOf(label);
+  const a = await idOf(aLabel);
+  await click(`[data-testid=run-row][data-run-id="${b}"] input[type=checkbox]`);
+  await click("[data-testid=runs-open]");
+  await until("the matrix", () => js("return document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]').length >= 2"), 30000);
+  await sleep(500);
+  await shot("matrix");
+  await js("const c = [...document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]')].find(c => c.dataset.test === arguments[0]) || document.querySelector('[data-testid=detail-matrix] [data-testid=matrix-cell]'); c.scrollIntoView({ block: 'center' }); c.click();", test);
+  await sleep(500);
+  await js("const r = document.querySelector('[data-testid=resources]'); if (r) r.scrollIntoView({ block: 'start' })");
+  await sleep(500);
+  await shot("resources");
+  await click("[data-testid=nav-runs]");
+  await until("the run list", () => js("return document.querySelectorAll('[data-testid=run-row]').length >= 2"), 20000);
+  await js("document.querySelectorAll('[data-testid=run-row] input[type=checkbox]:checked').forEach(c => c.click())");
+  await click(`[data-testid=run-row][data-run-id="${a}"] input[type=checkbox]`);
+  await click(`[data-testid=run-row][data-run-id="${b}"] input[type=checkbox]`);
+  await click("[data-testid=runs-diff]");
+  await until("the diff", () => js("return document.querySelectorAll('[data-testid=diff-row], [data-testid=diff-empty], [data-testid=diff-counts]').length > 0"), 30000);
+  await sleep(500);
+  await shot("diff");
+}
+
 const out = {};
 try {
   const t0 = performance.now();
@@ -314,9 +490,10 @@ try {
     20000,
   );
   out.interactive_ms = Math.round(performance.now() - t0);
-  await shot("setup");
+  if (MODE !== "screens") await shot("setup");
   step("setup shown");
-  if (MODE === "scale") await scale();
+  if (MODE === "screens") await screensOnly();
+  else if (MODE === "scale") await scale();
   else if (MODE === "live-scale") await liveScale();
   else await quickRun();
   out.ok = true;

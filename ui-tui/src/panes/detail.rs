@@ -28,18 +28,16 @@ use wasmeter_core::analysis::{
     CellSummary, HeapSeries, Index, MEASURES, RunSummary, RuntimeSummary, Sweep, Unit, cell_sizes,
     heap_series, run_headline, summarize, sweep,
 };
+use wasmeter_core::explain::{ExplainOptions, Explanation, explain};
 use wasmeter_core::features::Matrix;
-use wasmeter_core::format::{
-    FAILED, MISSING, format_bytes, format_cell, format_geomean, format_ns, format_time,
-    format_value,
-};
+use wasmeter_core::format::{FAILED, MISSING, format_bytes, format_ns, format_time, format_value};
 use wasmeter_core::history::HistoryQuery;
-use wasmeter_core::profile::explain::{ExplainOptions, Explanation, explain};
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{
     Table as CellTable, explain_table, heap_table, module_table, phases_table, sizes_tables,
 };
+use wasmeter_core::table::{format_cell, format_geomean};
 
 /// What the lower half shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
 use std::path::PathBuf;
 use wasmeter_core::analysis::{Diff, DiffRow, Verdict, diff_headline};
-use wasmeter_core::format::format_ratio;
+use wasmeter_core::table::format_ratio;
 use wasmeter_core::table::{diff_columns, diff_row};
 
 /// State of the diff pane.

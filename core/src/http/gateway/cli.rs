@@ -8,7 +8,6 @@
 //! reaps them, so they are sampled as the server's and their time reaches its own.
 
 use super::Backend;
-use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::process::run_process;
 use crate::runtime::{CliCommand, Job, expand};
 use std::collections::HashSet;
@@ -17,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::Duration;
+use wasmeter_http::guest::{GuestCall, GuestReply, parse_reply};
 
 /// Spawns the runtime's command line once per request.
 pub struct CliBackend {

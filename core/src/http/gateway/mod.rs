@@ -12,12 +12,12 @@ pub use crate::runtime::serves_components;
 pub use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 
 use super::codec::{Request, Response};
-use super::guest::{GuestCall, GuestReply, query_param, route};
 use super::server::{Handler, ServerOptions};
-use super::upstream::Upstream;
 use crate::runtime::RuntimeKind;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use wasmeter_http::client::Upstream;
+use wasmeter_http::guest::{GuestCall, GuestReply, query_param, route};
 
 /// Builds the backend of a variant. Compiling the guest happens here, at start-up, so it
 /// counts in the cold start and not in any request.
@@ -45,7 +45,7 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
                 spec.cli_inflight,
                 spec.memory_limit,
             )?;
-            if id == crate::http::container::PER_REQUEST {
+            if id == crate::runtime::container::PER_REQUEST {
                 return Ok(Box::new(backend.adopting()?));
             }
             Ok(Box::new(backend))
@@ -138,7 +138,7 @@ impl Gateway {
 /// binds its loopback port, prepares the backend (compiling the guest) and serves until
 /// killed. Errors go to stderr as one line; returns the exit code (3: port in use).
 pub fn serve_main(input: impl std::io::Read) -> i32 {
-    let spec: GatewaySpec = match crate::runner::read_spec(input) {
+    let spec: GatewaySpec = match crate::runtime::read_spec(input) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("wasmeter serve-gateway: bad gateway spec on stdin: {e}");

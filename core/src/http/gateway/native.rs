@@ -2,7 +2,7 @@
 //! baseline every wasm variant is compared against.
 
 use super::Backend;
-use crate::http::guest::{GuestCall, GuestReply, MAX_COMPUTE, compute_digest};
+use wasmeter_http::guest::{GuestCall, GuestReply, MAX_COMPUTE, compute_digest};
 
 /// The workloads in Rust, answering exactly what the guest answers.
 pub struct NativeBackend;

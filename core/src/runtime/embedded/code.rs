@@ -1,10 +1,10 @@
 //! Which embedded engines show the machine code they compile, for the hot-code view
-//! ([`crate::profile::hot`]): wasmtime's variants give each function's code and an
+//! (`crate::explain::hot`): wasmtime's variants give each function's code and an
 //! address map back to wasm; wasmer's API gives neither, and the interpreters compile no
 //! machine code of the guest's functions.
 
 use super::Embedded;
-use crate::profile::hot::{CompiledFunction, Compiler};
+use crate::profile::code::{CompiledFunction, Compiler};
 
 /// The embedded engines, as a [`Compiler`] of the hot-code view.
 pub struct EngineCode;

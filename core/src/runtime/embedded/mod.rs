@@ -37,7 +37,7 @@ use super::{Failure, Job, Runtime};
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 use crate::suite::SuiteKind;
 
-use super::failure::CORE_MODULES_ONLY;
+use crate::model::CORE_MODULES_ONLY;
 
 /// An embedded engine in one configuration: what an embedded runtime id stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

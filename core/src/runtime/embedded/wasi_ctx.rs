@@ -2,10 +2,10 @@
 //! built the same way for both, so a guest sees the same arguments, environment,
 //! directory and output limits on either. Compiled only with the `engines` feature.
 
-use crate::http::guest::GuestCall;
 use crate::runtime::{Failure, Job};
 use std::io::Write;
 use std::sync::{Arc, RwLock};
+use wasmeter_http::guest::GuestCall;
 use wasmi_wasi::wasi_common::pipe::{ReadPipe, WritePipe};
 use wasmi_wasi::{WasiCtx, WasiCtxBuilder, ambient_authority};
 

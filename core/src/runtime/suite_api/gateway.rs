@@ -3,11 +3,11 @@
 //! block the server's threads. Below both the gateway (`crate::http::gateway`) and the
 //! engines (`runtime/embedded`), so neither imports the other.
 
-use crate::http::guest::{GuestCall, GuestReply};
-use crate::runtime::info::RuntimeInfo;
+use crate::model::RuntimeInfo;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use wasmeter_http::guest::{GuestCall, GuestReply};
 
 #[cfg(feature = "engines")]
 pub use super::pool::GuestPool;

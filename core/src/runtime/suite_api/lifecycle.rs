@@ -3,18 +3,13 @@
 //! both the suite (`crate::lifecycle`) and the engines (`runtime/embedded`), so neither
 //! imports the other.
 
-use crate::runtime::failure::Failure;
+use crate::model::Failure;
 use std::path::Path;
 use std::time::Duration;
 
 /// Most instances alive at once: memory per instance is measured over this many.
 pub const LIVE_MAX: u64 = 1000;
-/// The trivial export every module has.
-pub const CALL_EXPORT: &str = "hello";
-/// What [`CALL_EXPORT`] returns.
-pub const ANSWER: i32 = 42;
-/// The export that reads one byte of memory (heap modules).
-pub const PEEK_EXPORT: &str = "peek";
+pub use crate::suite::{ANSWER, CALL_EXPORT, PEEK_EXPORT};
 
 /// Where the module an engine instantiates comes from.
 #[derive(Debug, Clone, Copy)]

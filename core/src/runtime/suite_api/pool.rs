@@ -2,8 +2,8 @@
 //! blocks on tokio internally (wasmtime-wasi's synchronous mode, wasmer-wasix) may not run
 //! on a thread that drives a runtime; a request is handed to one of these instead.
 
-use crate::http::guest::{GuestCall, GuestReply};
 use crossbeam_channel::{Sender, bounded, unbounded};
+use wasmeter_http::guest::{GuestCall, GuestReply};
 
 type Job = (GuestCall, Sender<Result<GuestReply, String>>);
 

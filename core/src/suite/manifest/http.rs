@@ -143,6 +143,11 @@ fn request(m: &Manifest, t: &RawTest, name: &str) -> Result<HttpTest, SuiteError
     })
 }
 
+/// The runtimes a server's `component` (a `wasi:http` component, not a program) applies
+/// to: embedded `wasmtime-http` and the wasmtime CLI's `serve` (the runtime registry's
+/// `serves_components` answers from this list).
+pub const COMPONENT_RUNTIMES: [&str; 2] = ["wasmtime-http", "wasmtime-serve"];
+
 /// A servers test's `[[test.server]]` entries: at least one, one per runtime.
 fn servers(m: &Manifest, t: &RawTest, name: &str) -> Result<Vec<ServerDef>, SuiteError> {
     let mut defs: Vec<ServerDef> = Vec::new();
@@ -159,11 +164,12 @@ fn servers(m: &Manifest, t: &RawTest, name: &str) -> Result<Vec<ServerDef>, Suit
                 return Err(m.err(c.span().start, "command is empty".into()));
             }
             (Some(c), None) => c.get_ref().clone(),
-            (None, Some(c)) if !crate::http::gateway::serves_components(&runtime) => {
+            (None, Some(c)) if !COMPONENT_RUNTIMES.contains(&runtime.as_str()) => {
                 return Err(m.err(
                     c.span().start,
                     format!(
-                        "'component' applies to runtimes that serve wasi:http components (wasmtime-http, wasmtime-serve), not '{runtime}'"
+                        "'component' applies to runtimes that serve wasi:http components ({}), not '{runtime}'",
+                        COMPONENT_RUNTIMES.join(", ")
                     ),
                 ));
             }

@@ -2,7 +2,7 @@
 //! suite build script's), with `wasm_build_error` when the script could not make it.
 
 use super::{Manifest, RawTest};
-use crate::lifecycle::{LifecycleModule, ModuleSpec};
+use crate::suite::{LifecycleModule, ModuleSpec};
 use crate::suite::{SuiteError, TestKind};
 
 /// A lifecycle test: its module, from its name (written the way the module names itself)

@@ -9,6 +9,7 @@ mod paths;
 
 use super::{Suite, SuiteError, SuiteKind, TestCase, TestKind};
 use crate::text::{line_of, one_line};
+pub use http::COMPONENT_RUNTIMES;
 use http::RawServer;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -343,8 +344,8 @@ fn valid_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lifecycle::{LifecycleModule, ModuleSpec};
     use crate::suite::{Build, SourceBuild};
+    use crate::suite::{LifecycleModule, ModuleSpec};
     use crate::text::hex;
     use sha2::{Digest, Sha256};
 

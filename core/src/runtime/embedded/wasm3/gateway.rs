@@ -4,11 +4,11 @@
 //! engine's per-request cost.
 
 use super::{Ended, Loaded, Parsed, cap_pages, unknown_import, validate};
-use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::embedded::wasi_ctx::{self, take};
 use crate::runtime::suite_api::gateway::{Backend, GuestPool};
 use std::path::Path;
 use std::sync::Arc;
+use wasmeter_http::guest::{GuestCall, GuestReply, parse_reply};
 
 /// A pool of threads running the guest on wasm3.
 pub struct Wasm3Backend {

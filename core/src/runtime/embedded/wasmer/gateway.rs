@@ -4,13 +4,13 @@
 //! threads of their own, each inside a small runtime kept for the purpose.
 
 use super::WasmerCompiler;
-use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::suite_api::gateway::{Backend, GuestPool};
 use std::io::Read;
 use std::path::Path;
 use wasmer::{Engine, Instance, Module, Store};
 use wasmer_wasix::virtual_fs::StaticFile;
 use wasmer_wasix::{Pipe, WasiEnv, WasiError};
+use wasmeter_http::guest::{GuestCall, GuestReply, parse_reply};
 
 /// A pool of threads running the guest on one wasmer engine.
 pub struct WasmerBackend {

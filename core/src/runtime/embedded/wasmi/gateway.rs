@@ -3,10 +3,10 @@
 //! the whole request, as the other engines do).
 
 use super::{Host, WasmiTranslation, engine, limits, linker, unknown_import};
-use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::embedded::wasi_ctx::{self, take};
 use crate::runtime::suite_api::gateway::{Backend, GuestPool};
 use std::path::Path;
+use wasmeter_http::guest::{GuestCall, GuestReply, parse_reply};
 use wasmi::{Engine, Linker, Module, Store};
 
 /// A pool of threads running the guest on one wasmi engine.

@@ -3,8 +3,8 @@
 //! address map back to the wasm offsets (on by default in wasmtime).
 
 use super::WasmtimeVariant;
-use crate::profile::explain::canonical;
-use crate::profile::hot::CompiledFunction;
+use crate::profile::code::CompiledFunction;
+use crate::profile::names::canonical;
 use wasmtime::{Engine, Module};
 
 /// The code of `function` (a profile's name, or `function[N]`) in `module`, compiled by

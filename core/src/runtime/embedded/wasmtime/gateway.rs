@@ -5,9 +5,9 @@
 
 use super::WasmtimeVariant;
 use super::gateway_wasi::{self as wasi, Ctx, Exit};
-use crate::http::guest::{GuestCall, GuestReply, parse_reply};
 use crate::runtime::suite_api::gateway::Backend;
 use std::path::Path;
+use wasmeter_http::guest::{GuestCall, GuestReply, parse_reply};
 use wasmtime::{Engine, InstancePre, Linker, Module, StoreLimitsBuilder};
 
 /// Most bytes a guest may write to stdout for one request.

@@ -5,7 +5,6 @@
 //! outgoing requests may reach the gateway's upstream echo server and nothing else.
 
 use super::WasmtimeVariant;
-use crate::http::guest::{GuestCall, GuestReply};
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec, GuestPool};
 use crate::runtime::{Failure, Iteration, Job, Phase};
 use http_body_util::{BodyExt, Full};
@@ -13,6 +12,7 @@ use hyper::body::Bytes;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Instant;
+use wasmeter_http::guest::{GuestCall, GuestReply};
 use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};

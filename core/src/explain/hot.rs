@@ -5,45 +5,14 @@
 //! wasm offsets can); that is the code the run measured only when the engine, its settings
 //! and the module's code section are the same, which is checked, not assumed.
 
-use super::explain::{ExplainError, ExplainOptions, canonical, explain_rows};
-use super::names::{Named, names_for, sections};
-use super::{ProfileRow, read_profiles};
+use super::functions::{ExplainError, ExplainOptions, explain_rows};
+use crate::profile::code::Compiler;
+use crate::profile::names::{Named, canonical, names_for, sections};
+use crate::store::{ProfileRow, read_profiles};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
-
-/// One function's machine code as an engine compiled it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompiledFunction {
-    /// Its index in the module's function space (imports first).
-    pub index: u32,
-    /// The engine and its settings, in words.
-    pub engine: String,
-    /// The engine's version, as runs record it.
-    pub version: String,
-    /// The machine's architecture (`x86_64`, `aarch64`).
-    pub arch: &'static str,
-    /// The machine code.
-    pub code: Vec<u8>,
-    /// (offset in `code`, byte offset of the wasm instruction in the module) where the code
-    /// of an instruction starts, by offset; `None`: code of no instruction.
-    pub address_map: Vec<(u32, Option<u32>)>,
-}
-
-/// An engine that can show the code it compiles.
-pub trait Compiler {
-    /// Why the code of this runtime cannot be shown; `None` when it can.
-    fn cannot_show(&self, runtime: &str) -> Option<String>;
-    /// Compiles `module` as `runtime` does and returns the code of the function named
-    /// `function` (a name as profiles give it, or `function[N]`).
-    fn compile(
-        &self,
-        runtime: &str,
-        module: &[u8],
-        function: &str,
-    ) -> Result<CompiledFunction, String>;
-}
 
 /// A profiled cell's hottest function, wasm and machine code side by side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -225,7 +194,7 @@ pub fn hot_code(
 }
 
 /// The function with the most samples in column `k`.
-fn hottest(test: &super::explain::TestExplained, k: usize) -> Option<String> {
+fn hottest(test: &super::functions::TestExplained, k: usize) -> Option<String> {
     test.functions
         .iter()
         .filter_map(|r| Some((r.cells[k]?.samples, &r.name)))

@@ -2,9 +2,9 @@
 //! (each runtime's coloured against the baseline's where there is one), for the HTML page,
 //! the desktop app and the JSON export alike.
 
-use super::explain::{ExplainOptions, Explanation};
 use super::flame::{FlameOptions, flame_graph};
-use super::read_profiles;
+use super::functions::{ExplainOptions, Explanation};
+use crate::store::read_profiles;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -69,7 +69,7 @@ pub fn report(run: &crate::store::SavedRun) -> Option<ProfileReport> {
             return Some(ProfileReport::failed(e.to_string()));
         }
     };
-    let explanation = match super::explain::explain_rows(run, &rows, &ExplainOptions::default()) {
+    let explanation = match super::functions::explain_rows(run, &rows, &ExplainOptions::default()) {
         Ok(e) => e,
         Err(e) => {
             return Some(ProfileReport::failed(e.to_string()));
@@ -93,7 +93,7 @@ pub fn report(run: &crate::store::SavedRun) -> Option<ProfileReport> {
 }
 
 /// Every cell's stacks merged over its invocations, by (test, runtime).
-fn merged(rows: &[super::ProfileRow]) -> BTreeMap<(&str, &str), BTreeMap<String, u64>> {
+fn merged(rows: &[crate::store::ProfileRow]) -> BTreeMap<(&str, &str), BTreeMap<String, u64>> {
     let mut m: BTreeMap<(&str, &str), BTreeMap<String, u64>> = BTreeMap::new();
     for r in rows {
         let cell = m.entry((r.test.as_str(), r.runtime.as_str())).or_default();
@@ -104,7 +104,7 @@ fn merged(rows: &[super::ProfileRow]) -> BTreeMap<(&str, &str), BTreeMap<String,
     m
 }
 
-fn flames(e: &Explanation, rows: &[super::ProfileRow]) -> Vec<Flame> {
+fn flames(e: &Explanation, rows: &[crate::store::ProfileRow]) -> Vec<Flame> {
     let stacks = merged(rows);
     let mut out = Vec::new();
     for t in &e.tests {

@@ -2,14 +2,8 @@
 //! front end: a cell's typical value with its noise and relative time, a runtime's geometric
 //! mean, a diff row's ratio with its interval.
 
-use super::units::{format_count, format_ns};
 use crate::analysis::{CellSummary, DiffRow, RuntimeSummary};
-
-/// What a table cell says when it has no value (not run, not comparable, no mean).
-pub const MISSING: &str = "-";
-
-/// What a table cell says when its cell failed (the reason is listed under the table).
-pub const FAILED: &str = "FAILED";
+use crate::format::{FAILED, MISSING, format_count, format_ns};
 
 /// A diff row's ratio with its interval and half-width (`1.034 [1.012, 1.057] ±2.2 %`), or
 /// why it has none.

@@ -11,7 +11,12 @@
 //! Heap modules also export `peek(addr) -> i32` (one byte of memory), which the harness uses
 //! once per cell to check that the data really arrived, and `memory`.
 
-pub use crate::runtime::suite_api::lifecycle::{ANSWER, CALL_EXPORT, PEEK_EXPORT};
+/// The trivial export every module has.
+pub const CALL_EXPORT: &str = "hello";
+/// What [`CALL_EXPORT`] returns.
+pub const ANSWER: i32 = 42;
+/// The export that reads one byte of memory (heap modules).
+pub const PEEK_EXPORT: &str = "peek";
 use serde::{Deserialize, Serialize};
 use wasm_encoder::{
     CodeSection, ConstExpr, DataSection, ExportKind, ExportSection, Function, FunctionSection,

@@ -3,8 +3,10 @@
 //! iteration (the share of the cell's typical time) and its ratio to the baseline. The one
 //! model the CLI, the terminal UI, the desktop app and the HTML report show.
 
-use super::symbols::Outside;
-use super::{MIN_SAMPLES, ProfileRow};
+use crate::profile::MIN_SAMPLES;
+use crate::profile::names::canonical;
+use crate::profile::symbols::Outside;
+use crate::store::ProfileRow;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -182,17 +184,6 @@ pub enum ExplainError {
     },
 }
 
-/// Names one function has under different builds: wasi-libc calls the C `main`
-/// `__main_argc_argv` (or `__original_main`), a library build calls it
-/// [`super::names::LIBRARY_MAIN`].
-pub fn canonical(name: &str) -> &str {
-    match name {
-        "__main_argc_argv" | "__original_main" | "__main_void" => "main",
-        n if n == super::names::LIBRARY_MAIN => "main",
-        n => n,
-    }
-}
-
 /// One column's counts, merged over invocations.
 struct Merged {
     row: ProfileRow,
@@ -247,8 +238,8 @@ pub fn explain(
     run: &crate::store::SavedRun,
     options: &ExplainOptions,
 ) -> Result<Explanation, ExplainError> {
-    let profiles =
-        super::read_profiles(&run.dir).map_err(|e| ExplainError::Unreadable(e.to_string()))?;
+    let profiles = crate::store::read_profiles(&run.dir)
+        .map_err(|e| ExplainError::Unreadable(e.to_string()))?;
     explain_rows(run, &profiles, options)
 }
 

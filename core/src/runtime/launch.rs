@@ -4,7 +4,6 @@
 //! of a cell (timeout, Ctrl-C) takes it along; it also dies with the worker (parent-death
 //! signal), and dropping it kills it with every process it started.
 
-use super::upstream::request_once;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::os::unix::process::CommandExt;
@@ -12,6 +11,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use wasmeter_http::client::request_once;
 
 /// Bytes of a server's stderr kept for error messages.
 const TAIL: usize = 4096;

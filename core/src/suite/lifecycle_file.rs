@@ -3,8 +3,8 @@
 //! are measured; their imports are linked to stubs that trap, since no export of theirs is
 //! called (a program's `_start` is what the apps suite times).
 
-use super::ModuleSpec;
-use crate::runtime::Failure;
+use super::lifecycle_modules::ModuleSpec;
+use crate::model::Failure;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

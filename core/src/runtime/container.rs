@@ -335,7 +335,7 @@ impl Engine {
             .arg(format!("container:{gateway}"))
             .args(adapt)
             .arg(image)
-            .arg(crate::runner::SERVE_ECHO);
+            .arg(crate::runtime::SERVE_ECHO);
         c
     }
 
