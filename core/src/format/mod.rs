@@ -9,6 +9,6 @@ mod units;
 pub(crate) use time::civil;
 pub use time::format_time;
 pub use units::{
-    FAILED, MISSING, Unit, format_bytes, format_count, format_ns, format_rate, format_size,
-    format_value,
+    FAILED, MISSING, Unit, format_bytes, format_count, format_ns, format_ns_within, format_rate,
+    format_size, format_value,
 };

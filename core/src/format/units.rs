@@ -49,6 +49,39 @@ pub fn format_count(n: f64, unit: &str) -> String {
     format!("{v:.3}{prefix} {unit}")
 }
 
+/// A duration to the digits its interval supports, given the interval's half-width in
+/// percent: down to the place of the half-width's first digit (`984.82 ms` is `980 ms` at
+/// ±4 % and `984.8 ms` at ±0.1 %), never fewer than two significant digits nor more than
+/// [`format_ns`] gives (which it is without a half-width). Five digits against ±4 % claim
+/// a precision the measurement does not have.
+pub fn format_ns_within(ns: f64, halfwidth_pct: Option<f64>) -> String {
+    let Some(h) = halfwidth_pct.filter(|h| h.is_finite() && *h > 0.0) else {
+        return format_ns(ns);
+    };
+    if !(ns.is_finite() && ns > 0.0) {
+        return format_ns(ns);
+    }
+    let (scale, unit, most) = if ns >= 1e9 {
+        (1e9, "s", 2)
+    } else if ns >= 1e6 {
+        (1e6, "ms", 2)
+    } else if ns >= 1e3 {
+        (1e3, "µs", 1)
+    } else {
+        (1.0, "ns", 0)
+    };
+    let v = ns / scale;
+    let lead = v.log10().floor() as i32;
+    let place = ((v * h / 100.0).log10().floor() as i32).min(lead - 1);
+    if place > 0 {
+        let step = 10f64.powi(place);
+        format!("{:.0} {unit}", (v / step).round() * step)
+    } else {
+        let decimals = (-place).clamp(0, most) as usize;
+        format!("{v:.decimals$} {unit}")
+    }
+}
+
 /// A byte count as a short human string (`1.5 KiB`, `12.0 MiB`, `-300 B`).
 pub fn format_bytes(b: f64) -> String {
     let a = b.abs();
@@ -101,6 +134,31 @@ pub fn format_value(unit: Unit, v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A figure keeps the digits down to its half-width's first digit, at least two
+    /// significant ones, at most what format_ns gives.
+    #[test]
+    fn a_time_is_rounded_to_what_its_interval_supports() {
+        let cases = [
+            (984_820_000.0, Some(4.0), "980 ms"),
+            (984_820_000.0, Some(0.1), "984.8 ms"),
+            (984_820_000.0, Some(0.001), "984.82 ms"),
+            (984_820_000.0, None, "984.82 ms"),
+            (152_390_000.0, Some(79.6), "150 ms"),
+            (152_390_000.0, Some(2165.8), "150 ms"),
+            (12_345_678.0, Some(1.23), "12.3 ms"),
+            (2_260_000_000.0, Some(65.5), "2.3 s"),
+            (2_260_000_000.0, Some(1.0), "2.26 s"),
+            (8_361.0, Some(0.5), "8.4 µs"),
+            (8_361.0, Some(30.0), "8.4 µs"),
+            (836.0, Some(3.0), "840 ns"),
+            (836.0, Some(0.3), "836 ns"),
+            (0.0, Some(3.0), "0 ns"),
+        ];
+        for (ns, h, want) in cases {
+            assert_eq!(format_ns_within(ns, h), want, "{ns} ns ±{h:?} %");
+        }
+    }
 
     #[test]
     fn durations_pick_their_unit() {

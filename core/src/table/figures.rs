@@ -3,7 +3,7 @@
 //! mean, a diff row's ratio with its interval.
 
 use crate::analysis::{CellSummary, DiffRow, RuntimeSummary};
-use crate::format::{FAILED, MISSING, format_count, format_ns};
+use crate::format::{FAILED, MISSING, format_count, format_ns_within};
 
 /// A diff row's ratio with its interval and half-width (`1.034 [1.012, 1.057] ±2.2 %`), or
 /// why it has none.
@@ -16,8 +16,8 @@ pub fn format_ratio(r: &DiffRow) -> String {
 }
 
 /// A summary cell's typical value ([`crate::analysis::Stats::typical`]: what its interval
-/// is of) with its noise and relative time (`12.3 ms ±1.2 % (1.05×)`), marked when
-/// partial; [`FAILED`] or [`MISSING`] when it has no value.
+/// is of, to the digits that interval supports) with its noise and relative time
+/// (`12.3 ms ±1.2 % (1.05×)`), marked when partial; [`FAILED`] or [`MISSING`] when it has no value.
 pub fn format_cell(c: &CellSummary) -> String {
     if c.failure.is_some() {
         return FAILED.into();
@@ -28,7 +28,7 @@ pub fn format_cell(c: &CellSummary) -> String {
     let mut text = if c.source == "instructions" {
         format_count(st.typical(), "instr")
     } else {
-        format_ns(st.typical())
+        format_ns_within(st.typical(), c.halfwidth_pct)
     };
     if let Some(h) = c.halfwidth_pct {
         text.push_str(&format!(" ±{h:.1} %"));
@@ -69,9 +69,9 @@ mod tests {
         assert_eq!(format_cell(&c), "12.35 ms");
         c.halfwidth_pct = Some(1.23);
         c.relative = Some(1.049);
-        assert_eq!(format_cell(&c), "12.35 ms ±1.2 % (1.05×)");
+        assert_eq!(format_cell(&c), "12.3 ms ±1.2 % (1.05×)");
         c.partial = true;
-        assert_eq!(format_cell(&c), "12.35 ms ±1.2 % (1.05×) partial");
+        assert_eq!(format_cell(&c), "12.3 ms ±1.2 % (1.05×) partial");
         c.source = "instructions".into();
         assert_eq!(format_cell(&c), "12.346M instr ±1.2 % (1.05×) partial");
         assert_eq!(format_cell(&cell(None)), MISSING);

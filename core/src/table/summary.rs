@@ -159,7 +159,7 @@ mod tests {
             t.rows,
             [
                 ["sha256", "2.00 ms ±2.0 % (1.00×)", "3.00 ms ±2.0 %"],
-                ["nbody", "12.00 ms ±2.0 % (1.00×)", "FAILED"],
+                ["nbody", "12.0 ms ±2.0 % (1.00×)", "FAILED"],
             ]
         );
         assert_eq!(t.footer, [["geomean × native", "1.00×", "-"]]);

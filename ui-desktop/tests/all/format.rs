@@ -9,7 +9,7 @@ use wasmeter_core::analysis::{DiffRow, RuntimeSummary, Unit};
 use wasmeter_core::features::Support;
 use wasmeter_core::format::colour::ratio_colours;
 use wasmeter_core::format::{
-    MISSING, format_bytes, format_ns, format_rate, format_size, format_value,
+    MISSING, format_bytes, format_ns, format_ns_within, format_rate, format_size, format_value,
 };
 use wasmeter_core::table::{format_geomean, format_ratio};
 
@@ -126,8 +126,24 @@ fn table() -> Value {
         None => json!([r, null, null]),
     })
     .collect();
+    // A time to the digits its interval supports, at several half-widths.
+    let ns_within: Value = VALUES
+        .iter()
+        .flat_map(|&v| {
+            [
+                None,
+                Some(0.05),
+                Some(1.23),
+                Some(4.0),
+                Some(79.6),
+                Some(2165.8),
+            ]
+            .map(|h| json!([v, h, format_ns_within(v, h)]))
+        })
+        .collect();
     json!({
         "missing": MISSING,
+        "ns_within": ns_within,
         "feature_support": support,
         "ns": cases(format_ns),
         "bytes": cases(format_bytes),

@@ -366,7 +366,21 @@ async function glanceRun() {
     const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
     const lum = (c) => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
     const contrast = (fg, bg) => { const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x); return (a + 0.05) / (b + 0.05); };
-    const lines = (el) => { const r = document.createRange(); r.selectNodeContents(el); const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))); return tops.size; };
+    // Lines of text in an element: its text's boxes, one line more for each that starts
+    // below the bottom of another (an icon or a bolder word beside the text is no new line).
+    const lines = (el) => {
+      const boxes = [];
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (!n.textContent.trim()) continue;
+        const r = document.createRange(); r.selectNodeContents(n);
+        boxes.push(...[...r.getClientRects()].filter((x) => x.width > 0 && x.height > 0));
+      }
+      boxes.sort((a, b) => a.top - b.top);
+      let count = boxes.length ? 1 : 0;
+      for (let i = 1; i < boxes.length; i++) if (boxes[i].top >= boxes[i - 1].bottom - 1) count++;
+      return count;
+    };
     const matrix = document.querySelector('[data-testid=detail-matrix]');
     const cells = [...matrix.querySelectorAll('[data-testid=matrix-cell]')];
     const heads = [...matrix.querySelectorAll('thead th')].filter(th => th.textContent.trim());

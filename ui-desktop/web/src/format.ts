@@ -44,6 +44,25 @@ export function formatNs(ns: number | null | undefined): string {
   return `${fixed(ns, 0)} ns`;
 }
 
+/**
+ * A duration to the digits its interval supports (core's `format_ns_within`): down to the
+ * place of the half-width's first digit, at least two significant digits, at most what
+ * `formatNs` gives ("980 ms" at ±4 %, "984.8 ms" at ±0.1 %).
+ */
+export function formatNsWithin(ns: number | null | undefined, halfwidthPct: number | null | undefined): string {
+  if (!finite(ns) || !finite(halfwidthPct) || halfwidthPct <= 0 || ns <= 0) return formatNs(ns);
+  const [scale, unit, most]: [number, string, number] =
+    ns >= 1e9 ? [1e9, 's', 2] : ns >= 1e6 ? [1e6, 'ms', 2] : ns >= 1e3 ? [1e3, 'µs', 1] : [1, 'ns', 0];
+  const v = ns / scale;
+  const lead = Math.floor(Math.log10(v));
+  const place = Math.min(Math.floor(Math.log10((v * halfwidthPct) / 100)), lead - 1);
+  if (place > 0) {
+    const step = 10 ** place;
+    return `${fixed(Math.round(v / step) * step, 0)} ${unit}`;
+  }
+  return `${fixed(v, Math.min(Math.max(-place, 0), most))} ${unit}`;
+}
+
 /** Bytes as B / KiB / MiB / GiB (core's `format_bytes`: "-300 B", "1.5 KiB", "3.00 GiB"). */
 export function formatBytes(bytes: number | null | undefined): string {
   if (!finite(bytes)) return DASH;

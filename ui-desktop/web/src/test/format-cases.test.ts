@@ -9,6 +9,7 @@ import {
   formatBytes,
   formatGeomean,
   formatNs,
+  formatNsWithin,
   formatRate,
   formatRatioText,
   formatSize,
@@ -34,6 +35,12 @@ describe("core's formatting rules", () => {
     const cases = table[key] as Case[];
     expect(cases.length).toBeGreaterThan(5);
     for (const [v, want] of cases) expect([v, f(v)]).toEqual([v, want]);
+  });
+
+  it('a time to the digits its interval supports', () => {
+    const cases = table.ns_within as [number, number | null, string][];
+    expect(cases.length).toBeGreaterThan(100);
+    for (const [v, h, want] of cases) expect([v, h, formatNsWithin(v, h)]).toEqual([v, h, want]);
   });
 
   it("a ratio's cell colours on core's shared scale (background, text)", () => {

@@ -13,7 +13,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { type CellSummary, cellKey, type RunSummary } from '../../api';
 import { SortTh } from '../../components/SortTh';
 import { SpacerCell, SpacerRow, useWindowed, WindowBox } from '../../components/Windowed';
-import { formatGeomean, formatHalfwidth, formatNs, formatRatio, formatRatioCi, ratioStyle, ratioTone } from '../../format';
+import { formatGeomean, formatHalfwidth, formatNs, formatNsWithin, formatRatio, formatRatioCi, ratioStyle, ratioTone } from '../../format';
 import { nextSort, type SortState, sortRows } from '../../sort';
 
 /** The tooltip of one cell, in words. */
@@ -226,7 +226,7 @@ export function DetailMatrix({
               </div>
             )}
             <div class="median">
-              {formatNs(c.typical ?? c.stats?.median)}
+              {formatNsWithin(c.typical ?? c.stats?.median, h)}
               {h !== null && (
                 <span class="noise" data-testid="cell-noise">
                   {' '}
