@@ -341,6 +341,8 @@ async function glanceRun() {
   if (reason) throw new Error(`glance run cannot start: ${reason}`);
   await click("[data-testid=start-run]");
   step(`glance run started: ${g.runtimes.join(",")}; ${g.scope}`);
+  // The state still says how the quick run ended until this one's first event.
+  await until("the glance run to start", () => js("const s = document.querySelector('[data-testid=run-state]'); return s && s.dataset.state === 'running'"), 30000);
   const state = await until(
     "the glance run to end",
     () => js("const s = document.querySelector('[data-testid=run-state]'); return s && ['complete','cancelled','interrupted','error'].includes(s.dataset.state) ? s.dataset.state : null"),

@@ -79,6 +79,12 @@ export function App({ session: given }: { session?: LiveSession }) {
     refreshRuns();
   }, []);
 
+  // The list is read again whenever it is shown: runs saved since the last read by another
+  // wasmeter (the CLI in a terminal, a CI job writing to the same folder) appear.
+  useEffect(() => {
+    if (screen === 'runs') refreshRuns();
+  }, [screen]);
+
   const start = (suite: string, choices: api.RunChoices, modules?: api.ModulesRequest) => {
     setScreen('live');
     void session.start(suite, choices, modules);

@@ -506,6 +506,9 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
               <details class="diff-only" data-testid="diff-only">
                 <summary>
                   {counts['only A']} row{counts['only A'] === 1 ? '' : 's'} only in A, {counts['only B']} only in B
+                  {diff && counts['only A'] + counts['only B'] !== diff.only_a.length + diff.only_b.length
+                    ? ` in the phases shown (${diff.only_a.length} and ${diff.only_b.length} over every phase)`
+                    : ''}
                 </summary>
                 <ul class="small">
                   {only.map((r) => (

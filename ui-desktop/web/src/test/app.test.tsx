@@ -501,6 +501,18 @@ describe('App', () => {
   });
 });
 
+describe('Saved runs', () => {
+  it('reads the list again when it is shown, so a run saved after the last read appears', async () => {
+    // The first read has no runs; then the CLI saves some in the same folder.
+    let reads = 0;
+    backend({ list_runs: () => (reads++ === 0 ? [] : runsFixture) });
+    await renderReady();
+    await waitFor(() => expect(reads).toBe(1));
+    fireEvent.click(screen.getByTestId('nav-runs'));
+    await waitFor(() => expect(screen.getAllByTestId('run-row').length).toBe(runsFixture.length));
+  });
+});
+
 describe('Broken suites', () => {
   it('lists a suite whose manifest does not load as broken, with its error, and picks another', async () => {
     const error = "/s/evil/suite.toml:6: 'source' path '../../etc/passwd' leaves the suite folder";
