@@ -476,7 +476,9 @@ async function screensOnly() {
   await shot("matrix");
   await js("const c = [...document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]')].find(c => c.dataset.test === arguments[0]) || document.querySelector('[data-testid=detail-matrix] [data-testid=matrix-cell]'); c.scrollIntoView({ block: 'center' }); c.click();", test);
   await sleep(500);
-  await js("const r = document.querySelector('[data-testid=resources]'); if (r) r.scrollIntoView({ block: 'start' })");
+  // The graph's panel just under the app's bar (which stays on top); before issue 48 the
+  // graph had no test id, only its class.
+  await js("const r = document.querySelector('[data-testid=resources]') || document.querySelector('.resource-charts'); if (r) { const panel = r.closest('.panel') || r; panel.scrollIntoView({ block: 'start' }); document.scrollingElement.scrollTop -= 60; }");
   await sleep(500);
   await shot("resources");
   await click("[data-testid=nav-runs]");
