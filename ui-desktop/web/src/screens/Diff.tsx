@@ -492,7 +492,9 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
               empty={
                 rowFilter === 'changes' && counts.faster + counts.slower === 0 ? (
                   <>
-                    No row changed beyond ±{diff.threshold_pct} %.{' '}
+                    {counts['insufficient data'] + counts['not comparable'] === 0
+                      ? `No row changed beyond ±${diff.threshold_pct} %.`
+                      : `No row shows a change beyond ±${diff.threshold_pct} %: ${counts['insufficient data'] + counts['not comparable']} could not be decided.`}{' '}
                     <button type="button" class="link" onClick={() => setRowFilter('all')} data-testid="diff-show-all">
                       Show all {rows.length - only.length} rows
                     </button>

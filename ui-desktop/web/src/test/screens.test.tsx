@@ -459,6 +459,15 @@ describe('Diff screen', () => {
     expect(within(screen.getByTestId('diff-table')).getAllByTestId('diff-row')).toHaveLength(22);
   });
 
+  it('does not call undecided rows unchanged when none changed', async () => {
+    const busy = structuredClone(diffReport);
+    for (const r of busy.diff!.rows) if (r.verdict !== 'no change') r.verdict = 'insufficient data';
+    mockIPC(() => busy);
+    render(<DiffScreen runs={runs} a="x" b="y" defaultThresholdPct={2} onPick={noop} onExport={noop} />);
+    const empty = await screen.findByTestId('diff-empty');
+    expect(empty.textContent).toBe('No row shows a change beyond ±2 %: 2 could not be decided. Show all 22 rows');
+  });
+
   it('diffRows and verdictCounts', () => {
     const d = diffReport.diff!;
     const all = diffRows(d, new Set(['compile', 'instantiate', 'execute', 'teardown', 'total']));
