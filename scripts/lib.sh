@@ -99,6 +99,22 @@ need_desktop_e2e() {
   fi
 }
 
+# start_desktop_driver: Xvfb on a display of its own and tauri-driver beside it, each in its
+# own process group with its pid added to the caller's `pids` (to kill on exit); exports
+# DISPLAY and sets `port`, where tauri-driver's WebDriver listens when this returns. The app
+# it starts inherits this environment: export WASMETER_RESULTS and friends first.
+start_desktop_driver() {
+  exec 3< <(setsid Xvfb -displayfd 1 -nolisten tcp -screen 0 1366x900x24 2>/dev/null & echo "pid $!")
+  local xpid display
+  read -r _ xpid <&3; pids+=("$xpid")
+  read -r display <&3
+  export DISPLAY=":$display"
+  port=$((20000 + RANDOM % 20000))
+  setsid "$HOME/.cache/wasmeter/tools/bin/tauri-driver" --port "$port" --native-port $((port + 1)) >/dev/null 2>&1 &
+  pids+=("$!")
+  for _ in $(seq 100); do (exec 4<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+}
+
 wasmeter_bin() {
   echo "$CARGO_TARGET_DIR/$WASMETER_PROFILE/wasmeter"
 }

@@ -24,14 +24,21 @@ pub const FAILED: &str = "FAILED";
 
 /// A duration in ns as a short human string (`1.23 ms`).
 pub fn format_ns(ns: f64) -> String {
+    let (scale, unit, decimals) = time_unit(ns);
+    format!("{:.decimals$} {unit}", ns / scale)
+}
+
+/// The unit a duration in ns is written in: its size in ns, its name, and the decimals
+/// [`format_ns`] gives it.
+fn time_unit(ns: f64) -> (f64, &'static str, usize) {
     if ns >= 1e9 {
-        format!("{:.2} s", ns / 1e9)
+        (1e9, "s", 2)
     } else if ns >= 1e6 {
-        format!("{:.2} ms", ns / 1e6)
+        (1e6, "ms", 2)
     } else if ns >= 1e3 {
-        format!("{:.1} µs", ns / 1e3)
+        (1e3, "µs", 1)
     } else {
-        format!("{ns:.0} ns")
+        (1.0, "ns", 0)
     }
 }
 
@@ -61,15 +68,7 @@ pub fn format_ns_within(ns: f64, halfwidth_pct: Option<f64>) -> String {
     if !(ns.is_finite() && ns > 0.0) {
         return format_ns(ns);
     }
-    let (scale, unit, most) = if ns >= 1e9 {
-        (1e9, "s", 2)
-    } else if ns >= 1e6 {
-        (1e6, "ms", 2)
-    } else if ns >= 1e3 {
-        (1e3, "µs", 1)
-    } else {
-        (1.0, "ns", 0)
-    };
+    let (scale, unit, most) = time_unit(ns);
     let v = ns / scale;
     let lead = v.log10().floor() as i32;
     let place = ((v * h / 100.0).log10().floor() as i32).min(lead - 1);
@@ -77,7 +76,7 @@ pub fn format_ns_within(ns: f64, halfwidth_pct: Option<f64>) -> String {
         let step = 10f64.powi(place);
         format!("{:.0} {unit}", (v / step).round() * step)
     } else {
-        let decimals = (-place).clamp(0, most) as usize;
+        let decimals = (-place as usize).min(most);
         format!("{v:.decimals$} {unit}")
     }
 }

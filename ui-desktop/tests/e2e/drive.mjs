@@ -312,11 +312,6 @@ async function gatewayRun() {
 async function glanceRun() {
   const g = {};
   out.glance = g;
-  // Every plan_scope the page asks, with its answer or error: what to report if no scope shows.
-  await js(`const inv = window.__TAURI_INTERNALS__.invoke; window.__planLog = [];
-    window.__TAURI_INTERNALS__.invoke = (cmd, args, opts) => { const p = inv(cmd, args, opts);
-      if (cmd === 'plan_scope') p.then((r) => window.__planLog.push({ args, answer: r && r.text }), (e) => window.__planLog.push({ args, error: String(e && (e.message || JSON.stringify(e))) }));
-      return p; };`);
   await click("[data-testid=nav-setup]");
   await until("the setup screen", () => js("return document.querySelector('[data-testid=group-embedded]') !== null"), 10000);
   await click("[data-testid=group-embedded]");
@@ -335,7 +330,7 @@ async function glanceRun() {
           .then((r) => done({ answer: r }), (e) => done({ error: typeof e === 'string' ? e : JSON.stringify(e) }));`,
       args: [g.runtimes],
     }, 120000).catch((x) => ({ driver: x.message }));
-    throw new Error(`${e.message}; start reason: ${await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null")}; plan_scope asked directly: ${JSON.stringify(asked)}; the page asked: ${JSON.stringify(await js("return window.__planLog"))}; start: ${await js("return document.querySelector('.start').outerHTML")}`);
+    throw new Error(`${e.message}; start reason: ${await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null")}; plan_scope asked directly: ${JSON.stringify(asked)}; start: ${await js("return document.querySelector('.start').outerHTML")}`);
   });
   const reason = await js("const r = document.querySelector('[data-testid=start-reason]'); return r ? r.textContent : null");
   if (reason) throw new Error(`glance run cannot start: ${reason}`);

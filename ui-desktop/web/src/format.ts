@@ -38,10 +38,13 @@ export function sig3(v: number): string {
 /** Nanoseconds as ns / µs / ms / s (core's `format_ns`: "999 ns", "1.0 µs", "1.23 ms"). */
 export function formatNs(ns: number | null | undefined): string {
   if (!finite(ns)) return DASH;
-  if (ns >= 1e9) return `${fixed(ns / 1e9, 2)} s`;
-  if (ns >= 1e6) return `${fixed(ns / 1e6, 2)} ms`;
-  if (ns >= 1e3) return `${fixed(ns / 1e3, 1)} µs`;
-  return `${fixed(ns, 0)} ns`;
+  const [scale, unit, decimals] = timeUnit(ns);
+  return `${fixed(ns / scale, decimals)} ${unit}`;
+}
+
+/** The unit a duration in ns is written in: its size in ns, its name, `formatNs`'s decimals. */
+function timeUnit(ns: number): [number, string, number] {
+  return ns >= 1e9 ? [1e9, 's', 2] : ns >= 1e6 ? [1e6, 'ms', 2] : ns >= 1e3 ? [1e3, 'µs', 1] : [1, 'ns', 0];
 }
 
 /**
@@ -51,8 +54,7 @@ export function formatNs(ns: number | null | undefined): string {
  */
 export function formatNsWithin(ns: number | null | undefined, halfwidthPct: number | null | undefined): string {
   if (!finite(ns) || !finite(halfwidthPct) || halfwidthPct <= 0 || ns <= 0) return formatNs(ns);
-  const [scale, unit, most]: [number, string, number] =
-    ns >= 1e9 ? [1e9, 's', 2] : ns >= 1e6 ? [1e6, 'ms', 2] : ns >= 1e3 ? [1e3, 'µs', 1] : [1, 'ns', 0];
+  const [scale, unit, most] = timeUnit(ns);
   const v = ns / scale;
   const lead = Math.floor(Math.log10(v));
   const place = Math.min(Math.floor(Math.log10((v * halfwidthPct) / 100)), lead - 1);

@@ -298,6 +298,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
 
   const rows = useMemo(() => (diff ? diffRows(diff, phases) : []), [diff, phases]);
   const counts = verdictCounts(rows);
+  const undecided = rows.filter((r) => keepRow(r, 'undecided')).length;
   const shown = useMemo(() => shownRows(rows, rowFilter, query, sort), [rows, rowFilter, query, sort]);
   const only = useMemo(() => rows.filter((r) => r.verdict === 'only A' || r.verdict === 'only B'), [rows]);
 
@@ -492,9 +493,9 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
               empty={
                 rowFilter === 'changes' && counts.faster + counts.slower === 0 ? (
                   <>
-                    {counts['insufficient data'] + counts['not comparable'] === 0
+                    {undecided === 0
                       ? `No row changed beyond ±${diff.threshold_pct} %.`
-                      : `No row shows a change beyond ±${diff.threshold_pct} %: ${counts['insufficient data'] + counts['not comparable']} could not be decided.`}{' '}
+                      : `No row shows a change beyond ±${diff.threshold_pct} %: ${undecided} could not be decided.`}{' '}
                     <button type="button" class="link" onClick={() => setRowFilter('all')} data-testid="diff-show-all">
                       Show all {rows.length - only.length} rows
                     </button>
