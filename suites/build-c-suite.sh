@@ -188,7 +188,7 @@ ensure_toolchain() {
 
 # names_file TWIN STRIPPED OUT: the name section of TWIN (built with --strip-debug) for the
 # code of STRIPPED (built with --strip-all), as wasmeter's profiles read it
-# (core/src/profile/names.rs): a custom section `wasmeter.code-sha256` holding the SHA-256
+# (core/profile/src/profile/names.rs): a custom section `wasmeter.code-sha256` holding the SHA-256
 # of the code section, then TWIN's `name` section. Fails when the two code sections differ.
 names_file() {
     python3 - "$@" <<'PY'

@@ -3,42 +3,47 @@
 //! Suites are parsed from manifests ([`suite`]), run on runtimes ([`runtime`]) by the
 //! [`runner`] in isolated worker processes that are sampled live ([`sample`]), saved as
 //! they go ([`store`]), summarised ([`analysis`]), explained function by function
-//! ([`profile`]), and shown as tables ([`table`]) whose figures are written one way
-//! everywhere ([`format`]).
+//! ([`profile`], [`explain`]), and shown as tables ([`table`]) whose figures are written one
+//! way everywhere ([`format`]).
+//!
+//! Core is five crates, each layer importing only those below it (docs/architecture.md):
+//! `wasmeter-model` (vocabulary, suites, config, samples, store), `wasmeter-profile`,
+//! `wasmeter-engines` (the runtimes), `wasmeter-report` (analysis, tables, exports) and this
+//! one, which runs suites: the runner, the HTTP suites and the instance life cycle. It
+//! re-exports the others' modules, so front ends name everything as `wasmeter_core::…`.
 
-pub mod analysis;
-pub mod cache;
-pub mod config;
-pub mod explain;
-pub mod export;
-pub mod features;
-pub mod format;
-#[cfg(feature = "parquet")]
-pub mod history;
 pub mod http;
 pub mod lifecycle;
-pub mod machine;
-pub mod model;
-pub mod profile;
-pub mod random;
 pub mod runner;
-pub mod runtime;
-pub mod sample;
-pub mod store;
-pub mod suite;
-pub mod table;
-pub(crate) mod text;
 
-/// Version of wasmeter itself, recorded with every run.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use wasmeter_engines::runtime;
+pub use wasmeter_model::{
+    VERSION, cache, config, format, machine, model, random, sample, store, suite, text,
+};
+pub use wasmeter_profile::profile;
+#[cfg(feature = "parquet")]
+pub use wasmeter_report::history;
+pub use wasmeter_report::{analysis, explain, export, features, table};
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
-    /// The modules of core/src: its folders and its `.rs` files but lib.rs.
-    fn modules() -> Vec<String> {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    /// Core's crates, as README's layout names their folders.
+    const CRATES: [&str; 5] = [
+        "core/",
+        "core/model/",
+        "core/profile/",
+        "core/engines/",
+        "core/report/",
+    ];
+
+    /// The modules of a crate's src: its folders and its `.rs` files but lib.rs.
+    fn modules(krate: &str) -> Vec<String> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(krate)
+            .join("src");
         let mut names: Vec<String> = std::fs::read_dir(&src)
             .unwrap_or_else(|e| panic!("{}: {e}", src.display()))
             .map(|entry| entry.expect("a directory entry").path())
@@ -57,9 +62,10 @@ mod tests {
         names
     }
 
-    /// The modules README's layout section names under `core/`: the first word (`name/` or
-    /// `name.rs`) of each indented line after the `core/` line.
-    fn readme_modules(readme: &str) -> Vec<String> {
+    /// The modules README's layout section names under a crate's folder (`core/model/`): the
+    /// first word (`name/` or `name.rs`) of each indented line after the line that starts
+    /// with that folder.
+    fn readme_modules(readme: &str, krate: &str) -> Vec<String> {
         let layout: Vec<&str> = readme
             .lines()
             .skip_while(|l| *l != "## Layout")
@@ -67,13 +73,14 @@ mod tests {
             .collect();
         let mut names: Vec<String> = layout
             .iter()
-            .skip_while(|l| !l.starts_with("core/ "))
+            .skip_while(|l| l.split_whitespace().next() != Some(krate))
             .skip(1)
-            .take_while(|l| l.starts_with(' '))
+            .skip_while(|l| l.starts_with("          "))
+            .take_while(|l| l.starts_with("  ") && !l.starts_with("          "))
             .filter_map(|l| l.split_whitespace().next())
             .map(|word| {
                 let name = word.strip_suffix('/').or_else(|| word.strip_suffix(".rs"));
-                name.unwrap_or_else(|| panic!("README layout: `{word}` is no core module"))
+                name.unwrap_or_else(|| panic!("README layout: `{word}` is no module of {krate}"))
                     .to_string()
             })
             .collect();
@@ -85,20 +92,23 @@ mod tests {
     fn readme_layout_names_every_core_module() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
         let readme = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let modules = modules();
-        assert!(modules.len() >= 10, "{modules:?}");
-        // Both ways: no module left out, none listed that is gone.
-        assert_eq!(
-            readme_modules(&readme),
-            modules,
-            "README's layout section (under `core/`) against core/src"
-        );
+        for krate in CRATES {
+            let modules = modules(krate);
+            assert!(!modules.is_empty(), "{krate}: {modules:?}");
+            // Both ways: no module left out, none listed that is gone.
+            assert_eq!(
+                readme_modules(&readme, krate),
+                modules,
+                "README's layout section (under `{krate}`) against {krate}src"
+            );
+        }
     }
 
     #[test]
     fn readme_modules_are_read_from_the_layout_block_only() {
-        let readme = "## Layout\n\n```\napp/ x\ncore/     y:\n  a/   z\n  b.rs w\n\
-                      core/fuzz/ f\n   cont\n```\n\n## Other\n\ncore/ q\n  c/ no\n";
-        assert_eq!(readme_modules(readme), ["a", "b"]);
+        let readme = "## Layout\n\n```\napp/ x\ncore/     y:\n          more of y\n  a/   z\n  b.rs w\n\
+                      core/fuzz/ f\n   cont\ncore/m/ n:\n  c/ d\n```\n\n## Other\n\ncore/ q\n  e/ no\n";
+        assert_eq!(readme_modules(readme, "core/"), ["a", "b"]);
+        assert_eq!(readme_modules(readme, "core/m/"), ["c"]);
     }
 }

@@ -1,5 +1,5 @@
 // Renders the report template with each committed sample (assets/report/sample*.json) the
-// way core/src/export/html.rs does, then runs check-report.mjs on the page: a check of the
+// way core/report/src/export/html.rs does, then runs check-report.mjs on the page: a check of the
 // template that needs no Rust build (app/tests/all/report.rs checks real exports).
 //
 //   node check-samples.mjs [<out dir>]      (default: a temporary directory)

@@ -380,19 +380,40 @@ enum Target {
 
 impl Crate {
     fn read(src: &Path) -> Crate {
-        let mut paths = Vec::new();
-        rust_files(src, &mut paths);
-        let mut files = BTreeMap::new();
+        Crate::read_all(&[src.to_path_buf()])
+    }
+
+    /// Several crates read as one tree: core's crates, whose top-level folders are distinct
+    /// and whose code names a lower crate's folder as `crate::folder` (each `lib.rs` imports
+    /// the lower crates' modules it builds on), so the layers are checked across crates.
+    /// The roots (`lib.rs`) merge into one.
+    fn read_all(srcs: &[PathBuf]) -> Crate {
+        let mut files: BTreeMap<Module, File> = BTreeMap::new();
         let mut tests = Vec::new();
-        for p in paths {
-            let m = module_of(src, &p);
-            let (f, test_files) = read_file(&std::fs::read_to_string(&p).unwrap());
-            tests.extend(test_files.into_iter().map(|t| {
-                let mut c = m.clone();
-                c.push(t);
-                c
-            }));
-            files.insert(m, f);
+        for src in srcs {
+            let mut paths = Vec::new();
+            rust_files(src, &mut paths);
+            for p in paths {
+                let m = module_of(src, &p);
+                let (f, test_files) = read_file(&std::fs::read_to_string(&p).unwrap());
+                tests.extend(test_files.into_iter().map(|t| {
+                    let mut c = m.clone();
+                    c.push(t);
+                    c
+                }));
+                match files.get_mut(&m) {
+                    Some(root) if m.is_empty() => {
+                        root.defines.extend(f.defines);
+                        root.uses.extend(f.uses);
+                        root.paths.extend(f.paths);
+                        root.idents.extend(f.idents);
+                    }
+                    Some(_) => panic!("{}: module {m:?} read twice", p.display()),
+                    None => {
+                        files.insert(m, f);
+                    }
+                }
+            }
         }
         for t in tests {
             files.remove(&t);
@@ -655,6 +676,24 @@ fn layer_violations(
     wrong
 }
 
+/// Core's crates, lowest first: the layers are numbered across them.
+const CORE_CRATES: [&str; 5] = [
+    "core/model",
+    "core/profile",
+    "core/engines",
+    "core/report",
+    "core",
+];
+
+/// Core's crates read as one tree ([`Crate::read_all`]).
+fn core_crates(workspace: &Path) -> Crate {
+    let srcs: Vec<PathBuf> = CORE_CRATES
+        .iter()
+        .map(|c| workspace.join(c).join("src"))
+        .collect();
+    Crate::read_all(&srcs)
+}
+
 /// Every import between core's folders goes down the layers docs/architecture.md gives
 /// them, and every folder has its layer there: the architecture as written is the code's.
 #[test]
@@ -663,7 +702,7 @@ fn core_folders_import_only_lower_layers_as_documented() {
     let doc = std::fs::read_to_string(workspace.join("docs/architecture.md")).unwrap();
     let layers = documented_layers(&doc);
     assert!(layers.len() > 10, "{layers:?}");
-    let f = folders(&Crate::read(&workspace.join("core/src")).graph());
+    let f = folders(&core_crates(workspace).graph());
     let wrong = layer_violations(&f, &layers);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -673,7 +712,11 @@ fn no_crate_has_a_module_cycle_and_no_core_folders_import_each_other() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let mut found = Vec::new();
     for krate in ["core", "core/http", "app", "ui-tui", "ui-desktop"] {
-        let c = Crate::read(&workspace.join(krate).join("src"));
+        let c = if krate == "core" {
+            core_crates(workspace)
+        } else {
+            Crate::read(&workspace.join(krate).join("src"))
+        };
         let g = c.graph();
         assert!(g.len() > 3, "{krate}: {} modules found", g.len());
         assert!(
@@ -825,4 +868,149 @@ fn the_check_finds_a_cycle_made_through_re_exports() {
     assert!(cycles(&g).is_empty());
     assert!(mutual(&folders(&g)).is_empty());
     assert!(layer_violations(&folders(&g), &layers).is_empty());
+}
+
+/// The `wasmeter-*` crates a manifest's `[dependencies]` name (dev- and build-dependencies
+/// left out: a crate's tests may use itself with test doubles on).
+fn wasmeter_dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+        if in_deps && name.starts_with("wasmeter-") {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+/// The crates docs/architecture.md lists between `<!-- crates -->` and `<!-- /crates -->`:
+/// crate → (its folder, the `wasmeter-*` crates it may import).
+fn documented_crates(doc: &str) -> BTreeMap<String, (String, BTreeSet<String>)> {
+    let start = doc
+        .find("<!-- crates -->")
+        .expect("docs/architecture.md: no <!-- crates -->");
+    let end = doc
+        .find("<!-- /crates -->")
+        .expect("docs/architecture.md: no <!-- /crates -->");
+    let ticked = |col: &str| -> Vec<String> {
+        col.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let mut out = BTreeMap::new();
+    for line in doc[start..end].lines() {
+        let cols: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cols.len() < 5 {
+            continue;
+        }
+        let (Some(name), Some(folder)) = (ticked(cols[1]).pop(), ticked(cols[2]).pop()) else {
+            continue;
+        };
+        let may: BTreeSet<String> = ticked(cols[4]).into_iter().collect();
+        out.insert(name, (folder, may));
+    }
+    out
+}
+
+/// What breaks the documented crate graph: a crate importing one its row does not name, a
+/// row naming one it does not import (the table is the manifests', both ways), a listed
+/// crate that is not there, or one of core's crates without a row.
+fn crate_violations(workspace: &Path, doc: &str) -> Vec<String> {
+    let crates = documented_crates(doc);
+    let mut wrong = Vec::new();
+    for (name, (folder, may)) in &crates {
+        let path = workspace.join(folder).join("Cargo.toml");
+        let Ok(manifest) = std::fs::read_to_string(&path) else {
+            wrong.push(format!("{name}: {} is not there", path.display()));
+            continue;
+        };
+        if !manifest.contains(&format!("name = \"{name}\"")) {
+            wrong.push(format!("{}: is not the manifest of {name}", path.display()));
+        }
+        let deps = wasmeter_dependencies(&manifest);
+        for d in deps.difference(may) {
+            wrong.push(format!(
+                "{name} imports {d}, which docs/architecture.md does not allow it"
+            ));
+        }
+        for d in may.difference(&deps) {
+            wrong.push(format!(
+                "docs/architecture.md lets {name} import {d}, which its Cargo.toml does not"
+            ));
+        }
+    }
+    for c in CORE_CRATES {
+        if !crates
+            .values()
+            .any(|(folder, _)| folder.trim_end_matches('/') == c)
+        {
+            wrong.push(format!(
+                "{c}: a crate of core without a row in docs/architecture.md"
+            ));
+        }
+    }
+    wrong
+}
+
+/// Core's crates import only the crates docs/architecture.md lets them, so the arrows of
+/// `cargo tree` point one way, as drawn.
+#[test]
+fn core_crates_import_only_what_architecture_md_allows() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let doc = std::fs::read_to_string(workspace.join("docs/architecture.md")).unwrap();
+    assert!(
+        documented_crates(&doc).len() >= 6,
+        "{:?}",
+        documented_crates(&doc)
+    );
+    let wrong = crate_violations(workspace, &doc);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The crate check fails on an import the table does not allow, and on a row the manifest
+/// does not match.
+#[test]
+fn the_crate_check_finds_an_import_the_table_does_not_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path();
+    plant(
+        ws,
+        &[
+            (
+                "core/model/Cargo.toml",
+                "[package]\nname = \"wasmeter-model\"\n[dependencies]\nserde = \"1\"\n",
+            ),
+            (
+                "core/report/Cargo.toml",
+                "[package]\nname = \"wasmeter-report\"\n[dependencies]\nwasmeter-model.workspace = true\nwasmeter-engines = { path = \"../engines\" }\n[dev-dependencies]\nwasmeter-core.workspace = true\n",
+            ),
+        ],
+    );
+    let doc = "<!-- crates -->\n| crate | folder | owns | may import |\n| --- | --- | --- | --- |\n\
+               | `wasmeter-model` | `core/model/` | words | nothing |\n\
+               | `wasmeter-report` | `core/report/` | reading | `wasmeter-model`, `wasmeter-profile` |\n\
+               <!-- /crates -->\n";
+    let wrong = crate_violations(ws, doc);
+    let has = |s: &str| wrong.iter().any(|w| w.contains(s));
+    assert!(has("wasmeter-report imports wasmeter-engines"), "{wrong:?}");
+    assert!(
+        has("lets wasmeter-report import wasmeter-profile"),
+        "{wrong:?}"
+    );
+    assert!(
+        !has("wasmeter-core"),
+        "dev-dependencies are not imports: {wrong:?}"
+    );
+    assert!(
+        has("core/engines: a crate of core without a row"),
+        "{wrong:?}"
+    );
+    assert!(!has("wasmeter-model"), "{wrong:?}");
 }

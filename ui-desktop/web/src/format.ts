@@ -1,5 +1,5 @@
 /**
- * Number formatting shared by every screen, by core's rules (`core/src/format`): a time
+ * Number formatting shared by every screen, by core's rules (`core/model/src/format`): a time
  * reads the same in the live view, the detail matrix, the diff, the CLI and the exports.
  * `format.test.ts` checks these functions against core's on a table of cases core writes
  * (`test/fixtures/format-cases.json`).
@@ -186,7 +186,7 @@ export function ratioTone(r: number, tolerance = 0.005): Tone {
 }
 
 /**
- * Core's shared colour scale of a ratio (`core/src/format/colour.rs`, the TUI's and the
+ * Core's shared colour scale of a ratio (`core/model/src/format/colour.rs`, the TUI's and the
  * HTML report's too): 25 bins of a quarter doubling, blue faster, red slower, interpolated
  * in CIELAB, each with the text colour that meets WCAG AA on it. The shared cases
  * (`ratio_colour` in the format fixture) hold these tables to core's.

@@ -2,7 +2,7 @@
  * The HTTP suites (gateway, servers) as the page shows them, as pure data shaping: which
  * suites and runs are HTTP ones, a run's cells grouped by request, the requests/s against
  * connections lines, the concurrency levels typed in setup. The numbers are the backend's
- * (`http` of a run's report, core/src/analysis/http.rs), so the desktop shows what the
+ * (`http` of a run's report, core/report/src/analysis/http.rs), so the desktop shows what the
  * exports show.
  */
 import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';

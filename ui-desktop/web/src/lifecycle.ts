@@ -1,7 +1,7 @@
 /**
  * The lifecycle suite as the page shows it, as pure data shaping: which runs are
  * lifecycle ones, its measurements per cell (median and p99) and "measurement against
- * initial heap size" lines, as the backend shapes them (core/src/analysis/heap.rs) so the
+ * initial heap size" lines, as the backend shapes them (core/report/src/analysis/heap.rs) so the
  * desktop shows what the terminal UI and the exports show. Which runtimes the suite
  * applies to is core's answer, from `list_runtimes`.
  */

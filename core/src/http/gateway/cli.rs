@@ -66,7 +66,7 @@ impl CliBackend {
         if let Some(pre) = &b.command.precompile {
             let job = b.job(&[]);
             let argv = expand(pre, &job, &b.aot);
-            let env = b.command.env_for(&job, &b.aot);
+            let env = crate::runtime::command_env(&b.command, &job, &b.aot);
             let done = run_process(
                 Path::new(&argv[0]),
                 &argv[1..],
@@ -141,7 +141,7 @@ impl CliBackend {
         let mut cmd = Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .env_clear()
-            .envs(self.command.env_for(&job, &self.aot))
+            .envs(crate::runtime::command_env(&self.command, &job, &self.aot))
             .current_dir(&self.scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -1,0 +1,75 @@
+//! wasmer, embedded: its compilers, and the engine behind the command suites
+//! ([`command`]), the lifecycle suite ([`lifecycle`]) and the gateway ([`gateway`]). Adding
+//! a wasmer configuration is a [`WasmerCompiler`] variant here and its row in
+//! [`super::EMBEDDED`].
+
+#[cfg(feature = "engines")]
+mod command;
+#[cfg(feature = "engines")]
+pub mod gateway;
+#[cfg(feature = "engines")]
+pub mod lifecycle;
+
+#[cfg(feature = "engines")]
+pub use command::Wasmer;
+#[cfg(feature = "engines")]
+pub use command::unknown_import;
+
+/// The wasmer compilers wasmeter compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmerCompiler {
+    /// Cranelift, the default optimising compiler.
+    Cranelift,
+    /// Singlepass, a fast baseline compiler.
+    Singlepass,
+}
+
+/// wasmer's settings, as `--set wasmer.NAME=…` and `wasmer[NAME=…]` take them.
+pub const WASMER_SETTINGS: crate::runtime::settings::EngineSettings =
+    crate::runtime::settings::EngineSettings {
+        engine: "wasmer",
+        base: "wasmer-cranelift",
+        settings: &[crate::runtime::settings::Setting {
+            name: "compiler",
+            values: crate::runtime::settings::Values::OneOf(&["cranelift", "singlepass"]),
+            default: "cranelift",
+            what: "optimising compiler, or a single fast pass",
+        }],
+        cli: None,
+    };
+
+impl WasmerCompiler {
+    /// This compiler with one setting changed (the only one: `compiler`).
+    pub fn with(self, name: &str, value: &str) -> Result<WasmerCompiler, String> {
+        match (name, value) {
+            ("compiler", "singlepass") => Ok(WasmerCompiler::Singlepass),
+            ("compiler", _) => Ok(WasmerCompiler::Cranelift),
+            (other, _) => Err(format!("wasmer has no setting '{other}'")),
+        }
+    }
+}
+
+#[cfg(feature = "engines")]
+impl WasmerCompiler {
+    /// A wasmer engine with this compiler: the same for every suite.
+    pub fn engine(self) -> wasmer::Engine {
+        match self {
+            WasmerCompiler::Cranelift => {
+                let mut c = wasmer::sys::Cranelift::default();
+                // A profiled worker names the code it compiles in /tmp/perf-PID.map.
+                if crate::profile::perf_maps_wanted() {
+                    use wasmer::sys::CompilerConfig;
+                    c.enable_perfmap();
+                }
+                c.into()
+            }
+            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+        }
+    }
+}
+
+/// A wasmer error as a failure.
+#[cfg(feature = "engines")]
+fn other(e: impl std::fmt::Display) -> crate::runtime::Failure {
+    crate::runtime::Failure::Other(e.to_string())
+}

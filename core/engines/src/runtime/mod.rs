@@ -1,0 +1,134 @@
+//! Runtimes: what runs a test. Embedded engines run in the worker process; native runs the
+//! C build of the same test as a child process (or, `native-dlopen`, as a library loaded
+//! into the worker).
+
+mod cli;
+mod cli_serve;
+mod cli_settings;
+pub mod container;
+pub mod embedded;
+mod helper;
+pub mod launch;
+#[cfg(feature = "testing")]
+mod mock;
+mod native;
+mod native_build;
+mod native_library;
+pub mod process;
+mod registry;
+pub mod settings;
+pub mod suite_api;
+
+pub use crate::cache::cache_root;
+pub use crate::model::{CliCommand, Failure, Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
+pub use crate::model::{FLAGGED, feature_flag, flagged_variant};
+pub use cli::expand;
+pub use cli::{
+    CliRuntime, PerfMapFlag, WASMTIME_SERVE, command_env, component_support, guest_dir_support,
+    guest_env_support, invoke_support, parse_version, perf_map_flag, runtimes_dir,
+};
+pub use helper::{HOST_COMMANDS, SERVE_ECHO, SERVE_GATEWAY, WORKER, WorkerCommand, read_spec};
+#[cfg(feature = "testing")]
+pub use mock::MockRuntime;
+pub use native::NativeRuntime;
+pub use native_build::{LIBRARY_MAIN, NativeCompiler, NativeForm, native_cache_dir};
+pub use native_library::{NATIVE_DLOPEN, NativeLibraryRuntime};
+pub use registry::native_info;
+pub use registry::{
+    applies_to, derived_info, engine_settings, expand_settings, in_defaults, instantiate,
+    is_builtin, known_runtimes, load_config, parse_settings_id, serves_components, settings_info,
+};
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Everything one run of a guest needs. Paths are absolute.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    /// The `.wasm` module (embedded runtimes) or executable (native).
+    pub program: PathBuf,
+    /// argv[0] as the guest sees it.
+    pub name: String,
+    /// Arguments after argv[0].
+    pub args: Vec<String>,
+    /// Environment the guest sees; nothing of the host's unless put here.
+    pub env: Vec<(String, String)>,
+    /// The guest's private scratch directory, preopened as `.`.
+    pub scratch: PathBuf,
+    /// Upper bound of guest linear memory, bytes.
+    pub memory_limit: u64,
+    /// Upper bound of captured stdout, bytes.
+    pub stdout_limit: usize,
+    /// A file the guest reads as its stdin; `None`: an empty stdin.
+    pub stdin: Option<PathBuf>,
+    /// Host folders the guest sees besides its scratch folder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dirs: Vec<crate::suite::Preopen>,
+    /// An exported function to call instead of `_start`, with `args` as its arguments;
+    /// its results are printed one a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoke: Option<String>,
+}
+
+/// Outcome of one successful run of a guest.
+#[derive(Debug, Clone, Default)]
+pub struct Iteration {
+    /// Phase timings and resource figures.
+    pub values: Vec<PhaseValue>,
+    /// Captured stdout.
+    pub stdout: Vec<u8>,
+    /// Captured stderr.
+    pub stderr: Vec<u8>,
+}
+
+impl Iteration {
+    /// Records the size of the compiled artifact, when the engine made one (taken after
+    /// the guest ran, outside every timed phase).
+    pub fn artifact(&mut self, bytes: Option<usize>) {
+        if let Some(b) = bytes {
+            self.values.push(PhaseValue::new(
+                Phase::Compile,
+                Metric::ArtifactBytes,
+                b as f64,
+            ));
+        }
+    }
+
+    /// Records a wall-clock phase duration.
+    pub fn wall(&mut self, phase: Phase, d: std::time::Duration) {
+        self.values.push(PhaseValue {
+            phase,
+            metric: Metric::WallNs,
+            value: d.as_nanos() as f64,
+        });
+    }
+    /// This iteration with a `wasi:http/proxy` component's answer to `GET /` as its output
+    /// (the embedded and the CLI way of serving one request end the same): a status other
+    /// than 200 fails the job with the body's start, a body over `stdout_limit` as output
+    /// over its limit.
+    pub fn answered(
+        mut self,
+        status: u16,
+        body: Vec<u8>,
+        stdout_limit: usize,
+    ) -> Result<Iteration, Failure> {
+        if status != 200 {
+            let start = String::from_utf8_lossy(&body[..body.len().min(200)]);
+            return Err(Failure::Other(format!(
+                "the component answered GET / with {status}: {}",
+                start.trim()
+            )));
+        }
+        if stdout_limit > 0 && body.len() >= stdout_limit {
+            return Err(Failure::stdout_over(stdout_limit));
+        }
+        self.stdout = body;
+        Ok(self)
+    }
+}
+
+/// A way to run guests; one instance per worker, reused across iterations.
+pub trait Runtime {
+    /// Runs the job once, timing each phase this runtime can see.
+    fn run(&self, job: &Job) -> Result<Iteration, Failure>;
+}
