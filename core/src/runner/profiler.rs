@@ -30,27 +30,12 @@ pub fn method(runtime: &RuntimeInfo) -> Method {
     }
 }
 
+/// An embedded engine says how its samples are named ([`EmbeddedEngine::profile_method`](crate::runtime::embedded::EmbeddedEngine::profile_method)).
 fn embedded_method(id: &str) -> Method {
-    use crate::runtime::embedded::{Embedded, WasmerCompiler, WasmtimeCompiler};
-    match Embedded::parse(id) {
-        Some(Embedded::Wasmtime(v)) => match v.compiler {
-            WasmtimeCompiler::Cranelift => Method::EnginePerfMap("wasmtime"),
-            WasmtimeCompiler::Winch => Method::EnginePerfMap("wasmtime (Winch)"),
-        },
-        Some(Embedded::Wasmer(WasmerCompiler::Cranelift)) => Method::EnginePerfMap("wasmer"),
-        Some(Embedded::Wasmer(WasmerCompiler::Singlepass)) => Method::EngineUnnamed(
-            "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
-        ),
-        Some(Embedded::Wasmi(_)) => Method::EngineUnnamed(
-            "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
-        ),
-        Some(Embedded::Wasm3) => Method::EngineUnnamed(
-            "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
-        ),
-        Some(Embedded::WasmtimeHttp) | None => {
-            Method::Unattributed("not a command runtime".into())
-        }
-    }
+    crate::runtime::embedded::Embedded::parse(id).map_or_else(
+        || Method::Unattributed("not a command runtime".into()),
+        |engine| engine.profile_method(),
+    )
 }
 
 /// A worker's profiler of its cell: decides how the runtime is profiled, gives the engine

@@ -2,9 +2,7 @@
 //! and how to make one in the worker.
 
 use super::cli::{CliRuntime, cli_runtimes, is_cli_adapter, is_server_only};
-use super::embedded::EMBEDDED;
-#[cfg(feature = "engines")]
-use super::embedded::Embedded;
+use super::embedded::{Embedded, presets};
 use super::{
     Failure, NATIVE_DLOPEN, NativeCompiler, NativeLibraryRuntime, NativeRuntime, Runtime,
     RuntimeKind,
@@ -79,7 +77,7 @@ pub fn is_builtin(id: &str) -> bool {
     id == "native"
         || id == NATIVE_DLOPEN
         || crate::runtime::container::is_variant(id)
-        || EMBEDDED.iter().any(|(e, _, _)| *e == id)
+        || presets().any(|p| p.id == id)
         || is_cli_adapter(id)
 }
 
@@ -95,11 +93,7 @@ pub fn known_runtimes(config: &Config) -> Vec<RuntimeInfo> {
     let native = native_info();
     let dlopen = native_dlopen_info(&native);
     let mut v = vec![native, dlopen];
-    v.extend(
-        EMBEDDED
-            .iter()
-            .map(|(id, engine, config)| embedded_info(id, *engine, config.to_string())),
-    );
+    v.extend(presets().map(|p| embedded_info(p.id, &(p.make)(), p.description.to_string())));
     v.extend(cli_runtimes(config));
     v.extend(container_info());
     v
@@ -177,7 +171,7 @@ fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
 pub fn engine_settings() -> &'static [super::settings::EngineSettings] {
     static ALL: std::sync::LazyLock<Vec<super::settings::EngineSettings>> =
         std::sync::LazyLock::new(|| {
-            (super::embedded::SETTINGS.iter())
+            (super::embedded::settings().iter())
                 .chain(&super::cli_settings::SETTINGS)
                 .copied()
                 .collect()
@@ -224,11 +218,10 @@ pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeIn
                 ..base.clone()
             });
         }
-        let (_, engine, config) = EMBEDDED
-            .iter()
-            .find(|(i, _, _)| *i == decl.base)
+        let preset = presets()
+            .find(|p| p.id == decl.base)
             .ok_or_else(|| format!("runtime '{id}': no preset {}", decl.base))?;
-        let e = engine.with_all(&pairs)?;
+        let e = (preset.make)().with_all(&pairs)?;
         #[cfg(feature = "engines")]
         e.check().map_err(|why| {
             format!(
@@ -238,8 +231,8 @@ pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeIn
         })?;
         Ok(embedded_info(
             id,
-            e,
-            format!("{config}; set: {}", set.join(", ")),
+            &e,
+            format!("{}; set: {}", preset.description, set.join(", ")),
         ))
     }))
 }
@@ -259,7 +252,7 @@ pub fn derived_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeInf
 }
 
 /// An embedded runtime's entry: unavailable only in a build without the engines.
-fn embedded_info(id: &str, engine: super::embedded::Embedded, config: String) -> RuntimeInfo {
+fn embedded_info(id: &str, engine: &Embedded, config: String) -> RuntimeInfo {
     RuntimeInfo {
         id: id.to_string(),
         kind: RuntimeKind::Embedded,
@@ -312,11 +305,13 @@ mod tests {
     /// runtimes that serve components: embedded wasmtime-http and the wasmtime CLI's serve.
     #[test]
     fn the_component_runtimes_are_the_ones_that_serve_components() {
-        use super::super::embedded::Embedded;
         for id in crate::suite::COMPONENT_RUNTIMES {
             assert!(
                 id == super::super::WASMTIME_SERVE
-                    || Embedded::parse(id) == Some(Embedded::WasmtimeHttp),
+                    || super::Embedded::parse(id).is_some_and(|e| {
+                        e.cannot_run_components().is_none()
+                            && e.not_for(crate::suite::SuiteKind::Command).is_some()
+                    }),
                 "{id}"
             );
         }

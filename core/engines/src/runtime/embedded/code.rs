@@ -1,7 +1,8 @@
 //! Which embedded engines show the machine code they compile, for the hot-code view
-//! (`crate::explain::hot`): wasmtime's variants give each function's code and an
-//! address map back to wasm; wasmer's API gives neither, and the interpreters compile no
-//! machine code of the guest's functions.
+//! (`crate::explain::hot`), each engine saying for itself ([`super::EmbeddedEngine`]):
+//! wasmtime's variants give each function's code and an address map back to wasm;
+//! wasmer's API gives neither, and the interpreters compile no machine code of the
+//! guest's functions.
 
 use super::Embedded;
 use crate::profile::code::{CompiledFunction, Compiler};
@@ -12,14 +13,8 @@ pub struct EngineCode;
 impl Compiler for EngineCode {
     fn cannot_show(&self, runtime: &str) -> Option<String> {
         match Embedded::parse(runtime) {
-            Some(Embedded::Wasmtime(_)) if cfg!(feature = "engines") => None,
-            Some(Embedded::Wasmer(_)) => Some(format!(
-                "{runtime}: wasmer's API gives no compiled code per function, so its machine code is not shown (wasmtime's variants show theirs)"
-            )),
-            Some(Embedded::Wasmi(_) | Embedded::Wasm3) => Some(format!(
-                "{runtime} interprets: it compiles no machine code of the guest's functions"
-            )),
-            _ => Some(format!(
+            Some(engine) => engine.cannot_show_code(runtime),
+            None => Some(format!(
                 "{runtime}: only the embedded wasmtime variants show the machine code they compile (a CLI runtime or a native build is another program)"
             )),
         }
@@ -33,9 +28,7 @@ impl Compiler for EngineCode {
     ) -> Result<CompiledFunction, String> {
         match Embedded::parse(runtime) {
             #[cfg(feature = "engines")]
-            Some(Embedded::Wasmtime(v)) => {
-                super::wasmtime::code::function_code(v, runtime, module, function)
-            }
+            Some(engine) => engine.function_code(runtime, module, function),
             _ => {
                 // Without the engines (the fuzz build) nothing compiles: the module goes unread.
                 let _ = (module, function);

@@ -1,24 +1,23 @@
 //! Engines linked into wasmeter, run inside the worker process: one folder per engine
-//! holding everything that engine does (command suites, lifecycle, gateway), and
+//! holding everything that engine does (its [`EmbeddedEngine`] implementation, command
+//! suites, lifecycle, gateway) and its [`Registration`] (presets and settings), and
 //! [`Embedded`], parsed once from a runtime id, to reach them. Without the `engines`
-//! feature (the fuzz targets build core that way) they are absent and listed unavailable.
+//! feature (the fuzz targets build core that way) they are listed, unavailable.
 //!
-//! Adding a configuration of an engine: its variant in the engine's folder and a row in
-//! [`EMBEDDED`]. Adding an engine: a folder like `wasmtime/`, an [`Embedded`] variant and
-//! its rows.
+//! Adding a configuration of an engine: a [`Preset`] in its folder's registration. Adding
+//! an engine: a folder like `wasmi/` whose `ENGINE` registers it, its name in `engines!`
+//! below, and its crate in the `engines` feature (core/engines/Cargo.toml).
+//! `trivial/` (compiled in this crate's tests only) is the whole of such an engine.
 
 mod code;
+mod engine;
 #[cfg(feature = "engines")]
 mod invoke;
 #[cfg(feature = "engines")]
 mod wasi_ctx;
-#[cfg(feature = "engines")]
-mod wasm3;
-mod wasmer;
-mod wasmi;
-mod wasmtime;
 
 pub use self::code::EngineCode;
+pub use self::engine::{EmbeddedEngine, Preset, Registration};
 #[cfg(feature = "engines")]
 pub use self::wasm3::Wasm3;
 #[cfg(feature = "engines")]
@@ -32,252 +31,83 @@ pub use self::wasmtime::Wasmtime;
 pub use self::wasmtime::{WASMTIME_SETTINGS, WasmtimeCompiler, WasmtimeOpt, WasmtimeVariant};
 
 #[cfg(feature = "engines")]
-use super::{Failure, Job, Runtime};
-#[cfg(feature = "engines")]
-use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
-use crate::suite::SuiteKind;
+use super::{Failure, Job};
+use crate::runtime::settings::EngineSettings;
+use std::sync::{Arc, LazyLock};
 
-use crate::model::CORE_MODULES_ONLY;
-
-/// An embedded engine in one configuration: what an embedded runtime id stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Embedded {
-    /// wasmtime in one of its configurations.
-    Wasmtime(WasmtimeVariant),
-    /// wasmer with one of its compilers.
-    Wasmer(WasmerCompiler),
-    /// wasmi, an interpreter, translating to its bytecode eagerly or lazily.
-    Wasmi(WasmiTranslation),
-    /// wasm3, an interpreter.
-    Wasm3,
-    /// wasmtime serving a `wasi:http/proxy` component per request (wasmtime-wasi-http,
-    /// pooling allocator): the gateway suite's production-shaped variant.
-    WasmtimeHttp,
+/// Declares each engine's folder and registers its `ENGINE`, in the order `runtimes`
+/// lists them: the one place an engine is named outside its folder. Engines after
+/// `tests only:` exist in this crate's tests alone.
+macro_rules! engines {
+    ($($engine:ident),* ; tests only: $($test:ident),*) => {
+        $(mod $engine;)*
+        $(#[cfg(test)] mod $test;)*
+        /// Every embedded engine's registration.
+        const ENGINES: &[&Registration] = &[$(&$engine::ENGINE),*];
+        /// The registrations of engines that exist in this crate's tests alone.
+        #[cfg(test)]
+        const TEST_ENGINES: &[&Registration] = &[$(&$test::ENGINE),*];
+    };
 }
 
-/// Every embedded runtime: its id, the engine configuration it stands for, and that
-/// configuration in words. The one list of them; the registry and every suite read it.
-pub const EMBEDDED: &[(&str, Embedded, &str)] = &[
-    (
-        "wasmtime",
-        Embedded::Wasmtime(WasmtimeVariant::DEFAULT),
-        "Cranelift, default configuration",
-    ),
-    (
-        "wasmtime-pooling",
-        Embedded::Wasmtime(WasmtimeVariant::POOLING),
-        "Cranelift, pooling allocator, copy-on-write memory init",
-    ),
-    (
-        "wasmtime-pooling-nocow",
-        Embedded::Wasmtime(WasmtimeVariant::POOLING_NOCOW),
-        "Cranelift, pooling allocator, data segments copied at instantiation (lifecycle suite only)",
-    ),
-    (
-        "wasmtime-winch",
-        Embedded::Wasmtime(WasmtimeVariant::WINCH),
-        "Winch baseline compiler",
-    ),
-    (
-        "wasmtime-o0",
-        Embedded::Wasmtime(WasmtimeVariant::O0),
-        "Cranelift, opt-level none",
-    ),
-    (
-        "wasmtime-serial",
-        Embedded::Wasmtime(WasmtimeVariant::SERIAL),
-        "Cranelift, parallel compilation off: one thread compiles (lifecycle suite only)",
-    ),
-    (
-        "wasmtime-http",
-        Embedded::WasmtimeHttp,
-        "wasi:http/proxy component per request (wasmtime-wasi-http), Cranelift, pooling allocator, copy-on-write (gateway and servers suites)",
-    ),
-    (
-        "wasmer-cranelift",
-        Embedded::Wasmer(WasmerCompiler::Cranelift),
-        "Cranelift compiler, WASIX",
-    ),
-    (
-        "wasmer-singlepass",
-        Embedded::Wasmer(WasmerCompiler::Singlepass),
-        "Singlepass compiler, WASIX",
-    ),
-    (
-        "wasmi",
-        Embedded::Wasmi(WasmiTranslation::Eager),
-        "interpreter, eager translation to its bytecode, WASI preview 1 (wasmi_wasi)",
-    ),
-    (
-        "wasmi-lazy",
-        Embedded::Wasmi(WasmiTranslation::Lazy),
-        "interpreter, lazy validation and translation: each function on its first call (lifecycle suite only)",
-    ),
-    (
-        "wasm3",
-        Embedded::Wasm3,
-        "interpreter, lazy per-function compilation, WASI preview 1 (wasi-common), no SIMD",
-    ),
-];
+engines!(wasmtime, wasmer, wasmi, wasm3; tests only: trivial);
 
-/// Every engine that declares settings ([`crate::runtime::settings`]).
-pub const SETTINGS: [crate::runtime::settings::EngineSettings; 3] =
-    [WASMTIME_SETTINGS, WASMER_SETTINGS, WASMI_SETTINGS];
+#[cfg(not(test))]
+const TEST_ENGINES: &[&Registration] = &[];
+
+/// An embedded engine in one configuration: what an embedded runtime id stands for.
+#[derive(Clone, Debug)]
+pub struct Embedded(Arc<dyn EmbeddedEngine>);
+
+impl std::ops::Deref for Embedded {
+    type Target = dyn EmbeddedEngine;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+/// Every embedded runtime id, engine by engine: the one list of them; the registry and
+/// every suite read it.
+pub fn presets() -> impl Iterator<Item = &'static Preset> {
+    ENGINES.iter().chain(TEST_ENGINES).flat_map(|e| e.presets)
+}
+
+/// Whether a runtime id is a preset of an engine that exists in tests alone (it has no
+/// row in docs/runtimes.md).
+pub fn test_only(id: &str) -> bool {
+    TEST_ENGINES
+        .iter()
+        .flat_map(|e| e.presets)
+        .any(|p| p.id == id)
+}
+
+/// Every engine's settings declaration ([`crate::runtime::settings`]).
+pub fn settings() -> &'static [EngineSettings] {
+    static ALL: LazyLock<Vec<EngineSettings>> =
+        LazyLock::new(|| ENGINES.iter().filter_map(|e| e.settings).copied().collect());
+    &ALL
+}
 
 impl Embedded {
+    /// An engine's configuration as a handle.
+    pub fn new(engine: impl EmbeddedEngine + 'static) -> Embedded {
+        Embedded(Arc::new(engine))
+    }
+
     /// The engine configuration an embedded runtime id stands for; `None` for any other id.
     pub fn parse(id: &str) -> Option<Embedded> {
-        if let Some((_, e, _)) = EMBEDDED.iter().find(|(i, _, _)| *i == id) {
-            return Some(*e);
+        if let Some(p) = presets().find(|p| p.id == id) {
+            return Some((p.make)());
         }
         // A settings id: the engine's base preset with the values it names.
-        let (decl, pairs) = crate::runtime::settings::parse_id(id, &SETTINGS)?.ok()?;
+        let (decl, pairs) = crate::runtime::settings::parse_id(id, settings())?.ok()?;
         Embedded::parse(decl.base)?.with_all(&pairs).ok()
     }
 
     /// This engine with each `NAME=VALUE` of `pairs` set, in order.
     pub fn with_all(self, pairs: &[(String, String)]) -> Result<Embedded, String> {
-        pairs.iter().try_fold(self, |e, (k, v)| e.with(k, v))
-    }
-
-    /// Whether the engine accepts this configuration (wasmtime refuses some combinations
-    /// when the engine is made); the engine's own words when not.
-    #[cfg(feature = "engines")]
-    pub fn check(self) -> Result<(), String> {
-        match self {
-            Embedded::Wasmtime(v) => ::wasmtime::Engine::new(&v.config(16))
-                .map(|_| ())
-                .map_err(|e| format!("{e:#}")),
-            _ => Ok(()),
-        }
-    }
-
-    /// This engine with one setting changed.
-    pub fn with(self, name: &str, value: &str) -> Result<Embedded, String> {
-        Ok(match self {
-            Embedded::Wasmtime(v) => Embedded::Wasmtime(v.with(name, value)?),
-            Embedded::Wasmer(c) => Embedded::Wasmer(c.with(name, value)?),
-            Embedded::Wasmi(t) => Embedded::Wasmi(t.with(name, value)?),
-            e @ (Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
-                return Err(format!("{e:?} has no settings"));
-            }
-        })
-    }
-
-    /// The engine's version, read from Cargo.lock at build time.
-    pub fn version(self) -> &'static str {
-        match self {
-            Embedded::Wasmtime(_) | Embedded::WasmtimeHttp => env!("WASMETER_WASMTIME_VERSION"),
-            Embedded::Wasmer(_) => env!("WASMETER_WASMER_VERSION"),
-            Embedded::Wasmi(_) => env!("WASMETER_WASMI_VERSION"),
-            Embedded::Wasm3 => env!("WASMETER_WASM3_VERSION"),
-        }
-    }
-
-    /// Why this engine cannot take part in a kind of suite, if it cannot: the suites that
-    /// drive an engine through its API need what every engine does not offer.
-    pub fn not_for(self, kind: SuiteKind) -> Option<&'static str> {
-        match (self, kind) {
-            (Embedded::WasmtimeHttp, SuiteKind::Command | SuiteKind::Lifecycle) => {
-                Some("serves wasi:http components per request: the gateway and servers suites only")
-            }
-            (Embedded::Wasm3, SuiteKind::Lifecycle) => Some(
-                "a wasm3 module belongs to the one runtime it is loaded into: each instance \
-                 parses the module again, so it has no instantiation apart from its \
-                 compilation for the lifecycle suite to measure",
-            ),
-            _ => None,
-        }
-    }
-
-    /// Why this engine cannot call an exported function other than `_start` with
-    /// arguments and print its results (`--invoke`), if it cannot.
-    pub fn cannot_invoke(self) -> Option<&'static str> {
-        match self {
-            Embedded::Wasm3 => Some(
-                "wasm3 0.4.7's API takes arguments as raw bits in text and hands back no results",
-            ),
-            _ => None,
-        }
-    }
-
-    /// Why this engine cannot run a WASI preview 2 command component, if it cannot.
-    pub fn cannot_run_components(self) -> Option<&'static str> {
-        match self {
-            Embedded::Wasmtime(_) | Embedded::WasmtimeHttp => None,
-            _ => Some(CORE_MODULES_ONLY),
-        }
-    }
-
-    /// The engine running command-suite jobs (in the worker process).
-    #[cfg(feature = "engines")]
-    pub fn runtime(self) -> Result<Box<dyn Runtime>, Failure> {
-        Ok(match self {
-            Embedded::Wasmtime(v) => Box::new(Wasmtime::new(v)?),
-            Embedded::Wasmer(c) => Box::new(Wasmer::new(c)?),
-            Embedded::Wasmi(t) => Box::new(Wasmi::new(t)?),
-            Embedded::Wasm3 => Box::new(Wasm3::new()?),
-            e @ Embedded::WasmtimeHttp => {
-                return Err(Failure::Unavailable(
-                    e.not_for(SuiteKind::Command).unwrap_or_default().into(),
-                ));
-            }
-        })
-    }
-
-    /// The engine taken through the lifecycle suite's operations.
-    #[cfg(feature = "engines")]
-    pub fn lifecycle(
-        self,
-    ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
-        Ok(match self {
-            Embedded::Wasmtime(v) => Box::new(wasmtime::lifecycle::WasmtimeEngine::new(v)?),
-            Embedded::Wasmer(c) => Box::new(wasmer::lifecycle::WasmerEngine::new(c)),
-            Embedded::Wasmi(t) => Box::new(self::wasmi::lifecycle::WasmiEngine::new(t)),
-            e @ (Embedded::Wasm3 | Embedded::WasmtimeHttp) => {
-                return Err(Failure::Unavailable(
-                    e.not_for(SuiteKind::Lifecycle).unwrap_or_default().into(),
-                ));
-            }
-        })
-    }
-
-    /// The gateway's backend on this engine: the guest compiled now, at start-up, so that
-    /// it counts in the cold start and not in any request.
-    #[cfg(feature = "engines")]
-    pub fn gateway(self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
-        Ok(match self {
-            Embedded::Wasmtime(v) => {
-                // Guests run on the server threads: one instance per thread is alive at
-                // most; a few spare slots cost only address space.
-                let slots = (spec.threads * 4).max(16) as u32;
-                Box::new(wasmtime::gateway::WasmtimeBackend::new(
-                    v,
-                    &spec.wasm,
-                    slots,
-                    spec.memory_limit,
-                )?)
-            }
-            Embedded::Wasmer(c) => Box::new(wasmer::gateway::WasmerBackend::new(
-                c,
-                &spec.wasm,
-                spec.threads,
-            )?),
-            Embedded::Wasmi(t) => Box::new(self::wasmi::gateway::WasmiBackend::new(
-                t,
-                &spec.wasm,
-                spec.threads,
-                spec.memory_limit,
-            )?),
-            Embedded::Wasm3 => Box::new(self::wasm3::gateway::Wasm3Backend::new(
-                &spec.wasm,
-                spec.threads,
-                spec.memory_limit,
-            )?),
-            Embedded::WasmtimeHttp => {
-                Box::new(wasmtime::gateway_http::WasmtimeHttpBackend::new(spec)?)
-            }
-        })
+        pairs.iter().try_fold(self, |e, (k, v)| e.set(k, v))
     }
 }
 

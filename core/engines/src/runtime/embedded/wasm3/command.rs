@@ -5,6 +5,7 @@ use super::{Ended, Loaded, Parsed, cap_pages, unknown_import, validate};
 use crate::runtime::embedded::wasi_ctx::{self, take};
 use crate::runtime::embedded::{execute_then_teardown, read_module};
 use crate::runtime::{Failure, Iteration, Job, Phase, Runtime};
+use crate::runtime::embedded::EmbeddedEngine as _;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -21,7 +22,7 @@ impl Wasm3 {
 impl Runtime for Wasm3 {
     fn run(&self, job: &Job) -> Result<Iteration, Failure> {
         if job.invoke.is_some() {
-            let why = crate::runtime::embedded::Embedded::Wasm3.cannot_invoke();
+            let why = super::Wasm3Engine.cannot_invoke();
             return Err(Failure::Unavailable(why.unwrap_or_default().into()));
         }
         let bytes: Arc<[u8]> = read_module(job)?.into();

@@ -3,6 +3,9 @@
 //! a wasmer configuration is a [`WasmerCompiler`] variant here and its row in
 //! [`super::EMBEDDED`].
 
+mod engine;
+pub use engine::ENGINE;
+
 #[cfg(feature = "engines")]
 mod command;
 #[cfg(feature = "engines")]

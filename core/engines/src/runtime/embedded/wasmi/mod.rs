@@ -6,6 +6,9 @@
 //! first call; [`WasmiTranslation::Lazy`] is the lifecycle suite's contrast. The engines
 //! are compiled only with the `engines` feature.
 
+mod engine;
+pub use engine::ENGINE;
+
 #[cfg(feature = "engines")]
 mod command;
 #[cfg(feature = "engines")]

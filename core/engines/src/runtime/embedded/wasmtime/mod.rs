@@ -1,7 +1,10 @@
 //! wasmtime, embedded: its configurations, and the engine behind the command suites
 //! ([`command`]), the lifecycle suite ([`lifecycle`]) and the gateway ([`gateway`], with
 //! its own WASI subset, [`gateway_wasi`]; [`gateway_http`] for wasi:http components). Adding a wasmtime configuration is a
-//! [`WasmtimeVariant`] here and its row in [`super::EMBEDDED`].
+//! [`WasmtimeVariant`] here and its [`Preset`](super::Preset) in [`ENGINE`] (engine.rs).
+
+mod engine;
+pub use engine::ENGINE;
 
 #[cfg(feature = "engines")]
 pub mod code;

@@ -1,0 +1,123 @@
+//! What wasmeter asks of an embedded engine, as one trait each engine implements in its own
+//! folder ([`EmbeddedEngine`]), and what an engine registers: its presets and its settings
+//! ([`Registration`]). Nothing outside an engine's folder names the engine: the registry,
+//! the suites, the profiler and the hot-code view reach it through this trait.
+
+use super::Embedded;
+use crate::model::CORE_MODULES_ONLY;
+use crate::profile::Method;
+#[cfg(feature = "engines")]
+use crate::profile::code::CompiledFunction;
+use crate::runtime::settings::EngineSettings;
+#[cfg(feature = "engines")]
+use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
+#[cfg(feature = "engines")]
+use crate::runtime::suite_api::lifecycle::Engine as LifecycleEngine;
+#[cfg(feature = "engines")]
+use crate::runtime::{Failure, Runtime};
+use crate::suite::SuiteKind;
+
+/// An embedded engine in one configuration. The methods without a body are what every
+/// engine must say; the others default to "can", or to the engine taking no part.
+pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
+    /// The engine's version, read from Cargo.lock (or its vendored source) at build time.
+    fn version(&self) -> &'static str;
+
+    /// This configuration with one setting changed; engines with settings declare them in
+    /// their [`Registration`].
+    fn set(&self, name: &str, value: &str) -> Result<Embedded, String> {
+        let _ = value;
+        Err(format!("{self:?} has no setting '{name}'"))
+    }
+
+    /// Why this engine cannot take part in a kind of suite, if it cannot.
+    fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
+        let _ = kind;
+        None
+    }
+
+    /// Why it cannot call an exported function other than `_start` with arguments and
+    /// print its results (`--invoke`), if it cannot.
+    fn cannot_invoke(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Why it cannot run a WASI preview 2 command component, if it cannot.
+    fn cannot_run_components(&self) -> Option<&'static str> {
+        Some(CORE_MODULES_ONLY)
+    }
+
+    /// How a profile attributes its execute phase's samples to the guest's functions.
+    fn profile_method(&self) -> Method;
+
+    /// Why the hot-code view cannot show the machine code it compiles for `runtime`, if
+    /// it cannot.
+    fn cannot_show_code(&self, runtime: &str) -> Option<String> {
+        Some(format!(
+            "{runtime}: this engine gives no compiled code per function, so its machine code is not shown"
+        ))
+    }
+
+    /// Whether the engine accepts this configuration (some refuse combinations only when
+    /// made); the engine's own words when not.
+    #[cfg(feature = "engines")]
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The engine running command-suite jobs (in the worker process).
+    #[cfg(feature = "engines")]
+    fn runtime(&self) -> Result<Box<dyn Runtime>, Failure>;
+
+    /// The engine taken through the lifecycle suite's operations.
+    #[cfg(feature = "engines")]
+    fn lifecycle(&self) -> Result<Box<dyn LifecycleEngine>, Failure> {
+        Err(Failure::Unavailable(
+            self.not_for(SuiteKind::Lifecycle)
+                .unwrap_or("this engine has no lifecycle implementation")
+                .into(),
+        ))
+    }
+
+    /// The gateway's backend: the guest compiled now, at start-up, so that it counts in
+    /// the cold start and not in any request.
+    #[cfg(feature = "engines")]
+    fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
+        let _ = spec;
+        Err(self
+            .not_for(SuiteKind::Gateway)
+            .unwrap_or("this engine has no gateway backend")
+            .into())
+    }
+
+    /// One function's machine code, for the hot-code view.
+    #[cfg(feature = "engines")]
+    fn function_code(
+        &self,
+        runtime: &str,
+        module: &[u8],
+        function: &str,
+    ) -> Result<CompiledFunction, String> {
+        let _ = (module, function);
+        Err(self.cannot_show_code(runtime).unwrap_or_default())
+    }
+}
+
+/// One embedded runtime id: the configuration it stands for, in words.
+pub struct Preset {
+    /// The runtime id (`wasmtime-pooling`).
+    pub id: &'static str,
+    /// Makes the configuration.
+    pub make: fn() -> Embedded,
+    /// The configuration in words, as `runtimes` lists it.
+    pub description: &'static str,
+}
+
+/// What an engine registers: its runtime ids, and the settings it takes (`--set`,
+/// `ENGINE[NAME=VALUE]`).
+pub struct Registration {
+    /// Its presets, in the order `runtimes` lists them.
+    pub presets: &'static [Preset],
+    /// Its settings, if it takes any.
+    pub settings: Option<&'static EngineSettings>,
+}

@@ -1,0 +1,73 @@
+//! wasmer as wasmeter sees it: its registration and its [`EmbeddedEngine`]
+//! implementation, one configuration per compiler.
+
+use super::{WASMER_SETTINGS, WasmerCompiler};
+use crate::profile::Method;
+use crate::runtime::embedded::{Embedded, EmbeddedEngine, Preset, Registration};
+#[cfg(feature = "engines")]
+use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
+#[cfg(feature = "engines")]
+use crate::runtime::{Failure, Runtime};
+
+/// wasmer's registration: a preset per compiler, and its one setting.
+pub const ENGINE: Registration = Registration {
+    presets: &[
+        Preset {
+            id: "wasmer-cranelift",
+            make: || Embedded::new(WasmerCompiler::Cranelift),
+            description: "Cranelift compiler, WASIX",
+        },
+        Preset {
+            id: "wasmer-singlepass",
+            make: || Embedded::new(WasmerCompiler::Singlepass),
+            description: "Singlepass compiler, WASIX",
+        },
+    ],
+    settings: Some(&WASMER_SETTINGS),
+};
+
+impl EmbeddedEngine for WasmerCompiler {
+    fn version(&self) -> &'static str {
+        env!("WASMETER_WASMER_VERSION")
+    }
+
+    fn set(&self, name: &str, value: &str) -> Result<Embedded, String> {
+        WasmerCompiler::with(*self, name, value).map(Embedded::new)
+    }
+
+    fn profile_method(&self) -> Method {
+        match self {
+            WasmerCompiler::Cranelift => Method::EnginePerfMap("wasmer"),
+            WasmerCompiler::Singlepass => Method::EngineUnnamed(
+                "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
+            ),
+        }
+    }
+
+    fn cannot_show_code(&self, runtime: &str) -> Option<String> {
+        Some(format!(
+            "{runtime}: wasmer's API gives no compiled code per function, so its machine code is not shown (wasmtime's variants show theirs)"
+        ))
+    }
+
+    #[cfg(feature = "engines")]
+    fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
+        Ok(Box::new(super::Wasmer::new(*self)?))
+    }
+
+    #[cfg(feature = "engines")]
+    fn lifecycle(
+        &self,
+    ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
+        Ok(Box::new(super::lifecycle::WasmerEngine::new(*self)))
+    }
+
+    #[cfg(feature = "engines")]
+    fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
+        Ok(Box::new(super::gateway::WasmerBackend::new(
+            *self,
+            &spec.wasm,
+            spec.threads,
+        )?))
+    }
+}
