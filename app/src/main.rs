@@ -1,6 +1,6 @@
 //! `wasmeter`: benchmark WebAssembly runtimes against each other and against native code.
 
-mod cli;
+mod args;
 mod cmd;
 
 use clap::Parser;
@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     if let Some(code) = wasmeter_core::runner::worker_entry() {
         return code;
     }
-    let cli = cli::Cli::parse();
+    let cli = args::Cli::parse();
     match cmd::dispatch(cli, started) {
         Ok(code) => code,
         Err(e) => {

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 use wasmeter_core::config::Config;
-use wasmeter_core::http::gateway::{GatewaySpec, backend};
 use wasmeter_core::http::guest::GuestCall;
+use wasmeter_core::http_suites::gateway::{GatewaySpec, backend};
 use wasmeter_core::runtime::known_runtimes;
 
 fn main() {

@@ -9,14 +9,17 @@
 //! Core is five crates, each layer importing only those below it (docs/architecture.md):
 //! `wasmeter-model` (vocabulary, suites, config, samples, store), `wasmeter-profile`,
 //! `wasmeter-engines` (the runtimes), `wasmeter-report` (analysis, tables, exports) and this
-//! one, which runs suites: the runner, the HTTP suites and the instance life cycle. It
+//! one, which runs suites: the runner, the HTTP suites ([`http_suites`], on the HTTP kit
+//! [`http`]) and the instance life cycle. It
 //! re-exports the others' modules, so front ends name everything as `wasmeter_core::…`.
 
-pub mod http;
+pub mod http_suites;
 pub mod lifecycle;
 pub mod runner;
 
 pub use wasmeter_engines::runtime;
+/// The HTTP kit (codec, server, load generator, guest protocol) the HTTP suites run on.
+pub use wasmeter_http as http;
 pub use wasmeter_model::{
     VERSION, cache, config, format, machine, model, random, sample, store, suite, text,
 };

@@ -6,7 +6,7 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::cli::FeaturesArgs;
+use crate::args::FeaturesArgs;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::summarize;

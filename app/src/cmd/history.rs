@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::cli::HistoryArgs;
+use crate::args::HistoryArgs;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::process::ExitCode;

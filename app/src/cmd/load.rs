@@ -2,7 +2,7 @@
 //! server on loopback (and for checking the generator against wrk).
 
 use crate::InputError;
-use crate::cli::LoadArgs;
+use crate::args::LoadArgs;
 use anyhow::Result;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;

@@ -16,7 +16,7 @@ mod suite_build;
 mod suites;
 
 use crate::InputError;
-use crate::cli::{Cli, Command, SuiteAction};
+use crate::args::{Cli, Command, SuiteAction};
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

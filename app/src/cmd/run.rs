@@ -2,14 +2,14 @@
 
 use super::Ctx;
 use crate::InputError;
-use crate::cli::{PlanArgs, RunArgs};
+use crate::args::{PlanArgs, RunArgs};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
-use wasmeter_core::http::HttpSettings;
+use wasmeter_core::http_suites::HttpSettings;
 use wasmeter_core::runner::{
     Event, Plan, PlanFile, RunChoices, RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute,
     resume,
@@ -431,7 +431,7 @@ fn request_from_run(ctx: &Ctx, cat: &SuiteCatalog, dir: &std::path::Path) -> Res
     req.precision = m.settings.precision;
     req.measure = m.settings.measure;
     // The recorded timeout includes an HTTP iteration's budget, which planning adds again.
-    let own = wasmeter_core::http::most_own_rates(&req.suite.tests);
+    let own = wasmeter_core::http_suites::most_own_rates(&req.suite.tests);
     let budget = m.settings.http.as_ref().map(|h| h.iteration_budget(own));
     req.timeout = Duration::from_secs(m.settings.timeout_secs)
         .saturating_sub(budget.unwrap_or_default())
@@ -570,7 +570,7 @@ mod interrupt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{Cli, Command};
+    use crate::args::{Cli, Command};
     use clap::Parser;
     use wasmeter_core::config::Config;
     use wasmeter_core::runner::{planned, timeout_cases};

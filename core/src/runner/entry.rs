@@ -31,8 +31,8 @@ pub fn worker_entry() -> Option<ExitCode> {
 pub fn run_host_command(name: &str, input: impl Read, output: impl Write) -> Option<i32> {
     match name {
         WORKER => Some(super::worker_main(input, output)),
-        SERVE_GATEWAY => Some(crate::http::gateway::serve_main(input)),
-        SERVE_ECHO => Some(crate::http::upstream::echo_main(input)),
+        SERVE_GATEWAY => Some(crate::http_suites::gateway::serve_main(input)),
+        SERVE_ECHO => Some(crate::http_suites::upstream::echo_main(input)),
         _ => None,
     }
 }

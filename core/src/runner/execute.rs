@@ -2,7 +2,7 @@
 
 use super::worker::{CellSpec, CellWork, CheckJob, CommandJob, LifecycleJob, Partners, WorkerMsg};
 use super::{Event, NO_LIBRARY, NO_NATIVE, Plan, RunnerError, cross_check};
-use crate::http::driver::HttpJob;
+use crate::http_suites::driver::HttpJob;
 use crate::machine::Machine;
 use crate::runtime::WorkerCommand;
 use crate::runtime::process::signal_name;

@@ -2,7 +2,7 @@
 
 use super::policy::{DEFAULT_BASELINE, applicability, cell_applicability};
 use super::request::RunRequest;
-use crate::http::HttpSettings;
+use crate::http_suites::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
 use crate::store::{Measure, NotApplicable, PairMode, RunOrder, RunSettings};
 use crate::suite::{STARTUP_TEST, Suite, SuiteError, SuiteKind, TestCase};
@@ -336,7 +336,7 @@ impl Plan {
         let timeout = req.timeout
             + http
                 .as_ref()
-                .map(|h| h.iteration_budget(crate::http::most_own_rates(&tests)))
+                .map(|h| h.iteration_budget(crate::http_suites::most_own_rates(&tests)))
                 .unwrap_or_default();
         Ok(Plan {
             settings: crate::store::RunSettings {

@@ -6,7 +6,7 @@
 
 use super::request::{Repetition, RunRequest};
 use crate::config::Config;
-use crate::http::HttpSettings;
+use crate::http_suites::HttpSettings;
 use crate::runtime::{RuntimeInfo, applies_to};
 use crate::store::{Measure, RunOrder};
 use crate::suite::{Build, SuiteKind};
@@ -88,7 +88,7 @@ pub fn applicability(info: &RuntimeInfo, suite: &Suite) -> Result<(), String> {
 /// is n/a in the plan, never a failure.
 pub fn cell_applicability(info: &RuntimeInfo, test: &TestCase) -> Result<(), String> {
     test.http()
-        .and_then(|h| crate::http::gateway::cell_unavailable(&info.id, h))
+        .and_then(|h| crate::http_suites::gateway::cell_unavailable(&info.id, h))
         .map_or(Ok(()), Err)
 }
 

@@ -2,7 +2,7 @@
 //! and how often a cell repeats. Plain data; the policy ([`super::policy`]) fills it.
 
 use crate::config::Config;
-use crate::http::HttpSettings;
+use crate::http_suites::HttpSettings;
 use crate::store::{Measure, PairMode, RunOrder};
 use crate::suite::{Size, Suite, SuiteKind};
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! The worker side: runs one cell (runtime × test, every iteration) in its own process and
 //! reports over stdout as JSON lines, so a crash or hang takes down only that cell.
 
-use crate::http::driver::{Driver as HttpDriver, HttpJob};
+use crate::http_suites::driver::{Driver as HttpDriver, HttpJob};
 use crate::lifecycle::{self, Driver, LifecycleModule};
 use crate::runtime::{self, Failure, Job, Metric, Phase, PhaseValue, RuntimeInfo};
 use crate::runtime::{WorkerCommand, read_spec};

@@ -9,8 +9,8 @@
 //!   queueing; the knee is the last rate that held, also when found by stepping up.
 
 use std::path::Path;
-use wasmeter_core::http::HttpSettings;
-use wasmeter_core::http::driver::{Driver, HttpJob};
+use wasmeter_core::http_suites::HttpSettings;
+use wasmeter_core::http_suites::driver::{Driver, HttpJob};
 use wasmeter_core::runner::WorkerCommand;
 use wasmeter_core::runtime::{Metric, Phase, PhaseValue, RuntimeInfo, RuntimeKind};
 use wasmeter_core::suite::{HttpKind, HttpTest, ServerDef};

@@ -25,7 +25,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use wasmeter_core::analysis::{MIN_INVOCATIONS, MIN_VALUES};
-use wasmeter_core::http::HttpSettings;
+use wasmeter_core::http_suites::HttpSettings;
 use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
     RunOrder, TimeoutSource,

@@ -526,7 +526,7 @@ pub fn http_run() -> SavedRun {
     m.settings.runs = 3;
     m.settings.invocations = 1;
     m.settings.order = wasmeter_core::store::RunOrder::Sequential;
-    m.settings.http = Some(wasmeter_core::http::HttpSettings {
+    m.settings.http = Some(wasmeter_core::http_suites::HttpSettings {
         levels: HTTP_LEVELS.to_vec(),
         duration_ms: 500,
         latency_ms: 300,

@@ -9,12 +9,12 @@
 //! neither lost (CGI-style servers run a process per request, most of them between two
 //! samples) nor counted twice (live before, then again in its parent's reaped time).
 
+mod busy;
 mod cgroup;
-mod load;
 mod orphans;
 
+pub use busy::{LoadMeter, allowed_cpus, unreadable};
 pub use cgroup::{CpuGroup, capacity};
-pub use load::{LoadMeter, allowed_cpus, unreadable};
 pub use orphans::{adopt_orphans, adopts_orphans, children, reap, reap_one};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;

@@ -550,7 +550,7 @@ impl<'a> Side<'a> {
             for c in run
                 .cells
                 .iter()
-                .filter(|c| super::load::busy_invocation(run, c))
+                .filter(|c| super::quiet::busy_invocation(run, c))
             {
                 busy.entry((c.runtime.as_str(), c.test.as_str()))
                     .or_default()
@@ -974,7 +974,7 @@ fn busy_warnings(d: &mut Diff, runs: &[&SavedRun], sides: &[&Side], allow_busy: 
     if described.is_empty() {
         return;
     }
-    let share = super::load::BUSY_SHARE * 100.0;
+    let share = super::quiet::BUSY_SHARE * 100.0;
     d.warnings.push(if allow_busy {
         format!(
             "--allow-busy: verdicts include invocations measured while other processes took more than {share:.0} % of the CPUs ({}); such load moves results by more than their intervals hold",
@@ -996,7 +996,7 @@ fn busy_described(runs: &[&SavedRun]) -> Vec<String> {
             let n = r
                 .cells
                 .iter()
-                .filter(|c| super::load::busy_invocation(r, c))
+                .filter(|c| super::quiet::busy_invocation(r, c))
                 .count();
             (n > 0).then(|| format!("{n} of {} in run {}", r.cells.len(), r.meta.id))
         })

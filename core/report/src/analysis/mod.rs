@@ -6,9 +6,9 @@ mod gate;
 mod headline;
 mod heap;
 mod http;
-mod load;
 mod noise;
 mod normal;
+mod quiet;
 mod signed_rank;
 mod sizes;
 mod stats;
@@ -32,9 +32,9 @@ pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, heap_series, heap_sizes
 pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
-pub use load::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use normal::normal_cdf;
+pub use quiet::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use sizes::{CellSizes, cell_sizes};
 pub use stats::{
     Groups, LogMean, RatioEstimate, Stats, bh_adjust, geomean, median, median_ratio,

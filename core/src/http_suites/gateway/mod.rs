@@ -11,13 +11,13 @@ mod native;
 pub use crate::runtime::serves_components;
 pub use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 
-use super::codec::{Request, Response};
-use super::server::{Handler, ServerOptions};
 use crate::runtime::RuntimeKind;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wasmeter_http::client::Upstream;
+use wasmeter_http::codec::{Request, Response};
 use wasmeter_http::guest::{GuestCall, GuestReply, query_param, route};
+use wasmeter_http::server::{Handler, ServerOptions};
 
 /// Builds the backend of a variant. Compiling the guest happens here, at start-up, so it
 /// counts in the cold start and not in any request.
@@ -180,7 +180,7 @@ pub fn serve_main(input: impl std::io::Read) -> i32 {
         RuntimeKind::Cli => spec.threads.max(spec.cli_inflight),
         _ => spec.threads,
     };
-    let server = match super::server::spawn(
+    let server = match wasmeter_http::server::spawn(
         listener,
         handler,
         ServerOptions {

@@ -1,9 +1,9 @@
 //! The `proxy` workload's upstream: an echo server, in the gateway's process or as a
 //! process of its own (`wasmeter serve-echo`, the container variant's sidecar).
 
-use super::codec::{Request, Response};
-use super::server::{Handler, ServerOptions};
 use std::io::Read;
+use wasmeter_http::codec::{Request, Response};
+use wasmeter_http::server::{Handler, ServerOptions};
 
 /// The upstream of the `proxy` workload: answers every request with its body.
 pub(crate) fn echo() -> Handler {
@@ -39,7 +39,7 @@ pub(crate) fn echo_main(input: impl Read) -> i32 {
     let server = std::net::TcpListener::bind(("127.0.0.1", spec.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", spec.port))
         .and_then(|l| {
-            super::server::spawn(l, echo(), echo_options())
+            wasmeter_http::server::spawn(l, echo(), echo_options())
                 .map_err(|e| format!("cannot start the server: {e}"))
         });
     match server {

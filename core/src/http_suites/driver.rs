@@ -8,8 +8,6 @@
 
 use super::HttpSettings;
 use super::gateway::{GatewaySpec, serves_components};
-use super::load::{self, LoadReport, LoadSpec, Stop};
-use super::server::{ServerHandle, spawn_local};
 use super::upstream::{EchoSpec, echo, echo_options};
 use crate::runtime::WorkerCommand;
 use crate::runtime::container;
@@ -28,6 +26,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wasmeter_http::client::request_once;
 use wasmeter_http::guest::{expected_body, route};
+use wasmeter_http::load::{self, LoadReport, LoadSpec, Stop};
+use wasmeter_http::server::{ServerHandle, spawn_local};
 
 /// What an HTTP cell needs besides its runtime, sent to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,13 +1,11 @@
-//! HTTP suites: the wasm-vs-native [`gateway`] and the guest protocol it speaks
-//! ([`guest`]); and the [`driver`] that takes one cell (a server variant × a request)
-//! through cold start, warm latency and throughput at each concurrency level. The codec,
-//! server and load generator they run on are the `wasmeter-http` crate, re-exported here
-//! as [`codec`], [`server`] and [`load`].
+//! HTTP suites: the wasm-vs-native [`gateway`], and the [`driver`] that takes one cell (a
+//! server variant × a request) through cold start, warm latency and throughput at each
+//! concurrency level. The codec, server, load generator and guest protocol they run on
+//! are the `wasmeter-http` crate (`wasmeter_core::http`).
 
 pub mod driver;
 pub mod gateway;
 pub(crate) mod upstream;
-pub use wasmeter_http::{codec, guest, load, server};
 
 pub use crate::store::{DEFAULT_SLO_P99_MS, HttpSettings, RATE_REQUEST_TIMEOUT_MS, RateOutcome};
 
