@@ -5,7 +5,7 @@ use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    COMPARE_NORMALIZE, CompareOptions, DiffOptions, Gate, GateRule, compare_runs, diff_runs, gate,
+    CompareOptions, DiffOptions, Gate, GateRule, compare_runs, diff_runs, gate,
 };
 use wasmeter_core::table::compare_table;
 
@@ -73,7 +73,7 @@ pub fn main(ctx: &Ctx, specs: &[String], args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     // Each other run against the baseline, as `diff BASE RUN` would (same normalisation).
-    let mut dopts = DiffOptions::parse(args.threshold, normalize.unwrap_or(COMPARE_NORMALIZE))
+    let mut dopts = DiffOptions::parse_for_compare(args.threshold, normalize)
         .map_err(|e| InputError(e.to_string()))?;
     dopts.allow_busy = args.allow_busy;
     let mut gates = Vec::new();

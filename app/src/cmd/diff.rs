@@ -6,8 +6,8 @@ use crate::InputError;
 use anyhow::Result;
 use std::process::ExitCode;
 use wasmeter_core::analysis::{
-    DEFAULT_NORMALIZE, Diff, DiffOptions, FailOn, GateRule, compare_runtimes, compare_tests,
-    diff_headline, diff_runs, gate,
+    Diff, DiffOptions, FailOn, GateRule, compare_runtimes, compare_tests, diff_headline, diff_runs,
+    gate,
 };
 use wasmeter_core::export::diff_markdown;
 use wasmeter_core::table::diff_table;
@@ -56,7 +56,7 @@ pub fn main(ctx: &Ctx, args: Args) -> Result<ExitCode> {
     }
     let on = fail_on(args.fail_on)?;
     let margin = max_regression(args.max_regression)?;
-    let mut opts = DiffOptions::parse(args.threshold, args.normalize.unwrap_or(DEFAULT_NORMALIZE))
+    let mut opts = DiffOptions::parse(args.threshold, args.normalize)
         .map_err(|e| InputError(e.to_string()))?;
     opts.allow_busy = args.allow_busy;
     let run_a = super::load(ctx, args.a)?;

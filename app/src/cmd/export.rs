@@ -6,7 +6,7 @@ use crate::InputError;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::process::ExitCode;
-use wasmeter_core::analysis::{DEFAULT_NORMALIZE, DiffOptions, compare_runs, diff_runs, summarize};
+use wasmeter_core::analysis::{DiffOptions, compare_runs, diff_runs, summarize};
 use wasmeter_core::export::{Format, Report, export_to, exporter, is_comparison};
 
 /// How runs are put together: the diff's threshold and normalisation, or a comparison.
@@ -37,7 +37,7 @@ pub fn main(
     }
     // Options are checked before any run is read: a bad flag is the error, not a run.
     let copts = super::compare::options(opts.by, opts.normalize)?;
-    let dopts = DiffOptions::parse(opts.threshold, opts.normalize.unwrap_or(DEFAULT_NORMALIZE))
+    let dopts = DiffOptions::parse(opts.threshold, opts.normalize)
         .map_err(|e| InputError(e.to_string()))?;
     let runs = specs
         .iter()

@@ -5,5 +5,7 @@
 pub mod runtime;
 
 // The lower crates' modules this crate builds on, under the paths its code names them by.
-use wasmeter_model::{cache, config, model, random, sample, suite, text};
+#[cfg(feature = "testing")]
+use wasmeter_model::random;
+use wasmeter_model::{cache, config, model, sample, suite, text};
 use wasmeter_profile::profile;

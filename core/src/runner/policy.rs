@@ -75,6 +75,32 @@ pub fn in_default_run(id: &str, kind: SuiteKind) -> bool {
     }
 }
 
+/// The runtimes a front end starts with selected (the TUI's runtime list, the desktop's
+/// Setup for each suite), of `runtimes`: native and the embedded engines that are
+/// available and apply, or native and the CLI runtimes where no embedded engine applies
+/// (the servers suite); never one that runs only when named
+/// ([`crate::runtime::in_defaults`]). The one rule both front ends show; a headless run
+/// that names no runtimes runs more ([`in_default_run`]: the CLI runtimes too).
+pub fn preselected(
+    runtimes: &[RuntimeInfo],
+    applies: impl Fn(&RuntimeInfo) -> bool,
+) -> Vec<String> {
+    use crate::runtime::RuntimeKind;
+    let ok: Vec<&RuntimeInfo> = runtimes
+        .iter()
+        .filter(|r| r.available() && crate::runtime::in_defaults(&r.id) && applies(r))
+        .collect();
+    let second = if ok.iter().any(|r| r.kind == RuntimeKind::Embedded) {
+        RuntimeKind::Embedded
+    } else {
+        RuntimeKind::Cli
+    };
+    ok.into_iter()
+        .filter(|r| r.kind == RuntimeKind::Native || r.kind == second)
+        .map(|r| r.id.clone())
+        .collect()
+}
+
 /// Whether a runtime can run a suite, and if not why (shown as "not applicable"): the
 /// rule of the suite's kind ([`applies_to`]: embedded engines only for lifecycle, no
 /// embedded engine for servers, Docker for the gateway only, lifecycle-only
@@ -564,5 +590,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn front_ends_preselect_native_and_the_embedded_engines_else_the_clis() {
+        use crate::runtime::RuntimeKind;
+        let rt = |id: &str, kind| RuntimeInfo {
+            id: id.into(),
+            kind,
+            version: "1".into(),
+            config: String::new(),
+            unavailable: None,
+            hint: None,
+            command: None,
+        };
+        let mut gone = rt("wasmer-cranelift", RuntimeKind::Embedded);
+        gone.unavailable = Some("not built".into());
+        let all = [
+            rt("native", RuntimeKind::Native),
+            rt(crate::runtime::NATIVE_DLOPEN, RuntimeKind::Native),
+            rt("wasmtime", RuntimeKind::Embedded),
+            gone,
+            rt("wasmtime-cli", RuntimeKind::Cli),
+        ];
+        assert_eq!(preselected(&all, |_| true), ["native", "wasmtime"]);
+        // No embedded engine applies (the servers suite): the CLI runtimes instead.
+        assert_eq!(
+            preselected(&all, |r| r.kind != RuntimeKind::Embedded),
+            ["native", "wasmtime-cli"]
+        );
+        assert_eq!(preselected(&all, |r| r.id == "wasmtime"), ["wasmtime"]);
+        assert!(preselected(&all, |_| false).is_empty());
     }
 }

@@ -700,7 +700,7 @@ fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
         other_cores: None,
         notes: Vec::new(),
     });
-    let opts = DiffOptions::parse(2.0, "native").unwrap();
+    let opts = DiffOptions::parse(2.0, Some("native")).unwrap();
     let d = diff_runs(&ra, &rb, &opts).unwrap();
     let row = d
         .rows

@@ -10,8 +10,8 @@ use wasmeter_core::analysis::{
     COMPARE_NORMALIZE, DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES,
 };
 use wasmeter_core::export::{FormatInfo, formats};
-use wasmeter_core::runner::{RunDefaults, applicability};
-use wasmeter_core::runtime::{RuntimeInfo, in_defaults, known_runtimes};
+use wasmeter_core::runner::{RunDefaults, applicability, preselected};
+use wasmeter_core::runtime::{RuntimeInfo, known_runtimes};
 use wasmeter_core::suite::{Suite, SuiteCatalog, SuiteKind};
 
 /// A runtime as the page lists it.
@@ -22,13 +22,15 @@ pub struct RuntimeView {
     pub info: RuntimeInfo,
     /// The suites (by name) it cannot run, with why: the page shows it disabled there.
     pub not_applicable: BTreeMap<String, String>,
-    /// Whether it starts selected where it applies (core's [`in_defaults`]).
-    pub in_defaults: bool,
+    /// The suites (by name) where it starts selected: core's [`preselected`], so the page
+    /// keeps no rule of its own.
+    pub preselected: Vec<String>,
 }
 
 impl RuntimeView {
-    /// A runtime with core's answer for each suite.
-    pub fn new(info: RuntimeInfo, suites: &[Suite]) -> RuntimeView {
+    /// A runtime with core's answers for each suite; `all` is every runtime listed (what
+    /// the preselection picks among).
+    pub fn new(info: RuntimeInfo, suites: &[Suite], all: &[RuntimeInfo]) -> RuntimeView {
         let not_applicable = suites
             .iter()
             .filter_map(|s| {
@@ -37,10 +39,15 @@ impl RuntimeView {
                     .map(|why| (s.name.clone(), why))
             })
             .collect();
+        let starts_in = suites
+            .iter()
+            .filter(|s| preselected(all, |r| applicability(r, s).is_ok()).contains(&info.id))
+            .map(|s| s.name.clone())
+            .collect();
         RuntimeView {
-            in_defaults: in_defaults(&info.id),
             info,
             not_applicable,
+            preselected: starts_in,
         }
     }
 }
@@ -54,8 +61,8 @@ pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<
         .map(|c| c.suites)
         .unwrap_or_default();
     Ok(runtimes
-        .into_iter()
-        .map(|r| RuntimeView::new(r, &suites))
+        .iter()
+        .map(|r| RuntimeView::new(r.clone(), &suites, &runtimes))
         .collect())
 }
 

@@ -6,8 +6,8 @@ use crate::{CmdResult, CommandError, Workbench};
 use serde::Serialize;
 use std::path::PathBuf;
 use wasmeter_core::analysis::{
-    DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, compare_runtimes, compare_tests,
-    diff_headline, diff_runs as diff, summarize,
+    DEFAULT_THRESHOLD_PCT, DiffOptions, compare_runtimes, compare_tests, diff_headline,
+    diff_runs as diff, summarize,
 };
 use wasmeter_core::export::Report;
 use wasmeter_core::store::{
@@ -86,11 +86,8 @@ pub fn build<'a>(
     normalize: Option<&str>,
     allow_busy: bool,
 ) -> CmdResult<Report<'a>> {
-    let mut opts = DiffOptions::parse(
-        threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT),
-        normalize.unwrap_or(DEFAULT_NORMALIZE),
-    )
-    .map_err(|e| CommandError::new("invalid_input", e))?;
+    let mut opts = DiffOptions::parse(threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT), normalize)
+        .map_err(|e| CommandError::new("invalid_input", e))?;
     opts.allow_busy = allow_busy;
     let d = match runs {
         [a, b] => Some(diff(a, b, &opts).map_err(|e| CommandError::new("invalid_input", e))?),
@@ -152,11 +149,8 @@ pub async fn diff_runtimes(
     threshold_pct: Option<f64>,
 ) -> CmdResult<serde_json::Value> {
     let run = saved(&state, &id)?;
-    let opts = DiffOptions::parse(
-        threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT),
-        DEFAULT_NORMALIZE,
-    )
-    .map_err(|e| CommandError::new("invalid_input", e))?;
+    let opts = DiffOptions::parse(threshold_pct.unwrap_or(DEFAULT_THRESHOLD_PCT), None)
+        .map_err(|e| CommandError::new("invalid_input", e))?;
     let d = match of.as_deref() {
         None | Some("runtimes") => compare_runtimes(&run, &a, &b, &opts),
         Some("tests") => compare_tests(&run, &a, &b, &opts),

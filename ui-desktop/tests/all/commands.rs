@@ -745,14 +745,22 @@ fn the_page_fixtures_carry_cores_defaults_and_applicability() {
             s
         })
         .collect();
-    for f in fixture("runtimes.json").as_array().unwrap() {
-        let info: RuntimeInfo = serde_json::from_value(f.clone()).unwrap();
-        let want = serde_json::to_value(RuntimeView::new(info.clone(), &suites)).unwrap();
-        assert_eq!(
-            f["not_applicable"], want["not_applicable"],
-            "fixtures/runtimes.json: {}",
-            info.id
-        );
+    let rows = fixture("runtimes.json");
+    let infos: Vec<RuntimeInfo> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| serde_json::from_value(f.clone()).unwrap())
+        .collect();
+    for (f, info) in rows.as_array().unwrap().iter().zip(&infos) {
+        let want = serde_json::to_value(RuntimeView::new(info.clone(), &suites, &infos)).unwrap();
+        for field in ["not_applicable", "preselected"] {
+            assert_eq!(
+                f[field], want[field],
+                "fixtures/runtimes.json: {} {field}",
+                info.id
+            );
+        }
     }
     // The policy the page's tests run on is the command's answer, formats included.
     assert_eq!(

@@ -254,8 +254,7 @@ fn glance(
     quick: &wasmeter_core::store::SavedRun,
 ) {
     use wasmeter_core::analysis::{
-        DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, DiffOptions, diff_headline, diff_runs,
-        run_headline, summarize,
+        DEFAULT_THRESHOLD_PCT, DiffOptions, diff_headline, diff_runs, run_headline, summarize,
     };
     let runtimes: Vec<&str> = g["runtimes"]
         .as_array()
@@ -342,7 +341,7 @@ fn glance(
     // The diff of the quick run (A) against this one (B).
     assert_eq!(g["diff_a"], quick.meta.id.as_str(), "{g}");
     assert_eq!(g["diff_b"], run.meta.id.as_str(), "{g}");
-    let opts = DiffOptions::parse(DEFAULT_THRESHOLD_PCT, DEFAULT_NORMALIZE).unwrap();
+    let opts = DiffOptions::parse(DEFAULT_THRESHOLD_PCT, None).unwrap();
     let d = diff_runs(quick, run, &opts).unwrap();
     assert_eq!(
         g["diff_headline"].as_str(),

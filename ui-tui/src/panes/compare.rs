@@ -19,8 +19,7 @@ use wasmeter_core::analysis::{CompareError, CompareOptions, Comparison, compare_
 use wasmeter_core::store::SavedRun;
 use wasmeter_core::table::{Table, compare_table};
 
-/// The runtime figures are relative to at first: core's, as `wasmeter compare` has it.
-pub use wasmeter_core::analysis::COMPARE_NORMALIZE as DEFAULT_NORMALIZE;
+use wasmeter_core::analysis::COMPARE_NORMALIZE;
 
 /// How runs are compared until the user switches: core's defaults (columns by run, each
 /// relative to its own run's native).
@@ -97,12 +96,12 @@ impl ComparePane {
     /// What the figures can be relative to, in the order `n` goes through them: native,
     /// none (times as measured), then every other runtime of the runs.
     pub fn normalizations(&self) -> Vec<Option<String>> {
-        let mut v = vec![Some(DEFAULT_NORMALIZE.to_string()), None];
+        let mut v = vec![Some(COMPARE_NORMALIZE.to_string()), None];
         v.extend(
             self.comparison
                 .runtimes
                 .iter()
-                .filter(|r| *r != DEFAULT_NORMALIZE)
+                .filter(|r| *r != COMPARE_NORMALIZE)
                 .map(|r| Some(r.clone())),
         );
         v

@@ -9,7 +9,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table, Widget, Wrap};
-use wasmeter_core::runtime::{RuntimeInfo, RuntimeKind, in_defaults};
+use wasmeter_core::runner::preselected;
+use wasmeter_core::runtime::RuntimeInfo;
 
 /// State of the runtimes pane.
 #[derive(Debug, Default)]
@@ -23,17 +24,11 @@ pub struct RuntimesPane {
 }
 
 impl RuntimesPane {
-    /// Sets the detected runtimes; native and every available embedded runtime start
-    /// included (the same default as `scripts/run`).
+    /// Sets the detected runtimes; core's preselection starts included (native and every
+    /// available embedded runtime, as the desktop's Setup).
     pub fn set(&mut self, items: Vec<RuntimeInfo>) {
-        self.included = items
-            .iter()
-            .map(|r| {
-                r.available()
-                    && matches!(r.kind, RuntimeKind::Native | RuntimeKind::Embedded)
-                    && in_defaults(&r.id)
-            })
-            .collect();
+        let picked = preselected(&items, |_| true);
+        self.included = items.iter().map(|r| picked.contains(&r.id)).collect();
         self.items = Some(items);
         self.cursor = 0;
     }

@@ -692,7 +692,7 @@ fn diff_guards_160() {
     ra.cells
         .retain(|c| !(c.test == "sha256" && c.invocation == 1));
     let rb = guarded_run("compute-20261122-083000-c3d4");
-    let opts = DiffOptions::parse(2.0, "native").unwrap();
+    let opts = DiffOptions::parse(2.0, Some("native")).unwrap();
     let diff = diff_runs(&ra, &rb, &opts).unwrap();
     let row = |rt: &str, t: &str, ph: &str| {
         diff.rows

@@ -103,11 +103,31 @@ pub struct DiffOptions {
 }
 
 impl DiffOptions {
-    /// Options from what a user typed: a threshold (checked) and `none` or a runtime id.
-    pub fn parse(threshold_pct: f64, normalize: &str) -> Result<DiffOptions, DiffError> {
+    /// Options from what a user typed: a threshold (checked) and `none` or a runtime id,
+    /// [`DEFAULT_NORMALIZE`] when not given: the default is decided here, not by each front
+    /// end.
+    pub fn parse(threshold_pct: f64, normalize: Option<&str>) -> Result<DiffOptions, DiffError> {
+        Self::with_default(threshold_pct, normalize, DEFAULT_NORMALIZE)
+    }
+
+    /// [`DiffOptions::parse`] for the diffs a comparison of several runs shows beside its
+    /// table (`compare`): relative to [`super::COMPARE_NORMALIZE`] when not given, as the
+    /// table is.
+    pub fn parse_for_compare(
+        threshold_pct: f64,
+        normalize: Option<&str>,
+    ) -> Result<DiffOptions, DiffError> {
+        Self::with_default(threshold_pct, normalize, super::COMPARE_NORMALIZE)
+    }
+
+    fn with_default(
+        threshold_pct: f64,
+        normalize: Option<&str>,
+        default: &str,
+    ) -> Result<DiffOptions, DiffError> {
         Ok(DiffOptions {
             threshold_pct: check_threshold(threshold_pct)?,
-            normalize: match normalize.trim() {
+            normalize: match normalize.unwrap_or(default).trim() {
                 "" | "none" => None,
                 rt => Some(rt.to_string()),
             },

@@ -11,9 +11,10 @@ export type RuntimeView = {
  */
 not_applicable: { [key in string]: string }, 
 /**
- * Whether it starts selected where it applies (core's [`in_defaults`]).
+ * The suites (by name) where it starts selected: core's [`preselected`], so the page
+ * keeps no rule of its own.
  */
-in_defaults: boolean, 
+preselected: Array<string>, 
 /**
  * Stable id used on the command line and in saved runs.
  */

@@ -70,15 +70,12 @@ function usable(r: RuntimeView, suite: string): boolean {
 }
 
 /**
- * Default selection: native and the embedded engines where available and applicable, or
- * native and the CLIs when no embedded engine applies (the servers suite); the lifecycle
- * suite, which native does not apply to, gets the embedded engines. Core says which start
- * selected at all (`in_defaults`: not the in-process native-dlopen).
+ * Default selection: core's for the suite (`preselected` of each runtime, from
+ * `runner::preselected`): native and the embedded engines where available and applicable,
+ * else native and the CLIs. The page keeps no rule of its own.
  */
 export function defaultRuntimes(runtimes: readonly RuntimeView[], suite: string): Set<string> {
-  const ok = runtimes.filter((r) => usable(r, suite) && r.in_defaults);
-  const second = ok.some((r) => r.kind === 'embedded') ? 'embedded' : 'cli';
-  return new Set(ok.filter((r) => r.kind === 'native' || r.kind === second).map((r) => r.id));
+  return new Set(runtimes.filter((r) => r.preselected.includes(suite)).map((r) => r.id));
 }
 
 /**
