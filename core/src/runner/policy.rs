@@ -530,9 +530,9 @@ mod tests {
         assert_eq!(req.label, None);
     }
 
-    #[test]
-    fn applicability_is_the_kinds_rule_with_docker_for_the_gateway_only() {
-        let rt = |id: &str, kind: RuntimeKind| RuntimeInfo {
+    /// An available runtime of this kind, with no command.
+    fn rt(id: &str, kind: RuntimeKind) -> RuntimeInfo {
+        RuntimeInfo {
             id: id.into(),
             kind,
             version: "1".into(),
@@ -540,7 +540,11 @@ mod tests {
             unavailable: None,
             hint: None,
             command: None,
-        };
+        }
+    }
+
+    #[test]
+    fn applicability_is_the_kinds_rule_with_docker_for_the_gateway_only() {
         let native = rt("native", RuntimeKind::Native);
         let wasmtime = rt("wasmtime", RuntimeKind::Embedded);
         let nocow = rt("wasmtime-pooling-nocow", RuntimeKind::Embedded);
@@ -594,16 +598,6 @@ mod tests {
 
     #[test]
     fn front_ends_preselect_native_and_the_embedded_engines_else_the_clis() {
-        use crate::runtime::RuntimeKind;
-        let rt = |id: &str, kind| RuntimeInfo {
-            id: id.into(),
-            kind,
-            version: "1".into(),
-            config: String::new(),
-            unavailable: None,
-            hint: None,
-            command: None,
-        };
         let mut gone = rt("wasmer-cranelift", RuntimeKind::Embedded);
         gone.unavailable = Some("not built".into());
         let all = [

@@ -70,6 +70,26 @@ pub struct Job {
     pub invoke: Option<String>,
 }
 
+#[cfg(test)]
+impl Job {
+    /// A job that runs `program` (argv[0] `name`) with nothing else: no arguments,
+    /// environment, stdin or folders, 1 GiB of memory.
+    pub fn plain(program: PathBuf, name: &str, scratch: &std::path::Path) -> Job {
+        Job {
+            program,
+            name: name.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            scratch: scratch.to_path_buf(),
+            memory_limit: 1 << 30,
+            stdout_limit: 1 << 20,
+            stdin: None,
+            dirs: Vec::new(),
+            invoke: None,
+        }
+    }
+}
+
 /// Outcome of one successful run of a guest.
 #[derive(Debug, Clone, Default)]
 pub struct Iteration {

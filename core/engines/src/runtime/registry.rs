@@ -328,21 +328,7 @@ mod tests {
     }
 
     fn info(id: &str, run: &[&str], precompile: Option<&[&str]>) -> crate::runtime::RuntimeInfo {
-        use crate::runtime::{CliCommand, RuntimeInfo, RuntimeKind};
-        let v = |s: &[&str]| s.iter().map(|w| w.to_string()).collect::<Vec<_>>();
-        RuntimeInfo {
-            id: id.into(),
-            kind: RuntimeKind::Cli,
-            version: "1".into(),
-            config: "c".into(),
-            unavailable: None,
-            hint: None,
-            command: Some(CliCommand {
-                run: v(run),
-                precompile: precompile.map(v),
-                env: Vec::new(),
-            }),
-        }
+        crate::runtime::RuntimeInfo::cli_for_tests(id, run, precompile)
     }
 
     #[test]

@@ -83,23 +83,9 @@ pub fn flagged_variant(info: &RuntimeInfo) -> Option<RuntimeInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CliCommand, RuntimeKind};
 
     fn info(id: &str, run: &[&str], precompile: Option<&[&str]>) -> RuntimeInfo {
-        let v = |s: &[&str]| s.iter().map(|w| w.to_string()).collect::<Vec<_>>();
-        RuntimeInfo {
-            id: id.into(),
-            kind: RuntimeKind::Cli,
-            version: "1".into(),
-            config: "c".into(),
-            unavailable: None,
-            hint: None,
-            command: Some(CliCommand {
-                run: v(run),
-                precompile: precompile.map(v),
-                env: Vec::new(),
-            }),
-        }
+        RuntimeInfo::cli_for_tests(id, run, precompile)
     }
 
     #[test]

@@ -69,6 +69,28 @@ impl RuntimeInfo {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
+impl RuntimeInfo {
+    /// An available CLI runtime with these command lines, as tests make one (the adapter
+    /// table makes the real ones).
+    pub fn cli_for_tests(id: &str, run: &[&str], precompile: Option<&[&str]>) -> RuntimeInfo {
+        let words = |s: &[&str]| s.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        RuntimeInfo {
+            id: id.into(),
+            kind: RuntimeKind::Cli,
+            version: "1".into(),
+            config: "c".into(),
+            unavailable: None,
+            hint: None,
+            command: Some(CliCommand {
+                run: words(run),
+                precompile: precompile.map(words),
+                env: Vec::new(),
+            }),
+        }
+    }
+}
+
 impl CliCommand {
     /// This command with `words` after the first `after` words (after the program) of its
     /// run and precompile lines: where a CLI runtime's settings and feature flags go.

@@ -192,18 +192,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(&program, &wasm).unwrap();
-        let job = Job {
-            program,
-            name: "nope".into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            scratch: tmp.path().to_path_buf(),
-            memory_limit: 1 << 30,
-            stdout_limit: 1 << 20,
-            stdin: None,
-            dirs: Vec::new(),
-            invoke: None,
-        };
+        let job = Job::plain(program, "nope", tmp.path());
         let engines: Vec<(&str, Box<dyn Runtime>)> = vec![
             (
                 "wasmtime",

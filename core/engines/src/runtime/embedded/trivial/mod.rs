@@ -88,18 +88,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(&program, wasm).unwrap();
-        let job = Job {
-            program,
-            name: "hi".into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            scratch: tmp.path().to_path_buf(),
-            memory_limit: 1 << 30,
-            stdout_limit: 1 << 20,
-            stdin: None,
-            dirs: Vec::new(),
-            invoke: None,
-        };
+        let job = Job::plain(program, "hi", tmp.path());
         let out = instantiate(info).unwrap().run(&job).unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), "hi from trivial\n");
     }
