@@ -5,7 +5,7 @@
 
 use crate::{CmdResult, Workbench};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use wasmeter_core::analysis::{
     COMPARE_NORMALIZE, DEFAULT_THRESHOLD_PCT, MIN_INVOCATIONS, MIN_VALUES,
 };
@@ -28,27 +28,61 @@ pub struct RuntimeView {
 }
 
 impl RuntimeView {
-    /// A runtime with core's answers for each suite; `all` is every runtime listed (what
-    /// the preselection picks among).
-    pub fn new(info: RuntimeInfo, suites: &[Suite], all: &[RuntimeInfo]) -> RuntimeView {
-        let not_applicable = suites
+    /// Every runtime of `runtimes` with core's answers for each suite: where it does not
+    /// apply (each asked once) and where it starts selected.
+    pub fn all(runtimes: Vec<RuntimeInfo>, suites: &[Suite]) -> Vec<RuntimeView> {
+        let not_applicable: Vec<BTreeMap<String, String>> = runtimes
             .iter()
-            .filter_map(|s| {
-                applicability(&info, s)
-                    .err()
-                    .map(|why| (s.name.clone(), why))
+            .map(|info| {
+                suites
+                    .iter()
+                    .filter_map(|s| {
+                        applicability(info, s)
+                            .err()
+                            .map(|why| (s.name.clone(), why))
+                    })
+                    .collect()
             })
             .collect();
-        let starts_in = suites
+        let index: HashMap<&str, usize> = runtimes
             .iter()
-            .filter(|s| preselected(all, |r| applicability(r, s).is_ok()).contains(&info.id))
-            .map(|s| s.name.clone())
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
             .collect();
-        RuntimeView {
-            info,
-            not_applicable,
-            preselected: starts_in,
-        }
+        let applies = |r: &RuntimeInfo, suite: &str| {
+            index
+                .get(r.id.as_str())
+                .is_some_and(|&i| !not_applicable[i].contains_key(suite))
+        };
+        let picked: Vec<(&str, Vec<String>)> = suites
+            .iter()
+            .map(|s| {
+                (
+                    s.name.as_str(),
+                    preselected(&runtimes, |r| applies(r, &s.name)),
+                )
+            })
+            .collect();
+        let starts_in: Vec<Vec<String>> = runtimes
+            .iter()
+            .map(|info| {
+                picked
+                    .iter()
+                    .filter(|(_, ids)| ids.contains(&info.id))
+                    .map(|(suite, _)| suite.to_string())
+                    .collect()
+            })
+            .collect();
+        runtimes
+            .into_iter()
+            .zip(not_applicable)
+            .zip(starts_in)
+            .map(|((info, not_applicable), preselected)| RuntimeView {
+                info,
+                not_applicable,
+                preselected,
+            })
+            .collect()
     }
 }
 
@@ -60,10 +94,7 @@ pub async fn list_runtimes(state: tauri::State<'_, Workbench>) -> CmdResult<Vec<
     let suites = SuiteCatalog::discover(&state.suites)
         .map(|c| c.suites)
         .unwrap_or_default();
-    Ok(runtimes
-        .iter()
-        .map(|r| RuntimeView::new(r.clone(), &suites, &runtimes))
-        .collect())
+    Ok(RuntimeView::all(runtimes, &suites))
 }
 
 /// The constants of core's policy the page shows and checks against.

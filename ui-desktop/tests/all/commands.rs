@@ -752,8 +752,9 @@ fn the_page_fixtures_carry_cores_defaults_and_applicability() {
         .iter()
         .map(|f| serde_json::from_value(f.clone()).unwrap())
         .collect();
-    for (f, info) in rows.as_array().unwrap().iter().zip(&infos) {
-        let want = serde_json::to_value(RuntimeView::new(info.clone(), &suites, &infos)).unwrap();
+    let views = RuntimeView::all(infos.clone(), &suites);
+    for ((f, info), view) in rows.as_array().unwrap().iter().zip(&infos).zip(&views) {
+        let want = serde_json::to_value(view).unwrap();
         for field in ["not_applicable", "preselected"] {
             assert_eq!(
                 f[field], want[field],

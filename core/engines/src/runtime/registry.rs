@@ -258,9 +258,7 @@ fn embedded_info(id: &str, engine: &Embedded, config: String) -> RuntimeInfo {
         kind: RuntimeKind::Embedded,
         version: engine.version().to_string(),
         config,
-        unavailable: (!cfg!(feature = "engines")).then(|| {
-            "this build of wasmeter-core has no embedded engines (feature `engines`)".into()
-        }),
+        unavailable: (!cfg!(feature = "engines")).then(|| super::embedded::NO_ENGINES.into()),
         hint: None,
         command: None,
     }

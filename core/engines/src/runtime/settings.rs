@@ -145,27 +145,18 @@ impl EngineSettings {
 /// (`wasmtime[allocator=pooling]`); `None` for an id without brackets. The pairs are checked
 /// against the declaration.
 pub fn parse_id(id: &str, engines: &'static [EngineSettings]) -> Option<Result<ParsedId, String>> {
-    let (name, rest) = id.split_once('[')?;
-    Some((|| {
-        let inner = rest
-            .strip_suffix(']')
-            .ok_or_else(|| format!("runtime '{id}': settings end with ']'"))?;
+    Some(crate::model::settings_pairs(id)?.and_then(|(name, pairs)| {
         let decl = engine(engines, name).ok_or_else(|| {
             format!(
                 "runtime '{id}': '{name}' declares no settings (engines with settings: {})",
                 names(engines)
             )
         })?;
-        let mut pairs = Vec::new();
-        for pair in inner.split(',').filter(|p| !p.is_empty()) {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("runtime '{id}': '{pair}' is not NAME=VALUE"))?;
+        for (k, v) in &pairs {
             decl.check(k, v)?;
-            pairs.push((k.to_string(), v.to_string()));
         }
         Ok((decl, pairs))
-    })())
+    }))
 }
 
 /// Splits comma-separated runtime ids, keeping the commas inside a settings id's brackets:

@@ -13,20 +13,29 @@ pub fn base_id(id: &str) -> &str {
     }
 }
 
-/// The base and `NAME=VALUE` pairs of a well-formed settings id; `None` for an id without
-/// brackets or with a malformed pair.
-pub fn settings_pairs(id: &str) -> Option<(&str, Vec<(String, String)>)> {
+/// A settings id split: its base and its `NAME=VALUE` pairs, in order.
+pub type SettingsPairs<'a> = (&'a str, Vec<(String, String)>);
+
+/// The base and `NAME=VALUE` pairs of a settings id (`wasmtime[allocator=pooling]`), or
+/// what is wrong with its syntax; `None` for an id without brackets. Which names and values
+/// an engine takes is checked by the engines (`runtime::settings::parse_id`), on this.
+pub fn settings_pairs(id: &str) -> Option<Result<SettingsPairs<'_>, String>> {
     let (base, rest) = id.split_once('[')?;
-    let inner = rest.strip_suffix(']')?;
-    let pairs = inner
-        .split(',')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some((base, pairs))
+    Some((|| {
+        let inner = rest
+            .strip_suffix(']')
+            .ok_or_else(|| format!("runtime '{id}': settings end with ']'"))?;
+        inner
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                pair.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| format!("runtime '{id}': '{pair}' is not NAME=VALUE"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(|pairs| (base, pairs))
+    })())
 }
 
 #[cfg(test)]
@@ -38,7 +47,9 @@ mod tests {
         assert_eq!(base_id("wasmtime-cli[opt-level=none]"), "wasmtime-cli");
         assert_eq!(base_id("wasmtime"), "wasmtime");
         assert_eq!(base_id("odd[x"), "odd[x");
-        let (base, pairs) = settings_pairs("wasmtime[allocator=pooling,cow=off]").unwrap();
+        let (base, pairs) = settings_pairs("wasmtime[allocator=pooling,cow=off]")
+            .unwrap()
+            .unwrap();
         assert_eq!(base, "wasmtime");
         assert_eq!(
             pairs,
@@ -48,7 +59,17 @@ mod tests {
             ]
         );
         assert_eq!(settings_pairs("wasmtime"), None);
-        assert_eq!(settings_pairs("wasmtime[cow]"), None);
-        assert_eq!(settings_pairs("wasmtime[cow=off"), None);
+        assert_eq!(
+            settings_pairs("wasmtime[cow]"),
+            Some(Err(
+                "runtime 'wasmtime[cow]': 'cow' is not NAME=VALUE".into()
+            ))
+        );
+        assert_eq!(
+            settings_pairs("wasmtime[cow=off"),
+            Some(Err(
+                "runtime 'wasmtime[cow=off': settings end with ']'".into()
+            ))
+        );
     }
 }

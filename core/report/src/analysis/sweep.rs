@@ -86,7 +86,7 @@ pub fn sweep(run: &SavedRun, summary: &RunSummary) -> Option<Sweep> {
         .runtimes
         .iter()
         .filter_map(|id| {
-            let (engine, pairs) = settings_pairs(id)?;
+            let (engine, pairs) = settings_pairs(id)?.ok()?;
             Some((id.clone(), engine.to_string(), pairs))
         })
         .collect();

@@ -18,17 +18,13 @@ mod wasi_ctx;
 
 pub use self::code::EngineCode;
 pub use self::engine::{EmbeddedEngine, Preset, Registration};
-#[cfg(feature = "engines")]
-pub use self::wasm3::Wasm3;
-#[cfg(feature = "engines")]
-pub use self::wasmer::Wasmer;
-pub use self::wasmer::{WASMER_SETTINGS, WasmerCompiler};
-#[cfg(feature = "engines")]
-pub use self::wasmi::Wasmi;
-pub use self::wasmi::{WASMI_SETTINGS, WasmiTranslation};
-#[cfg(feature = "engines")]
-pub use self::wasmtime::Wasmtime;
-pub use self::wasmtime::{WASMTIME_SETTINGS, WasmtimeCompiler, WasmtimeOpt, WasmtimeVariant};
+/// Why an embedded runtime is unavailable in a build without the `engines` feature (the
+/// fuzz targets').
+pub const NO_ENGINES: &str =
+    "this build of wasmeter-core has no embedded engines (feature `engines`)";
+
+/// The wasmtime CLI takes the embedded engine's settings (`cli_settings.rs`).
+pub use self::wasmtime::WASMTIME_SETTINGS;
 
 #[cfg(feature = "engines")]
 use super::{Failure, Job};
@@ -179,6 +175,10 @@ fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
 
 #[cfg(all(test, feature = "engines"))]
 mod tests {
+    use super::wasm3::Wasm3;
+    use super::wasmer::{Wasmer, WasmerCompiler};
+    use super::wasmi::{Wasmi, WasmiTranslation};
+    use super::wasmtime::{Wasmtime, WasmtimeVariant};
     use super::*;
     use crate::runtime::Runtime;
 

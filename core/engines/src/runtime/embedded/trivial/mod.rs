@@ -41,7 +41,9 @@ impl EmbeddedEngine for Trivial {
 
     #[cfg(feature = "engines")]
     fn runtime(&self) -> Result<Box<dyn crate::runtime::Runtime>, crate::runtime::Failure> {
-        Ok(Box::new(super::Wasmi::new(super::WasmiTranslation::Eager)?))
+        Ok(Box::new(super::wasmi::Wasmi::new(
+            super::wasmi::WasmiTranslation::Eager,
+        )?))
     }
 }
 

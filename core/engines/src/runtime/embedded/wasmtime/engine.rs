@@ -75,7 +75,7 @@ impl EmbeddedEngine for WasmtimeVariant {
 
     fn cannot_show_code(&self, runtime: &str) -> Option<String> {
         (!cfg!(feature = "engines")).then(|| {
-            format!("{runtime}: this build of wasmeter-core has no embedded engines (feature `engines`)")
+            format!("{runtime}: {}", crate::runtime::embedded::NO_ENGINES)
         })
     }
 
