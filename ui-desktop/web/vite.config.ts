@@ -10,7 +10,8 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   clearScreen: false,
-  server: { port: 1420, strictPort: true },
+  // The tests also read the HTML report's formats (../../assets/report/format.js).
+  server: { port: 1420, strictPort: true, fs: { allow: ['.', '../../assets/report'] } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -22,7 +22,7 @@ pub fn method(runtime: &RuntimeInfo) -> Method {
         RuntimeKind::Native => Method::NativeSymbols { in_worker: false },
         RuntimeKind::Embedded => embedded_method(id),
         RuntimeKind::Cli => match crate::runtime::perf_map_flag(id) {
-            Some(flag) => Method::CliPerfMap(flag.engine),
+            Some(flag) => Method::CliPerfMap(&flag.engine),
             None => Method::Unattributed(format!(
                 "{id} writes no perf map wasmeter can ask for (of the CLI runtimes, the wasmtime CLI, node and deno do), so the code it compiles has no names"
             )),
@@ -92,7 +92,7 @@ impl CellProfiler {
             .filter(|_| matches!(self.method, Method::CliPerfMap(_)));
         match (flag, &runtime.command) {
             (Some(flag), Some(cmd)) => RuntimeInfo {
-                command: Some(cmd.with_run_words(flag.after, flag.words)),
+                command: Some(cmd.with_run_words(flag.after, &flag.words)),
                 ..runtime.clone()
             },
             _ => runtime.clone(),

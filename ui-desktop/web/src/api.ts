@@ -68,8 +68,10 @@ import type { Series } from './bindings/Series';
 import type { Size } from './bindings/Size';
 import type { Stats } from './bindings/Stats';
 import type { SuiteKind } from './bindings/SuiteKind';
+import type { SuiteShape } from './bindings/SuiteShape';
 import type { SuiteView } from './bindings/SuiteView';
 import type { Sweep } from './bindings/Sweep';
+import { SUITE_SHAPES } from './bindings/suiteShapes';
 import type { TestRecord } from './bindings/TestRecord';
 import type { TestView } from './bindings/TestView';
 import type { TimeoutSource } from './bindings/TimeoutSource';
@@ -130,6 +132,7 @@ export type {
   Size,
   Stats,
   SuiteKind,
+  SuiteShape,
   Sweep,
   TestRecord,
   TimeoutSource,
@@ -153,10 +156,8 @@ export type SavedSettings = RunSettings;
 export type SuiteInfo = SuiteView;
 export type TestInfo = TestView;
 
-/** The phases of running a WASI command (command suites such as compute). */
-export const PHASES: readonly Phase[] = ['compile', 'instantiate', 'execute', 'teardown', 'total'];
-/** The phases of an instance's life (the lifecycle suite), in the order they happen. */
-export const LIFECYCLE_PHASES: readonly Phase[] = ['compile', 'load', 'instantiate', 'first_instantiate', 'call', 'first_call', 'teardown'];
+/** The phases of running a WASI command (command suites such as compute): core's. */
+export const PHASES: readonly Phase[] = SUITE_SHAPES.command.phases;
 /** Every phase, in the backend's order (`Phase::ALL`). */
 export const ALL_PHASES: readonly Phase[] = [
   'compile',

@@ -5,32 +5,8 @@
  * (`http` of a run's report, core/report/src/analysis/http.rs), so the desktop shows what the
  * exports show.
  */
-import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint, RunData, SuiteKind } from './api';
+import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint } from './api';
 import { MISSING, sig3 } from './format';
-
-/** The HTTP suite kinds; every kind is listed, so a new one fails `tsc` until placed. */
-export function isHttpKind(kind: SuiteKind | null | undefined): boolean {
-  switch (kind) {
-    case 'gateway':
-    case 'servers':
-      return true;
-    case 'command':
-    case 'lifecycle':
-    case null:
-    case undefined:
-      return false;
-    default: {
-      const unplaced: never = kind;
-      return unplaced;
-    }
-  }
-}
-
-/** An HTTP run: by its suite kind, else by the HTTP cells it carries. */
-export function isHttpRun(run: Pick<RunData, 'suite_kind'> & { http?: HttpCell[] }): boolean {
-  if (isHttpKind(run.suite_kind)) return true;
-  return (run.http?.length ?? 0) > 0;
-}
 
 /** `throughput_c50` → 50; null for any other phase. */
 export function throughputConnections(phase: string): number | null {

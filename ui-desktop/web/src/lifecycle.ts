@@ -5,7 +5,7 @@
  * desktop shows what the terminal UI and the exports show. Which runtimes the suite
  * applies to is core's answer, from `list_runtimes`.
  */
-import type { CellSummary, HeapSeries, Metric, Phase, RunData, RunSummary, Stats } from './api';
+import type { CellSummary, HeapSeries, Metric, Phase, RunSummary, Stats } from './api';
 import { formatValue } from './format';
 
 export type Unit = HeapSeries['unit'];
@@ -53,15 +53,6 @@ export function measureByKey(key: string): Measure | undefined {
 export const HEAP_CHART_MEASURES: readonly string[] = ['instantiate', 'teardown', 'first_instantiate', 'rss_per_instance_bytes', 'compile'];
 
 // ---------------------------------------------------------------- suites and runtimes
-
-/** Phases only lifecycle runs have. */
-const LIFECYCLE_ONLY_PHASES: readonly Phase[] = ['load', 'first_instantiate', 'call', 'first_call'];
-
-/** A lifecycle run: by its suite kind, else by the phases it measured. */
-export function isLifecycleRun(run: Pick<RunData, 'suite_kind'> & { summary?: RunSummary }): boolean {
-  if (run.suite_kind === 'lifecycle') return true;
-  return (run.summary?.cells ?? []).some((c) => LIFECYCLE_ONLY_PHASES.some((p) => c.phase_stats[p] !== undefined));
-}
 
 // ---------------------------------------------------------------- modules
 

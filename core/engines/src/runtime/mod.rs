@@ -3,8 +3,6 @@
 //! into the worker).
 
 mod cli;
-mod cli_serve;
-mod cli_settings;
 pub mod container;
 pub mod embedded;
 mod helper;
@@ -68,6 +66,30 @@ pub struct Job {
     /// its results are printed one a line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoke: Option<String>,
+}
+
+/// A WASI command module that writes `text` (at most 64 bytes) to stdout: a real guest for
+/// tests of a runtime.
+#[cfg(test)]
+pub fn hello_guest(text: &str) -> Vec<u8> {
+    assert!(
+        text.len() <= 64,
+        "{text:?}: too long for the guest's data segment"
+    );
+    let data: String = text.bytes().map(|b| format!("\\{b:02x}")).collect();
+    wat::parse_str(format!(
+        r#"(module
+             (import "wasi_snapshot_preview1" "fd_write"
+               (func $write (param i32 i32 i32 i32) (result i32)))
+             (memory (export "memory") 1)
+             (data (i32.const 16) "{data}")
+             (func (export "_start")
+               (i32.store (i32.const 0) (i32.const 16))
+               (i32.store (i32.const 4) (i32.const {len}))
+               (drop (call $write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))"#,
+        len = text.len()
+    ))
+    .expect("the guest's text")
 }
 
 #[cfg(test)]

@@ -167,12 +167,12 @@ fn native_dlopen_info(native: &RuntimeInfo) -> RuntimeInfo {
 }
 
 /// Every engine's settings declaration (`runtimes --settings`): the embedded engines',
-/// then the CLI runtimes' ([`super::cli_settings`]).
+/// then the CLI runtimes' (declared in their table, `cli/runtimes.toml`).
 pub fn engine_settings() -> &'static [super::settings::EngineSettings] {
     static ALL: std::sync::LazyLock<Vec<super::settings::EngineSettings>> =
         std::sync::LazyLock::new(|| {
             (super::embedded::settings().iter())
-                .chain(&super::cli_settings::SETTINGS)
+                .chain(super::cli::settings())
                 .copied()
                 .collect()
         });
@@ -202,19 +202,15 @@ pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeIn
     let parsed = super::settings::parse_id(id, engine_settings())?;
     Some(parsed.and_then(|(decl, pairs)| {
         let set: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        if let Some(cli) = decl.cli {
+        if decl.cli.is_some() {
             let base = known
                 .iter()
                 .find(|r| r.id == decl.base)
                 .ok_or_else(|| format!("runtime '{id}': no runtime {}", decl.base))?;
-            let words = cli.for_pairs(decl, &pairs);
             return Ok(RuntimeInfo {
                 id: id.to_string(),
                 config: format!("{}; set: {}", base.config, set.join(", ")),
-                command: base
-                    .command
-                    .as_ref()
-                    .map(|c| c.with_words(cli.after, &words)),
+                command: (base.command.as_ref()).and_then(|c| decl.cli_command(c, &pairs)),
                 ..base.clone()
             });
         }

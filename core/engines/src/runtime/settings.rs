@@ -117,6 +117,17 @@ pub fn parse_bytes(text: &str) -> Option<u64> {
 }
 
 impl EngineSettings {
+    /// A CLI runtime's command with the flags `NAME=VALUE` pairs stand for; `None` for an
+    /// embedded engine.
+    pub fn cli_command(
+        &self,
+        base: &crate::model::CliCommand,
+        pairs: &[(String, String)],
+    ) -> Option<crate::model::CliCommand> {
+        let cli = self.cli?;
+        Some(base.with_words(cli.after, &cli.for_pairs(self, pairs)))
+    }
+
     /// Checks `name=value` against the declaration; the error names the engine and what it
     /// accepts.
     pub fn check(&self, name: &str, value: &str) -> Result<(), String> {

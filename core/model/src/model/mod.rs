@@ -16,4 +16,4 @@ pub use feature_flags::{FLAGGED, feature_flag, flagged_variant};
 pub use phase::{Metric, Phase, PhaseValue};
 pub use runtime::{CliCommand, RuntimeInfo, RuntimeKind};
 pub use runtime_id::{SettingsPairs, base_id, settings_pairs};
-pub use suite::{HttpKind, Size, SuiteKind};
+pub use suite::{HttpKind, Size, SuiteKind, SuiteShape};

@@ -107,10 +107,9 @@ impl CliCommand {
 
     /// This command with `words` after the first `after` words of its run line only (a
     /// profile's perf-map flag: the ahead-of-time step is not profiled).
-    pub fn with_run_words(&self, after: usize, words: &[&str]) -> CliCommand {
-        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    pub fn with_run_words(&self, after: usize, words: &[String]) -> CliCommand {
         CliCommand {
-            run: spliced(&self.run, after, &words),
+            run: spliced(&self.run, after, words),
             ..self.clone()
         }
     }

@@ -1,5 +1,7 @@
-//! The kind of a suite (which decides how its tests run and on what) and the problem size
-//! of a run.
+//! The kind of a suite (which decides how its tests run and on what), how front ends show
+//! each kind, and the problem size of a run.
+
+use super::Phase;
 
 /// Problem size of a run: every test takes it as its first argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -100,6 +102,78 @@ impl SuiteKind {
         match self {
             SuiteKind::Lifecycle => true,
             SuiteKind::Command | SuiteKind::Gateway | SuiteKind::Servers => false,
+        }
+    }
+}
+
+/// How every front end shows a kind of suite, decided here once: the desktop page gets
+/// the four as generated data (`suiteShapes.ts` beside its bindings) and reads these facts
+/// instead of comparing kind words.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SuiteShape {
+    /// The kind it describes.
+    pub kind: SuiteKind,
+    /// The phases its cells measure, in the order they happen (an HTTP run adds a
+    /// throughput phase per concurrency level it measured).
+    pub phases: Vec<Phase>,
+    /// The phases a diff shows until the user picks some (an HTTP diff adds every
+    /// throughput level it has).
+    pub default_phases: Vec<Phase>,
+    /// What a cell is compared by when it has no values (a failed cell).
+    pub primary: Phase,
+    /// Cells are HTTP measurements: latency percentiles, rates over concurrency.
+    pub http: bool,
+    /// Cells are an instance's life on generated modules, on embedded engines: no
+    /// baseline ratios, the heap chart.
+    pub lifecycle: bool,
+    /// Runtimes are shown relative to a baseline runtime.
+    pub baseline: bool,
+    /// Runs can be profiled (`--profile`).
+    pub profiles: bool,
+    /// Runs start server programs: the servers suite's app and load options.
+    pub servers: bool,
+    /// The word over the live table's value column: a median of iterations, or the
+    /// typical (median of invocation medians) time.
+    pub live_value: String,
+}
+
+impl SuiteKind {
+    /// How front ends show this kind ([`SuiteShape`]).
+    pub fn shape(self) -> SuiteShape {
+        let (phases, default_phases, primary): (&[Phase], &[Phase], Phase) = match self {
+            SuiteKind::Command => (
+                &Phase::COMMAND,
+                &[Phase::Execute, Phase::Total],
+                Phase::Execute,
+            ),
+            SuiteKind::Lifecycle => (
+                &Phase::LIFECYCLE,
+                &[Phase::Instantiate, Phase::Call],
+                Phase::Instantiate,
+            ),
+            SuiteKind::Gateway | SuiteKind::Servers => (
+                &[Phase::ColdStart, Phase::Latency],
+                &[Phase::Latency],
+                Phase::Latency,
+            ),
+        };
+        SuiteShape {
+            kind: self,
+            phases: phases.to_vec(),
+            default_phases: default_phases.to_vec(),
+            primary,
+            http: self.is_http(),
+            lifecycle: self.is_lifecycle(),
+            baseline: !self.is_lifecycle(),
+            profiles: self.is_command(),
+            servers: self == SuiteKind::Servers,
+            live_value: if self.is_command() {
+                "typical"
+            } else {
+                "median"
+            }
+            .into(),
         }
     }
 }

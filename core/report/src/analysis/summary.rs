@@ -5,7 +5,7 @@
 use super::stats::{Groups, Stats, geomean, median_ratio, ratio_estimate};
 use crate::model::{Metric, Phase};
 use crate::store::{MeasurementRow, SavedRun};
-use crate::suite::{STARTUP_TEST, SuiteKind};
+use crate::suite::STARTUP_TEST;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -353,11 +353,7 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
     let index = Index::of_run(run);
     // What a cell without values (a failed one) is compared by.
-    let default_primary = match run.meta.suite_kind {
-        SuiteKind::Lifecycle => Phase::Instantiate,
-        SuiteKind::Command => Phase::Execute,
-        SuiteKind::Gateway | SuiteKind::Servers => Phase::Latency,
-    };
+    let default_primary = run.meta.suite_kind.shape().primary;
     let failures: HashMap<(&str, &str), String> = run
         .cells
         .iter()

@@ -5,6 +5,10 @@ use std::io::Write;
 
 const TEMPLATE: &str = include_str!("../../../../assets/report/report.html");
 const MARKER: &str = r#"<script type="application/json" id="wasmeter-data">{}</script>"#;
+/// Core's number formats in the report's script (tested on core's cases by the desktop
+/// page's tests): put where the template marks them.
+const FORMAT: &str = include_str!("../../../../assets/report/format.js");
+const FORMAT_MARKER: &str = "/* assets/report/format.js */";
 
 /// Writes the report page.
 pub struct HtmlExporter;
@@ -92,6 +96,37 @@ impl Exporter for HtmlExporter {
             out,
             r#"<script type="application/json" id="wasmeter-data">{data}</script>"#
         )?;
-        out.write_all(&TEMPLATE.as_bytes()[at + MARKER.len()..])
+        let rest = &TEMPLATE[at + MARKER.len()..];
+        let f = rest
+            .find(FORMAT_MARKER)
+            .expect("report template marks where the formats go");
+        out.write_all(&rest.as_bytes()[..f])?;
+        out.write_all(FORMAT.as_bytes())?;
+        out.write_all(&rest.as_bytes()[f + FORMAT_MARKER.len()..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page carries the report's data and core's formats in their places, once each,
+    /// and nothing of the template's markers.
+    #[test]
+    fn the_page_carries_the_data_and_the_formats() {
+        let report = Report::new(Vec::new(), None);
+        let mut out = Vec::new();
+        HtmlExporter.write(&report, &mut out).unwrap();
+        let page = String::from_utf8(out).unwrap();
+        assert_eq!(page.matches("var WASMETER_FORMAT = ").count(), 1);
+        assert!(!page.contains(FORMAT_MARKER));
+        assert_eq!(page.matches(r#"id="wasmeter-data">"#).count(), 1);
+        let format = page.find("var WASMETER_FORMAT").unwrap();
+        let app = page.find(r#"<script id="wasmeter-app">"#).unwrap();
+        assert!(
+            format < app,
+            "the formats are defined before the page's script uses them"
+        );
+        assert!(!FORMAT.contains("</script"));
     }
 }

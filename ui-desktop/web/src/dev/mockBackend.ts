@@ -6,6 +6,7 @@
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { RunChoices, RunEvent, RunListItem, RunMeta, SuiteInfo } from '../api';
+import { shapeOf } from '../shape';
 import compare from '../test/fixtures/compare.json';
 import diff from '../test/fixtures/diff.json';
 import historyFixture from '../test/fixtures/history.json';
@@ -44,6 +45,7 @@ function simulate(suiteName: string, settings: RunChoices, ch: Channel<RunEvent[
   let t = 0;
   let step = 0;
   let it = 0;
+  const shape = shapeOf(suite.kind);
   const tick = () => {
     const [cell, k] = schedule[step]!;
     const [runtime, test] = cells[cell]!;
@@ -57,11 +59,12 @@ function simulate(suiteName: string, settings: RunChoices, ch: Channel<RunEvent[
       {
         type: 'measurement',
         rows: [
-          suite.kind === 'lifecycle'
-            ? { ...row, phase: 'instantiate', metric: 'wall_ns', value: (base / 1e4) * (1 + Math.random() * 0.05) }
-            : suite.kind === 'gateway'
-              ? { ...row, phase: 'latency', metric: 'wall_ns', value: (base / 1e3) * (1 + Math.random() * 0.05) }
-              : { ...row, phase: 'execute', metric: 'self_ns', value: base * (1 + Math.random() * 0.05) },
+          {
+            ...row,
+            phase: shape.primary,
+            metric: shape.profiles ? 'self_ns' : 'wall_ns',
+            value: base * (shape.lifecycle ? 1e-4 : shape.http ? 1e-3 : 1) * (1 + Math.random() * 0.05),
+          },
         ],
       },
     ]);
@@ -218,8 +221,11 @@ export function runDemo(demo: string): void {
           later(100, () => click('detail-history'));
         });
       }
-      if (demo === 'detail' || demo === 'lifecycle' || demo === 'http') {
-        rows[demo === 'detail' ? 1 : demo === 'lifecycle' ? rows.length - 2 : rows.length - 1]?.click();
+      // The saved run each of these demos opens: a command run, the lifecycle run, the HTTP run.
+      const opens: Record<string, number> = { detail: 1, lifecycle: rows.length - 2, http: rows.length - 1 };
+      const row = opens[demo];
+      if (row !== undefined) {
+        rows[row]?.click();
         later(100, () => click('runs-open'));
       }
       if (demo === 'export') {

@@ -8,6 +8,7 @@
  */
 import { cellKey, type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, type SuiteKind } from '../api';
 import { median } from '../format';
+import { shapeOf } from '../shape';
 
 export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrupted' | 'error';
 /**
@@ -477,7 +478,7 @@ function shown(c: LiveCell): { value: number | null; interim: boolean } {
  * ratio to the baseline (command suites only).
  */
 export function liveMatrix(s: LiveState): LiveMatrix {
-  const lifecycle = s.suiteKind === 'lifecycle';
+  const lifecycle = shapeOf(s.suiteKind).lifecycle;
   const tests = new Set<string>();
   const runtimes = new Set<string>();
   for (const c of s.cells) {

@@ -13,8 +13,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { errorMessage, loadRun, type Report } from '../api';
 import { showError } from '../errors';
 import { formatBytes, formatTime } from '../format';
-import { isHttpRun } from '../http';
-import { isLifecycleRun } from '../lifecycle';
+import { shapeOf } from '../shape';
 import { Distributions } from './detail/Distributions';
 import { FeatureGrid } from './detail/FeatureGrid';
 import { HeapChart } from './detail/HeapChart';
@@ -89,8 +88,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
   const run = loaded?.id === runId ? (loaded.report.runs[0] ?? null) : null;
   const s = run?.summary;
-  const lifecycle = run ? isLifecycleRun(run) : false;
-  const http = run && !lifecycle ? isHttpRun(run) : false;
+  const { lifecycle, http } = run ? shapeOf(run.suite_kind) : { lifecycle: false, http: false };
   const hs = run?.settings.http;
   const selected = picked.id === runId ? picked.cell : null;
 

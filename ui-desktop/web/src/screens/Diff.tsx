@@ -11,25 +11,15 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import {
-  ALL_PHASES,
-  type Diff,
-  diffRuns,
-  errorMessage,
-  LIFECYCLE_PHASES,
-  PHASES,
-  type Phase,
-  type RunListItem,
-  type SuiteKind,
-} from '../api';
+import { ALL_PHASES, type Diff, diffRuns, errorMessage, type Phase, type RunListItem, type SuiteKind } from '../api';
 import { FindField } from '../components/FindField';
 import { SortTh } from '../components/SortTh';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { parseNumberField } from '../fields';
 import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, MISSING } from '../format';
-import { formatRps, isHttpKind, isHttpRun, throughputConnections } from '../http';
-import { isLifecycleRun } from '../lifecycle';
+import { formatRps, throughputConnections } from '../http';
+import { shapeOf } from '../shape';
 import { matchesQuery, nextSort, type SortState, type SortValue, sortRows } from '../sort';
 
 interface DiffProps {
@@ -98,24 +88,23 @@ function rowTitle(r: ViewRow): string | undefined {
   return lines.join('\n');
 }
 
-/** The phases of HTTP runs a diff has: cold start, latency, then throughput by connections. */
-function httpPhases(d: Diff | null): Phase[] {
+/** The throughput phases a diff has, by ascending connections. */
+function throughputPhases(d: Diff | null): Phase[] {
   const present = new Set<string>(d ? [...d.rows, ...d.only_a, ...d.only_b].map((r) => r.phase) : []);
   const levels = [...present]
     .map(throughputConnections)
     .filter((n): n is number => n !== null)
     .sort((a, b) => a - b);
-  return [...HTTP_PHASES.filter((p) => present.has(p)), ...levels.map((n): Phase => `throughput_c${n}`)];
+  return levels.map((n): Phase => `throughput_c${n}`);
 }
-
-const HTTP_PHASES: readonly Phase[] = ['cold_start', 'latency'];
 
 /** The phases the filter offers: those of the kind of suite, then any other the diff has. */
 export function phaseOptions(d: Diff | null, kind: SuiteKind): Phase[] {
-  if (isHttpKind(kind)) return [...new Set<Phase>([...HTTP_PHASES, ...httpPhases(d)])];
-  const own: readonly Phase[] = kind === 'lifecycle' ? LIFECYCLE_PHASES : PHASES;
+  const shape = shapeOf(kind);
+  if (shape.http) return [...shape.phases, ...throughputPhases(d)];
+  const own = shape.phases;
   const present = new Set<string>(d ? [...d.rows, ...d.only_a, ...d.only_b].map((r) => r.phase) : []);
-  return [...ALL_PHASES.filter((p) => own.includes(p) || present.has(p)), ...httpPhases(d)];
+  return [...ALL_PHASES.filter((p) => own.includes(p) || present.has(p)), ...throughputPhases(d)];
 }
 
 /**
@@ -123,8 +112,9 @@ export function phaseOptions(d: Diff | null, kind: SuiteKind): Phase[] {
  * runs: latency and every throughput level).
  */
 export function defaultPhases(kind: SuiteKind, d: Diff | null = null): Set<Phase> {
-  if (isHttpKind(kind)) return new Set<Phase>(['latency', ...httpPhases(d).filter((p) => throughputConnections(p) !== null)]);
-  return new Set<Phase>(kind === 'lifecycle' ? ['instantiate', 'call'] : ['execute', 'total']);
+  const shape = shapeOf(kind);
+  const levels = shape.http ? throughputPhases(d) : [];
+  return new Set<Phase>([...shape.default_phases, ...levels]);
 }
 
 /** A diff median: throughput rows hold ns per request, shown with the rate they stand for. */
@@ -271,8 +261,7 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
     diffRuns(a, b, thresholdPct, normalize ?? undefined, allowBusy || undefined)
       .then((r) => {
         if (stale) return;
-        const httpRun = r.runs.find(isHttpRun);
-        setKind(r.runs.some(isLifecycleRun) ? 'lifecycle' : httpRun ? (httpRun.suite_kind ?? 'gateway') : 'command');
+        setKind(shapeOf(r.runs[0]?.suite_kind).kind);
         // Runtimes both runs have: what each side can be taken relative to.
         const [ra, rb] = r.runs;
         const inB = new Set((rb?.runtimes ?? []).map((x) => x.id));

@@ -9,10 +9,10 @@ import type { ChartSpec } from '../charts/uplot';
 import { ConfirmDialog } from '../components/Modal';
 import { ListTable } from '../components/Windowed';
 import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, MISSING, ratioStyle, ratioTone } from '../format';
-import { isHttpKind } from '../http';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
 import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
 import { useLive } from '../live/useLive';
+import { shapeOf } from '../shape';
 import { MatrixTable } from './detail/Matrix';
 
 interface LiveProps {
@@ -38,8 +38,8 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
   const left = eta(state);
   const running = inFlight(state);
   const ended = !running && state.state !== 'idle';
-  const lifecycle = state.suiteKind === 'lifecycle';
-  const http = isHttpKind(state.suiteKind);
+  const shape = shapeOf(state.suiteKind);
+  const { lifecycle, http } = shape;
 
   return (
     <section class="screen live" aria-labelledby="live-title">
@@ -342,7 +342,7 @@ function CellsTable({ state }: { state: LiveState }) {
           <th>test</th>
           <th>status</th>
           <th class="num">iterations</th>
-          <th class="num">{state.suiteKind === 'lifecycle' || isHttpKind(state.suiteKind) ? 'median' : 'typical'}</th>
+          <th class="num">{shapeOf(state.suiteKind).live_value}</th>
           <th class="num">wall</th>
         </>
       }

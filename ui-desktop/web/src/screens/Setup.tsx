@@ -34,8 +34,9 @@ import * as api from '../api';
 import { ConfirmDialog } from '../components/Modal';
 import { showError } from '../errors';
 import { parseIntField, parseNumberField } from '../fields';
-import { isHttpKind, parseLevels, parseRates, parseSecondsMs } from '../http';
+import { parseLevels, parseRates, parseSecondsMs } from '../http';
 import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
+import { shapeOf } from '../shape';
 
 interface SetupProps {
   runtimes: RuntimeView[] | null;
@@ -242,7 +243,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const current = suites?.find((s) => s.name === suite) ?? null;
   const kind = current?.kind ?? null;
   const d = current?.defaults ?? null;
-  const http = isHttpKind(kind);
+  const shape = shapeOf(kind);
+  const http = shape.http;
 
   // Each kind of suite has its own repetition (an HTTP iteration loads a server for
   // seconds: one run in each of three fresh processes, no warm-up): what was typed over
@@ -511,7 +513,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     };
     // Sampled at core's default rate; offered for command suites only (core says why not
     // elsewhere, in one line).
-    if (profile && kind === 'command') choices.profile = current.defaults.profile_hz;
+    if (profile && shape.profiles) choices.profile = current.defaults.profile_hz;
     // What was left alone is left out: core decides it as for any front end.
     if (warmup !== null) choices.warmup = num(warmup);
     if (runs !== null) choices.runs = num(runs);
@@ -1020,7 +1022,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                   data-testid="setting-http-slo"
                 />
               </label>
-              {kind === 'servers' && (
+              {shape.servers && (
                 <p class="muted small">A test of the servers suite that sets its own connections and duration keeps them.</p>
               )}
             </div>
@@ -1036,7 +1038,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               {!available.some((r) => r.id === shownBaseline) && <option value={shownBaseline}>{shownBaseline}</option>}
             </select>
           </label>
-          {kind !== 'lifecycle' && chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(shownBaseline) && (
+          {shape.baseline && chosen && selectedRuntimes.length > 0 && !selectedRuntimes.includes(shownBaseline) && (
             <p class="note small">The baseline is not in this run: live ratios will be missing.</p>
           )}
           <label class="field">
@@ -1058,7 +1060,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
             />
             Skip runtimes that are missing instead of refusing
           </label>
-          {kind === 'command' && (
+          {current && shape.profiles && (
             <label
               class="check"
               title="Samples each cell's execute phase: the run detail then shows where the time goes, function by function"

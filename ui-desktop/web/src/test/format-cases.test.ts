@@ -19,28 +19,18 @@ import {
 } from '../format';
 import { detail, mark } from '../screens/detail/FeatureGrid';
 import table from './fixtures/format-cases.json';
-
-type Case = [number, string];
+import { itFormatsAsCore } from './formatCases';
 
 describe("core's formatting rules", () => {
-  it.each([
-    ['ns', formatNs],
-    ['bytes', formatBytes],
-    ['rate', formatRate],
-    ['size', formatSize],
-    ['value_ns', (v: number) => formatValue('ns', v)],
-    ['value_bytes', (v: number) => formatValue('bytes', v)],
-    ['value_per_sec', (v: number) => formatValue('per_sec', v)],
-  ] as const)('%s', (key, f) => {
-    const cases = table[key] as Case[];
-    expect(cases.length).toBeGreaterThan(5);
-    for (const [v, want] of cases) expect([v, f(v)]).toEqual([v, want]);
-  });
-
-  it('a time to the digits its interval supports', () => {
-    const cases = table.ns_within as [number, number | null, string][];
-    expect(cases.length).toBeGreaterThan(100);
-    for (const [v, h, want] of cases) expect([v, h, formatNsWithin(v, h)]).toEqual([v, h, want]);
+  itFormatsAsCore({
+    ns: formatNs,
+    nsWithin: formatNsWithin,
+    bytes: formatBytes,
+    rate: formatRate,
+    size: formatSize,
+    value: formatValue,
+    ratioText: formatRatioText,
+    geomean: formatGeomean,
   });
 
   it("a ratio's cell colours on core's shared scale (background, text)", () => {
@@ -49,16 +39,6 @@ describe("core's formatting rules", () => {
     for (const [r, bg, text] of cases) {
       expect([r, bg === null ? 'transparent' : bg, text ?? undefined]).toEqual([r, ratioColor(r), ratioTextColor(r)]);
     }
-  });
-
-  it('diff ratios, geometric means and the missing mark', () => {
-    for (const [row, want] of table.ratio_text as [Parameters<typeof formatRatioText>[0], string][]) {
-      expect(formatRatioText(row)).toBe(want);
-    }
-    for (const [g, want] of table.geomean as [Parameters<typeof formatGeomean>[0], string][]) {
-      expect(formatGeomean(g)).toBe(want);
-    }
-    expect(formatNs(null)).toBe(table.missing);
   });
 
   it("a features cell's mark and message, as core's Support::mark and detail", () => {

@@ -9,11 +9,12 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/pre
 import { describe, expect, it, vi } from 'vitest';
 import type { Diff, MeasurementRow, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
-import { formatRps, httpRequests, isHttpRun, parseLevels, parseSecondsMs, rpsChartData, throughputConnections } from '../http';
+import { formatRps, httpRequests, parseLevels, parseSecondsMs, rpsChartData, throughputConnections } from '../http';
 import { initialState, liveMatrix, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
 import { notApplicable, Setup } from '../screens/Setup';
+import { shapeOf } from '../shape';
 import httpFixture from './fixtures/http.json';
 import httpDiffFixture from './fixtures/http-diff.json';
 import policyFixture from './fixtures/policy.json';
@@ -33,9 +34,10 @@ const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
 
 describe('HTTP data', () => {
   it('tells HTTP suites and runs', () => {
-    expect(isHttpRun(run)).toBe(true);
-    expect(isHttpRun((runFixture as unknown as Report).runs[0]!)).toBe(false);
-    expect(isHttpRun({ http: run.http })).toBe(true);
+    // By the run's kind, as core shapes it; a run saved without a kind is a command run.
+    expect(shapeOf(run.suite_kind).http).toBe(true);
+    expect(shapeOf((runFixture as unknown as Report).runs[0]!.suite_kind).http).toBe(false);
+    expect(shapeOf(undefined).kind).toBe('command');
     // Which runtimes an HTTP suite applies to is what list_runtimes says (core's rule).
     expect(notApplicable(byId('wasmtime'), 'servers')).toMatch(/servers suite/);
     expect(notApplicable(byId('wasmtime'), 'gateway')).toBeNull();

@@ -8,11 +8,12 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/pre
 import { describe, expect, it, vi } from 'vitest';
 import type { Diff, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { formatRate, formatSize } from '../format';
-import { formatAxis, heapChartData, heapSeries, isLifecycleRun, lifecycleTable, parseModule } from '../lifecycle';
+import { formatAxis, heapChartData, heapSeries, lifecycleTable, parseModule } from '../lifecycle';
 import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, defaultPhases, phaseOptions } from '../screens/Diff';
 import { notApplicable, Setup } from '../screens/Setup';
+import { shapeOf } from '../shape';
 import lifecycleFixture from './fixtures/lifecycle.json';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
@@ -45,12 +46,11 @@ describe('lifecycle data', () => {
     expect(parseModule('sha256')).toBeNull();
   });
 
-  it('tells lifecycle runs from command runs', () => {
-    expect(isLifecycleRun(run)).toBe(true);
-    expect(isLifecycleRun(computeRun)).toBe(false);
-    // Without a suite kind, by the phases it measured.
-    expect(isLifecycleRun({ summary })).toBe(true);
-    expect(isLifecycleRun({ summary: computeRun.summary })).toBe(false);
+  it('tells lifecycle runs from command runs by their kind, as core shapes it', () => {
+    expect(shapeOf(run.suite_kind).lifecycle).toBe(true);
+    expect(shapeOf(run.suite_kind).baseline).toBe(false);
+    expect(shapeOf(computeRun.suite_kind).lifecycle).toBe(false);
+    expect(shapeOf(computeRun.suite_kind).profiles).toBe(true);
   });
 
   it('derives from the summary exactly the heap series the backend exported', () => {

@@ -23,9 +23,6 @@ pub use self::engine::{EmbeddedEngine, Preset, Registration};
 pub const NO_ENGINES: &str =
     "this build of wasmeter-core has no embedded engines (feature `engines`)";
 
-/// The wasmtime CLI takes the embedded engine's settings (`cli_settings.rs`).
-pub use self::wasmtime::WASMTIME_SETTINGS;
-
 #[cfg(feature = "engines")]
 use super::{Failure, Job};
 use crate::runtime::settings::EngineSettings;

@@ -77,18 +77,7 @@ mod tests {
 
         let tmp = tempfile::tempdir().unwrap();
         let program = tmp.path().join("hi.wasm");
-        let wasm = wat::parse_str(
-            r#"(module
-                 (import "wasi_snapshot_preview1" "fd_write"
-                   (func $write (param i32 i32 i32 i32) (result i32)))
-                 (memory (export "memory") 1)
-                 (data (i32.const 16) "hi from trivial\n")
-                 (func (export "_start")
-                   (i32.store (i32.const 0) (i32.const 16))
-                   (i32.store (i32.const 4) (i32.const 16))
-                   (drop (call $write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))"#,
-        )
-        .unwrap();
+        let wasm = crate::runtime::hello_guest("hi from trivial\n");
         std::fs::write(&program, wasm).unwrap();
         let job = Job::plain(program, "hi", tmp.path());
         let out = instantiate(info).unwrap().run(&job).unwrap();
