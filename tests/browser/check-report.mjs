@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.WASMETER_CHROMIUM || '/usr/bin/chromium';
-const TEMPLATE_SCRIPT_IDS = ['wasmeter-data', 'wasmeter-app'];
+const TEMPLATE_SCRIPT_IDS = ['wasmeter-data', 'wasmeter-format', 'wasmeter-app'];
 
 const [reportArg, shotArg] = process.argv.slice(2);
 if (!reportArg || !shotArg) {
