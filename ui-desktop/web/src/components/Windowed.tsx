@@ -66,8 +66,10 @@ function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, s
       };
       setBox((b) => (b.top === next.top && b.left === next.left && b.height === next.height && b.width === next.width ? b : next));
     };
+    // The frame functions are looked up when called: a test environment may be torn down
+    // (and they gone) before an unmounted table's last scroll or clean-up.
     const onScroll = () => {
-      if (!queued) queued = requestAnimationFrame(read);
+      if (!queued && typeof requestAnimationFrame === 'function') queued = requestAnimationFrame(read);
     };
     read();
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -76,7 +78,7 @@ function useScrollBox(ref: RefObject<HTMLElement>, active: boolean, stepY = 1, s
     return () => {
       el.removeEventListener('scroll', onScroll);
       resize?.disconnect();
-      if (queued) cancelAnimationFrame(queued);
+      if (queued && typeof cancelAnimationFrame === 'function') cancelAnimationFrame(queued);
     };
   }, [ref, active, stepY, stepX]);
   return box;
