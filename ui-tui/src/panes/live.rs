@@ -14,9 +14,10 @@ use ratatui::text::Line;
 use ratatui::widgets::{Gauge, Paragraph, Row, Table, Widget};
 use std::collections::HashMap;
 use std::time::Duration;
+use wasmeter_core::analysis::LiveValues;
 use wasmeter_core::format::{format_bytes, format_ns};
+use wasmeter_core::model::{PrimarySource, SuiteKind};
 use wasmeter_core::runner::Event;
-use wasmeter_core::runtime::{Metric, Phase};
 use wasmeter_core::store::RunStatus;
 
 /// Samples kept for the live graphs.
@@ -65,14 +66,16 @@ pub struct LivePane {
     pub rss: Vec<u64>,
     /// The cell the last sample came from.
     pub sampled: Option<(String, String)>,
-    /// Measured values per cell: [self-timed execute, wall execute, wall total, wall
-    /// instantiate (lifecycle suite), median request latency over one connection (HTTP
-    /// suites)], ns; the first that has values is the cell's time (as in the summary).
-    pub values: HashMap<(String, String), [Vec<f64>; 5]>,
-    /// Median primary time of finished cells.
+    /// Measured values per cell, by core's primary sources: the first with values gives
+    /// the cell's figure, as in the summary.
+    pub values: HashMap<(String, String), LiveValues>,
+    /// The figure of each finished cell (core's: the typical value, or the median for
+    /// instantiation and latency).
     pub medians: Vec<Option<f64>>,
     /// Baseline runtime.
     pub baseline: String,
+    /// The suite's kind: how its figures are named (core's `SuiteShape`).
+    pub suite_kind: SuiteKind,
     /// How the run ended (status, failed cells).
     pub finished: Option<(RunStatus, usize)>,
     /// A runner error that stopped the run.
@@ -81,20 +84,6 @@ pub struct LivePane {
     pub cancelling: bool,
     /// Selected cell in the status list.
     pub cursor: usize,
-}
-
-fn median(v: &[f64]) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    Some(if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    })
 }
 
 impl LivePane {
@@ -116,12 +105,14 @@ impl LivePane {
         match ev {
             Event::Planned {
                 run_id,
+                suite_kind,
                 cells,
                 iterations_per_cell,
                 invocations,
                 ..
             } => {
                 self.run_id = Some(run_id);
+                self.suite_kind = suite_kind;
                 self.status = vec![CellStatus::Queued; cells.len()];
                 self.medians = vec![None; cells.len()];
                 self.cells = cells;
@@ -176,15 +167,10 @@ impl LivePane {
             }
             Event::Measurement { rows } => {
                 for m in rows.into_iter().filter(|m| !m.warmup) {
-                    let slot = match (m.phase, m.metric) {
-                        (Phase::Execute, Metric::SelfNs) => 0,
-                        (Phase::Execute, Metric::WallNs) => 1,
-                        (Phase::Total, Metric::WallNs) => 2,
-                        (Phase::Instantiate, Metric::WallNs) => 3,
-                        (Phase::Latency, Metric::WallNs) => 4,
-                        _ => continue,
-                    };
-                    self.values.entry((m.runtime, m.test)).or_default()[slot].push(m.value);
+                    if PrimarySource::of(m.phase, m.metric).is_some() {
+                        let cell = self.values.entry((m.runtime, m.test)).or_default();
+                        cell.push(m.phase, m.metric, m.invocation, m.value);
+                    }
                 }
             }
             Event::Sample { sample: s } => {
@@ -231,7 +217,8 @@ impl LivePane {
                     *slot = self
                         .values
                         .get(key)
-                        .and_then(|v| v.iter().find(|s| !s.is_empty()).and_then(|s| median(s)));
+                        .and_then(LiveValues::figure)
+                        .map(|(v, _)| v);
                 }
             }
             Event::RunFinished { status, failed } => self.finished = Some((status, failed)),
@@ -469,8 +456,14 @@ impl LivePane {
             ],
         )
         .header(
-            Row::new(["runtime", "test", "median", "relative", ""])
-                .style(Style::default().add_modifier(Modifier::BOLD)),
+            Row::new([
+                "runtime",
+                "test",
+                &self.suite_kind.shape().live_value,
+                "relative",
+                "",
+            ])
+            .style(Style::default().add_modifier(Modifier::BOLD)),
         )
         .block(block)
         .render(area, buf);

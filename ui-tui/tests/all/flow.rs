@@ -804,3 +804,35 @@ fn two_marked_columns_or_rows_open_their_paired_diff() {
             .all(|r| RTS.contains(&r.runtime.as_str()))
     );
 }
+
+/// A live cell's figure is core's, as the run detail will show it: over two invocations the
+/// typical value (the geometric mean of each invocation's), not the median of all values,
+/// and the column says so.
+#[test]
+fn a_live_cell_shows_cores_typical_value() {
+    use wasmeter_tui::panes::live::LivePane;
+    let mut live = LivePane::new("native");
+    live.apply(Event::Planned {
+        run_id: "r".into(),
+        suite: "compute".into(),
+        suite_kind: SuiteKind::Command,
+        baseline: "native".into(),
+        cells: vec![("native".into(), "t".into())],
+        iterations_per_cell: 4,
+        invocations: 2,
+    });
+    for (invocation, i, v) in [(0, 0, 100.0), (0, 1, 100.0), (1, 0, 400.0), (1, 1, 400.0)] {
+        live.apply(invocation_measurement("native", "t", invocation, i, v));
+    }
+    live.apply(Event::CellFinished {
+        index: 0,
+        failure: None,
+        wall_ms: 1.0,
+    });
+    let figure = live.results()[0].1;
+    assert!(
+        (figure - 200.0).abs() < 1e-9,
+        "{figure}: the median of all would be 250"
+    );
+    assert_eq!(live.suite_kind.shape().live_value, "typical");
+}

@@ -7,6 +7,7 @@
 mod failure;
 mod feature_flags;
 mod phase;
+mod primary;
 mod runtime;
 mod runtime_id;
 mod suite;
@@ -14,6 +15,7 @@ mod suite;
 pub use failure::{CORE_MODULES_ONLY, Failure};
 pub use feature_flags::{FLAGGED, feature_flag, flagged_variant};
 pub use phase::{Metric, Phase, PhaseValue};
+pub use primary::{PRIMARY_SOURCES, PrimarySource, Statistic};
 pub use runtime::{CliCommand, RuntimeInfo, RuntimeKind};
 pub use runtime_id::{SettingsPairs, base_id, settings_pairs};
 pub use suite::{HttpKind, Size, SuiteKind, SuiteShape};

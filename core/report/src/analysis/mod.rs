@@ -6,6 +6,7 @@ mod gate;
 mod headline;
 mod heap;
 mod http;
+mod live;
 mod noise;
 mod normal;
 mod quiet;
@@ -32,6 +33,7 @@ pub use heap::{HeapPoint, HeapSeries, MEASURES, Measure, heap_series, heap_sizes
 pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
+pub use live::LiveValues;
 pub use noise::{CellNoise, Noise, PairNoise, noise};
 pub use normal::normal_cdf;
 pub use quiet::{BUSY_SHARE, RunLoad, busy_invocation};

@@ -312,36 +312,15 @@ impl<'a> Index<'a> {
         self.phases.get(&(*rt, *test)).cloned().unwrap_or_default()
     }
 
-    /// The primary measure of a cell: instructions when the run counted them, else the
-    /// guest's self-timing when it reported one (the same region on every runtime), else the harness's wall time of `execute`, else of the
-    /// whole iteration — all reported as `execute`, the phase a command is compared by —
-    /// else (lifecycle suite) the wall time of `instantiate`, else (HTTP suites) the median
-    /// request latency over one connection. Returns the values, their source
-    /// (`instructions`, `self` or `wall`), and the phase it is reported as.
+    /// The primary measure of a cell: the first of [`crate::model::PRIMARY_SOURCES`] it has
+    /// values of (instructions, self-timing, wall `execute`, the whole iteration — all
+    /// reported as `execute` — then wall `instantiate`, then latency), as the live views
+    /// take it. Returns the values, their source (`instructions`, `self`, `wall` or
+    /// `process`), and the phase it is reported as.
     pub fn primary(&self, rt: &str, test: &str) -> Option<(Groups<'_>, &'static str, Phase)> {
-        [
-            // Counted by callgrind (`--measure instructions`): what the run was asked for.
-            (
-                Phase::Execute,
-                Metric::Instructions,
-                "instructions",
-                Phase::Execute,
-            ),
-            (Phase::Execute, Metric::SelfNs, "self", Phase::Execute),
-            (Phase::Execute, Metric::WallNs, "wall", Phase::Execute),
-            // A whole process (native, CLI runtimes) or iteration: start-up included, so
-            // never divided by an execute phase's wall time without saying so.
-            (Phase::Total, Metric::WallNs, "process", Phase::Execute),
-            (
-                Phase::Instantiate,
-                Metric::WallNs,
-                "wall",
-                Phase::Instantiate,
-            ),
-            (Phase::Latency, Metric::WallNs, "wall", Phase::Latency),
-        ]
-        .into_iter()
-        .find_map(|(p, m, src, shown)| self.groups(rt, test, p, m).map(|v| (v, src, shown)))
+        crate::model::PRIMARY_SOURCES.iter().find_map(|s| {
+            (self.groups(rt, test, s.phase, s.metric)).map(|v| (v, s.source, s.shown))
+        })
     }
 }
 

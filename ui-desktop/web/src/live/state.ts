@@ -7,6 +7,7 @@
  * `done` after its last one.
  */
 import { cellKey, type MeasurementRow, type RunEvent, type RunStatus, type SampleRow, type SuiteKind } from '../api';
+import { PRIMARY_SOURCES } from '../bindings/primarySources';
 import { median } from '../format';
 import { shapeOf } from '../shape';
 
@@ -18,13 +19,12 @@ export type RunState = 'idle' | 'running' | 'complete' | 'cancelled' | 'interrup
 export type CellStatus = 'pending' | 'running' | 'queued' | 'done' | 'failed' | 'partial';
 
 /**
- * Where the primary value of a cell came from, best first (as `Index::primary` in the
- * backend): guest self-time, wall execute, wall total, else (lifecycle suite) wall
- * instantiate per operation, else (HTTP suites) the median request latency over one
- * connection.
+ * Where the primary value of a cell came from, best first: core's `PRIMARY_SOURCES`
+ * (generated), the summary's rule — instructions, guest self-time, wall execute, wall
+ * total, else (lifecycle suite) wall instantiate, else (HTTP suites) the request latency
+ * over one connection — each with the statistic the saved run shows for it.
  */
-export type PrimarySource = 'self' | 'wall' | 'total' | 'instantiate' | 'latency';
-const SOURCES: readonly PrimarySource[] = ['self', 'wall', 'total', 'instantiate', 'latency'];
+export type PrimarySource = (typeof PRIMARY_SOURCES)[number]['key'];
 
 export interface LiveCell {
   runtime: string;
@@ -45,6 +45,8 @@ export interface LiveCell {
   instantiate: number[];
   /** HTTP cells: median latency over one connection of each iteration. */
   latency?: number[];
+  /** Instructions counted (`--measure instructions`). */
+  instructions?: number[];
   /** The invocation (from 0) of each value above, per slot, in the same order. */
   at?: Partial<Record<PrimarySource, number[]>>;
   /**
@@ -158,11 +160,10 @@ export function typical(values: readonly number[], invocations?: readonly number
  * as their own views show them.
  */
 export function primary(
-  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate' | 'latency' | 'at'>>,
+  cell: Pick<LiveCell, 'self' | 'wall' | 'total'> & Partial<Pick<LiveCell, 'instantiate' | 'latency' | 'instructions' | 'at'>>,
 ): { value: number; source: PrimarySource; statistic: Statistic } | null {
-  for (const source of SOURCES) {
+  for (const { key: source, statistic } of PRIMARY_SOURCES) {
     const values = cell[source] ?? [];
-    const statistic: Statistic = source === 'instantiate' || source === 'latency' ? 'median' : 'typical';
     const m = statistic === 'median' ? median(values) : typical(values, cell.at?.[source]);
     if (m !== null) return { value: m, source, statistic };
   }
@@ -170,12 +171,7 @@ export function primary(
 }
 
 function slotOf(row: MeasurementRow): PrimarySource | null {
-  if (row.phase === 'execute' && row.metric === 'self_ns') return 'self';
-  if (row.phase === 'execute' && row.metric === 'wall_ns') return 'wall';
-  if (row.phase === 'total' && row.metric === 'wall_ns') return 'total';
-  if (row.phase === 'instantiate' && row.metric === 'wall_ns') return 'instantiate';
-  if (row.phase === 'latency' && row.metric === 'wall_ns') return 'latency';
-  return null;
+  return PRIMARY_SOURCES.find((s) => s.phase === row.phase && s.metric === row.metric)?.key ?? null;
 }
 
 function updateCell(s: LiveState, i: number, f: (c: LiveCell) => LiveCell): LiveCell[] {
