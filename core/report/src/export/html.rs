@@ -17,7 +17,7 @@ pub struct HtmlExporter;
 /// (`palette`), with a diff the one line of
 /// [`crate::analysis::Diff::method`] (`diff.method`) that every output of a diff shows, and
 /// with a comparison its table as every front end shows it (`comparison.table`), so the
-/// page formats none of its numbers itself.
+/// page formats none of its numbers itself; and each run's `shape` (how its kind is shown).
 fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
     let mut data = serde_json::to_value(report)?;
     if let (Some(c), Some(obj)) = (
@@ -39,6 +39,16 @@ fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
                 "bins": PALETTE, "text": TEXT, "bin_log2": BIN_LOG2, "per_side": BINS_PER_SIDE
             }),
         );
+    }
+    // How each run's kind is shown (phases, baseline, HTTP or lifecycle views): core's
+    // rule, as the desktop page has it, so the page compares no kind words.
+    for (k, run) in report.runs.iter().enumerate() {
+        if let Some(obj) = data["runs"][k].as_object_mut() {
+            obj.insert(
+                "shape".into(),
+                serde_json::to_value(run.meta.suite_kind.shape())?,
+            );
+        }
     }
     // A profiled run's tables as every front end shows them.
     for (k, run) in report.runs.iter().enumerate() {
