@@ -3,7 +3,8 @@
 //! statistic). The TUI's live table takes it from here; the desktop page reads the same
 //! sources (generated into its bindings), so both agree with the run's detail.
 
-use super::stats::{Groups, Stats, median};
+use super::stats::{Stats, median};
+use super::summary::Series;
 use crate::model::{Metric, PRIMARY_SOURCES, Phase, PrimarySource, Statistic};
 
 /// One cell's values per primary source, each with the invocation it came from.
@@ -26,29 +27,11 @@ impl LiveValues {
     pub fn figure(&self) -> Option<(f64, &'static PrimarySource)> {
         let (i, measured) = (self.by_source.iter().enumerate()).find(|(_, v)| !v.is_empty())?;
         let source = &PRIMARY_SOURCES[i];
-        // Each invocation's values together, in invocation order (a stable sort keeps
-        // their own order).
-        let mut measured = measured.clone();
-        measured.sort_by_key(|(invocation, _)| *invocation);
-        let values: Vec<f64> = measured.iter().map(|(_, v)| *v).collect();
+        let series = Series::of(measured.clone());
+        let groups = series.groups(0);
         let value = match source.statistic {
-            Statistic::Median => median(&values)?,
-            Statistic::Typical => {
-                let (mut starts, mut ids) = (Vec::new(), Vec::new());
-                for (k, (invocation, _)) in measured.iter().enumerate() {
-                    if k == 0 || measured[k - 1].0 != *invocation {
-                        starts.push(k);
-                        ids.push(*invocation);
-                    }
-                }
-                let groups = Groups {
-                    values: &values,
-                    starts: &starts,
-                    ids: &ids,
-                    first_stage: 0,
-                };
-                Stats::of(&groups)?.typical()
-            }
+            Statistic::Median => median(groups.values)?,
+            Statistic::Typical => Stats::of(&groups)?.typical(),
         };
         Some((value, source))
     }

@@ -204,14 +204,31 @@ type Key = (u32, u32, Phase, Metric);
 
 /// One key's values, each invocation's together, in invocation order.
 #[derive(Default)]
-struct Series {
+pub(super) struct Series {
     values: Vec<f64>,
     starts: Vec<usize>,
     ids: Vec<u32>,
 }
 
 impl Series {
-    fn groups(&self, first_stage: usize) -> Groups<'_> {
+    /// `(invocation, value)` pairs in arrival order, grouped by invocation.
+    pub(super) fn of(mut v: Vec<(u32, f64)>) -> Series {
+        // Stable: values keep their iteration order inside an invocation.
+        v.sort_by_key(|(inv, _)| *inv);
+        let mut s = Series::default();
+        let mut last = None;
+        for (inv, value) in v {
+            if last != Some(inv) {
+                s.starts.push(s.values.len());
+                s.ids.push(inv);
+                last = Some(inv);
+            }
+            s.values.push(value);
+        }
+        s
+    }
+
+    pub(super) fn groups(&self, first_stage: usize) -> Groups<'_> {
         Groups {
             values: &self.values,
             starts: &self.starts,
@@ -249,21 +266,7 @@ impl<'a> Index<'a> {
         }
         let map: HashMap<Key, Series> = by_invocation
             .into_iter()
-            .map(|(k, mut v)| {
-                // Stable: values keep their iteration order inside an invocation.
-                v.sort_by_key(|(inv, _)| *inv);
-                let mut s = Series::default();
-                let mut last = None;
-                for (inv, value) in v {
-                    if last != Some(inv) {
-                        s.starts.push(s.values.len());
-                        s.ids.push(inv);
-                        last = Some(inv);
-                    }
-                    s.values.push(value);
-                }
-                (k, s)
-            })
+            .map(|(k, v)| (k, Series::of(v)))
             .collect();
         let mut phases: HashMap<(u32, u32), Vec<Phase>> = HashMap::new();
         for k in map.keys() {

@@ -150,13 +150,7 @@ fn resolve(table: &Table, e: &Entry, config: &Config) -> RuntimeInfo {
     match command(e, config) {
         Ok((version, command)) => {
             info.version = version;
-            info.command = Some(match table.preset(&e.id) {
-                Some((base, pairs)) => table
-                    .declaration(&base.id)
-                    .and_then(|decl| decl.cli_command(&command, pairs))
-                    .unwrap_or(command),
-                None => command,
-            });
+            info.command = Some(table.command(&e.id, command));
         }
         Err(why) => info.unavailable = Some(why),
     }

@@ -115,7 +115,7 @@ pub fn is_server_only(id: &str) -> bool {
 
 /// The CLI runtimes' settings declarations, in table order.
 pub fn settings() -> &'static [EngineSettings] {
-    &TABLE.settings
+    TABLE.settings
 }
 
 /// A command template with a job's module, artifact, scratch dir and arguments filled in.
@@ -303,13 +303,7 @@ mod tests {
                 .map(|p| std::iter::once(&p.binary).chain(&p.args).cloned().collect()),
             env: Vec::new(),
         };
-        match table.preset(&e.id) {
-            Some((base, pairs)) => table
-                .declaration(&base.id)
-                .and_then(|d| d.cli_command(&cmd, pairs))
-                .unwrap(),
-            None => cmd,
-        }
+        table.command(&e.id, cmd)
     }
 
     #[test]

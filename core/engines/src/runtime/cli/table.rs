@@ -2,6 +2,7 @@
 //! that a new CLI runtime is an entry there (and its docs row), not code. Presets are
 //! settings ids of another entry; the settings an entry takes are declared beside it.
 
+use crate::model::CliCommand;
 use crate::runtime::settings::{CliArgs, EngineSettings, Setting, Values};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -146,10 +147,10 @@ struct SettingEntry {
 pub struct Table {
     /// The entries in file order, presets filled in from their bases.
     pub entries: Vec<Entry>,
-    /// Per preset entry: its base's index and its settings.
-    presets: BTreeMap<String, (usize, Vec<(String, String)>)>,
+    /// Per preset entry: its base's settings declaration and the values it names.
+    presets: BTreeMap<String, crate::runtime::settings::ParsedId>,
     /// The settings declarations, in entry order.
-    pub settings: Vec<EngineSettings>,
+    pub settings: &'static [EngineSettings],
 }
 
 /// A string that lives as long as the program: the table is read once, and the settings
@@ -243,14 +244,14 @@ impl Table {
                 settings.push(s.declare(&e.id)?);
             }
         }
-        let settings_of: &'static [EngineSettings] = Box::leak(settings.clone().into_boxed_slice());
+        let settings: &'static [EngineSettings] = Box::leak(settings.into_boxed_slice());
         let mut presets = BTreeMap::new();
         for i in 0..entries.len() {
             let Some(preset) = entries[i].preset.clone() else {
                 continue;
             };
             let id = entries[i].id.clone();
-            let (decl, pairs) = crate::runtime::settings::parse_id(&preset, settings_of)
+            let (decl, pairs) = crate::runtime::settings::parse_id(&preset, settings)
                 .unwrap_or_else(|| Err(format!("'{preset}' is no settings id")))
                 .map_err(|e| format!("{id}: preset {e}"))?;
             let base = entries
@@ -278,7 +279,7 @@ impl Table {
                 settings: None,
                 ..b
             };
-            presets.insert(id, (base, pairs));
+            presets.insert(id, (decl, pairs));
         }
         for e in &mut entries {
             e.check()?;
@@ -302,15 +303,13 @@ impl Table {
         self.entries.iter().find(|e| e.id == id)
     }
 
-    /// A preset's base entry and the settings it names.
-    pub fn preset(&self, id: &str) -> Option<(&Entry, &[(String, String)])> {
-        let (base, pairs) = self.presets.get(id)?;
-        Some((&self.entries[*base], pairs))
-    }
-
-    /// The settings declaration of a CLI runtime id.
-    pub fn declaration(&self, id: &str) -> Option<&EngineSettings> {
-        self.settings.iter().find(|s| s.engine == id)
+    /// Entry `id`'s command from its own line (`line`, the base's for a preset): a preset's
+    /// with its settings' flags added.
+    pub fn command(&self, id: &str, line: CliCommand) -> CliCommand {
+        match self.presets.get(id) {
+            Some((decl, pairs)) => decl.cli_command(&line, pairs).unwrap_or(line),
+            None => line,
+        }
     }
 }
 
