@@ -10,11 +10,13 @@
 //! `wasmeter-model` (vocabulary, suites, config, samples, store), `wasmeter-profile`,
 //! `wasmeter-engines` (the runtimes), `wasmeter-report` (analysis, tables, exports) and this
 //! one, which runs suites: the runner, the HTTP suites ([`http_suites`], on the HTTP kit
-//! [`http`]) and the instance life cycle. It
+//! [`http`]), the instance life cycle, and the run in flight as front ends show it
+//! ([`live`]). It
 //! re-exports the others' modules, so front ends name everything as `wasmeter_core::…`.
 
 pub mod http_suites;
 pub mod lifecycle;
+pub mod live;
 pub mod runner;
 
 pub use wasmeter_engines::runtime;

@@ -278,6 +278,10 @@ impl App {
             self.dirty = true;
         }
         let Some(run) = &self.run else { return };
+        // Events fold in at the run's clock (their times make the ETA).
+        if let Some(t0) = self.run_started {
+            self.live.elapsed = now.saturating_duration_since(t0);
+        }
         let mut ended = false;
         // Bounded so a flood of events can never hold up a frame.
         for _ in 0..10_000 {
@@ -292,9 +296,6 @@ impl App {
                     break;
                 }
             }
-        }
-        if let Some(t0) = self.run_started {
-            self.live.elapsed = now.saturating_duration_since(t0);
         }
         let thread_done = run.thread.as_ref().is_none_or(|t| t.is_finished());
         if ended && thread_done {
@@ -322,15 +323,16 @@ impl App {
                 self.say(msg, o.failed > 0);
             }
             Some(Ok(Err(e))) => {
-                self.live.error = Some(e.clone());
+                self.live.stop(e.clone());
                 self.say(format!("run stopped: {e}"), true);
             }
             Some(Err(_)) => {
-                self.live.error = Some("the runner thread panicked".into());
+                self.live.stop("the runner thread panicked".into());
                 self.say("run stopped: the runner thread panicked", true);
             }
             None => {
-                if let Some((st, failed)) = self.live.finished {
+                if let Some(failed) = self.live.run.failed_reported {
+                    let st = self.live.run.state;
                     self.say(format!("run {st}, {failed} cells failed"), failed > 0);
                 }
             }
@@ -637,7 +639,7 @@ impl App {
     fn cancel_run(&mut self) {
         if let Some(r) = &self.run {
             r.cancel.store(true, Ordering::SeqCst);
-            self.live.cancelling = true;
+            self.live.run.cancelling = true;
             self.say("cancelling: finished cells stay saved", false);
         }
     }

@@ -180,13 +180,13 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         Some((m, false)) => Line::styled(m.clone(), Style::default().fg(Color::Green)),
         None if app.is_running() => {
             let l = &app.live;
-            let total = l.cells.len() as u64 * l.iterations_per_cell as u64;
+            let progress = l.run.progress();
             Line::styled(
                 format!(
                     "running {}: {}/{} iterations, {} elapsed",
-                    l.run_id.as_deref().unwrap_or("…"),
-                    l.iterations_done.min(total),
-                    total,
+                    l.run.run_id.as_deref().unwrap_or("…"),
+                    progress.done,
+                    progress.total,
                     clock(l.elapsed)
                 ),
                 Style::default().fg(Color::Cyan),

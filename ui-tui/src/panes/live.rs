@@ -1,8 +1,10 @@
 //! Live run: overall gauge with ETA, per-cell status, live CPU and RSS of the running
 //! worker, and a results table that fills as cells finish, with bars relative to the
-//! baseline. Fed by runner events; rendering depends on this state only. A cell runs in
-//! several worker processes (invocations); with the interleaved order other cells run
-//! between them, so a cell between its invocations is shown queued with how many ended.
+//! baseline. Runner events fold into core's [`LiveRun`] (the desktop's live screen folds
+//! them the same way); this pane adds only what it draws besides (the resource graphs, the
+//! cursor). A cell runs in several worker processes (invocations); with the interleaved
+//! order other cells run between them, so a cell between its invocations is shown queued
+//! with how many ended.
 
 use super::{bar, clip, pane_block, rel_color, selected};
 use crate::component::{Action, Component, movement, scroll_offset, step};
@@ -12,53 +14,21 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Gauge, Paragraph, Row, Table, Widget};
-use std::collections::HashMap;
 use std::time::Duration;
-use wasmeter_core::analysis::LiveValues;
 use wasmeter_core::format::{format_bytes, format_ns};
-use wasmeter_core::model::{PrimarySource, SuiteKind};
+use wasmeter_core::live::{CellStatus, LiveRun, RunState};
 use wasmeter_core::runner::Event;
-use wasmeter_core::store::RunStatus;
 
 /// Samples kept for the live graphs.
 pub const HISTORY: usize = 240;
 
-/// Where a cell is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CellStatus {
-    /// Not started.
-    Queued,
-    /// Its worker runs: iterations done so far over its invocations, and which invocation
-    /// (from 0) this is.
-    Running(u32, u32),
-    /// Between invocations (other cells run meanwhile): invocations ended, iterations done.
-    Between(u32, u32),
-    /// Finished; wall time of the cell in ms.
-    Done(f64),
-    /// Failed, with the reason.
-    Failed(String),
-}
-
 /// State of the live-run pane.
 #[derive(Debug, Default)]
 pub struct LivePane {
-    /// Run id, once planned.
-    pub run_id: Option<String>,
-    /// Planned cells (runtime, test).
-    pub cells: Vec<(String, String)>,
-    /// Status per cell.
-    pub status: Vec<CellStatus>,
-    /// Iterations per cell over its invocations, warm-ups included.
-    pub iterations_per_cell: u32,
-    /// Worker processes (invocations) per cell.
-    pub invocations: u32,
-    /// The cell whose worker runs now.
-    pub current: Option<usize>,
-    /// The other arm of an alternating pair, running in the same worker as `current`.
-    pub alongside: Option<usize>,
-    /// Iterations finished over the whole run.
-    pub iterations_done: u64,
-    /// Time since the run started (set by the app's clock, not read while drawing).
+    /// The run as core folds its events.
+    pub run: LiveRun,
+    /// Time since the run started (set by the app's clock, not read while drawing): the
+    /// clock events are folded at.
     pub elapsed: Duration,
     /// Recent CPU samples, percent of one core.
     pub cpu: Vec<f32>,
@@ -66,22 +36,8 @@ pub struct LivePane {
     pub rss: Vec<u64>,
     /// The cell the last sample came from.
     pub sampled: Option<(String, String)>,
-    /// Measured values per cell, by core's primary sources: the first with values gives
-    /// the cell's figure, as in the summary.
-    pub values: HashMap<(String, String), LiveValues>,
-    /// The figure of each finished cell (core's: the typical value, or the median for
-    /// instantiation and latency).
-    pub medians: Vec<Option<f64>>,
-    /// Baseline runtime.
+    /// The baseline runtime asked for, shown before the plan names it.
     pub baseline: String,
-    /// The suite's kind: how its figures are named (core's `SuiteShape`).
-    pub suite_kind: SuiteKind,
-    /// How the run ended (status, failed cells).
-    pub finished: Option<(RunStatus, usize)>,
-    /// A runner error that stopped the run.
-    pub error: Option<String>,
-    /// Cancel was requested.
-    pub cancelling: bool,
     /// Selected cell in the status list.
     pub cursor: usize,
 }
@@ -97,216 +53,83 @@ impl LivePane {
 
     /// True until the run finished or failed.
     pub fn in_flight(&self) -> bool {
-        self.finished.is_none() && self.error.is_none()
+        self.run.in_flight()
     }
 
-    /// Folds one runner event into the state.
+    /// Folds one runner event in, at the pane's clock.
     pub fn apply(&mut self, ev: Event) {
+        self.run.apply(&ev, self.elapsed);
         match ev {
-            Event::Planned {
-                run_id,
-                suite_kind,
-                cells,
-                iterations_per_cell,
-                invocations,
-                ..
-            } => {
-                self.run_id = Some(run_id);
-                self.suite_kind = suite_kind;
-                self.status = vec![CellStatus::Queued; cells.len()];
-                self.medians = vec![None; cells.len()];
-                self.cells = cells;
-                self.iterations_per_cell = iterations_per_cell;
-                self.invocations = invocations.max(1);
-                self.current = None;
-                self.alongside = None;
-            }
-            Event::CellStarted {
-                index,
-                invocation,
-                beside,
-            } => {
-                if beside {
-                    // The same worker runs the cell started just before too.
-                    self.alongside = self.current;
-                } else {
-                    // The worker that ran before ended its invocation (for both arms of
-                    // a pair); unless their cells are finished, they wait for their next.
-                    for prev in [self.current, self.alongside.take()]
-                        .into_iter()
-                        .flatten()
-                        .filter(|p| *p != index)
-                    {
-                        if let Some(CellStatus::Running(done, inv)) = self.status.get(prev).cloned()
-                        {
-                            self.status[prev] = CellStatus::Between(inv + 1, done);
-                        }
-                    }
-                }
-                if let Some(s) = self.status.get_mut(index) {
-                    let done = match s {
-                        CellStatus::Running(d, _) | CellStatus::Between(_, d) => *d,
-                        _ => 0,
-                    };
-                    *s = CellStatus::Running(done, invocation);
-                }
-                self.current = Some(index);
+            Event::Planned { baseline, .. } => self.baseline = baseline,
+            Event::CellStarted { index, .. } => {
                 self.cursor = index;
                 self.cpu.clear();
                 self.rss.clear();
-            }
-            Event::Progress { index, done } => {
-                if let Some(s) = self.status.get_mut(index) {
-                    let inv = match s {
-                        CellStatus::Running(_, inv) => *inv,
-                        _ => 0,
-                    };
-                    *s = CellStatus::Running(done, inv);
-                }
-                self.iterations_done += 1;
-            }
-            Event::Measurement { rows } => {
-                for m in rows.into_iter().filter(|m| !m.warmup) {
-                    if PrimarySource::of(m.phase, m.metric).is_some() {
-                        let cell = self.values.entry((m.runtime, m.test)).or_default();
-                        cell.push(m.phase, m.metric, m.invocation, m.value);
-                    }
-                }
             }
             Event::Sample { sample: s } => {
                 push_bounded(&mut self.cpu, s.cpu_pct);
                 push_bounded(&mut self.rss, s.rss_bytes);
                 self.sampled = Some((s.runtime, s.test));
             }
-            Event::CellFinished {
-                index,
-                failure,
-                wall_ms,
-            } => {
-                let done_before = match self.status.get(index) {
-                    Some(CellStatus::Running(d, _) | CellStatus::Between(_, d)) => *d as u64,
-                    _ => 0,
-                };
-                if self.current == Some(index) {
-                    self.current = None;
-                }
-                if self.alongside == Some(index) {
-                    self.alongside = None;
-                }
-                // Count the iterations a failed or cut-short cell will never report; a cell
-                // already ended (failed after the fact by the runtimes' cross-check of
-                // answers) counted them then.
-                let ended = matches!(
-                    self.status.get(index),
-                    Some(CellStatus::Done(_) | CellStatus::Failed(_))
-                );
-                if !ended {
-                    self.iterations_done +=
-                        (self.iterations_per_cell as u64).saturating_sub(done_before);
-                }
-                if let Some(s) = self.status.get_mut(index) {
-                    *s = match failure {
-                        None => CellStatus::Done(wall_ms),
-                        Some(f) => CellStatus::Failed(f.to_string()),
-                    };
-                }
-                if let (Some(key), Some(slot)) =
-                    (self.cells.get(index), self.medians.get_mut(index))
-                    && matches!(self.status[index], CellStatus::Done(_))
-                {
-                    *slot = self
-                        .values
-                        .get(key)
-                        .and_then(LiveValues::figure)
-                        .map(|(v, _)| v);
-                }
-            }
-            Event::RunFinished { status, failed } => self.finished = Some((status, failed)),
-            Event::Stopped { message } => self.error = Some(message),
+            _ => {}
         }
     }
 
-    fn total_iterations(&self) -> u64 {
-        self.cells.len() as u64 * self.iterations_per_cell as u64
+    /// The run stopped on an error of its own (the runner thread's result).
+    pub fn stop(&mut self, message: String) {
+        self.run.apply(&Event::Stopped { message }, self.elapsed);
     }
 
-    /// Estimated time left, from the pace so far.
-    pub fn eta(&self) -> Option<Duration> {
-        let total = self.total_iterations();
-        if self.iterations_done == 0 || total == 0 || self.finished.is_some() {
-            return None;
-        }
-        let left = total.saturating_sub(self.iterations_done) as f64;
-        Some(self.elapsed.mul_f64(left / self.iterations_done as f64))
-    }
-
-    fn baseline_median(&self, test: &str) -> Option<f64> {
-        self.cells
-            .iter()
-            .position(|(r, t)| r == &self.baseline && t == test)
-            .and_then(|i| self.medians[i])
-    }
-
-    /// Finished cells with their median and time relative to the baseline.
+    /// Ended cells with a figure: their index, figure and ratio to the baseline.
     pub fn results(&self) -> Vec<(usize, f64, Option<f64>)> {
-        self.medians
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| m.map(|m| (i, m, self.baseline_median(&self.cells[i].1))))
-            .map(|(i, m, b)| (i, m, b.filter(|b| *b > 0.0).map(|b| m / b)))
+        (0..self.run.cells.len())
+            .filter(|&i| self.run.cells[i].status.ended())
+            .filter_map(|i| self.run.cell_view(i))
+            .filter_map(|c| Some((c.index, c.value?, c.ratio)))
             .collect()
     }
 
     fn render_gauge(&self, area: Rect, buf: &mut Buffer) {
-        let total = self.total_iterations();
-        let ratio = if total == 0 {
-            0.0
-        } else {
-            (self.iterations_done as f64 / total as f64).clamp(0.0, 1.0)
-        };
-        let cells_done = self
-            .status
-            .iter()
-            .filter(|s| matches!(s, CellStatus::Done(_) | CellStatus::Failed(_)))
-            .count();
-        let state = match (&self.finished, &self.error, self.cancelling) {
-            (_, Some(_), _) => "stopped by an error".to_string(),
-            (Some((st, failed)), _, _) => format!("{st}, {failed} failed"),
-            (None, None, true) => "cancelling…".into(),
-            (None, None, false) => match self.eta() {
+        let run = &self.run;
+        let progress = run.progress();
+        let state = match (run.state, run.failed_reported) {
+            (RunState::Error, _) => "stopped by an error".to_string(),
+            (RunState::Running, _) if run.cancelling => "cancelling…".into(),
+            (RunState::Running, _) => match run.eta() {
                 Some(eta) => format!("ETA {}", clock(eta)),
                 None => "ETA …".into(),
             },
+            (st, failed) => format!("{st}, {} failed", failed.unwrap_or(run.failed_cells)),
         };
         // Which invocation the running cell is in, when cells run several.
-        let invocation = match self.current.and_then(|i| self.status.get(i)) {
-            Some(CellStatus::Running(_, inv)) if self.invocations > 1 => {
-                format!(" · invocation {}/{}", inv + 1, self.invocations)
-            }
-            _ => String::new(),
+        let position = run.position();
+        let invocation = if position.invocation > 0 && run.invocations > 1 {
+            format!(" · invocation {}/{}", position.invocation, run.invocations)
+        } else {
+            String::new()
         };
         let label = format!(
             "{}/{} iterations · {}/{} cells{invocation} · {} elapsed · {state}",
-            self.iterations_done.min(total),
-            total,
-            cells_done,
-            self.cells.len(),
+            progress.done,
+            progress.total,
+            run.finished_cells,
+            run.cells.len(),
             clock(self.elapsed)
         );
-        let color = match (&self.finished, &self.error) {
-            (_, Some(_)) => Color::Red,
-            (Some((RunStatus::Complete, 0)), _) => Color::Green,
-            (Some(_), _) => Color::Yellow,
-            _ => Color::Cyan,
+        let color = match (run.state, run.failed_reported) {
+            (RunState::Error, _) => Color::Red,
+            (RunState::Complete, Some(0)) => Color::Green,
+            (RunState::Running, _) => Color::Cyan,
+            _ => Color::Yellow,
         };
-        let title = match &self.run_id {
+        let title = match &run.run_id {
             Some(id) => format!("Run {id}"),
             None => "Run".into(),
         };
         Gauge::default()
             .block(pane_block(&title, false))
             .gauge_style(Style::default().fg(color).bg(Color::Black))
-            .ratio(ratio)
+            .ratio(progress.fraction.clamp(0.0, 1.0))
             .label(label)
             .render(area, buf);
     }
@@ -318,49 +141,51 @@ impl LivePane {
         let height = inner.height as usize;
         let off = scroll_offset(self.cursor, height);
         let w = inner.width as usize;
-        let lines: Vec<Line> = self
-            .cells
-            .iter()
-            .zip(&self.status)
+        let (per_cell, invocations) = (self.run.iterations_per_cell, self.run.invocations);
+        let lines: Vec<Line> = (self.run.cells.iter())
             .enumerate()
             .skip(off)
             .take(height)
-            .map(|(i, ((rt, t), st))| {
-                let name = format!("{rt} × {t}");
-                let (icon, what, style) = match st {
-                    CellStatus::Queued => (
+            .map(|(i, c)| {
+                let name = format!("{} × {}", c.runtime, c.test);
+                let (icon, what, style) = match c.status {
+                    CellStatus::Pending => (
                         "·",
-                        "queued".to_string(),
+                        "pending".to_string(),
                         Style::default().fg(Color::DarkGray),
                     ),
-                    CellStatus::Running(d, inv) if self.invocations > 1 => (
+                    CellStatus::Running if invocations > 1 => (
                         "▶",
                         format!(
-                            "running {d}/{} · invocation {}/{}",
-                            self.iterations_per_cell,
-                            inv + 1,
-                            self.invocations
+                            "running {}/{per_cell} · invocation {}/{invocations}",
+                            c.done,
+                            c.invocation + 1,
                         ),
                         Style::default().fg(Color::Cyan),
                     ),
-                    CellStatus::Running(d, _) => (
+                    CellStatus::Running => (
                         "▶",
-                        format!("running {d}/{}", self.iterations_per_cell),
+                        format!("running {}/{per_cell}", c.done),
                         Style::default().fg(Color::Cyan),
                     ),
-                    CellStatus::Between(ended, _) => (
+                    CellStatus::Queued => (
                         "◦",
-                        format!("queued {ended}/{}", self.invocations),
+                        format!("queued {}/{invocations}", c.invocations_ended),
                         Style::default().fg(Color::Blue),
                     ),
-                    CellStatus::Done(ms) => (
+                    CellStatus::Partial => (
+                        "◦",
+                        format!("partial {}/{invocations}", c.invocations_ended),
+                        Style::default().fg(Color::Yellow),
+                    ),
+                    CellStatus::Done => (
                         "✓",
-                        format!("done {:.0} ms", ms),
+                        format!("done {:.0} ms", c.wall_ms.unwrap_or(0.0)),
                         Style::default().fg(Color::Green),
                     ),
-                    CellStatus::Failed(why) => (
+                    CellStatus::Failed => (
                         "✗",
-                        format!("failed: {why}"),
+                        format!("failed: {}", c.failure.as_deref().unwrap_or("")),
                         Style::default().fg(Color::Red),
                     ),
                 };
@@ -432,7 +257,8 @@ impl LivePane {
         let height = area.height.saturating_sub(3) as usize;
         let skip = results.len().saturating_sub(height);
         let rows = results.iter().skip(skip).map(|(i, m, rel)| {
-            let (rt, t) = &self.cells[*i];
+            let c = &self.run.cells[*i];
+            let (rt, t) = (&c.runtime, &c.test);
             let (rel_s, bar_s, color) = match rel {
                 Some(r) => (format!("{r:.2}×"), bar(*r, max_rel, bar_w), rel_color(*r)),
                 None => ("-".into(), String::new(), Color::Gray),
@@ -459,7 +285,7 @@ impl LivePane {
             Row::new([
                 "runtime",
                 "test",
-                &self.suite_kind.shape().live_value,
+                &self.run.suite_kind.shape().live_value,
                 "relative",
                 "",
             ])
@@ -493,9 +319,9 @@ pub fn clock(d: Duration) -> String {
 
 impl Component for LivePane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
-        if self.run_id.is_none() && self.error.is_none() {
+        if self.run.run_id.is_none() && self.run.error.is_none() {
             let block = pane_block("Live run", focused);
-            let msg = if self.cells.is_empty() && !self.baseline.is_empty() {
+            let msg = if !self.baseline.is_empty() {
                 "starting…"
             } else {
                 "no run yet: pick runtimes (1) and tests (2), then press r"
@@ -514,7 +340,7 @@ impl Component for LivePane {
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(mid);
         self.render_cells(cells, buf, focused);
         self.render_graphs(graphs, buf);
-        if let Some(e) = &self.error {
+        if let Some(e) = &self.run.error {
             Paragraph::new(format!("run stopped: {e}"))
                 .style(Style::default().fg(Color::Red))
                 .block(pane_block("Error", false))
@@ -526,11 +352,11 @@ impl Component for LivePane {
 
     fn on_key(&mut self, key: KeyEvent) -> Action {
         if let Some((down, by)) = movement(&key) {
-            self.cursor = step(self.cursor, self.cells.len(), down, by);
+            self.cursor = step(self.cursor, self.run.cells.len(), down, by);
             return Action::None;
         }
         match key.code {
-            KeyCode::Char('c') | KeyCode::Esc if self.in_flight() && self.run_id.is_some() => {
+            KeyCode::Char('c') | KeyCode::Esc if self.in_flight() && self.run.run_id.is_some() => {
                 Action::CancelRun
             }
             _ => Action::Ignored,
@@ -538,7 +364,7 @@ impl Component for LivePane {
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
-        if self.in_flight() && self.run_id.is_some() {
+        if self.in_flight() && self.run.run_id.is_some() {
             vec![("c", "cancel run"), ("↑/↓", "cells")]
         } else {
             vec![("↑/↓", "cells"), ("4", "saved runs"), ("r", "run again")]

@@ -66,6 +66,13 @@ fn m(rt: &str, test: &str, i: u32, v: f64) -> Event {
 }
 
 /// A live run two cells in, the third failed, the fourth running.
+/// Each cell's status, iterations done, invocation and invocations ended.
+fn statuses(l: &LivePane) -> Vec<(wasmeter_core::live::CellStatus, u32, u32, u32)> {
+    (l.run.cells.iter())
+        .map(|c| (c.status, c.done, c.invocation, c.invocations_ended))
+        .collect()
+}
+
 pub fn live_pane() -> LivePane {
     let mut l = LivePane::new("native");
     let cells: Vec<(String, String)> = ["native", "wasmtime", "wasmer-cranelift"]
@@ -98,6 +105,8 @@ pub fn live_pane() -> LivePane {
             });
             l.apply(m(rt, t, k, base * (1.0 + 0.01 * k as f64)));
         }
+        // A cell every 3 s: the ETA goes by that pace.
+        l.elapsed = Duration::from_secs(3 * (i as u64 + 1));
         l.apply(Event::CellFinished {
             index: i,
             failure: None,
@@ -113,6 +122,7 @@ pub fn live_pane() -> LivePane {
         beside: false,
     });
     l.apply(Event::Progress { index: 3, done: 1 });
+    l.elapsed = Duration::from_secs(12);
     l.apply(Event::CellFinished {
         index: 3,
         failure: Some(Failure::Trap("unreachable executed".into())),
@@ -256,25 +266,22 @@ fn live_run_interleaved() {
             l.apply(Event::Progress { index: i, done: d });
         }
     }
-    use wasmeter_tui::panes::live::CellStatus;
+    use wasmeter_core::live::CellStatus::{Queued, Running};
+    // (status, iterations done, invocation, invocations ended) of each cell.
     assert_eq!(
-        l.status,
-        [
-            CellStatus::Between(1, 3),
-            CellStatus::Between(1, 3),
-            CellStatus::Running(2, 0)
-        ]
+        statuses(&l),
+        [(Queued, 3, 0, 1), (Queued, 3, 0, 1), (Running, 2, 0, 0)]
     );
-    // Round 1 begins with native: wasmtime × nbody's first invocation ended.
+    // Round 1 begins with native, 5 s in: wasmtime × nbody's first invocation ended.
+    l.elapsed = Duration::from_secs(5);
     l.apply(Event::CellStarted {
         index: 0,
         invocation: 1,
         beside: false,
     });
     l.apply(Event::Progress { index: 0, done: 4 });
-    assert_eq!(l.status[0], CellStatus::Running(4, 1));
-    assert_eq!(l.status[2], CellStatus::Between(1, 2));
-    l.elapsed = Duration::from_secs(5);
+    assert_eq!(statuses(&l)[0], (Running, 4, 1, 1));
+    assert_eq!(statuses(&l)[2], (Queued, 2, 0, 1));
     let mut a = app();
     a.live = l;
     a.focus = Pane::Live;
@@ -300,7 +307,7 @@ fn live_run_interleaved() {
 /// worker starts, and then both wait for their next invocation.
 #[test]
 fn live_alternating_pair_runs_both_arms_at_once() {
-    use wasmeter_tui::panes::live::CellStatus;
+    use wasmeter_core::live::CellStatus::{Queued, Running};
     let mut l = LivePane::new("native");
     l.apply(Event::Planned {
         run_id: "compute-20261126-090000-beef".into(),
@@ -325,10 +332,7 @@ fn live_alternating_pair_runs_both_arms_at_once() {
     for (index, done) in [(0usize, 1u32), (1, 1), (1, 2), (0, 2)] {
         l.apply(Event::Progress { index, done });
     }
-    assert_eq!(
-        l.status[..2],
-        [CellStatus::Running(2, 0), CellStatus::Running(2, 0)]
-    );
+    assert_eq!(statuses(&l)[..2], [(Running, 2, 0, 0), (Running, 2, 0, 0)]);
     // The next worker: both arms ended their invocation.
     l.apply(Event::CellStarted {
         index: 2,
@@ -336,14 +340,10 @@ fn live_alternating_pair_runs_both_arms_at_once() {
         beside: false,
     });
     assert_eq!(
-        l.status,
-        [
-            CellStatus::Between(1, 2),
-            CellStatus::Between(1, 2),
-            CellStatus::Running(0, 0)
-        ]
+        statuses(&l),
+        [(Queued, 2, 0, 1), (Queued, 2, 0, 1), (Running, 0, 0, 0)]
     );
-    assert_eq!((l.current, l.alongside), (Some(2), None));
+    assert_eq!((l.run.current, l.run.alongside), (Some(2), None));
 }
 
 #[test]

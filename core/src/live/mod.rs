@@ -1,0 +1,424 @@
+//! The run in flight as front ends show it: every runner [`Event`] folded into one state,
+//! the TUI's live pane and the desktop's live screen alike (the desktop folds them in its
+//! backend and sends the page the [`LiveView`]), so progress, ETA, cell statuses and each
+//! cell's figure are decided once. A cell runs in several worker processes (invocations);
+//! with the interleaved order other cells run in between, so a cell is
+//! [`CellStatus::Queued`] between its invocations and [`CellStatus::Done`] only after its
+//! last one.
+//!
+//! The clock is passed in (`now`, from any fixed origin), so a scripted event sequence
+//! tests it all.
+
+mod view;
+
+pub use self::view::{CellView, LiveView, Position, Progress};
+
+use crate::analysis::LiveValues;
+use crate::runner::Event;
+use crate::store::RunStatus;
+use crate::suite::SuiteKind;
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// How the run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum RunState {
+    /// Planned or running.
+    #[default]
+    Running,
+    /// Every cell ran (some may have failed).
+    Complete,
+    /// Stopped by the user.
+    Cancelled,
+    /// Ended without finishing normally.
+    Interrupted,
+    /// Stopped by an error (saving failed, no worker).
+    Error,
+}
+
+impl std::fmt::Display for RunState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RunState::Running => "running",
+            RunState::Complete => "complete",
+            RunState::Cancelled => "cancelled",
+            RunState::Interrupted => "interrupted",
+            RunState::Error => "stopped by an error",
+        })
+    }
+}
+
+/// Where a cell is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum CellStatus {
+    /// Not started.
+    #[default]
+    Pending,
+    /// Its worker runs.
+    Running,
+    /// Between invocations (other cells run meanwhile), some ended.
+    Queued,
+    /// Finished.
+    Done,
+    /// Failed, or cut short by the end of the run.
+    Failed,
+    /// The run ended between its invocations: its values are kept, but it is left out of
+    /// relative figures, as the saved summary does.
+    Partial,
+}
+
+impl CellStatus {
+    /// No more of its work is left.
+    pub fn ended(self) -> bool {
+        matches!(
+            self,
+            CellStatus::Done | CellStatus::Failed | CellStatus::Partial
+        )
+    }
+}
+
+/// One planned cell.
+#[derive(Debug, Clone, Default)]
+pub struct LiveCell {
+    /// Its runtime.
+    pub runtime: String,
+    /// Its test.
+    pub test: String,
+    /// Where it is.
+    pub status: CellStatus,
+    /// Iterations done over its invocations, warm-ups included.
+    pub done: u32,
+    /// The invocation running now, or last started (from 0).
+    pub invocation: u32,
+    /// Invocations that ended.
+    pub invocations_ended: u32,
+    /// Why it failed.
+    pub failure: Option<String>,
+    /// Its wall time over its invocations, ms, once finished.
+    pub wall_ms: Option<f64>,
+    /// Its measured values, by core's primary sources.
+    pub values: LiveValues,
+    /// Its figure once it ended with values (the summary's: [`LiveValues::figure`]).
+    pub value: Option<f64>,
+}
+
+impl LiveCell {
+    /// The figure as shown: final once the cell ended, from the values so far while it
+    /// runs (then `interim`).
+    pub fn shown(&self) -> (Option<f64>, bool) {
+        match self.status {
+            CellStatus::Done | CellStatus::Partial => (self.value, false),
+            CellStatus::Failed => (None, false),
+            _ => {
+                let v = self.values.figure().map(|(v, _)| v);
+                (v, v.is_some())
+            }
+        }
+    }
+}
+
+/// The run in flight: fold its events in with [`LiveRun::apply`], read it through the
+/// views ([`LiveRun::progress`], [`LiveRun::eta`], [`LiveRun::position`],
+/// [`LiveRun::cell_view`]).
+#[derive(Debug, Clone, Default)]
+pub struct LiveRun {
+    /// How it stands.
+    pub state: RunState,
+    /// Its id, once planned.
+    pub run_id: Option<String>,
+    /// Its suite.
+    pub suite: String,
+    /// Its suite's kind: how its figures are named and compared.
+    pub suite_kind: SuiteKind,
+    /// The runtime ratios are taken against.
+    pub baseline: String,
+    /// The planned cells, in plan order.
+    pub cells: Vec<LiveCell>,
+    index: HashMap<(String, String), usize>,
+    /// Iterations per cell over all its invocations.
+    pub iterations_per_cell: u32,
+    /// Worker processes per cell.
+    pub invocations: u32,
+    /// The cell running now.
+    pub current: Option<usize>,
+    /// The other arm of an alternating pair, running in the same worker as `current`.
+    pub alongside: Option<usize>,
+    /// Cells that ended (failed ones included) and failed.
+    pub finished_cells: usize,
+    /// Cells that failed.
+    pub failed_cells: usize,
+    /// Failed cells as the runner counted them at the end.
+    pub failed_reported: Option<usize>,
+    /// The error that stopped the run.
+    pub error: Option<String>,
+    /// Cancel was asked for (set by the front end): progress counts only what ran.
+    pub cancelling: bool,
+    started_at: Duration,
+    last_finished_at: Option<Duration>,
+    last_progress_at: Option<Duration>,
+    /// Cells changed since [`LiveRun::take_changed`] was last called.
+    changed: Vec<usize>,
+    all_changed: bool,
+}
+
+impl LiveRun {
+    /// A run about to be planned, at `now`.
+    pub fn new(now: Duration) -> LiveRun {
+        LiveRun {
+            invocations: 1,
+            started_at: now,
+            ..LiveRun::default()
+        }
+    }
+
+    /// True until the run ended.
+    pub fn in_flight(&self) -> bool {
+        self.state == RunState::Running
+    }
+
+    /// The cell of a runtime and test.
+    pub fn cell_index(&self, runtime: &str, test: &str) -> Option<usize> {
+        self.index
+            .get(&(runtime.to_string(), test.to_string()))
+            .copied()
+    }
+
+    /// Folds one event in, at `now`.
+    pub fn apply(&mut self, ev: &Event, now: Duration) {
+        match ev {
+            Event::Planned {
+                run_id,
+                suite,
+                suite_kind,
+                baseline,
+                cells,
+                iterations_per_cell,
+                invocations,
+            } => {
+                *self = LiveRun {
+                    run_id: Some(run_id.clone()),
+                    suite: suite.clone(),
+                    suite_kind: *suite_kind,
+                    baseline: baseline.clone(),
+                    cells: (cells.iter())
+                        .map(|(runtime, test)| LiveCell {
+                            runtime: runtime.clone(),
+                            test: test.clone(),
+                            ..LiveCell::default()
+                        })
+                        .collect(),
+                    index: (cells.iter().enumerate())
+                        .map(|(i, key)| (key.clone(), i))
+                        .collect(),
+                    iterations_per_cell: *iterations_per_cell,
+                    invocations: (*invocations).max(1),
+                    started_at: now,
+                    all_changed: true,
+                    ..LiveRun::default()
+                };
+            }
+            Event::CellStarted {
+                index,
+                invocation,
+                beside,
+            } => self.cell_started(*index, *invocation, *beside),
+            Event::Progress { index, done } => {
+                if let Some(c) = self.cells.get_mut(*index) {
+                    if c.status == CellStatus::Pending {
+                        c.status = CellStatus::Running;
+                    }
+                    c.done = c.done.max(*done);
+                    self.last_progress_at = Some(now);
+                    self.touch(*index);
+                }
+            }
+            Event::Measurement { rows } => {
+                for m in rows.iter().filter(|m| !m.warmup) {
+                    let Some(i) = self.cell_index(&m.runtime, &m.test) else {
+                        continue;
+                    };
+                    if self.cells[i]
+                        .values
+                        .push(m.phase, m.metric, m.invocation, m.value)
+                    {
+                        self.touch(i);
+                    }
+                }
+            }
+            Event::Sample { .. } => {}
+            Event::CellFinished {
+                index,
+                failure,
+                wall_ms,
+            } => self.cell_finished(
+                *index,
+                failure.as_ref().map(|f| f.to_string()),
+                *wall_ms,
+                now,
+            ),
+            Event::RunFinished { status, failed } => self.run_finished(*status, *failed),
+            Event::Stopped { message } => {
+                self.state = RunState::Error;
+                self.error = Some(message.clone());
+                self.cancelling = false;
+                self.current = None;
+                self.alongside = None;
+            }
+        }
+    }
+
+    fn cell_started(&mut self, index: usize, invocation: u32, beside: bool) {
+        if index >= self.cells.len() {
+            return;
+        }
+        // Beside: the same worker runs the cell started just before too. Otherwise the
+        // worker before this one ended its invocation (both arms of a pair): unless their
+        // cells finished, they wait for their next invocation.
+        if !beside {
+            for prev in [self.current, self.alongside].into_iter().flatten() {
+                let c = &mut self.cells[prev];
+                if prev != index && c.status == CellStatus::Running {
+                    c.status = CellStatus::Queued;
+                    c.invocations_ended = c.invocation + 1;
+                    self.touch(prev);
+                }
+            }
+        }
+        self.alongside = if beside { self.current } else { None };
+        self.current = Some(index);
+        let per_invocation = self.iterations_per_cell as f64 / self.invocations as f64;
+        let c = &mut self.cells[index];
+        c.status = CellStatus::Running;
+        c.invocation = invocation;
+        c.invocations_ended = c.invocations_ended.max(invocation);
+        // Progress counts over the invocations; a resumed cell starts past its earlier ones.
+        c.done = c
+            .done
+            .max((invocation as f64 * per_invocation).round() as u32);
+        self.touch(index);
+    }
+
+    fn cell_finished(
+        &mut self,
+        index: usize,
+        failure: Option<String>,
+        wall_ms: f64,
+        now: Duration,
+    ) {
+        let Some(c) = self.cells.get_mut(index) else {
+            return;
+        };
+        match (c.status, &failure) {
+            (CellStatus::Failed, _) | (CellStatus::Done, None) => return,
+            // Failed after the fact: the runtimes' answers are cross-checked when a run of
+            // modules without a known answer ends.
+            (CellStatus::Done, Some(_)) => {
+                c.status = CellStatus::Failed;
+                c.failure = failure;
+                c.value = None;
+                self.failed_cells += 1;
+                self.touch(index);
+                return;
+            }
+            _ => {}
+        }
+        let failed = failure.is_some();
+        c.status = if failed {
+            CellStatus::Failed
+        } else {
+            CellStatus::Done
+        };
+        if !failed {
+            // A failed cell keeps the iterations it ran: progress after a cancel counts them.
+            c.done = self.iterations_per_cell;
+            c.invocations_ended = self.invocations;
+            c.value = c.values.figure().map(|(v, _)| v);
+        }
+        c.failure = failure;
+        c.wall_ms = Some(wall_ms);
+        if self.current == Some(index) {
+            self.current = None;
+        }
+        if self.alongside == Some(index) {
+            self.alongside = None;
+        }
+        self.finished_cells += 1;
+        self.failed_cells += usize::from(failed);
+        self.last_finished_at = Some(now);
+        self.touch(index);
+    }
+
+    fn run_finished(&mut self, status: RunStatus, failed: usize) {
+        if self.state != RunState::Error {
+            self.state = match status {
+                RunStatus::Complete => RunState::Complete,
+                RunStatus::Cancelled => RunState::Cancelled,
+                // "running" cannot end a run; if it ever did, it did not finish normally.
+                RunStatus::Interrupted | RunStatus::Running => RunState::Interrupted,
+            };
+        }
+        self.failed_reported = Some(failed);
+        self.cancelling = false;
+        self.current = None;
+        self.alongside = None;
+        // A cell still running when the run ended was cut short; one between its
+        // invocations keeps what it measured, as a partial cell.
+        for i in 0..self.cells.len() {
+            let c = &mut self.cells[i];
+            match c.status {
+                CellStatus::Running => {
+                    c.status = CellStatus::Failed;
+                    c.failure
+                        .get_or_insert_with(|| "the run ended before this cell finished".into());
+                }
+                CellStatus::Queued => {
+                    c.status = CellStatus::Partial;
+                    c.value = c.values.figure().map(|(v, _)| v);
+                }
+                _ => continue,
+            }
+            self.touch(i);
+        }
+    }
+
+    /// Marks a cell's view changed.
+    fn touch(&mut self, i: usize) {
+        if !self.all_changed {
+            self.changed.push(i);
+        }
+    }
+
+    /// The cells whose view changed since the last call (each once, in plan order): a
+    /// front end that keeps views redraws or sends only these. A baseline cell's change
+    /// brings the cells of its test, whose ratios it moves.
+    pub fn take_changed(&mut self) -> Vec<usize> {
+        let mut out = if std::mem::take(&mut self.all_changed) {
+            (0..self.cells.len()).collect()
+        } else {
+            let mut out = std::mem::take(&mut self.changed);
+            let tests: Vec<&str> = (out.iter())
+                .filter(|&&i| self.cells[i].runtime == self.baseline)
+                .map(|&i| self.cells[i].test.as_str())
+                .collect();
+            if !tests.is_empty() {
+                out.extend(
+                    (self.cells.iter().enumerate())
+                        .filter(|(_, c)| tests.contains(&c.test.as_str()))
+                        .map(|(i, _)| i),
+                );
+            }
+            out
+        };
+        self.changed.clear();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
