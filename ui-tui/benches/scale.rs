@@ -133,7 +133,7 @@ fn main() {
     );
 
     // The saved run: open (load + summarise), first frame, then scrolling.
-    let dir = results.join(app.live.run.run_id.clone().expect("the run's id"));
+    let dir = results.join(app.live.run.head.run_id.clone().expect("the run's id"));
     let t = Instant::now();
     app.open_run(&dir);
     term.draw(|f| wasmeter_tui::ui::draw(f, &app))

@@ -331,8 +331,8 @@ impl App {
                 self.say("run stopped: the runner thread panicked", true);
             }
             None => {
-                if let Some(failed) = self.live.run.failed_reported {
-                    let st = self.live.run.state;
+                if let Some(failed) = self.live.run.head.failed_reported {
+                    let st = self.live.run.head.state;
                     self.say(format!("run {st}, {failed} cells failed"), failed > 0);
                 }
             }

@@ -184,7 +184,7 @@ fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
             Line::styled(
                 format!(
                     "running {}: {}/{} iterations, {} elapsed",
-                    l.run.run_id.as_deref().unwrap_or("…"),
+                    l.run.head.run_id.as_deref().unwrap_or("…"),
                     progress.done,
                     progress.total,
                     clock(l.elapsed)

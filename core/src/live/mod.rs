@@ -121,11 +121,11 @@ impl LiveCell {
     }
 }
 
-/// The run in flight: fold its events in with [`LiveRun::apply`], read it through the
-/// views ([`LiveRun::progress`], [`LiveRun::eta`], [`LiveRun::position`],
-/// [`LiveRun::cell_view`]).
-#[derive(Debug, Clone, Default)]
-pub struct LiveRun {
+/// What a front end shows of the run besides its cells: kept by [`LiveRun`] and sent as
+/// it is in each [`LiveView`].
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunHead {
     /// How it stands.
     pub state: RunState,
     /// Its id, once planned.
@@ -136,9 +136,6 @@ pub struct LiveRun {
     pub suite_kind: SuiteKind,
     /// The runtime ratios are taken against.
     pub baseline: String,
-    /// The planned cells, in plan order.
-    pub cells: Vec<LiveCell>,
-    index: HashMap<(String, String), usize>,
     /// Iterations per cell over all its invocations.
     pub iterations_per_cell: u32,
     /// Worker processes per cell.
@@ -147,7 +144,7 @@ pub struct LiveRun {
     pub current: Option<usize>,
     /// The other arm of an alternating pair, running in the same worker as `current`.
     pub alongside: Option<usize>,
-    /// Cells that ended (failed ones included) and failed.
+    /// Cells that ended (failed ones included).
     pub finished_cells: usize,
     /// Cells that failed.
     pub failed_cells: usize,
@@ -155,6 +152,18 @@ pub struct LiveRun {
     pub failed_reported: Option<usize>,
     /// The error that stopped the run.
     pub error: Option<String>,
+}
+
+/// The run in flight: fold its events in with [`LiveRun::apply`], read it through the
+/// views ([`LiveRun::progress`], [`LiveRun::eta`], [`LiveRun::position`],
+/// [`LiveRun::cell_view`]).
+#[derive(Debug, Clone, Default)]
+pub struct LiveRun {
+    /// The run besides its cells.
+    pub head: RunHead,
+    /// The planned cells, in plan order.
+    pub cells: Vec<LiveCell>,
+    index: HashMap<(String, String), usize>,
     /// Cancel was asked for (set by the front end): progress counts only what ran.
     pub cancelling: bool,
     started_at: Duration,
@@ -169,7 +178,10 @@ impl LiveRun {
     /// A run about to be planned, at `now`.
     pub fn new(now: Duration) -> LiveRun {
         LiveRun {
-            invocations: 1,
+            head: RunHead {
+                invocations: 1,
+                ..RunHead::default()
+            },
             started_at: now,
             ..LiveRun::default()
         }
@@ -177,7 +189,7 @@ impl LiveRun {
 
     /// True until the run ended.
     pub fn in_flight(&self) -> bool {
-        self.state == RunState::Running
+        self.head.state == RunState::Running
     }
 
     /// The cell of a runtime and test.
@@ -200,10 +212,15 @@ impl LiveRun {
                 invocations,
             } => {
                 *self = LiveRun {
-                    run_id: Some(run_id.clone()),
-                    suite: suite.clone(),
-                    suite_kind: *suite_kind,
-                    baseline: baseline.clone(),
+                    head: RunHead {
+                        run_id: Some(run_id.clone()),
+                        suite: suite.clone(),
+                        suite_kind: *suite_kind,
+                        baseline: baseline.clone(),
+                        iterations_per_cell: *iterations_per_cell,
+                        invocations: (*invocations).max(1),
+                        ..RunHead::default()
+                    },
                     cells: (cells.iter())
                         .map(|(runtime, test)| LiveCell {
                             runtime: runtime.clone(),
@@ -214,8 +231,6 @@ impl LiveRun {
                     index: (cells.iter().enumerate())
                         .map(|(i, key)| (key.clone(), i))
                         .collect(),
-                    iterations_per_cell: *iterations_per_cell,
-                    invocations: (*invocations).max(1),
                     started_at: now,
                     all_changed: true,
                     ..LiveRun::default()
@@ -262,11 +277,11 @@ impl LiveRun {
             ),
             Event::RunFinished { status, failed } => self.run_finished(*status, *failed),
             Event::Stopped { message } => {
-                self.state = RunState::Error;
-                self.error = Some(message.clone());
+                self.head.state = RunState::Error;
+                self.head.error = Some(message.clone());
                 self.cancelling = false;
-                self.current = None;
-                self.alongside = None;
+                self.head.current = None;
+                self.head.alongside = None;
             }
         }
     }
@@ -279,7 +294,10 @@ impl LiveRun {
         // worker before this one ended its invocation (both arms of a pair): unless their
         // cells finished, they wait for their next invocation.
         if !beside {
-            for prev in [self.current, self.alongside].into_iter().flatten() {
+            for prev in [self.head.current, self.head.alongside]
+                .into_iter()
+                .flatten()
+            {
                 let c = &mut self.cells[prev];
                 if prev != index && c.status == CellStatus::Running {
                     c.status = CellStatus::Queued;
@@ -288,9 +306,9 @@ impl LiveRun {
                 }
             }
         }
-        self.alongside = if beside { self.current } else { None };
-        self.current = Some(index);
-        let per_invocation = self.iterations_per_cell as f64 / self.invocations as f64;
+        self.head.alongside = if beside { self.head.current } else { None };
+        self.head.current = Some(index);
+        let per_invocation = self.head.iterations_per_cell as f64 / self.head.invocations as f64;
         let c = &mut self.cells[index];
         c.status = CellStatus::Running;
         c.invocation = invocation;
@@ -320,7 +338,7 @@ impl LiveRun {
                 c.status = CellStatus::Failed;
                 c.failure = failure;
                 c.value = None;
-                self.failed_cells += 1;
+                self.head.failed_cells += 1;
                 self.touch(index);
                 return;
             }
@@ -334,37 +352,37 @@ impl LiveRun {
         };
         if !failed {
             // A failed cell keeps the iterations it ran: progress after a cancel counts them.
-            c.done = self.iterations_per_cell;
-            c.invocations_ended = self.invocations;
+            c.done = self.head.iterations_per_cell;
+            c.invocations_ended = self.head.invocations;
             c.value = c.values.figure().map(|(v, _)| v);
         }
         c.failure = failure;
         c.wall_ms = Some(wall_ms);
-        if self.current == Some(index) {
-            self.current = None;
+        if self.head.current == Some(index) {
+            self.head.current = None;
         }
-        if self.alongside == Some(index) {
-            self.alongside = None;
+        if self.head.alongside == Some(index) {
+            self.head.alongside = None;
         }
-        self.finished_cells += 1;
-        self.failed_cells += usize::from(failed);
+        self.head.finished_cells += 1;
+        self.head.failed_cells += usize::from(failed);
         self.last_finished_at = Some(now);
         self.touch(index);
     }
 
     fn run_finished(&mut self, status: RunStatus, failed: usize) {
-        if self.state != RunState::Error {
-            self.state = match status {
+        if self.head.state != RunState::Error {
+            self.head.state = match status {
                 RunStatus::Complete => RunState::Complete,
                 RunStatus::Cancelled => RunState::Cancelled,
                 // "running" cannot end a run; if it ever did, it did not finish normally.
                 RunStatus::Interrupted | RunStatus::Running => RunState::Interrupted,
             };
         }
-        self.failed_reported = Some(failed);
+        self.head.failed_reported = Some(failed);
         self.cancelling = false;
-        self.current = None;
-        self.alongside = None;
+        self.head.current = None;
+        self.head.alongside = None;
         // A cell still running when the run ended was cut short; one between its
         // invocations keeps what it measured, as a partial cell.
         for i in 0..self.cells.len() {
@@ -401,7 +419,7 @@ impl LiveRun {
         } else {
             let mut out = std::mem::take(&mut self.changed);
             let tests: Vec<&str> = (out.iter())
-                .filter(|&&i| self.cells[i].runtime == self.baseline)
+                .filter(|&&i| self.cells[i].runtime == self.head.baseline)
                 .map(|&i| self.cells[i].test.as_str())
                 .collect();
             if !tests.is_empty() {

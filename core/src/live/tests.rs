@@ -115,9 +115,9 @@ fn close(a: Option<f64>, b: f64) -> bool {
 #[test]
 fn planned_runs_with_every_cell_pending_and_no_eta() {
     let s = planned();
-    assert_eq!(s.state, RunState::Running);
+    assert_eq!(s.head.state, RunState::Running);
     assert!(s.in_flight());
-    assert_eq!(s.run_id.as_deref(), Some("r1"));
+    assert_eq!(s.head.run_id.as_deref(), Some("r1"));
     assert!(s.cells.iter().all(|c| c.status == CellStatus::Pending));
     assert_eq!(
         s.progress(),
@@ -221,7 +221,7 @@ fn a_failed_cell_has_its_reason_no_figure_and_counts_as_ended() {
     assert_eq!(c.status, CellStatus::Failed);
     assert_eq!(c.failure.as_deref(), Some("trap: unreachable"));
     assert_eq!((c.value, c.source), (None, None));
-    assert_eq!((s.failed_cells, s.progress().done), (1, 4));
+    assert_eq!((s.head.failed_cells, s.progress().done), (1, 4));
 }
 
 #[test]
@@ -245,7 +245,11 @@ fn a_done_cell_fails_again_only_to_fail_it() {
     );
     assert_eq!(c.value, None);
     assert_eq!(
-        (s.failed_cells, s.finished_cells, s.progress().done),
+        (
+            s.head.failed_cells,
+            s.head.finished_cells,
+            s.progress().done
+        ),
         (1, 1, 4)
     );
 }
@@ -262,7 +266,7 @@ fn the_run_ends_with_the_runners_status_and_a_cell_cut_short_fails() {
         },
         ms(2),
     );
-    assert_eq!(s.state, RunState::Cancelled);
+    assert_eq!(s.head.state, RunState::Cancelled);
     assert!(!s.cancelling && !s.in_flight());
     assert_eq!(s.cells[0].status, CellStatus::Failed);
     assert_eq!(s.eta(), None);
@@ -273,7 +277,7 @@ fn the_run_ends_with_the_runners_status_and_a_cell_cut_short_fails() {
     ] {
         let mut s = planned();
         s.apply(&Event::RunFinished { status, failed: 2 }, ms(1));
-        assert_eq!((s.state, s.failed_reported), (state, Some(2)));
+        assert_eq!((s.head.state, s.head.failed_reported), (state, Some(2)));
     }
     let mut s = planned();
     s.apply(
@@ -282,8 +286,8 @@ fn the_run_ends_with_the_runners_status_and_a_cell_cut_short_fails() {
         },
         ms(1),
     );
-    assert_eq!(s.state, RunState::Error);
-    assert_eq!(s.error.as_deref(), Some("cannot save run: disk full"));
+    assert_eq!(s.head.state, RunState::Error);
+    assert_eq!(s.head.error.as_deref(), Some("cannot save run: disk full"));
 }
 
 #[test]
@@ -295,7 +299,7 @@ fn events_for_unknown_cells_change_nothing() {
     s.apply(&Event::Progress { index: 99, done: 1 }, ms(1));
     s.apply(&finished(99, None), ms(1));
     assert!(s.take_changed().is_empty());
-    assert_eq!(s.current, None);
+    assert_eq!(s.head.current, None);
 }
 
 #[test]
@@ -353,7 +357,7 @@ fn interleaved_invocations_queue_a_cell_between_them_and_finish_it_after_its_las
     assert!(close(w.ratio, ratio), "{w:?}");
     assert_eq!(s.progress().done, 6);
     // No cell finished yet, but the ETA comes from the iterations: 2 s for 6, 6 left.
-    assert_eq!(s.finished_cells, 0);
+    assert_eq!(s.head.finished_cells, 0);
     assert_eq!(s.eta(), Some(ms(2000)));
     // Round 1: native's second invocation ends that cell.
     invocation(&mut s, 0, 1, [220.0, 190.0], 3000);
@@ -463,14 +467,14 @@ fn an_alternating_pair_keeps_both_arms_running_until_the_next_worker() {
     }
     assert_eq!(s.cells[0].status, CellStatus::Running);
     assert_eq!(s.cells[1].status, CellStatus::Running);
-    assert_eq!((s.current, s.alongside), (Some(0), Some(1)));
+    assert_eq!((s.head.current, s.head.alongside), (Some(0), Some(1)));
     // The next worker: both arms ended their invocation and wait for the next.
     s.apply(&started(2, 0), ms(2));
     for i in [0, 1] {
         assert_eq!(s.cells[i].status, CellStatus::Queued);
         assert_eq!(s.cells[i].invocations_ended, 1);
     }
-    assert_eq!((s.current, s.alongside), (Some(2), None));
+    assert_eq!((s.head.current, s.head.alongside), (Some(2), None));
 }
 
 #[test]
@@ -496,10 +500,102 @@ fn the_view_carries_only_the_cells_changed_and_a_baselines_change_brings_its_tes
     assert_eq!(v.progress.total, 16);
 }
 
+/// Plans two cells of one test on `native`/`wasm` in a suite of `kind` and feeds each its
+/// rows (warm-ups marked by iteration 0 when `warm`), then finishes both.
+fn two_cells(kind: SuiteKind, baseline: &str, rows: [Vec<MeasurementRow>; 2]) -> LiveRun {
+    let mut s = LiveRun::new(ms(0));
+    let cells = vec![
+        (rows[0][0].runtime.clone(), "hello".to_string()),
+        (rows[1][0].runtime.clone(), "hello".to_string()),
+    ];
+    s.apply(
+        &Event::Planned {
+            run_id: "r".into(),
+            suite: kind.as_str().into(),
+            suite_kind: kind,
+            baseline: baseline.into(),
+            cells,
+            iterations_per_cell: 3,
+            invocations: 1,
+        },
+        ms(0),
+    );
+    for (index, rows) in rows.into_iter().enumerate() {
+        s.apply(&started(index, 0), ms(1));
+        s.apply(&Event::Measurement { rows }, ms(1));
+        s.apply(&finished(index, None), ms(2));
+    }
+    s
+}
+
+fn http(runtime: &str, phase: Phase, metric: Metric, value: f64) -> MeasurementRow {
+    row(runtime, "hello", |r| {
+        (r.phase, r.metric, r.value) = (phase, metric, value)
+    })
+}
+
+#[test]
+fn an_http_cell_shows_its_median_latency_over_one_connection_and_its_ratio() {
+    let w = Metric::WallNs;
+    let s = two_cells(
+        SuiteKind::Gateway,
+        "native",
+        [
+            vec![
+                http("native", Phase::ColdStart, w, 2e6),
+                http("native", Phase::Latency, w, 40e3),
+                http("native", Phase::Latency, Metric::P99Ns, 90e3),
+                http("native", Phase::Throughput(50), w, 1e9 / 21000.0),
+                http("native", Phase::Latency, w, 44e3),
+            ],
+            vec![http("wasmtime-pooling", Phase::Latency, w, 84e3)],
+        ],
+    );
+    let (n, w) = (s.cell_view(0).unwrap(), s.cell_view(1).unwrap());
+    assert_eq!(
+        (n.value, n.source.as_deref()),
+        (Some(42e3), Some("latency"))
+    );
+    assert_eq!(w.ratio, Some(2.0));
+}
+
+#[test]
+fn a_lifecycle_cell_shows_its_median_instantiate_time_and_no_ratio() {
+    let rows = |runtime: &str, values: [f64; 3]| {
+        let mut rows: Vec<MeasurementRow> = (values.iter().enumerate())
+            .map(|(i, v)| {
+                row(runtime, "hello", |r| {
+                    (r.phase, r.metric, r.value) = (Phase::Instantiate, Metric::WallNs, *v);
+                    (r.iteration, r.warmup) = (i as u32, i == 0);
+                })
+            })
+            .collect();
+        // Not the primary time: left out of the figure.
+        rows.push(row(runtime, "hello", |r| {
+            (r.phase, r.value) = (Phase::Call, 12.0)
+        }));
+        rows
+    };
+    let s = two_cells(
+        SuiteKind::Lifecycle,
+        "wasmtime-pooling",
+        [
+            rows("wasmtime-pooling", [9e9, 1200.0, 1100.0]),
+            rows("wasmer-cranelift", [9e9, 990.0, 1010.0]),
+        ],
+    );
+    let (a, b) = (s.cell_view(0).unwrap(), s.cell_view(1).unwrap());
+    assert_eq!(
+        (a.value, a.source.as_deref()),
+        (Some(1150.0), Some("instantiate"))
+    );
+    assert_eq!((b.value, b.ratio), (Some(1000.0), None));
+}
+
 #[test]
 fn a_lifecycle_run_has_no_ratios() {
     let mut s = planned();
-    s.suite_kind = SuiteKind::Lifecycle;
+    s.head.suite_kind = SuiteKind::Lifecycle;
     run_cell(&mut s, 0, &[100.0, 100.0, 100.0], 10, None);
     run_cell(&mut s, 1, &[200.0, 200.0, 200.0], 20, None);
     let c = s.cell_view(1).unwrap();

@@ -2,8 +2,7 @@
 //! the time left, which cell runs, and each cell with its figure and its ratio to the
 //! baseline; [`LiveView`] carries them to the desktop page.
 
-use super::{CellStatus, LiveRun, RunState};
-use crate::suite::SuiteKind;
+use super::{CellStatus, LiveRun, RunHead, RunState};
 use std::time::Duration;
 
 /// Iterations done of the run's.
@@ -76,34 +75,12 @@ pub struct CellView {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LiveView {
-    /// How the run stands.
-    pub state: RunState,
-    /// Its id, once planned.
-    pub run_id: Option<String>,
-    /// Its suite.
-    pub suite: String,
-    /// Its suite's kind.
-    pub suite_kind: SuiteKind,
-    /// The runtime ratios are taken against.
-    pub baseline: String,
+    /// The run besides its cells.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "ts", ts(flatten))]
+    pub head: RunHead,
     /// Cells planned.
     pub cell_count: usize,
-    /// Iterations per cell over its invocations.
-    pub iterations_per_cell: u32,
-    /// Invocations per cell.
-    pub invocations: u32,
-    /// The cell running now, and the other arm of its pair.
-    pub current: Option<usize>,
-    /// The other arm of an alternating pair, running beside `current`.
-    pub alongside: Option<usize>,
-    /// Cells ended, and failed.
-    pub finished_cells: usize,
-    /// Cells failed.
-    pub failed_cells: usize,
-    /// Failed cells as the runner counted them at the end.
-    pub failed_reported: Option<usize>,
-    /// The error that stopped the run.
-    pub error: Option<String>,
     /// Iterations done.
     pub progress: Progress,
     /// Time left, ms, from the pace so far.
@@ -120,11 +97,11 @@ impl LiveRun {
     /// cancelled) counts only the iterations that ran, so a cancel shows how far it got
     /// rather than jumping ahead by every cell it cut off.
     pub fn progress(&self) -> Progress {
-        let per = self.iterations_per_cell as u64;
+        let per = self.head.iterations_per_cell as u64;
         let total = self.cells.len() as u64 * per;
         let cut_short = self.cancelling
             || matches!(
-                self.state,
+                self.head.state,
                 RunState::Cancelled | RunState::Interrupted | RunState::Error
             );
         let done = (self.cells.iter())
@@ -137,7 +114,7 @@ impl LiveRun {
             })
             .sum();
         let fraction = match total {
-            0 if self.state == RunState::Complete => 1.0,
+            0 if self.head.state == RunState::Complete => 1.0,
             0 => 0.0,
             _ => done as f64 / total as f64,
         };
@@ -153,10 +130,10 @@ impl LiveRun {
     /// Several (cells interleaved, ending only in the last round): the time per iteration
     /// done times the iterations left, none until one was done.
     pub fn eta(&self) -> Option<Duration> {
-        if self.state != RunState::Running || self.run_id.is_none() {
+        if self.head.state != RunState::Running || self.head.run_id.is_none() {
             return None;
         }
-        if self.invocations > 1 {
+        if self.head.invocations > 1 {
             let p = self.progress();
             let at = self.last_progress_at?;
             if p.done == 0 {
@@ -168,33 +145,33 @@ impl LiveRun {
             ));
         }
         let at = self.last_finished_at?;
-        if self.finished_cells == 0 {
+        if self.head.finished_cells == 0 {
             return None;
         }
         let per_cell =
-            at.saturating_sub(self.started_at).as_secs_f64() / self.finished_cells as f64;
-        let partial = match self.current.map(|i| &self.cells[i]) {
-            Some(c) if self.iterations_per_cell > 0 => {
-                (c.done as f64 / self.iterations_per_cell as f64).min(1.0)
+            at.saturating_sub(self.started_at).as_secs_f64() / self.head.finished_cells as f64;
+        let partial = match self.head.current.map(|i| &self.cells[i]) {
+            Some(c) if self.head.iterations_per_cell > 0 => {
+                (c.done as f64 / self.head.iterations_per_cell as f64).min(1.0)
             }
             _ => 0.0,
         };
-        let left = (self.cells.len() as f64 - self.finished_cells as f64 - partial).max(0.0);
+        let left = (self.cells.len() as f64 - self.head.finished_cells as f64 - partial).max(0.0);
         Some(Duration::from_secs_f64(per_cell * left))
     }
 
     /// Which cell runs now, and which round of an interleaved run.
     pub fn position(&self) -> Position {
         let of = self.cells.len();
-        let running = self.current.map(|i| &self.cells[i]);
-        let at = match self.current {
+        let running = self.head.current.map(|i| &self.cells[i]);
+        let at = match self.head.current {
             Some(i) => i + 1,
-            None => self.finished_cells.min(of),
+            None => self.head.finished_cells.min(of),
         };
-        let interleaved = self.invocations > 1
+        let interleaved = self.head.invocations > 1
             && running.is_some()
             && (self.cells.iter().enumerate())
-                .any(|(i, c)| Some(i) != self.current && c.status == CellStatus::Queued);
+                .any(|(i, c)| Some(i) != self.head.current && c.status == CellStatus::Queued);
         let k = running.map_or(0, |c| c.invocation);
         let in_round = if interleaved {
             (self.cells.iter())
@@ -207,7 +184,7 @@ impl LiveRun {
             at,
             of,
             invocation: if running.is_some() { k + 1 } else { 0 },
-            invocations: self.invocations,
+            invocations: self.head.invocations,
             round: interleaved.then_some(k + 1),
             in_round,
         }
@@ -217,8 +194,8 @@ impl LiveRun {
     pub fn cell_view(&self, index: usize) -> Option<CellView> {
         let c = self.cells.get(index)?;
         let (value, interim) = c.shown();
-        let base = (self.suite_kind.shape().baseline)
-            .then(|| self.cell_index(&self.baseline, &c.test))
+        let base = (self.head.suite_kind.shape().baseline)
+            .then(|| self.cell_index(&self.head.baseline, &c.test))
             .flatten()
             .map(|b| &self.cells[b]);
         let ratio = match (value, base) {
@@ -260,20 +237,8 @@ impl LiveRun {
             .filter_map(|i| self.cell_view(i))
             .collect();
         LiveView {
-            state: self.state,
-            run_id: self.run_id.clone(),
-            suite: self.suite.clone(),
-            suite_kind: self.suite_kind,
-            baseline: self.baseline.clone(),
+            head: self.head.clone(),
             cell_count: self.cells.len(),
-            iterations_per_cell: self.iterations_per_cell,
-            invocations: self.invocations,
-            current: self.current,
-            alongside: self.alongside,
-            finished_cells: self.finished_cells,
-            failed_cells: self.failed_cells,
-            failed_reported: self.failed_reported,
-            error: self.error.clone(),
             progress: self.progress(),
             eta_ms: self.eta().map(|d| d.as_secs_f64() * 1000.0),
             position: self.position(),

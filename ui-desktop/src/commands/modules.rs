@@ -4,14 +4,14 @@
 //! is staged under the results directory and kept until its run has ended.
 
 use super::catalog::{TestView, suite_view};
-use super::run::launch;
+use super::run::{LiveBatch, launch};
 use crate::{CmdResult, CommandError, Workbench};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri_plugin_dialog::DialogExt;
-use wasmeter_core::runner::{Event, Plan, RunChoices, RunDefaults, RunRequest, applicability};
+use wasmeter_core::runner::{Plan, RunChoices, RunDefaults, RunRequest, applicability};
 use wasmeter_core::runtime::known_runtimes;
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, STARTUP_TEST, Suite, SuiteKind, env_var, find_modules,
@@ -139,7 +139,7 @@ pub async fn start_modules_run(
     state: tauri::State<'_, Workbench>,
     modules: ModulesView,
     choices: RunChoices,
-    on_event: Channel<Vec<Event>>,
+    on_event: Channel<LiveBatch>,
 ) -> CmdResult<()> {
     launch(&state, |s| plan(s, &modules, choices), on_event)
 }

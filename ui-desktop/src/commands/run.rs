@@ -1,12 +1,16 @@
 //! Starting and cancelling a run. The runner works on its own thread; a forwarder drains
-//! its events and sends them to the page in batches through a `Channel`, so a burst of
-//! measurements costs one IPC message, not one per value.
+//! its events, folds them into core's [`LiveRun`] (the reducer the TUI uses too) and sends
+//! the page each batch with the view after it through a `Channel`, so a burst of
+//! measurements costs one IPC message, not one per value, and the page decides nothing
+//! about progress, statuses or figures.
 
 use crate::workbench::ActiveRun;
 use crate::{CmdResult, CommandError, Workbench};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use tauri::ipc::Channel;
+use wasmeter_core::live::{LiveRun, LiveView};
 use wasmeter_core::machine::Machine;
 use wasmeter_core::runner::{
     CONFIRM_ABOVE_SECS, Event, Plan, RunChoices, RunRequest, execute, scope,
@@ -48,6 +52,17 @@ pub async fn plan_scope(
     }))
 }
 
+/// One message of a run's stream to the page: the runner's events since the last (the
+/// page draws its resource graphs from their samples) and core's view of the run after
+/// them, with the cells they changed.
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+pub struct LiveBatch {
+    /// The events, in order.
+    pub events: Vec<Event>,
+    /// The run after them.
+    pub view: LiveView,
+}
+
 /// Starts a run of `suite` with the page's `choices` (core's own type: what is left out,
 /// core's policy decides); its events arrive on `on_event` in batches. Refused while
 /// another runs. Async so that planning (runtime detection runs every CLI's `--version`)
@@ -57,7 +72,7 @@ pub async fn start_run(
     state: tauri::State<'_, Workbench>,
     suite: String,
     choices: RunChoices,
-    on_event: Channel<Vec<Event>>,
+    on_event: Channel<LiveBatch>,
 ) -> CmdResult<()> {
     launch(
         &state,
@@ -78,7 +93,7 @@ pub async fn start_run(
 pub(crate) fn launch<K: Send + 'static>(
     state: &Workbench,
     make: impl FnOnce(&Workbench) -> CmdResult<(Plan, K)>,
-    on_event: Channel<Vec<Event>>,
+    on_event: Channel<LiveBatch>,
 ) -> CmdResult<()> {
     let mut active = state.active.lock().map_err(|_| busy())?;
     if active.as_ref().is_some_and(|r| !r.thread.is_finished()) {
@@ -88,11 +103,12 @@ pub(crate) fn launch<K: Send + 'static>(
     let (tx, rx) = crossbeam_channel::unbounded::<Event>();
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
+    let cancel_seen = cancel.clone();
     let (results, worker) = (state.results.clone(), state.worker.clone());
     let thread = std::thread::Builder::new()
         .name("wasmeter-runner".into())
         .spawn(move || {
-            let forward = std::thread::spawn(move || forward(&rx, &on_event));
+            let forward = std::thread::spawn(move || forward(&rx, &on_event, &cancel_seen));
             // An error reaches the page as the run's last event, `stopped`.
             let _ = execute(&plan, &results, &worker, &tx, &flag);
             drop(keep);
@@ -104,12 +120,34 @@ pub(crate) fn launch<K: Send + 'static>(
     Ok(())
 }
 
-/// Sends events, in batches, until the runner drops its end.
-fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<Vec<Event>>) {
+/// Sends events in batches, each with the run's view after it, until the runner drops its
+/// end.
+fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<LiveBatch>, cancel: &AtomicBool) {
+    let t0 = Instant::now();
+    let mut live = LiveRun::new(Duration::ZERO);
     while let Ok(first) = rx.recv() {
-        let batch: Vec<Event> = std::iter::once(first).chain(rx.try_iter()).collect();
+        let events: Vec<Event> = std::iter::once(first).chain(rx.try_iter()).collect();
+        let batch = fold(
+            &mut live,
+            events,
+            t0.elapsed(),
+            cancel.load(Ordering::SeqCst),
+        );
         // A closed page is no reason to stop the run: it is saved either way.
         let _ = ch.send(batch);
+    }
+}
+
+/// Folds a batch of events into the run, at `now`, and makes the page's message of it
+/// (`cancelling`: a cancel was asked for).
+pub fn fold(live: &mut LiveRun, events: Vec<Event>, now: Duration, cancelling: bool) -> LiveBatch {
+    for ev in &events {
+        live.cancelling = cancelling && live.in_flight();
+        live.apply(ev, now);
+    }
+    LiveBatch {
+        events,
+        view: live.view(),
     }
 }
 

@@ -179,10 +179,13 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     let tmp = tempfile::tempdir().unwrap();
     let (app, w) = app(tmp.path());
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
-    let sink = events.clone();
+    let views: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let (sink, view_sink) = (events.clone(), views.clone());
     let channel = Channel::new(move |body: InvokeResponseBody| {
-        let batch: Vec<Value> = body.deserialize().unwrap();
-        sink.lock().unwrap().extend(batch);
+        let mut batch: Value = body.deserialize().unwrap();
+        let batch_events = batch["events"].as_array().unwrap().clone();
+        sink.lock().unwrap().extend(batch_events);
+        view_sink.lock().unwrap().push(batch["view"].take());
         Ok(())
     });
     // Two worker processes a cell, interleaved: the least a diff gives a verdict on.
@@ -253,6 +256,44 @@ fn a_run_streams_events_saves_and_can_be_loaded_diffed_and_deleted() {
     );
     assert_eq!(events.last().unwrap()["status"], "complete");
     let run_id = events[0]["run_id"].as_str().unwrap().to_string();
+    // Each batch came with core's view of the run after it: the first with every cell, the
+    // last with the run complete and each cell done with its figure.
+    let views = views.lock().unwrap().clone();
+    assert_eq!(views[0]["run_id"], run_id.as_str());
+    assert_eq!(
+        views[0]["cells"].as_array().unwrap().len(),
+        2,
+        "{}",
+        views[0]
+    );
+    let last = views.last().unwrap();
+    assert_eq!(last["state"], "complete");
+    assert_eq!(last["progress"]["fraction"], 1.0);
+    assert_eq!(
+        (
+            last["finished_cells"].as_u64(),
+            last["failed_cells"].as_u64()
+        ),
+        (Some(2), Some(0))
+    );
+    let mut cells: Vec<&Value> = views
+        .iter()
+        .flat_map(|v| v["cells"].as_array().unwrap())
+        .collect();
+    cells.retain(|c| c["status"] == "done");
+    for index in [0, 1] {
+        let c = cells
+            .iter()
+            .rev()
+            .find(|c| c["index"] == index)
+            .expect("a done view of each cell");
+        assert!(c["value"].as_f64().unwrap() > 0.0, "{c}");
+        assert!(
+            ["self", "wall"].contains(&c["source"].as_str().unwrap()),
+            "{c}"
+        );
+        assert_eq!(c["interim"], false, "{c}");
+    }
 
     let runs = invoke(&w, "list_runs", json!({})).unwrap();
     assert_eq!(runs.as_array().unwrap().len(), 1);

@@ -10,4 +10,5 @@ mod e2e;
 mod format;
 mod headline;
 mod history;
+mod live_batches;
 mod modules;

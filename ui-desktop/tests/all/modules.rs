@@ -62,8 +62,9 @@ fn modules_added_by_path_are_listed_then_run_and_saved_as_the_suite_modules() {
     let events: Arc<Mutex<Vec<Value>>> = Arc::default();
     let sink = events.clone();
     let channel = Channel::new(move |body: InvokeResponseBody| {
-        let batch: Vec<Value> = body.deserialize().unwrap();
-        sink.lock().unwrap().extend(batch);
+        let batch: Value = body.deserialize().unwrap();
+        let batch_events = batch["events"].as_array().unwrap().clone();
+        sink.lock().unwrap().extend(batch_events);
         Ok(())
     });
     let modules: ModulesView = serde_json::from_value(json!({

@@ -32,6 +32,7 @@ import type { HttpCell } from './bindings/HttpCell';
 import type { HttpSettings } from './bindings/HttpSettings';
 import type { KneePoint } from './bindings/KneePoint';
 import type { LevelPoint } from './bindings/LevelPoint';
+import type { LiveBatch } from './bindings/LiveBatch';
 import type { Machine } from './bindings/Machine';
 import type { Measure } from './bindings/Measure';
 import type { MeasurementRow } from './bindings/MeasurementRow';
@@ -104,6 +105,7 @@ export type {
   History,
   HttpCell,
   HttpSettings,
+  LiveBatch,
   Machine,
   Measure,
   MeasurementRow,
@@ -234,16 +236,17 @@ export function runPolicy(): Promise<RunPolicy> {
 /**
  * Starts a run of `suite` with `choices` (core's `RunChoices`: what is left out, core
  * decides), or of the modules given by path when `modules` is given. Resolves once it
- * started; its events then arrive on `onEvents` in batches (one IPC message per burst).
+ * started; its events then arrive on `onEvents` in batches (one IPC message per burst),
+ * each with core's view of the run after it.
  * Returns the channel so a caller can keep it alive.
  */
 export async function startRun(
   suite: string,
   choices: RunChoices,
-  onEvents: (batch: RunEvent[]) => void,
+  onEvents: (batch: LiveBatch) => void,
   modules?: ModulesRequest,
-): Promise<Channel<RunEvent[]>> {
-  const on_event = new Channel<RunEvent[]>();
+): Promise<Channel<LiveBatch>> {
+  const on_event = new Channel<LiveBatch>();
   on_event.onmessage = onEvents;
   if (modules) await invoke<null>('start_modules_run', { modules, choices, on_event });
   else await invoke<null>('start_run', { suite, choices, on_event });

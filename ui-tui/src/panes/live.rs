@@ -92,19 +92,22 @@ impl LivePane {
     fn render_gauge(&self, area: Rect, buf: &mut Buffer) {
         let run = &self.run;
         let progress = run.progress();
-        let state = match (run.state, run.failed_reported) {
+        let state = match (run.head.state, run.head.failed_reported) {
             (RunState::Error, _) => "stopped by an error".to_string(),
             (RunState::Running, _) if run.cancelling => "cancelling…".into(),
             (RunState::Running, _) => match run.eta() {
                 Some(eta) => format!("ETA {}", clock(eta)),
                 None => "ETA …".into(),
             },
-            (st, failed) => format!("{st}, {} failed", failed.unwrap_or(run.failed_cells)),
+            (st, failed) => format!("{st}, {} failed", failed.unwrap_or(run.head.failed_cells)),
         };
         // Which invocation the running cell is in, when cells run several.
         let position = run.position();
-        let invocation = if position.invocation > 0 && run.invocations > 1 {
-            format!(" · invocation {}/{}", position.invocation, run.invocations)
+        let invocation = if position.invocation > 0 && run.head.invocations > 1 {
+            format!(
+                " · invocation {}/{}",
+                position.invocation, run.head.invocations
+            )
         } else {
             String::new()
         };
@@ -112,17 +115,17 @@ impl LivePane {
             "{}/{} iterations · {}/{} cells{invocation} · {} elapsed · {state}",
             progress.done,
             progress.total,
-            run.finished_cells,
+            run.head.finished_cells,
             run.cells.len(),
             clock(self.elapsed)
         );
-        let color = match (run.state, run.failed_reported) {
+        let color = match (run.head.state, run.head.failed_reported) {
             (RunState::Error, _) => Color::Red,
             (RunState::Complete, Some(0)) => Color::Green,
             (RunState::Running, _) => Color::Cyan,
             _ => Color::Yellow,
         };
-        let title = match &run.run_id {
+        let title = match &run.head.run_id {
             Some(id) => format!("Run {id}"),
             None => "Run".into(),
         };
@@ -141,7 +144,8 @@ impl LivePane {
         let height = inner.height as usize;
         let off = scroll_offset(self.cursor, height);
         let w = inner.width as usize;
-        let (per_cell, invocations) = (self.run.iterations_per_cell, self.run.invocations);
+        let (per_cell, invocations) =
+            (self.run.head.iterations_per_cell, self.run.head.invocations);
         let lines: Vec<Line> = (self.run.cells.iter())
             .enumerate()
             .skip(off)
@@ -285,7 +289,7 @@ impl LivePane {
             Row::new([
                 "runtime",
                 "test",
-                &self.run.suite_kind.shape().live_value,
+                &self.run.head.suite_kind.shape().live_value,
                 "relative",
                 "",
             ])
@@ -319,7 +323,7 @@ pub fn clock(d: Duration) -> String {
 
 impl Component for LivePane {
     fn render(&self, area: Rect, buf: &mut Buffer, focused: bool) {
-        if self.run.run_id.is_none() && self.run.error.is_none() {
+        if self.run.head.run_id.is_none() && self.run.head.error.is_none() {
             let block = pane_block("Live run", focused);
             let msg = if !self.baseline.is_empty() {
                 "starting…"
@@ -340,7 +344,7 @@ impl Component for LivePane {
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(mid);
         self.render_cells(cells, buf, focused);
         self.render_graphs(graphs, buf);
-        if let Some(e) = &self.run.error {
+        if let Some(e) = &self.run.head.error {
             Paragraph::new(format!("run stopped: {e}"))
                 .style(Style::default().fg(Color::Red))
                 .block(pane_block("Error", false))
@@ -356,7 +360,9 @@ impl Component for LivePane {
             return Action::None;
         }
         match key.code {
-            KeyCode::Char('c') | KeyCode::Esc if self.in_flight() && self.run.run_id.is_some() => {
+            KeyCode::Char('c') | KeyCode::Esc
+                if self.in_flight() && self.run.head.run_id.is_some() =>
+            {
                 Action::CancelRun
             }
             _ => Action::Ignored,
@@ -364,7 +370,7 @@ impl Component for LivePane {
     }
 
     fn hints(&self) -> Vec<(&'static str, &'static str)> {
-        if self.in_flight() && self.run.run_id.is_some() {
+        if self.in_flight() && self.run.head.run_id.is_some() {
             vec![("c", "cancel run"), ("↑/↓", "cells")]
         } else {
             vec![("↑/↓", "cells"), ("4", "saved runs"), ("r", "run again")]

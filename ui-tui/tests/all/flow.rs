@@ -834,5 +834,5 @@ fn a_live_cell_shows_cores_typical_value() {
         (figure - 200.0).abs() < 1e-9,
         "{figure}: the median of all would be 250"
     );
-    assert_eq!(live.run.suite_kind.shape().live_value, "typical");
+    assert_eq!(live.run.head.suite_kind.shape().live_value, "typical");
 }

@@ -343,7 +343,7 @@ fn live_alternating_pair_runs_both_arms_at_once() {
         statuses(&l),
         [(Queued, 2, 0, 1), (Queued, 2, 0, 1), (Running, 0, 0, 0)]
     );
-    assert_eq!((l.run.current, l.run.alongside), (Some(2), None));
+    assert_eq!((l.run.head.current, l.run.head.alongside), (Some(2), None));
 }
 
 #[test]

@@ -1,12 +1,11 @@
 /**
  * Development only: a stand-in backend built from the test fixtures, so the page can be
- * looked at in a plain browser (`npm run dev`, open /?mock). Runs are simulated with
- * timers. Never part of the production bundle (main.tsx imports it under DEV only).
+ * looked at in a plain browser (`npm run dev`, open /?mock). A run is a replay of core's
+ * views of one, with timers. Never part of the production bundle (main.tsx imports it under DEV only).
  */
 import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { RunChoices, RunEvent, RunListItem, RunMeta, SuiteInfo } from '../api';
-import { shapeOf } from '../shape';
+import type { LiveBatch, RunEvent, RunListItem, RunMeta, SuiteInfo } from '../api';
 import compare from '../test/fixtures/compare.json';
 import diff from '../test/fixtures/diff.json';
 import historyFixture from '../test/fixtures/history.json';
@@ -17,66 +16,28 @@ import run from '../test/fixtures/run.json';
 import runs from '../test/fixtures/runs.json';
 import runtimes from '../test/fixtures/runtimes.json';
 import suites from '../test/fixtures/suites.json';
+import interleaved from '../test/live/interleaved.json';
 
-function simulate(suiteName: string, settings: RunChoices, ch: Channel<RunEvent[]>): void {
-  const send = (batch: RunEvent[]) => ch.onmessage(batch);
-  const suite = allSuites().find((s) => s.name === suiteName)!;
-  const tests = settings.tests.length ? settings.tests : suite.tests.map((t) => t.name).slice(0, 4);
-  const cells = settings.runtimes.flatMap((r) => tests.map((t) => [r, t] as [string, string]));
-  // What the page left out is the suite's defaults, as the backend would take them.
-  const rep = suite.defaults.repetition;
-  const warmup = settings.warmup ?? rep.warmup;
-  const per = warmup + (settings.runs ?? rep.runs);
-  const invocations = settings.invocations ?? rep.invocations;
-  // Rounds of every cell's k-th invocation (the interleaved order, unshuffled).
-  const schedule = Array.from({ length: invocations }, (_, k) => cells.map((_c, i) => [i, k] as const)).flat();
-  send([
-    {
-      type: 'planned',
-      run_id: 'dev-run',
-      suite: suite.name,
-      suite_kind: suite.kind,
-      baseline: settings.baseline ?? suite.defaults.baseline,
-      cells,
-      iterations_per_cell: per * invocations,
-      invocations,
-    },
-  ]);
+/**
+ * A run as core reduces one (the page tests' replay, written by
+ * ui-desktop/tests/all/live_batches.rs), played back batch by batch with resource samples
+ * between them: whatever was chosen, the page shows core's views of that run.
+ */
+function simulate(ch: Channel<LiveBatch>): void {
+  const batches = interleaved as LiveBatch[];
   let t = 0;
   let step = 0;
-  let it = 0;
-  const shape = shapeOf(suite.kind);
   const tick = () => {
-    const [cell, k] = schedule[step]!;
-    const [runtime, test] = cells[cell]!;
-    if (it === 0) send([{ type: 'cell_started', index: cell, invocation: k, beside: false }]);
-    const base = (test.length * 7 + 20) * 1e6 * (runtime === 'native' ? 1 : 1 + runtime.length / 12);
+    const b = batches[Math.floor(step / 10)]!;
     t += 100;
-    const row = { runtime, test, invocation: k, iteration: it, warmup: it < warmup } as const;
-    send([
-      { type: 'sample', sample: { t_ms: t, runtime, test, cpu_pct: 60 + Math.random() * 40, rss_bytes: 2e7 + Math.random() * 5e6 } },
-      { type: 'progress', index: cell, done: k * per + it + 1 },
-      {
-        type: 'measurement',
-        rows: [
-          {
-            ...row,
-            phase: shape.primary,
-            metric: shape.profiles ? 'self_ns' : 'wall_ns',
-            value: base * (shape.lifecycle ? 1e-4 : shape.http ? 1e-3 : 1) * (1 + Math.random() * 0.05),
-          },
-        ],
-      },
-    ]);
-    it++;
-    if (it === per) {
-      const failure = runtime.includes('singlepass') && test.includes('simd') ? 'compile error' : null;
-      if (k === invocations - 1) send([{ type: 'cell_finished', index: cell, failure, wall_ms: per * invocations * 100 }]);
-      it = 0;
-      step++;
-      if (step === schedule.length) return send([{ type: 'run_finished', status: 'complete', failed: 0 }]);
-    }
-    setTimeout(tick, 100);
+    const sample: RunEvent = {
+      type: 'sample',
+      sample: { t_ms: t, runtime: 'native', test: 'sha256', cpu_pct: 60 + Math.random() * 40, rss_bytes: 2e7 + Math.random() * 5e6 },
+    };
+    // Each batch once, then samples under its view.
+    ch.onmessage(step % 10 === 0 ? b : { events: [sample], view: { ...b.view, cells: [] } });
+    step++;
+    if (step < batches.length * 10 - 9) setTimeout(tick, 100);
   };
   setTimeout(tick, 100);
 }
@@ -151,7 +112,7 @@ export function installMockBackend(): void {
         return { ...historyFixture, series };
       }
       case 'start_run':
-        simulate(p.suite as string, p.choices as RunChoices, p.on_event as Channel<RunEvent[]>);
+        simulate(p.on_event as Channel<LiveBatch>);
         return null;
       case 'pick_paths':
         return p.what === 'modules'
@@ -177,17 +138,9 @@ export function installMockBackend(): void {
           not_applicable: { native: 'no native build of these modules (give one with --native)' },
         };
       }
-      case 'start_modules_run': {
-        const m = p.modules as { paths: string[] };
-        const tests = m.paths.map((path) =>
-          path
-            .split('/')
-            .pop()!
-            .replace(/\.wasm$/, ''),
-        );
-        simulate('compute', { ...(p.choices as RunChoices), tests }, p.on_event as Channel<RunEvent[]>);
+      case 'start_modules_run':
+        simulate(p.on_event as Channel<LiveBatch>);
         return null;
-      }
       case 'cancel_run':
         return true;
       case 'delete_run':

@@ -1,11 +1,11 @@
 /**
- * The run in flight, outside of any component: it owns the event channel, folds each
- * batch through the pure reducer, keeps samples in a ring buffer, and tells subscribers
+ * The run in flight, outside of any component: it owns the event channel, merges each
+ * batch's view (core's) into the state, keeps samples in a ring buffer, and tells subscribers
  * at most once per animation frame, so 10 samples a second cost at most one re-render
  * and one chart update per frame, and nothing at all while idle.
  */
 import type { Channel } from '@tauri-apps/api/core';
-import type { ModulesRequest, RunChoices, RunEvent } from '../api';
+import type { LiveBatch, ModulesRequest, RunChoices } from '../api';
 import * as api from '../api';
 import { Ring } from '../charts/ring';
 import { inFlight, initialState, type LiveAction, type LiveState, reduce } from './state';
@@ -25,7 +25,6 @@ export interface SessionDeps {
   onEnded?: (s: LiveState) => void;
   /** Shows an error to the user. */
   onError?: (message: string) => void;
-  now?: () => number;
   /** Defers a notification to the next frame. */
   schedule?: (fn: () => void) => void;
 }
@@ -41,7 +40,7 @@ export class LiveSession {
   /** Bumped when samples changed, so a chart redraws only then. */
   sampleVersion = 0;
   /** The open event channel while a run is in flight. */
-  channel: Channel<RunEvent[]> | null = null;
+  channel: Channel<LiveBatch> | null = null;
   private readonly listeners = new Set<() => void>();
   private pending = false;
   private readonly deps: SessionDeps;
@@ -50,32 +49,34 @@ export class LiveSession {
     this.deps = { startRun: api.startRun, cancelRun: api.cancelRun, ...deps };
   }
 
-  private now(): number {
-    return this.deps.now ? this.deps.now() : Date.now();
-  }
-
   private apply(a: LiveAction): void {
     const wasRunning = inFlight(this.state);
-    this.state = reduce(this.state, a, this.now());
-    // A resident size of 0 is a moment with no worker (between processes), not a worker
-    // of no memory: the charts skip it rather than drop to 0 every cell.
-    if (a.type === 'sample' && a.sample.rss_bytes > 0) {
-      this.samples.push(a.sample.t_ms / 1000, a.sample.cpu_pct, a.sample.rss_bytes);
-      this.sampleVersion++;
-    } else if (a.type === 'planned') {
-      this.samples.clear();
-      this.sampleVersion++;
+    this.state = reduce(this.state, a);
+    if (a.type === 'batch') {
+      for (const e of a.batch.events) {
+        // A resident size of 0 is a moment with no worker (between processes), not a worker
+        // of no memory: the charts skip it rather than drop to 0 every cell.
+        if (e.type === 'sample' && e.sample.rss_bytes > 0) {
+          this.samples.push(e.sample.t_ms / 1000, e.sample.cpu_pct, e.sample.rss_bytes);
+          this.sampleVersion++;
+        } else if (e.type === 'planned') {
+          this.samples.clear();
+          this.sampleVersion++;
+        } else if (e.type === 'stopped') {
+          this.deps.onError?.(e.message);
+        }
+      }
     }
-    if (a.type === 'stopped' || a.type === 'startFailed') this.deps.onError?.(a.message);
+    if (a.type === 'startFailed') this.deps.onError?.(a.message);
     if (wasRunning && !inFlight(this.state)) {
       this.channel = null;
       this.deps.onEnded?.(this.state);
     }
   }
 
-  /** Folds one batch from the channel, then notifies once. */
-  handleBatch = (batch: RunEvent[]): void => {
-    for (const ev of batch) this.apply(ev);
+  /** Merges one batch from the channel, then notifies once. */
+  handleBatch = (batch: LiveBatch): void => {
+    this.apply({ type: 'batch', batch });
     this.notify();
   };
 

@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../components/Modal';
 import { ListTable } from '../components/Windowed';
 import { formatBytes, formatDuration, formatNs, formatPct, formatRatio, formatSeconds, MISSING, ratioStyle, ratioTone } from '../format';
 import { type LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
-import { cellPosition, eta, inFlight, type LiveState, liveMatrix, progress } from '../live/state';
+import { inFlight, type LiveState, liveMatrix } from '../live/state';
 import { useLive } from '../live/useLive';
 import { shapeOf } from '../shape';
 import { MatrixTable } from './detail/Matrix';
@@ -33,9 +33,9 @@ const STATUS_TEXT: Record<LiveState['state'], string> = {
 export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
   const state = useLive(session);
   const [confirming, setConfirming] = useState(false);
-  const p = progress(state);
-  const pos = cellPosition(state);
-  const left = eta(state);
+  const p = state.progress;
+  const pos = state.position;
+  const left = state.eta;
   const running = inFlight(state);
   const ended = !running && state.state !== 'idle';
   const shape = shapeOf(state.suiteKind);
@@ -85,7 +85,7 @@ export function Live({ session, onOpenDetail, onNewRun }: LiveProps) {
             <span data-testid="cell-position">
               {pos.round !== null ? (
                 <>
-                  round {pos.round} of {pos.invocations} · {pos.inRound} of {pos.of} cells
+                  round {pos.round} of {pos.invocations} · {pos.in_round} of {pos.of} cells
                 </>
               ) : (
                 <>
@@ -362,7 +362,7 @@ function CellsTable({ state }: { state: LiveState }) {
           <td class="num">
             {c.done} / {state.iterationsPerCell}
           </td>
-          <td class="num">{formatNs(c.value)}</td>
+          <td class="num">{formatNs(c.interim ? null : c.value)}</td>
           <td class="num">{c.wallMs !== null ? formatNs(c.wallMs * 1e6) : MISSING}</td>
         </tr>
       )}

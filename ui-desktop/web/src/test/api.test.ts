@@ -2,6 +2,7 @@ import { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { describe, expect, it } from 'vitest';
 import * as api from '../api';
+import { batch } from './events';
 import policy from './fixtures/policy.json';
 import runs from './fixtures/runs.json';
 import runtimes from './fixtures/runtimes.json';
@@ -37,12 +38,12 @@ describe('api', () => {
   });
 
   it('start_run sends settings and a Channel under onEvent, and delivers batches', async () => {
-    let channel: Channel<api.RunEvent[]> | null = null;
+    let channel: Channel<api.LiveBatch> | null = null;
     const calls = record((cmd, p) => {
-      if (cmd === 'start_run') channel = p!.on_event as Channel<api.RunEvent[]>;
+      if (cmd === 'start_run') channel = p!.on_event as Channel<api.LiveBatch>;
       return null;
     });
-    const batches: api.RunEvent[][] = [];
+    const batches: api.LiveBatch[] = [];
     const choices: api.RunChoices = {
       tests: ['sha256'],
       runtimes: ['native'],
@@ -60,8 +61,9 @@ describe('api', () => {
     expect(calls[0]!.payload!.suite).toBe('compute');
     expect(calls[0]!.payload!.choices).toEqual(choices);
     expect(channel).toBeInstanceOf(Channel);
-    channel!.onmessage([{ type: 'cell_started', index: 0, invocation: 0, beside: false }]);
-    expect(batches).toEqual([[{ type: 'cell_started', index: 0, invocation: 0, beside: false }]]);
+    const sent = batch([{ type: 'cell_started', index: 0, invocation: 0, beside: false }]);
+    channel!.onmessage(sent);
+    expect(batches).toEqual([sent]);
   });
 
   it('start_run rejects with the command error', async () => {

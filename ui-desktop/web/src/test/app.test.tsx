@@ -2,16 +2,17 @@ import type { Channel } from '@tauri-apps/api/core';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunChoices, RunEvent, RuntimeView, SuiteInfo } from '../api';
+import type { LiveBatch, RunChoices, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { currentErrors, dismissErrors, installGlobalHandlers } from '../errors';
-import { planned } from './events';
 import policyFixture from './fixtures/policy.json';
 import runFixture from './fixtures/run.json';
 import runsFixture from './fixtures/runs.json';
 import runtimesFixture from './fixtures/runtimes.json';
 import suitesFixture from './fixtures/suites.json';
+import cancelled from './live/cancelled.json';
+import interleaved from './live/interleaved.json';
 
 type Handler = (payload: Record<string, unknown>) => unknown;
 
@@ -233,10 +234,10 @@ describe('App', () => {
   });
 
   it('sends the chosen settings to start_run, then shows the run live to the end', async () => {
-    let channel: Channel<RunEvent[]> | null = null;
+    let channel: Channel<LiveBatch> | null = null;
     const calls = backend({
       start_run: (p) => {
-        channel = p.on_event as Channel<RunEvent[]>;
+        channel = p.on_event as Channel<LiveBatch>;
         return null;
       },
     });
@@ -316,38 +317,12 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('running'));
     expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
 
-    const send = (batch: RunEvent[]) => act(() => channel!.onmessage(batch));
-    const m = (runtime: string, test: string, value: number, warmup = false) => ({
-      runtime,
-      test,
-      phase: 'execute' as const,
-      invocation: 0,
-      iteration: 0,
-      warmup,
-      metric: 'self_ns' as const,
-      value,
-    });
-    // Two invocations a cell, interleaved: native's first, wasmtime's first, then the
-    // second of each; a cell is done only after its last.
-    await send([
-      {
-        type: 'planned',
-        suite: 'compute',
-        suite_kind: 'command',
-        baseline: 'native',
-        run_id: 'run-42',
-        cells: [
-          ['native', 'sha256'],
-          ['wasmtime', 'sha256'],
-        ],
-        iterations_per_cell: 4,
-        invocations: 2,
-      },
-      { type: 'cell_started', index: 0, invocation: 0, beside: false },
-      { type: 'progress', index: 0, done: 1 },
-      { type: 'measurement', rows: [m('native', 'sha256', 5e9, true)] },
-      { type: 'sample', sample: { t_ms: 100, runtime: 'native', test: 'sha256', cpu_pct: 97, rss_bytes: 13688832 } },
-    ]);
+    // Core's reduction of a run's events (ui-desktop/tests/all/live_batches.rs): two
+    // invocations a cell, interleaved: native's first, wasmtime's first, then the second of
+    // each; a cell is done only after its last.
+    const [first, second, third, last] = interleaved as LiveBatch[];
+    const send = (batch: LiveBatch) => act(() => channel!.onmessage(batch));
+    await send(first!);
     await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 1 of 2 · invocation 1 of 2'));
     const rows = () => screen.getAllByTestId('cell-row');
     const statuses = () => screen.getAllByTestId('cell-status').map((s) => s.textContent);
@@ -356,13 +331,7 @@ describe('App', () => {
     expect(screen.getByTestId('live-cpu')).toBeTruthy();
     expect(screen.getByTestId('live-rss')).toBeTruthy();
 
-    await send([
-      { type: 'progress', index: 0, done: 2 },
-      { type: 'measurement', rows: [m('native', 'sha256', 100e6)] },
-      { type: 'cell_started', index: 1, invocation: 0, beside: false },
-      { type: 'progress', index: 1, done: 2 },
-      { type: 'measurement', rows: [m('wasmtime', 'sha256', 115e6)] },
-    ]);
+    await send(second!);
     await waitFor(() => expect(statuses()).toEqual(['queued 1/2', 'running 1/2']));
     expect(rows().map((r) => r.dataset.status)).toEqual(['queued', 'running']);
     // Between its invocations a cell shows its figure so far, marked interim.
@@ -372,16 +341,7 @@ describe('App', () => {
     expect(interim.title).toBe('interim: from 1 of 2 invocations so far');
     expect(screen.getByTestId('live-caption').textContent).toContain('geometric mean over invocations');
 
-    await send([
-      { type: 'cell_started', index: 0, invocation: 1, beside: false },
-      { type: 'progress', index: 0, done: 4 },
-      { type: 'measurement', rows: [m('native', 'sha256', 102e6)] },
-      { type: 'cell_finished', index: 0, failure: null, wall_ms: 800 },
-      { type: 'cell_started', index: 1, invocation: 1, beside: false },
-      { type: 'progress', index: 1, done: 4 },
-      { type: 'measurement', rows: [m('wasmtime', 'sha256', 117e6)] },
-      { type: 'cell_finished', index: 1, failure: null, wall_ms: 900 },
-    ]);
+    await send(third!);
     await waitFor(() => expect(rows().map((r) => r.dataset.status)).toEqual(['done', 'done']));
     const liveCell = screen.getAllByTestId('live-cell').find((c) => c.dataset.runtime === 'wasmtime' && c.dataset.test === 'sha256')!;
     expect(liveCell.querySelector('.ratio')!.textContent).toBe('1.15×');
@@ -389,7 +349,7 @@ describe('App', () => {
     expect(liveCell.dataset.interim).toBeUndefined();
 
     const listsBefore = calls.filter((c) => c.cmd === 'list_runs').length;
-    await send([{ type: 'run_finished', status: 'complete', failed: 0 }]);
+    await send(last!);
     await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('complete'));
     expect(screen.getByTestId('run-state').textContent).toBe('complete');
     expect(screen.queryByTestId('cancel-run')).toBeNull();
@@ -415,31 +375,25 @@ describe('App', () => {
   });
 
   it('cancels only after confirmation', async () => {
-    let channel: Channel<RunEvent[]> | null = null;
+    let channel: Channel<LiveBatch> | null = null;
     const calls = backend({
       start_run: (p) => {
-        channel = p.on_event as Channel<RunEvent[]>;
+        channel = p.on_event as Channel<LiveBatch>;
         return null;
       },
     });
     await renderReady();
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(channel).not.toBeNull());
-    await act(() =>
-      channel!.onmessage([planned({ iterations_per_cell: 2 }), { type: 'cell_started', index: 0, invocation: 0, beside: false }]),
-    );
+    // Core's reduction of a run cancelled in its first cell (tests/all/live_batches.rs).
+    await act(() => channel!.onmessage(cancelled[0] as LiveBatch));
     fireEvent.click(await screen.findByTestId('cancel-run'));
     fireEvent.click(screen.getByTestId('confirm-no'));
     expect(calls.some((c) => c.cmd === 'cancel_run')).toBe(false);
     fireEvent.click(screen.getByTestId('cancel-run'));
     fireEvent.click(screen.getByTestId('confirm-yes'));
     await waitFor(() => expect(calls.some((c) => c.cmd === 'cancel_run')).toBe(true));
-    await act(() =>
-      channel!.onmessage([
-        { type: 'cell_finished', index: 0, failure: 'cancelled', wall_ms: 10 },
-        { type: 'run_finished', status: 'cancelled', failed: 1 },
-      ]),
-    );
+    await act(() => channel!.onmessage(cancelled[1] as LiveBatch));
     await waitFor(() => expect(screen.getByTestId('run-state').dataset.state).toBe('cancelled'));
     expect(screen.getAllByTestId('cell-row')[0]!.dataset.status).toBe('failed');
     expect(screen.getByTestId('cell-failure').textContent).toBe('cancelled');

@@ -7,10 +7,9 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Diff, MeasurementRow, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
+import type { Diff, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { App } from '../app';
 import { formatRps, httpRequests, parseLevels, parseSecondsMs, rpsChartData, throughputConnections } from '../http';
-import { initialState, liveMatrix, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { defaultPhases, formatDiffMedian, phaseOptions } from '../screens/Diff';
 import { notApplicable, Setup } from '../screens/Setup';
@@ -267,55 +266,6 @@ describe('Setup of an HTTP suite', () => {
     // The load shown is the suite's default, left to core when not changed.
     expect(input('setting-http-levels').value).toBe('1, 10, 100');
     expect(s.http).toBeUndefined();
-  });
-});
-
-describe('Live HTTP cells', () => {
-  it('show the median latency over one connection and its ratio to the baseline', () => {
-    const row = (runtime: string, phase: MeasurementRow['phase'], metric: MeasurementRow['metric'], value: number): MeasurementRow => ({
-      runtime,
-      test: 'hello',
-      phase,
-      invocation: 0,
-      iteration: 0,
-      warmup: false,
-      metric,
-      value,
-    });
-    const s = reduceAll(initialState('gateway'), [
-      { type: 'begin', suite: 'gateway' },
-      {
-        type: 'planned',
-        suite: 'gateway',
-        suite_kind: 'gateway',
-        baseline: 'native',
-        run_id: 'r',
-        cells: [
-          ['native', 'hello'],
-          ['wasmtime-pooling', 'hello'],
-        ],
-        iterations_per_cell: 2,
-        invocations: 1,
-      },
-      { type: 'cell_started', index: 0, invocation: 0, beside: false },
-      {
-        type: 'measurement',
-        rows: [
-          row('native', 'cold_start', 'wall_ns', 2e6),
-          row('native', 'latency', 'wall_ns', 40e3),
-          row('native', 'latency', 'p99_ns', 90e3),
-          row('native', 'throughput_c50', 'rps', 21000),
-          row('native', 'latency', 'wall_ns', 44e3),
-        ],
-      },
-      { type: 'cell_finished', index: 0, failure: null, wall_ms: 9000 },
-      { type: 'cell_started', index: 1, invocation: 0, beside: false },
-      { type: 'measurement', rows: [row('wasmtime-pooling', 'latency', 'wall_ns', 84e3)] },
-      { type: 'cell_finished', index: 1, failure: null, wall_ms: 9000 },
-    ]);
-    expect(s.cells[0]!.value).toBe(42e3);
-    expect(s.cells[0]!.source).toBe('latency');
-    expect(liveMatrix(s).cell('wasmtime-pooling', 'hello')!.ratio).toBe(2);
   });
 });
 

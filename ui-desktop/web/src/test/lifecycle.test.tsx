@@ -9,7 +9,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Diff, Report, RunChoices, RunPolicy, RuntimeView, SuiteInfo } from '../api';
 import { formatRate, formatSize } from '../format';
 import { formatAxis, heapChartData, heapSeries, lifecycleTable, parseModule } from '../lifecycle';
-import { initialState, liveMatrix, reduce, reduceAll } from '../live/state';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, defaultPhases, phaseOptions } from '../screens/Diff';
 import { notApplicable, Setup } from '../screens/Setup';
@@ -336,59 +335,5 @@ describe('Diff of lifecycle runs', () => {
     expect(within(table).getAllByTestId('diff-row')).toHaveLength(66);
     fireEvent.click(input('phase-first_instantiate'));
     await waitFor(() => expect(within(table).getAllByTestId('diff-row')).toHaveLength(99));
-  });
-});
-
-describe('Live matrix of a lifecycle run', () => {
-  it('shows the median instantiate time per operation, never a ratio', () => {
-    let s = reduce(initialState(), { type: 'begin', suite: 'lifecycle' }, 0);
-    s = reduce(
-      s,
-      {
-        type: 'planned',
-        suite: 'lifecycle',
-        suite_kind: 'lifecycle',
-        baseline: 'wasmtime-pooling',
-        run_id: 'r',
-        cells: [
-          ['wasmtime-pooling', 'hello'],
-          ['wasmer-cranelift', 'hello'],
-        ],
-        iterations_per_cell: 3,
-        invocations: 1,
-      },
-      0,
-    );
-    const rows = (runtime: string, values: number[]) =>
-      values.map((value, i) => ({
-        runtime,
-        test: 'hello',
-        phase: 'instantiate' as const,
-        invocation: 0,
-        iteration: i,
-        warmup: i === 0,
-        metric: 'wall_ns' as const,
-        value,
-      }));
-    s = reduceAll(
-      s,
-      [
-        { type: 'measurement', rows: [...rows('wasmtime-pooling', [9e9, 1200, 1100]), ...rows('wasmer-cranelift', [9e9, 990, 1010])] },
-        // Not the primary time: ignored by the matrix.
-        { type: 'measurement', rows: [{ ...rows('wasmtime-pooling', [0, 12])[1]!, phase: 'call' }] },
-        { type: 'cell_finished', index: 0, failure: null, wall_ms: 5 },
-        { type: 'cell_finished', index: 1, failure: null, wall_ms: 5 },
-      ],
-      1,
-    );
-    expect(s.cells[0]).toMatchObject({ value: 1150, source: 'instantiate' });
-    const m = liveMatrix(s);
-    expect(m.lifecycle).toBe(true);
-    expect(m.cell('wasmer-cranelift', 'hello')).toMatchObject({ value: 1000, ratio: null });
-
-    // The same cells in a command run would be relative to the baseline.
-    const cmd = liveMatrix({ ...s, suiteKind: 'command' });
-    expect(cmd.lifecycle).toBe(false);
-    expect(cmd.cell('wasmer-cranelift', 'hello')!.ratio).toBeCloseTo(1000 / 1150, 9);
   });
 });

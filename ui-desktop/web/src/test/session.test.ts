@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { RunChoices, RunEvent } from '../api';
+import type { LiveBatch, RunChoices, RunEvent } from '../api';
 import { LiveSession, S_CPU, S_RSS, S_T } from '../live/session';
-import { planned } from './events';
+import { batch, planned, view } from './events';
 
 const settings: RunChoices = {
   tests: [],
@@ -14,7 +14,7 @@ const settings: RunChoices = {
 
 function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {
   const frames: (() => void)[] = [];
-  let deliver: ((b: RunEvent[]) => void) | null = null;
+  let deliver: ((b: LiveBatch) => void) | null = null;
   const onEnded = vi.fn();
   const onError = vi.fn();
   const s = new LiveSession({
@@ -25,14 +25,13 @@ function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {
     cancelRun: async () => true,
     onEnded,
     onError,
-    now: () => 0,
     schedule: (fn) => frames.push(fn),
     ...over,
   });
   const flush = () => {
     for (const f of frames.splice(0)) f();
   };
-  return { s, frames, flush, onEnded, onError, send: (b: RunEvent[]) => deliver!(b) };
+  return { s, frames, flush, onEnded, onError, send: (events: RunEvent[], v = view()) => deliver!(batch(events, v)) };
 }
 
 describe('LiveSession', () => {
@@ -70,7 +69,10 @@ describe('LiveSession', () => {
     const { s, send, onEnded, onError } = session();
     await s.start('compute', settings);
     send([planned()]);
-    send([{ type: 'stopped', message: 'cannot save the run: disk full' }]);
+    send(
+      [{ type: 'stopped', message: 'cannot save the run: disk full' }],
+      view({ state: 'error', error: 'cannot save the run: disk full' }),
+    );
     expect(onEnded).toHaveBeenCalledTimes(1);
     expect(onError).toHaveBeenCalledWith('cannot save the run: disk full');
     expect(s.state.state).toBe('error');

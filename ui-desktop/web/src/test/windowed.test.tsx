@@ -1,13 +1,14 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
-import type { CellSummary, Report, RunEvent, RunListItem, RunSummary } from '../api';
+import type { CellSummary, LiveBatch, Report, RunListItem, RunSummary } from '../api';
 import { span, whole } from '../components/Windowed';
 import { LiveSession } from '../live/session';
 import { DiffScreen } from '../screens/Diff';
 import { DetailMatrix, MATRIX_GRID } from '../screens/detail/Matrix';
 import { Phases } from '../screens/detail/Phases';
 import { Live } from '../screens/Live';
+import { batch, cellView, view } from './events';
 import diffFixture from './fixtures/diff.json';
 import runsFixture from './fixtures/runs.json';
 
@@ -124,14 +125,13 @@ describe('big tables', () => {
 
 describe('the live screen at 10,000 cells', () => {
   it('lists and tabulates a window of the cells, with the finished ones right', async () => {
-    let deliver: ((b: RunEvent[]) => void) | null = null;
+    let deliver: ((b: LiveBatch) => void) | null = null;
     const session = new LiveSession({
       startRun: async (_suite, _choices, on) => {
         deliver = on;
         return null as never;
       },
       cancelRun: async () => true,
-      now: () => 0,
       schedule: (fn) => setTimeout(fn, 0),
     });
     const big = bigRun(100, 100);
@@ -145,40 +145,34 @@ describe('the live screen at 10,000 cells', () => {
       yes: false,
     });
     render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
-    // The first 150 cells (native on every test, rt001 on half) finish; native takes 1 µs, rt001 2 µs;
-    // rt002 has not started.
-    const finished: RunEvent[] = cells.slice(0, 150).flatMap(([runtime, test], index): RunEvent[] => [
-      { type: 'cell_started', index, invocation: 0, beside: false },
-      {
-        type: 'measurement',
-        rows: [
-          {
-            runtime,
-            test,
-            invocation: 0,
-            iteration: 0,
-            warmup: false,
-            phase: 'execute',
-            metric: 'self_ns',
+    // Core's view after the first 150 cells (native on every test, rt001 on half) finished:
+    // native took 1 µs, rt001 2 µs; rt002 has not started.
+    const views = cells.map(([runtime, test], index) =>
+      index < 150
+        ? cellView(index, runtime, test, {
+            status: 'done',
+            done: 1,
+            invocations_ended: 1,
+            wall_ms: 3,
             value: runtime === 'native' ? 1000 : 2000,
-          },
-        ],
-      },
-      { type: 'cell_finished', index, failure: null, wall_ms: 3 },
-    ]);
-    deliver!([
-      {
-        type: 'planned',
-        run_id: 'big',
-        suite: 'compute',
-        suite_kind: 'command',
-        baseline: 'native',
-        cells,
-        iterations_per_cell: 1,
-        invocations: 1,
-      },
-      ...finished,
-    ]);
+            ratio: runtime === 'native' ? 1 : 2,
+            source: 'self',
+          })
+        : cellView(index, runtime, test),
+    );
+    deliver!(
+      batch(
+        [],
+        view({
+          run_id: 'big',
+          cell_count: cells.length,
+          finished_cells: 150,
+          progress: { done: 150, total: 10000, fraction: 0.015 },
+          position: { at: 150, of: 10000, invocation: 0, invocations: 1, round: null, in_round: 0 },
+          cells: views,
+        }),
+      ),
+    );
     await waitFor(() => expect(screen.getByTestId('cell-position').textContent).toBe('cell 150 of 10000'));
     const rows = screen.getAllByTestId('cell-row');
     expect(rows.length).toBe(40);
