@@ -81,9 +81,11 @@ impl CellStatus {
     }
 }
 
-/// One planned cell.
-#[derive(Debug, Clone, Default)]
-pub struct LiveCell {
+/// Where a cell is and what it did: kept by [`LiveRun`] and sent as it is in each
+/// [`CellView`].
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CellState {
     /// Its runtime.
     pub runtime: String,
     /// Its test.
@@ -100,10 +102,32 @@ pub struct LiveCell {
     pub failure: Option<String>,
     /// Its wall time over its invocations, ms, once finished.
     pub wall_ms: Option<f64>,
+}
+
+/// One planned cell: its state (reached through it, as `cell.status`), its values and,
+/// once it ended, its figure.
+#[derive(Debug, Clone, Default)]
+pub struct LiveCell {
+    /// Where it is and what it did.
+    pub state: CellState,
     /// Its measured values, by core's primary sources.
     pub values: LiveValues,
     /// Its figure once it ended with values (the summary's: [`LiveValues::figure`]).
     pub value: Option<f64>,
+}
+
+impl std::ops::Deref for LiveCell {
+    type Target = CellState;
+
+    fn deref(&self) -> &CellState {
+        &self.state
+    }
+}
+
+impl std::ops::DerefMut for LiveCell {
+    fn deref_mut(&mut self) -> &mut CellState {
+        &mut self.state
+    }
 }
 
 impl LiveCell {
@@ -223,8 +247,11 @@ impl LiveRun {
                     },
                     cells: (cells.iter())
                         .map(|(runtime, test)| LiveCell {
-                            runtime: runtime.clone(),
-                            test: test.clone(),
+                            state: CellState {
+                                runtime: runtime.clone(),
+                                test: test.clone(),
+                                ..CellState::default()
+                            },
                             ..LiveCell::default()
                         })
                         .collect(),

@@ -402,7 +402,7 @@ fn a_cell_cancelled_between_invocations_is_partial_without_a_ratio() {
     let n = s.cell_view(0).unwrap();
     assert_eq!((n.status, n.invocations_ended), (CellStatus::Partial, 1));
     assert!(close(n.value, (100.0f64 * 120.0).sqrt()));
-    assert_eq!((n.ratio, n.interim, n.failure), (None, false, None));
+    assert_eq!((n.ratio, n.interim, n.failure.clone()), (None, false, None));
     let w = s.cell_view(1).unwrap();
     assert_eq!(w.status, CellStatus::Failed);
     assert_eq!(

@@ -2,7 +2,7 @@
 //! the time left, which cell runs, and each cell with its figure and its ratio to the
 //! baseline; [`LiveView`] carries them to the desktop page.
 
-use super::{CellStatus, LiveRun, RunHead, RunState};
+use super::{CellState, CellStatus, LiveRun, RunHead, RunState};
 use std::time::Duration;
 
 /// Iterations done of the run's.
@@ -43,22 +43,10 @@ pub struct Position {
 pub struct CellView {
     /// Its index in the plan.
     pub index: usize,
-    /// Its runtime.
-    pub runtime: String,
-    /// Its test.
-    pub test: String,
-    /// Where it is.
-    pub status: CellStatus,
-    /// Iterations done over its invocations, warm-ups included.
-    pub done: u32,
-    /// The invocation running or last started, from 0.
-    pub invocation: u32,
-    /// Invocations that ended.
-    pub invocations_ended: u32,
-    /// Why it failed.
-    pub failure: Option<String>,
-    /// Its wall time, ms, once finished.
-    pub wall_ms: Option<f64>,
+    /// Where it is and what it did.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "ts", ts(flatten))]
+    pub state: CellState,
     /// Its figure: final once it ended, from the values so far while it runs.
     pub value: Option<f64>,
     /// Over the baseline's figure for the same test (suites with a baseline; never for a
@@ -68,6 +56,14 @@ pub struct CellView {
     pub interim: bool,
     /// Where the figure comes from (a key of core's primary sources).
     pub source: Option<String>,
+}
+
+impl std::ops::Deref for CellView {
+    type Target = CellState;
+
+    fn deref(&self) -> &CellState {
+        &self.state
+    }
 }
 
 /// The run in flight for the desktop page: the whole state but the cells, and the cells
@@ -215,14 +211,7 @@ impl LiveRun {
         };
         Some(CellView {
             index,
-            runtime: c.runtime.clone(),
-            test: c.test.clone(),
-            status: c.status,
-            done: c.done,
-            invocation: c.invocation,
-            invocations_ended: c.invocations_ended,
-            failure: c.failure.clone(),
-            wall_ms: c.wall_ms,
+            state: c.state.clone(),
             value,
             ratio: ratio.map(|(r, _)| r),
             interim: interim || ratio.is_some_and(|(_, b)| b),

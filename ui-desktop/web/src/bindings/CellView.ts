@@ -10,6 +10,23 @@ export type CellView = {
  */
 index: number, 
 /**
+ * Its figure: final once it ended, from the values so far while it runs.
+ */
+value: number | null, 
+/**
+ * Over the baseline's figure for the same test (suites with a baseline; never for a
+ * partial cell or baseline, as in the saved summary).
+ */
+ratio: number | null, 
+/**
+ * The figure (or the baseline's) is from a cell not finished yet: it will move.
+ */
+interim: boolean, 
+/**
+ * Where the figure comes from (a key of core's primary sources).
+ */
+source: string | null, 
+/**
  * Its runtime.
  */
 runtime: string, 
@@ -26,7 +43,7 @@ status: CellStatus,
  */
 done: number, 
 /**
- * The invocation running or last started, from 0.
+ * The invocation running now, or last started (from 0).
  */
 invocation: number, 
 /**
@@ -38,23 +55,6 @@ invocations_ended: number,
  */
 failure: string | null, 
 /**
- * Its wall time, ms, once finished.
+ * Its wall time over its invocations, ms, once finished.
  */
-wall_ms: number | null, 
-/**
- * Its figure: final once it ended, from the values so far while it runs.
- */
-value: number | null, 
-/**
- * Over the baseline's figure for the same test (suites with a baseline; never for a
- * partial cell or baseline, as in the saved summary).
- */
-ratio: number | null, 
-/**
- * The figure (or the baseline's) is from a cell not finished yet: it will move.
- */
-interim: boolean, 
-/**
- * Where the figure comes from (a key of core's primary sources).
- */
-source: string | null, };
+wall_ms: number | null, };
