@@ -112,8 +112,9 @@ pub struct LiveCell {
     pub state: CellState,
     /// Its measured values, by core's primary sources.
     pub values: LiveValues,
-    /// Its figure once it ended with values (the summary's: [`LiveValues::figure`]).
-    pub value: Option<f64>,
+    /// Its figure and the key of its source once it ended with values (the summary's:
+    /// [`LiveValues::figure`]), kept so that drawing an ended cell computes nothing.
+    pub figure: Option<(f64, &'static str)>,
 }
 
 impl std::ops::Deref for LiveCell {
@@ -131,15 +132,15 @@ impl std::ops::DerefMut for LiveCell {
 }
 
 impl LiveCell {
-    /// The figure as shown: final once the cell ended, from the values so far while it
-    /// runs (then `interim`).
-    pub fn shown(&self) -> (Option<f64>, bool) {
+    /// The figure as shown, with the key of its source: final once the cell ended, from
+    /// the values so far while it runs (then `interim`).
+    pub fn shown(&self) -> (Option<(f64, &'static str)>, bool) {
         match self.status {
-            CellStatus::Done | CellStatus::Partial => (self.value, false),
+            CellStatus::Done | CellStatus::Partial => (self.figure, false),
             CellStatus::Failed => (None, false),
             _ => {
-                let v = self.values.figure().map(|(v, _)| v);
-                (v, v.is_some())
+                let f = self.values.figure().map(|(v, s)| (v, s.key));
+                (f, f.is_some())
             }
         }
     }
@@ -364,7 +365,7 @@ impl LiveRun {
             (CellStatus::Done, Some(_)) => {
                 c.status = CellStatus::Failed;
                 c.failure = failure;
-                c.value = None;
+                c.figure = None;
                 self.head.failed_cells += 1;
                 self.touch(index);
                 return;
@@ -381,7 +382,7 @@ impl LiveRun {
             // A failed cell keeps the iterations it ran: progress after a cancel counts them.
             c.done = self.head.iterations_per_cell;
             c.invocations_ended = self.head.invocations;
-            c.value = c.values.figure().map(|(v, _)| v);
+            c.figure = c.values.figure().map(|(v, s)| (v, s.key));
         }
         c.failure = failure;
         c.wall_ms = Some(wall_ms);
@@ -422,7 +423,7 @@ impl LiveRun {
                 }
                 CellStatus::Queued => {
                     c.status = CellStatus::Partial;
-                    c.value = c.values.figure().map(|(v, _)| v);
+                    c.figure = c.values.figure().map(|(v, s)| (v, s.key));
                 }
                 _ => continue,
             }

@@ -189,33 +189,29 @@ impl LiveRun {
     /// A cell as drawn: its figure (interim while it runs) and its ratio to the baseline.
     pub fn cell_view(&self, index: usize) -> Option<CellView> {
         let c = self.cells.get(index)?;
-        let (value, interim) = c.shown();
+        let (figure, interim) = c.shown();
         let base = (self.head.suite_kind.shape().baseline)
             .then(|| self.cell_index(&self.head.baseline, &c.test))
             .flatten()
             .map(|b| &self.cells[b]);
-        let ratio = match (value, base) {
-            (Some(v), Some(b))
+        let ratio = match (figure, base) {
+            (Some((v, _)), Some(b))
                 if c.status != CellStatus::Partial && b.status != CellStatus::Partial =>
             {
                 match b.shown() {
-                    (Some(bv), b_interim) if bv > 0.0 => Some((v / bv, b_interim)),
+                    (Some((bv, _)), b_interim) if bv > 0.0 => Some((v / bv, b_interim)),
                     _ => None,
                 }
             }
             _ => None,
         };
-        let source = match c.status {
-            CellStatus::Failed => None,
-            _ => c.values.figure().map(|(_, s)| s.key.to_string()),
-        };
         Some(CellView {
             index,
             state: c.state.clone(),
-            value,
+            value: figure.map(|(v, _)| v),
             ratio: ratio.map(|(r, _)| r),
             interim: interim || ratio.is_some_and(|(_, b)| b),
-            source,
+            source: figure.map(|(_, s)| s.to_string()),
         })
     }
 
