@@ -1,5 +1,5 @@
 //! Records the versions of the embedded engines from Cargo.lock (and wasm3's from its
-//! vendored header), so runs can name them; with the `engines` feature, compiles the
+//! vendored header), so runs can name them; with the `wasm3` feature, compiles the
 //! vendored wasm3 that the embedded `wasm3` runtime links.
 
 use std::path::Path;
@@ -37,7 +37,7 @@ fn main() {
         "cargo:rustc-env=WASMETER_WASM3_VERSION={}",
         wasm3_version(&wasm3)
     );
-    if std::env::var_os("CARGO_FEATURE_ENGINES").is_some() {
+    if std::env::var_os("CARGO_FEATURE_WASM3").is_some() {
         build_wasm3(
             &wasm3,
             &Path::new(&dir).join("src/runtime/embedded/wasm3/cap.c"),

@@ -22,7 +22,6 @@ use crate::runtime::Failure;
 
 /// The lifecycle engine of an embedded runtime id, or why that runtime has none.
 pub fn engine(runtime_id: &str) -> Result<Box<dyn Engine>, Failure> {
-    #[cfg(feature = "engines")]
     if let Some(engine) = crate::runtime::embedded::Embedded::parse(runtime_id) {
         return engine.lifecycle();
     }

@@ -188,7 +188,10 @@ pub struct LiveRun {
     pub head: RunHead,
     /// The planned cells, in plan order.
     pub cells: Vec<LiveCell>,
-    index: HashMap<(String, String), usize>,
+    /// Cell index by runtime, then test: looked up per measurement row, by `&str`.
+    index: HashMap<String, HashMap<String, usize>>,
+    /// The cells of each test, in plan order: a baseline cell's change reaches them.
+    by_test: HashMap<String, Vec<usize>>,
     /// Cancel was asked for (set by the front end): progress counts only what ran.
     pub cancelling: bool,
     started_at: Duration,
@@ -219,9 +222,7 @@ impl LiveRun {
 
     /// The cell of a runtime and test.
     pub fn cell_index(&self, runtime: &str, test: &str) -> Option<usize> {
-        self.index
-            .get(&(runtime.to_string(), test.to_string()))
-            .copied()
+        self.index.get(runtime)?.get(test).copied()
     }
 
     /// Folds one event in, at `now`.
@@ -256,9 +257,20 @@ impl LiveRun {
                             ..LiveCell::default()
                         })
                         .collect(),
-                    index: (cells.iter().enumerate())
-                        .map(|(i, key)| (key.clone(), i))
-                        .collect(),
+                    index: cells.iter().enumerate().fold(
+                        HashMap::new(),
+                        |mut m: HashMap<String, HashMap<String, usize>>, (i, (r, t))| {
+                            m.entry(r.clone()).or_default().insert(t.clone(), i);
+                            m
+                        },
+                    ),
+                    by_test: cells.iter().enumerate().fold(
+                        HashMap::new(),
+                        |mut m: HashMap<String, Vec<usize>>, (i, (_, t))| {
+                            m.entry(t.clone()).or_default().push(i);
+                            m
+                        },
+                    ),
                     started_at: now,
                     all_changed: true,
                     ..LiveRun::default()
@@ -446,16 +458,15 @@ impl LiveRun {
             (0..self.cells.len()).collect()
         } else {
             let mut out = std::mem::take(&mut self.changed);
-            let tests: Vec<&str> = (out.iter())
-                .filter(|&&i| self.cells[i].runtime == self.head.baseline)
-                .map(|&i| self.cells[i].test.as_str())
+            out.sort_unstable();
+            out.dedup();
+            let tests: Vec<usize> = (out.iter().copied())
+                .filter(|&i| self.cells[i].runtime == self.head.baseline)
                 .collect();
-            if !tests.is_empty() {
-                out.extend(
-                    (self.cells.iter().enumerate())
-                        .filter(|(_, c)| tests.contains(&c.test.as_str()))
-                        .map(|(i, _)| i),
-                );
+            for i in tests {
+                if let Some(cells) = self.by_test.get(&self.cells[i].test) {
+                    out.extend(cells);
+                }
             }
             out
         };

@@ -120,13 +120,25 @@ pub(crate) fn launch<K: Send + 'static>(
     Ok(())
 }
 
+/// The shortest time between two messages to the page: a run of many short cells (hundreds
+/// a second) then costs the page a merge and a redraw per frame or two, not one per cell.
+const BATCH_GAP: Duration = Duration::from_millis(50);
+
 /// Sends events in batches, each with the run's view after it, until the runner drops its
-/// end.
+/// end. The first event after a quiet spell goes at once; while events keep coming, they
+/// are gathered until [`BATCH_GAP`] has passed since the last message.
 fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<LiveBatch>, cancel: &AtomicBool) {
     let t0 = Instant::now();
     let mut live = LiveRun::new(Duration::ZERO);
+    let mut sent: Option<Instant> = None;
     while let Ok(first) = rx.recv() {
-        let events: Vec<Event> = std::iter::once(first).chain(rx.try_iter()).collect();
+        let mut events = vec![first];
+        if let Some(at) = sent {
+            while let Ok(ev) = rx.recv_deadline(at + BATCH_GAP) {
+                events.push(ev);
+            }
+        }
+        events.extend(rx.try_iter());
         let batch = fold(
             &mut live,
             events,
@@ -135,6 +147,7 @@ fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<LiveBatch>, can
         );
         // A closed page is no reason to stop the run: it is saved either way.
         let _ = ch.send(batch);
+        sent = Some(Instant::now());
     }
 }
 

@@ -218,7 +218,6 @@ pub fn settings_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeIn
             .find(|p| p.id == decl.base)
             .ok_or_else(|| format!("runtime '{id}': no preset {}", decl.base))?;
         let e = (preset.make)().with_all(&pairs)?;
-        #[cfg(feature = "engines")]
         e.check().map_err(|why| {
             format!(
                 "runtime '{id}': {} refuses these settings: {why}",
@@ -247,14 +246,14 @@ pub fn derived_info(id: &str, known: &[RuntimeInfo]) -> Option<Result<RuntimeInf
     settings_info(id, known)
 }
 
-/// An embedded runtime's entry: unavailable only in a build without the engines.
+/// An embedded runtime's entry: unavailable only in a build without its engine's feature.
 fn embedded_info(id: &str, engine: &Embedded, config: String) -> RuntimeInfo {
     RuntimeInfo {
         id: id.to_string(),
         kind: RuntimeKind::Embedded,
         version: engine.version().to_string(),
         config,
-        unavailable: (!cfg!(feature = "engines")).then(|| super::embedded::NO_ENGINES.into()),
+        unavailable: engine.feature().missing(),
         hint: None,
         command: None,
     }
@@ -283,7 +282,6 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
     if info.id == NATIVE_DLOPEN {
         return Ok(Box::new(NativeLibraryRuntime));
     }
-    #[cfg(feature = "engines")]
     if let Some(engine) = Embedded::parse(&info.id) {
         return engine.runtime();
     }
@@ -295,6 +293,34 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
 
 #[cfg(test)]
 mod tests {
+    use crate::runtime::embedded::{Feature, presets};
+
+    /// An engine's runtimes are unavailable exactly when this build lacks its Cargo feature,
+    /// and then say which feature; so are its command runtime and lifecycle engine.
+    #[test]
+    fn an_engine_without_its_feature_is_listed_unavailable_naming_it() {
+        for p in presets() {
+            let e = (p.make)();
+            let info = super::embedded_info(p.id, &e, String::new());
+            assert_eq!(info.unavailable, e.feature().missing(), "{}", p.id);
+            if !e.feature().on {
+                let why = e.runtime().err().map(|f| f.to_string()).unwrap_or_default();
+                assert!(why.contains(e.feature().name), "{}: {why}", p.id);
+            }
+        }
+        let off = Feature {
+            name: "wasm3",
+            on: false,
+        };
+        assert_eq!(
+            off.missing().as_deref(),
+            Some(
+                "this build of wasmeter has no embedded wasm3 (Cargo feature `wasm3` of wasmeter-engines)"
+            )
+        );
+        assert_eq!(Feature { on: true, ..off }.missing(), None);
+    }
+
     /// The suite format's list of the runtimes a `component` applies to names exactly the
     /// runtimes that serve components: embedded wasmtime-http and the wasmtime CLI's serve.
     #[test]

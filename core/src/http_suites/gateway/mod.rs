@@ -26,7 +26,6 @@ pub fn backend(spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
     match spec.runtime.kind {
         RuntimeKind::Native => Ok(Box::new(native::NativeBackend)),
         RuntimeKind::Embedded => {
-            #[cfg(feature = "engines")]
             if let Some(engine) = crate::runtime::embedded::Embedded::parse(id) {
                 return engine.gateway(spec);
             }

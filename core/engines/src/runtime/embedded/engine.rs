@@ -6,22 +6,23 @@
 use super::Embedded;
 use crate::model::CORE_MODULES_ONLY;
 use crate::profile::Method;
-#[cfg(feature = "engines")]
 use crate::profile::code::CompiledFunction;
 use crate::runtime::settings::EngineSettings;
-#[cfg(feature = "engines")]
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
-#[cfg(feature = "engines")]
 use crate::runtime::suite_api::lifecycle::Engine as LifecycleEngine;
-#[cfg(feature = "engines")]
 use crate::runtime::{Failure, Runtime};
 use crate::suite::SuiteKind;
 
 /// An embedded engine in one configuration. The methods without a body are what every
-/// engine must say; the others default to "can", or to the engine taking no part.
+/// engine must say; the others default to "can", or to the engine taking no part. The
+/// engine's folder overrides the ones that run it (`runtime`, `lifecycle`, …) only when its
+/// Cargo feature is on ([`Feature`]); without it they say which feature is missing.
 pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
     /// The engine's version, read from Cargo.lock (or its vendored source) at build time.
     fn version(&self) -> &'static str;
+
+    /// The Cargo feature that compiles the engine in, and whether this build has it.
+    fn feature(&self) -> Feature;
 
     /// This configuration with one setting changed; engines with settings declare them in
     /// their [`Registration`].
@@ -60,38 +61,42 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
 
     /// Whether the engine accepts this configuration (some refuse combinations only when
     /// made); the engine's own words when not.
-    #[cfg(feature = "engines")]
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
 
     /// The engine running command-suite jobs (in the worker process).
-    #[cfg(feature = "engines")]
-    fn runtime(&self) -> Result<Box<dyn Runtime>, Failure>;
+    fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
+        Err(Failure::Unavailable(
+            self.feature()
+                .missing()
+                .unwrap_or_else(|| "this engine has no command runtime".into()),
+        ))
+    }
 
     /// The engine taken through the lifecycle suite's operations.
-    #[cfg(feature = "engines")]
     fn lifecycle(&self) -> Result<Box<dyn LifecycleEngine>, Failure> {
         Err(Failure::Unavailable(
-            self.not_for(SuiteKind::Lifecycle)
-                .unwrap_or("this engine has no lifecycle implementation")
-                .into(),
+            self.feature().missing().unwrap_or_else(|| {
+                self.not_for(SuiteKind::Lifecycle)
+                    .unwrap_or("this engine has no lifecycle implementation")
+                    .into()
+            }),
         ))
     }
 
     /// The gateway's backend: the guest compiled now, at start-up, so that it counts in
     /// the cold start and not in any request.
-    #[cfg(feature = "engines")]
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         let _ = spec;
-        Err(self
-            .not_for(SuiteKind::Gateway)
-            .unwrap_or("this engine has no gateway backend")
-            .into())
+        Err(self.feature().missing().unwrap_or_else(|| {
+            self.not_for(SuiteKind::Gateway)
+                .unwrap_or("this engine has no gateway backend")
+                .into()
+        }))
     }
 
     /// One function's machine code, for the hot-code view.
-    #[cfg(feature = "engines")]
     fn function_code(
         &self,
         runtime: &str,
@@ -99,7 +104,34 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
         function: &str,
     ) -> Result<CompiledFunction, String> {
         let _ = (module, function);
-        Err(self.cannot_show_code(runtime).unwrap_or_default())
+        Err(self.feature().missing().map_or_else(
+            || self.cannot_show_code(runtime).unwrap_or_default(),
+            |why| format!("{runtime}: {why}"),
+        ))
+    }
+}
+
+/// The Cargo feature of `wasmeter-engines` that compiles an engine in (`wasmi`; `engines`
+/// turns on all of them), and whether this build has it: a build may carry any engines
+/// alone, and lists the others' runtimes as unavailable rather than not at all, so a run
+/// or a saved run naming them says why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Feature {
+    /// The feature's name.
+    pub name: &'static str,
+    /// Whether this build has it (`cfg!(feature = "…")`, in the engine's folder).
+    pub on: bool,
+}
+
+impl Feature {
+    /// Why the engine cannot run in this build, if its feature is off.
+    pub fn missing(&self) -> Option<String> {
+        (!self.on).then(|| {
+            format!(
+                "this build of wasmeter has no embedded {} (Cargo feature `{}` of wasmeter-engines)",
+                self.name, self.name
+            )
+        })
     }
 }
 

@@ -1,29 +1,30 @@
 //! Engines linked into wasmeter, run inside the worker process: one folder per engine
 //! holding everything that engine does (its [`EmbeddedEngine`] implementation, command
 //! suites, lifecycle, gateway) and its [`Registration`] (presets and settings), and
-//! [`Embedded`], parsed once from a runtime id, to reach them. Without the `engines`
-//! feature (the fuzz targets build core that way) they are listed, unavailable.
+//! [`Embedded`], parsed once from a runtime id, to reach them. Each engine is compiled in
+//! by its own Cargo feature (`wasmtime`, `wasmer`, `wasmi`, `wasm3`; `engines` is all of
+//! them); an engine whose feature is off is listed, unavailable, saying so ([`Feature`]).
+//! The fuzz targets build with none.
 //!
 //! Adding a configuration of an engine: a [`Preset`] in its folder's registration. Adding
 //! an engine: a folder like `wasmi/` whose `ENGINE` registers it, its name in `engines!`
-//! below, and its crate in the `engines` feature (core/engines/Cargo.toml).
+//! below, and its Cargo feature (core/engines/Cargo.toml: the feature, turning on
+//! `embedded` and its crates, and its name in `engines`).
 //! `trivial/` (compiled in this crate's tests only) is the whole of such an engine.
 
 mod code;
 mod engine;
-#[cfg(feature = "engines")]
+// Helpers some engines share: a build with only some of the engines may leave one unused.
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 mod invoke;
-#[cfg(feature = "engines")]
+#[cfg(any(feature = "wasmi", feature = "wasm3"))]
 mod wasi_ctx;
 
 pub use self::code::EngineCode;
-pub use self::engine::{EmbeddedEngine, Preset, Registration};
-/// Why an embedded runtime is unavailable in a build without the `engines` feature (the
-/// fuzz targets').
-pub const NO_ENGINES: &str =
-    "this build of wasmeter-core has no embedded engines (feature `engines`)";
+pub use self::engine::{EmbeddedEngine, Feature, Preset, Registration};
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
 use super::{Failure, Job};
 use crate::runtime::settings::EngineSettings;
 use std::sync::{Arc, LazyLock};
@@ -109,7 +110,7 @@ impl Embedded {
 /// it (`runner::instructions::REGION`). The timing after the call also keeps the call from
 /// becoming a tail jump, which callgrind would take for leaving the function.
 /// A profiled cell's sampler starts before the clock and stops after it.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
 #[inline(never)]
 pub fn wasmeter_measured_region(execute: &mut dyn FnMut()) -> std::time::Duration {
     let sampled = crate::profile::start_here();
@@ -125,7 +126,8 @@ pub fn wasmeter_measured_region(execute: &mut dyn FnMut()) -> std::time::Duratio
 /// The end of an engine's iteration: runs `execute` on the store inside
 /// [`wasmeter_measured_region`] (the execute phase), drops the store (teardown), and
 /// records the whole iteration since `whole`. Returns what `execute` returned.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 fn execute_then_teardown<S, R>(
     it: &mut super::Iteration,
     whole: std::time::Instant,
@@ -150,11 +152,13 @@ fn execute_then_teardown<S, R>(
 
 /// The modules whose compiled artifact this process has measured: serializing copies the
 /// machine code, so it is done once per module, not once per iteration.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 #[derive(Default)]
 struct ArtifactsSeen(std::sync::Mutex<std::collections::HashSet<std::path::PathBuf>>);
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 impl ArtifactsSeen {
     /// True the first time a module is asked about.
     fn first(&self, program: &std::path::Path) -> bool {
@@ -165,7 +169,7 @@ impl ArtifactsSeen {
 }
 
 /// Reads the module a job names; a missing file is its own failure kind.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
 fn read_module(job: &Job) -> Result<Vec<u8>, Failure> {
     std::fs::read(&job.program).map_err(|e| Failure::unreadable(&job.program, e))
 }

@@ -1,6 +1,6 @@
 //! The WASI preview 1 context of the interpreters (wasmi, wasm3): wasi-common's `WasiCtx`,
 //! built the same way for both, so a guest sees the same arguments, environment,
-//! directory and output limits on either. Compiled only with the `engines` feature.
+//! directory and output limits on either. Compiled with either engine's feature.
 
 use crate::runtime::{Failure, Job};
 use std::io::Write;

@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use wasmeter_http::guest::{GuestCall, GuestReply};
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
 pub use super::pool::GuestPool;
 
 /// One way of running the gateway guest for a request.

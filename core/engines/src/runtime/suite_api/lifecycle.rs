@@ -58,7 +58,8 @@ pub trait Engine {
 
 /// Does `make` `n` times back to back and returns the time of the batch; what it made is
 /// dropped after the clock stops, so releasing it is never timed as part of making it.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub fn timed_batch<T>(
     n: u64,
     mut make: impl FnMut() -> Result<T, Failure>,
@@ -75,17 +76,20 @@ pub fn timed_batch<T>(
 
 /// The instances an engine keeps alive between [`Engine::instantiate`] and
 /// [`Engine::teardown`]: every engine batches, drops and calls them the same way.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub struct Live<T>(Vec<T>);
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 impl<T> Default for Live<T> {
     fn default() -> Live<T> {
         Live::new()
     }
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 impl<T> Live<T> {
     /// None alive.
     pub fn new() -> Live<T> {
@@ -124,7 +128,8 @@ impl<T> Live<T> {
 
 /// Makes `n` calls of the trivial export back to back and returns their time; the last
 /// answer is checked after the clock stops.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub fn timed_calls(
     n: u64,
     mut call: impl FnMut() -> Result<i32, Failure>,
@@ -140,7 +145,8 @@ pub fn timed_calls(
 }
 
 /// Checks the trivial export's answer.
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
+#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 fn check_answer(got: i32) -> Result<(), Failure> {
     if got == ANSWER {
         Ok(())

@@ -4,5 +4,5 @@
 
 pub mod gateway;
 pub mod lifecycle;
-#[cfg(feature = "engines")]
+#[cfg(feature = "embedded")]
 mod pool;

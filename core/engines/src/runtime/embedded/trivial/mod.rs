@@ -1,9 +1,10 @@
 //! A trivial embedded engine, compiled in this crate's tests only, to show (and check) what
 //! adding an engine takes: this folder, one word in `engines!` (embedded/mod.rs), and, for
-//! an engine with a crate of its own, that crate in the `engines` feature. It runs command
-//! suites on wasmi's interpreter under an id of its own and takes no part in the others.
+//! an engine with a crate of its own, its Cargo feature. It runs command suites on wasmi's
+//! interpreter under an id of its own, so it rides on wasmi's feature, and takes no part in
+//! the others.
 
-use super::{Embedded, EmbeddedEngine, Preset, Registration};
+use super::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
 use crate::profile::Method;
 use crate::suite::SuiteKind;
 
@@ -26,6 +27,13 @@ impl EmbeddedEngine for Trivial {
         "0.0.1"
     }
 
+    fn feature(&self) -> Feature {
+        Feature {
+            name: "wasmi",
+            on: cfg!(feature = "wasmi"),
+        }
+    }
+
     fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
         match kind {
             SuiteKind::Command => None,
@@ -39,7 +47,7 @@ impl EmbeddedEngine for Trivial {
         Method::EngineUnnamed("the trivial engine interprets".into())
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmi")]
     fn runtime(&self) -> Result<Box<dyn crate::runtime::Runtime>, crate::runtime::Failure> {
         Ok(Box::new(super::wasmi::Wasmi::new(
             super::wasmi::WasmiTranslation::Eager,
@@ -47,7 +55,7 @@ impl EmbeddedEngine for Trivial {
     }
 }
 
-#[cfg(all(test, feature = "engines"))]
+#[cfg(all(test, feature = "wasmi"))]
 mod tests {
     use crate::config::Config;
     use crate::runtime::registry::{applies_to, instantiate, known_runtimes};

@@ -5,26 +5,26 @@
 //! confined as on wasmi. wasm3 compiles each function lazily, on its first call: the
 //! compile phase is parsing only and the rest of compilation lands in execute, which
 //! `not_for` says of the lifecycle suite. No SIMD (0.4.7). Compiled only with the
-//! `engines` feature.
+//! `wasm3` feature.
 #![allow(unsafe_code)]
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 mod api;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 mod command;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 mod ffi;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 pub mod gateway;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 mod wasi;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 pub use api::{Ended, Loaded, Parsed, cap_pages, unknown_import, validate};
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasm3")]
 pub use command::Wasm3;
 
-use super::{Embedded, EmbeddedEngine, Preset, Registration};
+use super::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
 use crate::profile::Method;
 use crate::suite::SuiteKind;
 
@@ -45,6 +45,13 @@ pub const ENGINE: Registration = Registration {
 impl EmbeddedEngine for Wasm3Engine {
     fn version(&self) -> &'static str {
         env!("WASMETER_WASM3_VERSION")
+    }
+
+    fn feature(&self) -> Feature {
+        Feature {
+            name: "wasm3",
+            on: cfg!(feature = "wasm3"),
+        }
     }
 
     fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
@@ -74,12 +81,12 @@ impl EmbeddedEngine for Wasm3Engine {
         ))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasm3")]
     fn runtime(&self) -> Result<Box<dyn crate::runtime::Runtime>, crate::runtime::Failure> {
         Ok(Box::new(Wasm3::new()?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasm3")]
     fn gateway(
         &self,
         spec: &crate::runtime::suite_api::gateway::GatewaySpec,

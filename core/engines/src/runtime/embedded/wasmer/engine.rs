@@ -3,10 +3,10 @@
 
 use super::{WASMER_SETTINGS, WasmerCompiler};
 use crate::profile::Method;
-use crate::runtime::embedded::{Embedded, EmbeddedEngine, Preset, Registration};
-#[cfg(feature = "engines")]
+use crate::runtime::embedded::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
+#[cfg(feature = "wasmer")]
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 use crate::runtime::{Failure, Runtime};
 
 /// wasmer's registration: a preset per compiler, and its one setting.
@@ -31,6 +31,13 @@ impl EmbeddedEngine for WasmerCompiler {
         env!("WASMETER_WASMER_VERSION")
     }
 
+    fn feature(&self) -> Feature {
+        Feature {
+            name: "wasmer",
+            on: cfg!(feature = "wasmer"),
+        }
+    }
+
     fn set(&self, name: &str, value: &str) -> Result<Embedded, String> {
         WasmerCompiler::with(*self, name, value).map(Embedded::new)
     }
@@ -50,19 +57,19 @@ impl EmbeddedEngine for WasmerCompiler {
         ))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmer")]
     fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
         Ok(Box::new(super::Wasmer::new(*self)?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmer")]
     fn lifecycle(
         &self,
     ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
         Ok(Box::new(super::lifecycle::WasmerEngine::new(*self)))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmer")]
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         Ok(Box::new(super::gateway::WasmerBackend::new(
             *self,

@@ -6,16 +6,16 @@
 mod engine;
 pub use engine::ENGINE;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 mod command;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 pub mod gateway;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 pub mod lifecycle;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 pub use command::Wasmer;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 pub use command::unknown_import;
 
 /// The wasmer compilers wasmeter compares.
@@ -52,7 +52,7 @@ impl WasmerCompiler {
     }
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 impl WasmerCompiler {
     /// A wasmer engine with this compiler: the same for every suite.
     pub fn engine(self) -> wasmer::Engine {
@@ -72,7 +72,7 @@ impl WasmerCompiler {
 }
 
 /// A wasmer error as a failure.
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmer")]
 fn other(e: impl std::fmt::Display) -> crate::runtime::Failure {
     crate::runtime::Failure::Other(e.to_string())
 }

@@ -3,10 +3,10 @@
 
 use super::{WASMI_SETTINGS, WasmiTranslation};
 use crate::profile::Method;
-use crate::runtime::embedded::{Embedded, EmbeddedEngine, Preset, Registration};
-#[cfg(feature = "engines")]
+use crate::runtime::embedded::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
+#[cfg(feature = "wasmi")]
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 use crate::runtime::{Failure, Runtime};
 
 /// wasmi's registration: a preset per translation, and its one setting.
@@ -31,6 +31,13 @@ impl EmbeddedEngine for WasmiTranslation {
         env!("WASMETER_WASMI_VERSION")
     }
 
+    fn feature(&self) -> Feature {
+        Feature {
+            name: "wasmi",
+            on: cfg!(feature = "wasmi"),
+        }
+    }
+
     fn set(&self, name: &str, value: &str) -> Result<Embedded, String> {
         WasmiTranslation::with(*self, name, value).map(Embedded::new)
     }
@@ -47,19 +54,19 @@ impl EmbeddedEngine for WasmiTranslation {
         ))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmi")]
     fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
         Ok(Box::new(super::Wasmi::new(*self)?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmi")]
     fn lifecycle(
         &self,
     ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
         Ok(Box::new(super::lifecycle::WasmiEngine::new(*self)))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmi")]
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         Ok(Box::new(super::gateway::WasmiBackend::new(
             *self,

@@ -3,25 +3,25 @@
 //! lifecycle suite ([`lifecycle`]; no precompiled module format, so no load phase) and the
 //! gateway ([`gateway`]). By default Wasm is translated to wasmi's bytecode eagerly, so that
 //! translation counts in the compile phase as other engines' compilation does, not in the
-//! first call; [`WasmiTranslation::Lazy`] is the lifecycle suite's contrast. The engines
-//! are compiled only with the `engines` feature.
+//! first call; [`WasmiTranslation::Lazy`] is the lifecycle suite's contrast. The engine
+//! is compiled only with the `wasmi` feature.
 
 mod engine;
 pub use engine::ENGINE;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 mod command;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 pub mod gateway;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 pub mod lifecycle;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 pub use command::Wasmi;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 use wasmi::{CompilationMode, Config, Engine, Linker, Module, StoreLimits, StoreLimitsBuilder};
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 use wasmi_wasi::WasiCtx;
 
 /// When wasmi validates and translates a function to its bytecode.
@@ -60,14 +60,14 @@ impl WasmiTranslation {
 }
 
 /// What a store holds: the guest's WASI context and its memory cap.
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 pub struct Host {
     wasi: WasiCtx,
     limits: StoreLimits,
 }
 
 /// The engine translating as `translation` says.
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 fn engine(translation: WasmiTranslation) -> Engine {
     let mut config = Config::default();
     config.compilation_mode(match translation {
@@ -77,7 +77,7 @@ fn engine(translation: WasmiTranslation) -> Engine {
     Engine::new(&config)
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 /// A linker with WASI preview 1.
 fn linker(engine: &Engine) -> Result<Linker<Host>, String> {
     let mut linker = Linker::new(engine);
@@ -86,7 +86,7 @@ fn linker(engine: &Engine) -> Result<Linker<Host>, String> {
     Ok(linker)
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 /// A memory cap: a refused `memory.grow` traps, so the cell ends as out of memory (as on
 /// wasmtime) instead of the guest limping on with a NULL from malloc.
 fn limits(memory_limit: u64) -> StoreLimits {
@@ -96,7 +96,7 @@ fn limits(memory_limit: u64) -> StoreLimits {
         .build()
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 /// The first import outside WASI preview 1, said as wasmtime says it (wasmi's own words
 /// are "cannot find definition for import …").
 fn unknown_import(module: &Module) -> Option<String> {
@@ -112,7 +112,7 @@ fn unknown_import(module: &Module) -> Option<String> {
         })
 }
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmi")]
 /// A wasmi error as a failure.
 fn other(e: impl std::fmt::Display) -> crate::runtime::Failure {
     crate::runtime::Failure::Other(e.to_string())

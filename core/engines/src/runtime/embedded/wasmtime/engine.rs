@@ -4,10 +4,10 @@
 
 use super::{WASMTIME_SETTINGS, WasmtimeCompiler, WasmtimeVariant};
 use crate::profile::Method;
-use crate::runtime::embedded::{Embedded, EmbeddedEngine, Preset, Registration};
-#[cfg(feature = "engines")]
+use crate::runtime::embedded::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
+#[cfg(feature = "wasmtime")]
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 use crate::runtime::{Failure, Runtime};
 use crate::suite::SuiteKind;
 
@@ -58,6 +58,10 @@ impl EmbeddedEngine for WasmtimeVariant {
         env!("WASMETER_WASMTIME_VERSION")
     }
 
+    fn feature(&self) -> Feature {
+        FEATURE
+    }
+
     fn set(&self, name: &str, value: &str) -> Result<Embedded, String> {
         WasmtimeVariant::with(*self, name, value).map(Embedded::new)
     }
@@ -74,31 +78,29 @@ impl EmbeddedEngine for WasmtimeVariant {
     }
 
     fn cannot_show_code(&self, runtime: &str) -> Option<String> {
-        (!cfg!(feature = "engines")).then(|| {
-            format!("{runtime}: {}", crate::runtime::embedded::NO_ENGINES)
-        })
+        FEATURE.missing().map(|why| format!("{runtime}: {why}"))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn check(&self) -> Result<(), String> {
         ::wasmtime::Engine::new(&self.config(16))
             .map(|_| ())
             .map_err(|e| format!("{e:#}"))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
         Ok(Box::new(super::Wasmtime::new(*self)?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn lifecycle(
         &self,
     ) -> Result<Box<dyn crate::runtime::suite_api::lifecycle::Engine>, Failure> {
         Ok(Box::new(super::lifecycle::WasmtimeEngine::new(*self)?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         // Guests run on the server threads: one instance per thread is alive at most; a
         // few spare slots cost only address space.
@@ -111,7 +113,7 @@ impl EmbeddedEngine for WasmtimeVariant {
         )?))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn function_code(
         &self,
         runtime: &str,
@@ -122,6 +124,12 @@ impl EmbeddedEngine for WasmtimeVariant {
     }
 }
 
+/// wasmtime's feature, which both its engines (the command one and wasmtime-http) need.
+const FEATURE: Feature = Feature {
+    name: "wasmtime",
+    on: cfg!(feature = "wasmtime"),
+};
+
 /// wasmtime serving a `wasi:http/proxy` component per request (wasmtime-wasi-http,
 /// pooling allocator): the gateway suite's production-shaped variant.
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +138,10 @@ pub struct WasmtimeHttp;
 impl EmbeddedEngine for WasmtimeHttp {
     fn version(&self) -> &'static str {
         env!("WASMETER_WASMTIME_VERSION")
+    }
+
+    fn feature(&self) -> Feature {
+        FEATURE
     }
 
     fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
@@ -149,14 +161,14 @@ impl EmbeddedEngine for WasmtimeHttp {
         Method::Unattributed("not a command runtime".into())
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
         Err(Failure::Unavailable(
             self.not_for(SuiteKind::Command).unwrap_or_default().into(),
         ))
     }
 
-    #[cfg(feature = "engines")]
+    #[cfg(feature = "wasmtime")]
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         Ok(Box::new(super::gateway_http::WasmtimeHttpBackend::new(
             spec,

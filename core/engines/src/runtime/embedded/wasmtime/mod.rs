@@ -6,28 +6,28 @@
 mod engine;
 pub use engine::ENGINE;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub mod code;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 mod command;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 mod component;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub mod gateway;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub mod gateway_http;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 mod gateway_wasi;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 mod host;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub mod lifecycle;
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 use crate::runtime::Failure;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub use command::Wasmtime;
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 use wasmtime::{
     Config, Enabled, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig, Strategy,
 };
@@ -224,7 +224,7 @@ pub const WASMTIME_SETTINGS: crate::runtime::settings::EngineSettings = {
     }
 };
 
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 impl WasmtimeVariant {
     /// The engine configuration of this variant. `slots` sizes a pooling allocator: how
     /// many instances (with their memory, table and stack) can be alive at once.
@@ -304,7 +304,7 @@ impl WasmtimeVariant {
 /// fuel that no run reaches, so the compiled-in checks are measured and never fire. Every
 /// wasmtime store wasmeter makes comes from here (a store left at wasmtime's deadline of 0
 /// would trap at its first check).
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 pub fn store<T: 'static>(engine: &wasmtime::Engine, data: T) -> wasmtime::Store<T> {
     let mut store = wasmtime::Store::new(engine, data);
     if engine.get_epoch_interruption() {
@@ -319,7 +319,7 @@ pub fn store<T: 'static>(engine: &wasmtime::Engine, data: T) -> wasmtime::Store<
 }
 
 /// A wasmtime error as a failure, with its chain of causes.
-#[cfg(feature = "engines")]
+#[cfg(feature = "wasmtime")]
 fn other(e: impl std::fmt::Display) -> Failure {
     Failure::Other(format!("{e:#}"))
 }
