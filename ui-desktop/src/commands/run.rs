@@ -108,7 +108,10 @@ pub(crate) fn launch<K: Send + 'static>(
     let thread = std::thread::Builder::new()
         .name("wasmeter-runner".into())
         .spawn(move || {
-            let forward = std::thread::spawn(move || forward(&rx, &on_event, &cancel_seen));
+            let forward = std::thread::spawn(move || {
+                // A closed page is no reason to stop the run: it is saved either way.
+                forward(&rx, |batch| drop(on_event.send(batch)), &cancel_seen);
+            });
             // An error reaches the page as the run's last event, `stopped`.
             let _ = execute(&plan, &results, &worker, &tx, &flag);
             drop(keep);
@@ -127,7 +130,11 @@ const BATCH_GAP: Duration = Duration::from_millis(50);
 /// Sends events in batches, each with the run's view after it, until the runner drops its
 /// end. The first event after a quiet spell goes at once; while events keep coming, they
 /// are gathered until [`BATCH_GAP`] has passed since the last message.
-fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<LiveBatch>, cancel: &AtomicBool) {
+fn forward(
+    rx: &crossbeam_channel::Receiver<Event>,
+    mut send: impl FnMut(LiveBatch),
+    cancel: &AtomicBool,
+) {
     let t0 = Instant::now();
     let mut live = LiveRun::new(Duration::ZERO);
     let mut sent: Option<Instant> = None;
@@ -145,8 +152,7 @@ fn forward(rx: &crossbeam_channel::Receiver<Event>, ch: &Channel<LiveBatch>, can
             t0.elapsed(),
             cancel.load(Ordering::SeqCst),
         );
-        // A closed page is no reason to stop the run: it is saved either way.
-        let _ = ch.send(batch);
+        send(batch);
         sent = Some(Instant::now());
     }
 }
@@ -180,4 +186,52 @@ pub fn cancel_run(state: tauri::State<'_, Workbench>) -> CmdResult<bool> {
 
 fn busy() -> CommandError {
     CommandError::new("busy", "a run is already in progress; cancel it or wait")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BATCH_GAP, Event, forward};
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    /// A stream of events in bursts reaches the page whole and in order, in messages at
+    /// least `BATCH_GAP` apart (the last one, sent when the runner ends, aside).
+    #[test]
+    fn bursts_of_events_go_whole_in_order_in_messages_a_gap_apart() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let producer = std::thread::spawn(move || {
+            let t = Instant::now();
+            for done in 0..2000u32 {
+                tx.send(Event::Progress { index: 0, done }).unwrap();
+                if done % 100 == 99 {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            t.elapsed()
+        });
+        let mut got = Vec::new();
+        forward(
+            &rx,
+            |batch| got.push((Instant::now(), batch.events)),
+            &AtomicBool::new(false),
+        );
+        let took = producer.join().unwrap();
+        let done: Vec<u32> = (got.iter().flat_map(|(_, events)| events))
+            .map(|e| match e {
+                Event::Progress { done, .. } => *done,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(done, (0..2000).collect::<Vec<_>>());
+        // 20 bursts 5 ms or more apart: a message each without the gap, a gap's worth with.
+        let most = 2 + (took.as_secs_f64() / BATCH_GAP.as_secs_f64()) as usize;
+        assert!(got.len() <= most, "{} messages in {took:?}", got.len());
+        for pair in got[..got.len() - 1].windows(2) {
+            assert!(
+                pair[1].0 - pair[0].0 >= BATCH_GAP,
+                "{:?}",
+                pair[1].0 - pair[0].0
+            );
+        }
+    }
 }
