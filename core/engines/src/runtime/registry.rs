@@ -314,9 +314,7 @@ mod tests {
         };
         assert_eq!(
             off.missing().as_deref(),
-            Some(
-                "this build of wasmeter has no embedded wasm3 (Cargo feature `wasm3` of wasmeter-engines)"
-            )
+            Some("this build of wasmeter has no embedded wasm3 (Cargo feature `wasm3`)")
         );
         assert_eq!(Feature { on: true, ..off }.missing(), None);
     }

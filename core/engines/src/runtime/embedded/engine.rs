@@ -111,8 +111,9 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
     }
 }
 
-/// The Cargo feature of `wasmeter-engines` that compiles an engine in (`wasmi`; `engines`
-/// turns on all of them), and whether this build has it: a build may carry any engines
+/// The Cargo feature that compiles an engine in (`wasmi`, of the same name in
+/// `wasmeter-engines`, `wasmeter-core` and the `wasmeter` CLI; `engines` turns on all of
+/// them), and whether this build has it: a build may carry any engines
 /// alone, and lists the others' runtimes as unavailable rather than not at all, so a run
 /// or a saved run naming them says why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +129,7 @@ impl Feature {
     pub fn missing(&self) -> Option<String> {
         (!self.on).then(|| {
             format!(
-                "this build of wasmeter has no embedded {} (Cargo feature `{}` of wasmeter-engines)",
+                "this build of wasmeter has no embedded {} (Cargo feature `{}`)",
                 self.name, self.name
             )
         })
