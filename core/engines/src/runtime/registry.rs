@@ -293,6 +293,7 @@ pub fn instantiate(info: &RuntimeInfo) -> Result<Box<dyn Runtime>, Failure> {
 
 #[cfg(test)]
 mod tests {
+    use crate::profile::code::Compiler as _;
     use crate::runtime::embedded::{Feature, presets};
 
     /// An engine's runtimes are unavailable exactly when this build lacks its Cargo feature,
@@ -306,6 +307,12 @@ mod tests {
             if !e.feature().on {
                 let why = e.runtime().err().map(|f| f.to_string()).unwrap_or_default();
                 assert!(why.contains(e.feature().name), "{}: {why}", p.id);
+                // The hot-code view says so too, where the engine has no reason of its own.
+                if e.cannot_show_code(p.id).is_none() {
+                    let code = crate::runtime::embedded::EngineCode.cannot_show(p.id);
+                    let missing = e.feature().missing().map(|why| format!("{}: {why}", p.id));
+                    assert_eq!(code, missing, "{}", p.id);
+                }
             }
         }
         let off = Feature {

@@ -13,7 +13,10 @@ pub struct EngineCode;
 impl Compiler for EngineCode {
     fn cannot_show(&self, runtime: &str) -> Option<String> {
         match Embedded::parse(runtime) {
-            Some(engine) => engine.cannot_show_code(runtime),
+            // The engine's own reason first; then a build without its feature.
+            Some(engine) => engine
+                .cannot_show_code(runtime)
+                .or_else(|| (engine.feature().missing()).map(|why| format!("{runtime}: {why}"))),
             None => Some(format!(
                 "{runtime}: only the embedded wasmtime variants show the machine code they compile (a CLI runtime or a native build is another program)"
             )),
@@ -27,8 +30,8 @@ impl Compiler for EngineCode {
         function: &str,
     ) -> Result<CompiledFunction, String> {
         match Embedded::parse(runtime) {
-            Some(engine) => engine.function_code(runtime, module, function),
-            None => Err(self.cannot_show(runtime).unwrap_or_default()),
+            Some(engine) if engine.feature().on => engine.function_code(runtime, module, function),
+            _ => Err(self.cannot_show(runtime).unwrap_or_default()),
         }
     }
 }

@@ -104,10 +104,7 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
         function: &str,
     ) -> Result<CompiledFunction, String> {
         let _ = (module, function);
-        Err(self.feature().missing().map_or_else(
-            || self.cannot_show_code(runtime).unwrap_or_default(),
-            |why| format!("{runtime}: {why}"),
-        ))
+        Err(self.cannot_show_code(runtime).unwrap_or_default())
     }
 }
 

@@ -59,7 +59,6 @@ pub trait Engine {
 /// Does `make` `n` times back to back and returns the time of the batch; what it made is
 /// dropped after the clock stops, so releasing it is never timed as part of making it.
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub fn timed_batch<T>(
     n: u64,
     mut make: impl FnMut() -> Result<T, Failure>,
@@ -77,11 +76,9 @@ pub fn timed_batch<T>(
 /// The instances an engine keeps alive between [`Engine::instantiate`] and
 /// [`Engine::teardown`]: every engine batches, drops and calls them the same way.
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub struct Live<T>(Vec<T>);
 
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 impl<T> Default for Live<T> {
     fn default() -> Live<T> {
         Live::new()
@@ -89,7 +86,6 @@ impl<T> Default for Live<T> {
 }
 
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 impl<T> Live<T> {
     /// None alive.
     pub fn new() -> Live<T> {
@@ -129,7 +125,6 @@ impl<T> Live<T> {
 /// Makes `n` calls of the trivial export back to back and returns their time; the last
 /// answer is checked after the clock stops.
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 pub fn timed_calls(
     n: u64,
     mut call: impl FnMut() -> Result<i32, Failure>,
@@ -146,7 +141,6 @@ pub fn timed_calls(
 
 /// Checks the trivial export's answer.
 #[cfg(feature = "embedded")]
-#[cfg_attr(not(feature = "engines"), allow(dead_code))]
 fn check_answer(got: i32) -> Result<(), Failure> {
     if got == ANSWER {
         Ok(())
