@@ -390,14 +390,16 @@ pub struct RunArgs {
     /// suites and --measure instructions always run so).
     #[arg(long, value_name = "MODE", requires = "pair")]
     pub pair_mode: Option<String>,
-    /// Keep adding rounds to the cells whose 95 % interval is wider than ±PCT percent
-    /// (with `--pair`: the arms' paired interval) until all meet it, the budget is spent
-    /// or a cell has 50 invocations; the run then says which did not and why.
-    #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
-    pub precision: Option<f64>,
-    /// With `--precision`: how long the whole run may take, e.g. 90s, 10m, 1h30m (planned
-    /// rounds included; the first round always runs).
-    #[arg(long, value_name = "DURATION", requires = "precision")]
+    /// Add rounds to the cells whose 95 % interval is wider than ±PCT percent (with
+    /// `--pair`: the arms' paired interval) until all meet it, the budget is spent or a cell
+    /// has 50 invocations; the run then says which did not and why. A command suite's run
+    /// whose rounds are left to wasmeter aims at ±3 % within 10 minutes by default; `off`
+    /// runs the planned rounds and no more.
+    #[arg(long, value_name = "PCT|off", allow_negative_numbers = true)]
+    pub precision: Option<String>,
+    /// How long the run may take while it adds rounds for its precision, e.g. 90s, 10m,
+    /// 1h30m (the planned rounds always run; none is added once it is spent).
+    #[arg(long, value_name = "DURATION")]
     pub budget: Option<String>,
     /// Sweep an engine setting, `ENGINE.NAME=V1,V2` (repeatable): every combination runs as
     /// a runtime of its own, `wasmtime[allocator=pooling,cow=off]`, in place of the engine

@@ -79,11 +79,18 @@ var WASMETER_FORMAT = (function () {
   }
   // The noise of a figure: half the width of its 95 % interval, percent ("±1.4 %").
   function formatHalfwidth(p) { return finite(p) ? '±' + p.toFixed(1) + ' %' : MISSING; }
-  // A diff row's ratio with its interval and noise ("1.034 [1.012, 1.057] ±2.2 %").
+  // A confidence level as core prints it ("95 %", "96.9 %").
+  function levelPct(l) {
+    var pct = l * 100;
+    return Math.abs(pct - Math.round(pct)) < 0.05 ? fixed(pct, 0) + ' %' : fixed(pct, 1) + ' %';
+  }
+  // A diff row's ratio with its interval and noise ("1.034 [1.012, 1.057] ±2.2 %"), and the
+  // interval's level when it is not 95 % (" at 96.9 %").
   function formatRatioText(r) {
     if (!finite(r.ratio)) return MISSING;
     if (finite(r.ci_low) && finite(r.ci_high) && finite(r.halfwidth_pct)) {
-      return fixed(r.ratio, 3) + ' [' + fixed(r.ci_low, 3) + ', ' + fixed(r.ci_high, 3) + '] ±' + fixed(r.halfwidth_pct, 1) + ' %';
+      var level = finite(r.level) && Math.abs(r.level - 0.95) >= 0.0005 ? ' at ' + levelPct(r.level) : '';
+      return fixed(r.ratio, 3) + ' [' + fixed(r.ci_low, 3) + ', ' + fixed(r.ci_high, 3) + '] ±' + fixed(r.halfwidth_pct, 1) + ' %' + level;
     }
     return fixed(r.ratio, 3) + ' (no interval)';
   }

@@ -97,6 +97,17 @@ pub fn render(d: &Diff) -> String {
     for w in &d.warnings {
         out.push_str(&format!("warning: {w}\n"));
     }
+    for k in &d.dropped {
+        let phase = if k.phase.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", k.phase)
+        };
+        out.push_str(&format!(
+            "no row: {} × {}{phase}: {}\n",
+            k.runtime, k.test, k.why
+        ));
+    }
     out.push_str(&format!(
         "{} → {}: {}\n{}\n",
         d.a,

@@ -38,11 +38,17 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             let each = with_natives(&modules, &run, &args.native).map_err(InputError)?;
             let (stage, suite) = ModuleStaging::stage(&ctx.results, &each).map_err(InputError)?;
             staging = Some(stage);
-            RunRequest::from_choices(
-                suite.clone(),
-                choices_from_args(&suite, &args)?,
-                ctx.config()?,
-            )
+            let mut choices = choices_from_args(&suite, &args)?;
+            // A native build given is there to be compared with: its runtime runs whatever
+            // --runtimes named, and says so.
+            if !args.native.is_empty()
+                && !choices.runtimes.is_empty()
+                && !choices.runtimes.iter().any(|r| r == "native" || r == "all")
+            {
+                eprintln!("wasmeter: note: --native adds the native runtime to --runtimes");
+                choices.runtimes.insert(0, "native".into());
+            }
+            RunRequest::from_choices(suite.clone(), choices, ctx.config()?)
         }
         None if args.plan.is_some() => request_from_plan(ctx, &cat, &args)?,
         None => request_from_args(ctx, &cat, &args)?,
@@ -69,6 +75,19 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
         // What the run will do and how long it should take, before it starts.
         let fingerprint = wasmeter_core::machine::Machine::detect().fingerprint;
         let scope = wasmeter_core::runner::scope(&plan, &ctx.results, &fingerprint);
+        // A budget given that the planned rounds alone outlast adds nothing: said before
+        // anything runs (the default budget just adds no round then, and says so after).
+        let given = args.budget.as_ref().and(plan.settings.precision);
+        if let (Some(est), Some(b)) = (scope.estimate_secs, given.and_then(|p| p.budget_secs))
+            && est > b as f64
+        {
+            return Err(InputError(format!(
+                "--budget {}: the planned rounds alone take about {} s (from earlier runs on this machine), so no round could be added; give a longer budget or fewer --invocations",
+                args.budget.as_deref().unwrap_or_default(),
+                est.round()
+            ))
+            .into());
+        }
         eprintln!("wasmeter: {}", scope.describe());
     }
     let (outcome, run) = execute_plan(ctx, &plan, resuming.as_deref())?;
@@ -114,6 +133,10 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             for (rt, test, why) in &short {
                 eprintln!("wasmeter:   {rt} × {test}: {why}");
             }
+            eprintln!(
+                "wasmeter: where their noise lies, and what the host adds: wasmeter show {} --noise",
+                run.meta.id
+            );
         }
     }
     Ok(
@@ -229,11 +252,37 @@ fn request_from_args(ctx: &Ctx, cat: &SuiteCatalog, args: &RunArgs) -> Result<Ru
 /// What the user chose on the command line; a flag not given is `None` (core decides).
 /// `--precision PCT [--budget DURATION]`, checked: a percentage over 0 and at most 100, a
 /// duration such as 90s, 10m or 1h30m (a bare number is seconds).
-fn precision(args: &RunArgs) -> Result<Option<Precision>> {
-    args.precision
-        .map(|pct| Precision::parse(pct, args.budget.as_deref()).map_err(InputError))
-        .transpose()
-        .map_err(Into::into)
+/// `--precision PCT|off` and `--budget`: the precision asked for (`None`: core's default),
+/// and whether none is wanted at all. A budget alone applies to the default precision.
+fn precision(args: &RunArgs) -> Result<(Option<Precision>, bool)> {
+    let budget = args.budget.as_deref();
+    match args.precision.as_deref().map(str::trim) {
+        Some("off") if budget.is_some() => Err(InputError(
+            "--budget bounds the rounds a precision adds; --precision off adds none".into(),
+        )
+        .into()),
+        Some("off") => Ok((None, true)),
+        Some(text) => {
+            let pct: f64 = text.parse().map_err(|_| {
+                InputError(format!(
+                    "--precision takes a percentage or off, not '{text}'"
+                ))
+            })?;
+            Ok((
+                Some(Precision::parse(pct, budget).map_err(InputError)?),
+                false,
+            ))
+        }
+        None => Ok((
+            budget
+                .map(|_| {
+                    Precision::parse(wasmeter_core::runner::DEFAULT_PRECISION.pct, budget)
+                        .map_err(InputError)
+                })
+                .transpose()?,
+            false,
+        )),
+    }
 }
 
 fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
@@ -290,7 +339,8 @@ fn choices_from_args(suite: &Suite, args: &RunArgs) -> Result<RunChoices> {
         baseline: args.baseline.clone(),
         skip_missing: args.skip_missing,
         http,
-        precision: precision(args)?,
+        precision: precision(args)?.0,
+        precision_off: precision(args)?.1,
         settings: args.settings.clone(),
         yes: args.yes,
         profile: args.profile,

@@ -274,11 +274,8 @@ fn run_cells(
             status = RunStatus::Cancelled;
             break;
         }
-        // The budget bounds the whole run, planned rounds included; only the first round
-        // runs whatever it costs (a cell without one has nothing to show).
-        if invocation >= 1 && super::precision::over_budget(plan, started) {
-            break;
-        }
+        // The planned rounds always run: the budget bounds the rounds a precision adds
+        // (`next_round` starts none once it is spent), so no cell is left partial by it.
         // Alternating groups: the other arms' invocations run in this worker too (unless
         // one ended before a resume or its cell failed), and are skipped when their turn
         // comes.

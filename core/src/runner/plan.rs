@@ -222,12 +222,18 @@ impl Plan {
                     .join(", "),
             });
         }
-        // The empty module of a run of modules is there for CLI runtimes' start-up: with a
-        // CLI runtime it is run whichever tests were chosen, without one it is left out.
+        // The empty module of a run of modules is there for start-up: CLI runtimes' whole
+        // processes less it, and a native build's process less its empty program when an
+        // embedded engine's execute phase (timed alone) is to be relative to it. With such
+        // a runtime it is run whichever tests were chosen, without one it is left out.
         let startup = (req.suite.modules_only())
             .then(|| req.suite.tests.iter().find(|t| t.name == STARTUP_TEST))
             .flatten();
-        let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli);
+        let native_startup = startup.is_some_and(|s| {
+            matches!(s.guest().map(|g| &g.build), Some(crate::suite::Build::Module(run)) if run.native.is_some())
+        }) && runtimes.iter().any(|r| r.kind == RuntimeKind::Native)
+            && runtimes.iter().any(|r| r.kind == RuntimeKind::Embedded);
+        let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli) || native_startup;
         let mut tests = if req.tests.is_empty() {
             req.suite.tests.clone()
         } else {

@@ -118,6 +118,16 @@ pub fn cell_applicability(info: &RuntimeInfo, test: &TestCase) -> Result<(), Str
         .map_or(Ok(()), Err)
 }
 
+/// The precision a default run of a command suite aims at: each cell's interval within
+/// ±3 %, rounds added by Stein's rule to the cells whose planned rounds' spread needs them,
+/// while the run is within 10 minutes (the planned rounds always run). A quiet host adds
+/// few rounds; a noisy one spends the budget where the noise is and names the cells that
+/// still miss (docs/statistics.md §1).
+pub const DEFAULT_PRECISION: crate::store::Precision = crate::store::Precision {
+    pct: 3.0,
+    budget_secs: Some(600),
+};
+
 /// What a run of a suite does where the user says nothing: what front ends show before
 /// anything is changed (the desktop page gets it from its `list_suites` command).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,6 +135,15 @@ pub fn cell_applicability(info: &RuntimeInfo, test: &TestCase) -> Result<(), Str
 pub struct RunDefaults {
     /// Invocations, warm-up and runs of the suite's kind ([`Repetition::default_for`]).
     pub repetition: Repetition,
+    /// The precision a run of the suite aims at when its rounds are left to core (neither
+    /// `--invocations` nor `--pair` nor a precision of its own, measured by time, rounds
+    /// interleaved): [`DEFAULT_PRECISION`] for a command suite, none for the others.
+    pub precision: Option<crate::store::Precision>,
+    /// Invocations (rounds) of a run with `--pair`: for a command suite
+    /// [`crate::analysis::DEFAULT_PAIR_ROUNDS`], enough for a signed-rank verdict over a
+    /// family of many rows and for an interval no single wild round sets; the kind's own
+    /// otherwise.
+    pub pair_invocations: u32,
     /// Order of the cells' invocations.
     pub order: RunOrder,
     /// Per-iteration timeout, seconds ([`resolve_timeout`] with nothing explicit).
@@ -151,6 +170,12 @@ impl RunDefaults {
         let (timeout_secs, timeout_source) = resolve_timeout(None, suite);
         RunDefaults {
             repetition: Repetition::default_for(suite.kind),
+            precision: (suite.kind == SuiteKind::Command).then_some(DEFAULT_PRECISION),
+            pair_invocations: if suite.kind == SuiteKind::Command {
+                crate::analysis::DEFAULT_PAIR_ROUNDS
+            } else {
+                Repetition::default_for(suite.kind).invocations
+            },
             order: RunOrder::Interleaved,
             timeout_secs,
             timeout_source,
@@ -230,9 +255,14 @@ pub struct RunChoices {
     /// command suites measured by time, else processes side by side).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair_mode: Option<crate::store::PairMode>,
-    /// Add rounds until every cell's interval is this narrow, within a budget.
+    /// Add rounds until every cell's interval is this narrow, within a budget. Not set:
+    /// core's default ([`RunDefaults::precision`]) where the rounds are left to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<crate::store::Precision>,
+    /// Aim at no precision, not even core's default (`--precision off`): the planned
+    /// rounds and no more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub precision_off: bool,
     /// Engine settings to sweep, `ENGINE.NAME=V1,V2` each (`--set`): every combination
     /// runs as a runtime of its own, `wasmtime[allocator=pooling,cow=off]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -244,6 +274,25 @@ pub struct RunChoices {
     /// second (`--profile[=HZ]`; [`crate::profile::DEFAULT_HZ`] when asked without a rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<u32>,
+}
+
+impl RunChoices {
+    /// The precision a run of these choices aims at: the one asked for; none with
+    /// `precision_off`; else the suite's default ([`RunDefaults::precision`]) where the
+    /// rounds are core's to choose (no `--invocations`, no `--pair`, measured by time,
+    /// interleaved). Front ends show it from here, so they keep no rule of their own.
+    pub fn precision_in(&self, d: &RunDefaults) -> Option<crate::store::Precision> {
+        if self.precision_off {
+            return None;
+        }
+        self.precision.or_else(|| {
+            let left_to_core = self.invocations.is_none()
+                && self.pair.is_none()
+                && self.measure.unwrap_or_default() == Measure::Time
+                && self.order.unwrap_or(d.order) == RunOrder::Interleaved;
+            d.precision.filter(|_| left_to_core)
+        })
+    }
 }
 
 impl RunRequest {
@@ -259,12 +308,17 @@ impl RunRequest {
     pub fn from_choices(suite: Suite, c: RunChoices, config: Config) -> RunRequest {
         let d = RunDefaults::for_suite(&suite);
         let (timeout, _) = resolve_timeout(c.timeout_secs, &suite);
+        let precision = c.precision_in(&d);
         RunRequest {
             tests: c.tests,
             runtimes: c.runtimes,
             warmup: c.warmup.unwrap_or(d.repetition.warmup),
             runs: c.runs.unwrap_or(d.repetition.runs),
-            invocations: c.invocations.unwrap_or(d.repetition.invocations),
+            invocations: c.invocations.unwrap_or(if c.pair.is_some() {
+                d.pair_invocations
+            } else {
+                d.repetition.invocations
+            }),
             order: c.order.unwrap_or(d.order),
             seed: c.seed,
             measure: c.measure.unwrap_or_default(),
@@ -285,9 +339,9 @@ impl RunRequest {
             skip_missing: c.skip_missing,
             http: if suite.kind.is_http() { c.http } else { None },
             plan_hash: None,
+            precision,
             pair: c.pair,
             pair_mode: c.pair_mode,
-            precision: c.precision,
             settings: c.settings,
             yes: c.yes,
             profile: c.profile,

@@ -28,11 +28,12 @@ fn width_of(index: &Index, rt: &str, test: &str) -> (Option<f64>, u32) {
     (width, invocations)
 }
 
-/// Half the paired interval of two arms' cells, percent.
-fn paired_width(ia: &Index, a: (&str, &str), ib: &Index, b: (&str, &str)) -> Option<f64> {
-    let (ga, _, _) = ia.primary(a.0, a.1)?;
-    let (gb, _, _) = ib.primary(b.0, b.1)?;
-    paired_estimate(&ga, &gb).map(|(e, _)| e.halfwidth_pct())
+/// Half the paired interval of two arms' cells, percent: Stein's, over the first stage of
+/// `n0` planned rounds, as their diff reports it.
+fn paired_width(index: &Index, a: (&str, &str), b: (&str, &str), n0: usize) -> Option<f64> {
+    let (ga, _, _) = index.primary(a.0, a.1)?;
+    let (gb, _, _) = index.primary(b.0, b.1)?;
+    paired_estimate(&ga, &gb, Some(n0)).map(|(e, _)| e.halfwidth_pct())
 }
 
 /// An arm's width: the widest of its paired intervals against the other arms of its group
@@ -158,20 +159,55 @@ pub fn next_round(
 }
 
 /// Why a cell did not reach the precision, for the run's closing words: `None` when it did.
-fn shortfall(width: Option<f64>, invocations: u32, failed: bool, p: Precision) -> Option<String> {
+/// `spent`: the run's budget ran out (a run without one never says so); `need`: the
+/// invocations Stein's rule asked of it and the spread between its processes that asked
+/// for them, percent.
+fn shortfall(
+    width: Option<f64>,
+    invocations: u32,
+    failed: bool,
+    p: Precision,
+    spent: bool,
+    need: Option<(u32, f64)>,
+) -> Option<String> {
     if failed {
         return Some("failed".into());
     }
+    let why = if invocations >= Precision::MAX_INVOCATIONS {
+        "the cap"
+    } else if spent {
+        "budget spent"
+    } else {
+        "the run ended before the rounds it needed"
+    };
+    let need = need
+        .filter(|(n, _)| *n > invocations)
+        .map(|(n, sd)| format!("; its spread between processes, {sd:.1} %, needs {n}"))
+        .unwrap_or_default();
     match width {
         Some(w) if w <= p.pct => None,
-        Some(w) if invocations >= Precision::MAX_INVOCATIONS => Some(format!(
-            "±{w:.1} % after {invocations} invocations (the cap)"
-        )),
         Some(w) => Some(format!(
-            "±{w:.1} % after {invocations} invocations (budget spent)"
+            "±{w:.1} % after {invocations} invocations ({why}{need})"
         )),
         None => Some(format!("no interval ({invocations} invocation(s))")),
     }
+}
+
+/// What Stein's rule asked of a cell alone: the invocations, and the spread of its first
+/// stage's units (percent) they came from.
+fn own_need(index: &Index, rt: &str, test: &str, n0: u32, pct: f64) -> Option<(u32, f64)> {
+    let (g, _, _) = index.primary(rt, test)?;
+    let first: Vec<f64> = g
+        .log_units()?
+        .into_iter()
+        .filter(|(id, _)| *id < n0)
+        .map(|(_, u)| u)
+        .collect();
+    let n = stein_needed(&first, pct)?;
+    let mean = first.iter().sum::<f64>() / first.len() as f64;
+    let sd =
+        (first.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / (first.len() - 1) as f64).sqrt();
+    Some((n, sd * 100.0))
 }
 
 /// The cells of a saved run that aimed at a precision and did not reach it, as
@@ -180,6 +216,12 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
     let Some(p) = run.meta.settings.precision else {
         return Vec::new();
     };
+    let n0 = run.meta.settings.invocations as usize;
+    let spent = p.budget_secs.is_some_and(|b| {
+        run.meta
+            .finished_unix
+            .is_some_and(|end| end - run.meta.started_unix >= b as f64 * 0.98)
+    });
     // One index of the whole run: each cell a lookup, not a scan of its rows; its
     // intervals are Stein's, as every report of the run gives them.
     let index = Index::of_run(run);
@@ -216,13 +258,18 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
         for r in &run.meta.runtimes {
             let (rt, test) = (r.id.as_str(), t.name.as_str());
             let (own, invocations) = width_of(&index, rt, test);
+            let paired = others(rt, test);
             let width = arm_width(
                 own,
-                others(rt, test)
+                paired
                     .iter()
-                    .map(|(r, x)| paired_width(&index, (rt, test), &index, (r, x))),
+                    .map(|(r, x)| paired_width(&index, (rt, test), (r, x), n0)),
             );
-            if let Some(why) = shortfall(width, invocations, failed(rt, test), p) {
+            let need = paired
+                .is_empty()
+                .then(|| own_need(&index, rt, test, n0 as u32, p.pct))
+                .flatten();
+            if let Some(why) = shortfall(width, invocations, failed(rt, test), p, spent, need) {
                 out.push((rt.to_string(), test.to_string(), why));
             }
         }
@@ -272,6 +319,141 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// One side of a `--precision` run's cell, as the rule makes it: a first stage of `n0`
+    /// units around `mean` (sd `sd`), then the rounds Stein asks for ±`pct`.
+    fn staged(rng: &mut Rng, n0: usize, mean: f64, sd: f64, pct: f64) -> Vec<f64> {
+        let mut units: Vec<f64> = (0..n0).map(|_| mean + sd * rng.normal()).collect();
+        let n = stein_needed(&units, pct).unwrap() as usize;
+        units.extend((n0..n).map(|_| mean + sd * rng.normal()));
+        units
+    }
+
+    /// Groups of one value per invocation, carrying the first stage.
+    fn groups<'a>(values: &'a [f64], index: &'a [usize], ids: &'a [u32], n0: usize) -> Groups<'a> {
+        Groups {
+            values,
+            starts: &index[..values.len()],
+            ids: &ids[..values.len()],
+            first_stage: n0,
+        }
+    }
+
+    /// The diff of two `--precision` runs, through the rule's and the diff's own code
+    /// ([`stein_needed`] on each side, then [`ratio_estimate`] of groups that carry their
+    /// first stage): 4,000 seeded A/A pairs a line, first stages of 3 and 6, spreads of 1
+    /// and 3 % against aims of ±1 and ±2 %. Every line must cover 94–97 % (Welch's degrees
+    /// of freedom over Stein's variances covered 90–93 %).
+    #[test]
+    fn a_diff_of_two_precision_runs_covers_95_percent() {
+        let mut rng = Rng::new(59);
+        let index: Vec<usize> = (0..64).collect();
+        let ids: Vec<u32> = (0..64).collect();
+        for n0 in [3usize, 6] {
+            for (sd, pct) in [(0.03, 2.0), (0.03, 1.0), (0.01, 1.0)] {
+                let trials = 4000;
+                let mut covered = 0;
+                for _ in 0..trials {
+                    let a: Vec<f64> = staged(&mut rng, n0, 0.0, sd, pct)
+                        .iter()
+                        .map(|u| u.exp())
+                        .collect();
+                    let b: Vec<f64> = staged(&mut rng, n0, 0.0, sd, pct)
+                        .iter()
+                        .map(|u| u.exp())
+                        .collect();
+                    let e = crate::analysis::ratio_estimate(
+                        &groups(&a, &index, &ids, n0),
+                        &groups(&b, &index, &ids, n0),
+                        None,
+                    )
+                    .unwrap();
+                    covered += usize::from(e.low <= 1.0 && 1.0 <= e.high);
+                }
+                let share = covered as f64 / trials as f64;
+                assert!(
+                    (0.94..=0.97).contains(&share),
+                    "n0 {n0}, sd {sd}, ±{pct} %: {share}"
+                );
+            }
+        }
+    }
+
+    /// `--pair` with `--precision`, through the rule and the diff's own code: each round a
+    /// shared factor (the machine, sd 10 %, which pairing cancels) and each arm its own
+    /// noise; [`stein_needed`] on the first stage's differences, then [`paired_estimate`]
+    /// with that first stage. 4,000 seeded A/A pairs a line, first stages of 3 and 6: every
+    /// line 94–97 % (the signed-rank interval reported over Stein's rounds covered 92–93 %).
+    #[test]
+    fn a_paired_precision_diff_covers_95_percent() {
+        let mut rng = Rng::new(61);
+        let index: Vec<usize> = (0..64).collect();
+        let ids: Vec<u32> = (0..64).collect();
+        for n0 in [3usize, 6] {
+            for (sd, pct) in [(0.03, 2.0), (0.03, 1.0), (0.01, 1.0)] {
+                let trials = 4000;
+                let mut covered = 0;
+                for _ in 0..trials {
+                    let shared: Vec<f64> = (0..n0).map(|_| 0.1 * rng.normal()).collect();
+                    let mut a: Vec<f64> = shared.iter().map(|r| r + sd * rng.normal()).collect();
+                    let mut b: Vec<f64> = shared.iter().map(|r| r + sd * rng.normal()).collect();
+                    let first: Vec<f64> = a.iter().zip(&b).map(|(x, y)| y - x).collect();
+                    let n = stein_needed(&first, pct).unwrap() as usize;
+                    for _ in n0..n {
+                        let r = 0.1 * rng.normal();
+                        a.push(r + sd * rng.normal());
+                        b.push(r + sd * rng.normal());
+                    }
+                    let (a, b): (Vec<f64>, Vec<f64>) = (
+                        a.iter().map(|u| u.exp()).collect(),
+                        b.iter().map(|u| u.exp()).collect(),
+                    );
+                    let (e, rounds) = paired_estimate(
+                        &groups(&a, &index, &ids, n0),
+                        &groups(&b, &index, &ids, n0),
+                        Some(n0),
+                    )
+                    .unwrap();
+                    assert_eq!(rounds, n);
+                    covered += usize::from(e.low <= 1.0 && 1.0 <= e.high);
+                }
+                let share = covered as f64 / trials as f64;
+                assert!(
+                    (0.94..=0.97).contains(&share),
+                    "n0 {n0}, sd {sd}, ±{pct} %: {share}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn budget_spent_only_when_a_budget_was_spent() {
+        let p = Precision {
+            pct: 3.0,
+            budget_secs: None,
+        };
+        let why = shortfall(Some(5.0), 12, false, p, false, None).unwrap();
+        assert_eq!(
+            why,
+            "±5.0 % after 12 invocations (the run ended before the rounds it needed)"
+        );
+        assert!(
+            shortfall(Some(5.0), 12, false, p, true, None)
+                .unwrap()
+                .ends_with("(budget spent)")
+        );
+        let cap = Precision::MAX_INVOCATIONS;
+        assert!(
+            shortfall(Some(5.0), cap, false, p, true, None)
+                .unwrap()
+                .ends_with("(the cap)")
+        );
+        assert_eq!(shortfall(Some(2.0), 12, false, p, false, None), None);
+        assert_eq!(
+            shortfall(Some(5.0), 12, false, p, true, Some((23, 6.14))).unwrap(),
+            "±5.0 % after 12 invocations (budget spent; its spread between processes, 6.1 %, needs 23)"
+        );
     }
 
     #[test]

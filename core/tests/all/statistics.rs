@@ -941,3 +941,138 @@ fn busy_rounds_count_for_arms_that_alternated_in_one_worker_only() {
     let d = compare_runtimes(&run, "x", "z", &opts).unwrap();
     assert!(d.rows.iter().all(|r| r.verdict == Verdict::NotComparable));
 }
+
+/// Issue 59's target at the defaults: a paired run of `--pair`'s default rounds, 20 tests,
+/// one of them planted +10 %, rounds drifting 10 % and processes 3 % apart (a paired spread
+/// of 4.2 % a round). The planted row is held "slower" in at least 9 of 10 trials; same
+/// code has a held change in at most 1 of 20; and no row whose interval lies beyond the
+/// threshold is ever "no change".
+#[test]
+fn at_the_default_rounds_one_planted_row_of_20_is_found_and_same_code_is_not() {
+    use wasmeter_core::analysis::DEFAULT_PAIR_ROUNDS;
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let beyond = |r: &wasmeter_core::analysis::DiffRow| {
+        r.ci_low.is_some_and(|l| l > 1.02) || r.ci_high.is_some_and(|h| h < 0.98)
+    };
+    let mut found = 0;
+    for trial in 0..10 {
+        let run = rounds_run(
+            &format!("p{trial}"),
+            &["x", "y"],
+            &tests,
+            DEFAULT_PAIR_ROUNDS,
+            (0.10, 0.03),
+            5900 + trial,
+            &|rt, t| if rt == "y" && t == "t00" { 1.10e6 } else { 1e6 },
+        );
+        let d = compare_runtimes(&run, "x", "y", &DiffOptions::default()).unwrap();
+        assert_eq!(d.family(), TESTS);
+        found += usize::from(d.rows[0].verdict == Verdict::Slower);
+        for r in &d.rows {
+            assert!(
+                !(beyond(r) && r.verdict == Verdict::NoChange),
+                "an interval beyond ±2 % called no change: {r:?}"
+            );
+            assert!(r.level.is_some_and(|l| (0.95..0.96).contains(&l)), "{r:?}");
+        }
+    }
+    assert!(found >= 9, "planted +10 % held in {found} of 10 trials");
+    let mut flagged = 0;
+    for trial in 0..20 {
+        let run = rounds_run(
+            &format!("q{trial}"),
+            &["x", "y"],
+            &tests,
+            DEFAULT_PAIR_ROUNDS,
+            (0.10, 0.03),
+            7900 + trial,
+            &|_, _| 1e6,
+        );
+        let d = compare_runtimes(&run, "x", "y", &DiffOptions::default()).unwrap();
+        flagged += usize::from(d.rows.iter().any(|r| r.verdict.is_change()));
+        assert!(
+            d.rows
+                .iter()
+                .all(|r| !(beyond(r) && r.verdict == Verdict::NoChange))
+        );
+    }
+    assert!(flagged <= 1, "same code flagged in {flagged} of 20 trials");
+}
+
+/// At 6 rounds a signed-rank test gives no p below 0.031, and a family of 20 needs 0.0025
+/// from its best row: a row whose interval lies wholly beyond +2 % is "undecided", says
+/// how many rounds it needs, and the gate is undecided (exit 4), never passed.
+#[test]
+fn too_few_rounds_for_the_family_is_undecided_never_no_change() {
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let run = rounds_run("u", &["x", "y"], &tests, 6, (0.10, 0.002), 59, &|rt, t| {
+        if rt == "y" && t == "t00" { 1.5e6 } else { 1e6 }
+    });
+    let d = compare_runtimes(&run, "x", "y", &DiffOptions::default()).unwrap();
+    let r = &d.rows[0];
+    assert!(r.ci_low.unwrap() > 1.02, "{r:?}");
+    assert_eq!(r.verdict, Verdict::Undecided, "{r:?}");
+    let note = r.note.as_deref().unwrap();
+    assert!(
+        note.starts_with("undecided: needs ≥ 10 rounds for a family of 20 (has 6"),
+        "{note}"
+    );
+    assert!(
+        note.contains("its interval lies beyond +2 % on its own"),
+        "{note}"
+    );
+    assert!((r.level.unwrap() - (1.0 - 2.0 / 64.0)).abs() < 1e-9);
+    assert!(d.rows.iter().all(|r| r.verdict == Verdict::Undecided));
+    assert_eq!(d.counts().undecided, TESTS);
+    let g = gated(&d, FailOn::Slower, None);
+    assert_eq!(g.exit_code(), 4, "{g:?}");
+    assert!(
+        g.describe().contains("20 row(s) undecided at their rounds"),
+        "{}",
+        g.describe()
+    );
+    assert!(
+        wasmeter_core::analysis::diff_headline(&d).contains("20 undecided"),
+        "{}",
+        wasmeter_core::analysis::diff_headline(&d)
+    );
+    // One row alone (a family of 1): 6 rounds can decide it.
+    let one = rounds_run(
+        "v",
+        &["x", "y"],
+        &tests[..1],
+        6,
+        (0.10, 0.002),
+        60,
+        &|rt, _| {
+            if rt == "y" { 1.5e6 } else { 1e6 }
+        },
+    );
+    let d = compare_runtimes(&one, "x", "y", &DiffOptions::default()).unwrap();
+    assert_eq!(d.rows[0].verdict, Verdict::Slower, "{:?}", d.rows[0]);
+}
+
+/// A cell that failed in both runs gives no row: the diff says so, and the gate is
+/// undecided (exit 4) naming it, instead of passing over it.
+#[test]
+fn a_cell_failed_in_both_runs_leaves_the_gate_undecided() {
+    let (a, b) = a_and_slower_b(1.0);
+    let (mut a, mut b) = (a, b);
+    for run in [&mut a, &mut b] {
+        run.measurements.retain(|m| m.test != "t03");
+        for c in run.cells.iter_mut().filter(|c| c.test == "t03") {
+            c.failure = Some(wasmeter_core::model::Failure::Trap("unreachable".into()));
+        }
+    }
+    let d = diff(&a, &b);
+    assert_eq!(d.dropped.len(), 1, "{:?}", d.dropped);
+    assert_eq!(d.dropped[0].test, "t03");
+    assert_eq!(d.dropped[0].why, "failed in both");
+    let g = gated(&d, FailOn::Slower, Some(50.0));
+    assert_eq!(g.exit_code(), 4, "{g:?}");
+    assert!(
+        g.describe().contains("mock × t03: no row, failed in both"),
+        "{}",
+        g.describe()
+    );
+}

@@ -50,6 +50,8 @@ fn cases(f: impl Fn(f64) -> String) -> Value {
 fn table() -> Value {
     let rows = [
         json!({ "ratio": 1.0344, "ci_low": 1.0121, "ci_high": 1.0573, "halfwidth_pct": 2.25 }),
+        json!({ "ratio": 0.45, "ci_low": 0.35, "ci_high": 0.63, "halfwidth_pct": 31.1, "level": 0.96875 }),
+        json!({ "ratio": 1.0, "ci_low": 0.99, "ci_high": 1.01, "halfwidth_pct": 1.0, "level": 0.95 }),
         json!({ "ratio": 0.5, "ci_low": null, "ci_high": null, "halfwidth_pct": null }),
         json!({ "ratio": null, "ci_low": null, "ci_high": null, "halfwidth_pct": null }),
     ];

@@ -257,21 +257,31 @@ export function formatHalfwidth(pct: number | null | undefined): string {
 
 /**
  * A diff row's ratio with its interval and noise, as every front end writes it
- * (`1.034 [1.012, 1.057] ±2.2 %`, like core's `export::format_ratio`); "(no interval)"
- * without enough data; a dash when the row is not comparable.
+ * (`1.034 [1.012, 1.057] ±2.2 %`, like core's `export::format_ratio`), with the
+ * interval's level when it is not 95 % (`… at 96.9 %`); "(no interval)" without enough
+ * data; a dash when the row is not comparable.
  */
 export function formatRatioText(r: {
   ratio: number | null;
   ci_low: number | null;
   ci_high: number | null;
   halfwidth_pct: number | null;
+  level?: number | null;
 }): string {
   const { ratio, ci_low: lo, ci_high: hi, halfwidth_pct: h } = r;
   if (!finite(ratio)) return DASH;
   if (finite(lo) && finite(hi) && finite(h)) {
-    return `${fixed(ratio, 3)} [${fixed(lo, 3)}, ${fixed(hi, 3)}] ±${fixed(h, 1)} %`;
+    const l = r.level;
+    const level = finite(l) && Math.abs(l - 0.95) >= 0.0005 ? ` at ${levelPct(l)}` : '';
+    return `${fixed(ratio, 3)} [${fixed(lo, 3)}, ${fixed(hi, 3)}] ±${fixed(h, 1)} %${level}`;
   }
   return `${fixed(ratio, 3)} (no interval)`;
+}
+
+/** A confidence level as core prints it (`95 %`, `96.9 %`). */
+export function levelPct(level: number): string {
+  const pct = level * 100;
+  return Math.abs(pct - Math.round(pct)) < 0.05 ? `${fixed(pct, 0)} %` : `${fixed(pct, 1)} %`;
 }
 
 /**

@@ -92,9 +92,12 @@ fn verdict_rank(v: Verdict) -> u8 {
     match v {
         Verdict::Slower => 0,
         Verdict::Faster => 1,
-        Verdict::NoChange => 2,
-        Verdict::InsufficientData => 3,
-        Verdict::NotComparable => 4,
+        Verdict::SlowerNotHeld => 2,
+        Verdict::FasterNotHeld => 3,
+        Verdict::NoChange => 4,
+        Verdict::Undecided => 5,
+        Verdict::InsufficientData => 6,
+        Verdict::NotComparable => 7,
     }
 }
 
@@ -132,7 +135,7 @@ impl DiffPane {
         let mut shown: Vec<usize> = (0..rows.len())
             .filter(|&i| {
                 let r = &rows[i];
-                (!self.changes_only || r.verdict.is_change())
+                (!self.changes_only || r.verdict.is_beyond())
                     && filter_keeps(
                         &self.filter,
                         &format!("{} {} {}", r.runtime, r.test, r.phase),
@@ -193,7 +196,10 @@ fn verdict_style(v: Verdict) -> Style {
             .fg(Color::Green)
             .add_modifier(Modifier::BOLD),
         Verdict::Slower => Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+        Verdict::FasterNotHeld => Style::default().fg(Color::Green),
+        Verdict::SlowerNotHeld => Style::default().fg(Color::Red),
         Verdict::NoChange => Style::default().fg(Color::DarkGray),
+        Verdict::Undecided => Style::default().fg(Color::Yellow),
         Verdict::InsufficientData => Style::default().fg(Color::Yellow),
         Verdict::NotComparable => Style::default().fg(Color::Magenta),
     }
@@ -349,7 +355,7 @@ impl Component for DiffPane {
             .header(header_row(&columns[..shown]))
             .render(table, buf);
         if visible.is_empty() {
-            let why = if self.changes_only && !d.rows.iter().any(|r| r.verdict.is_change()) {
+            let why = if self.changes_only && !d.rows.iter().any(|r| r.verdict.is_beyond()) {
                 format!(
                     "No row changed beyond ±{} %: c shows all {} rows",
                     d.threshold_pct,

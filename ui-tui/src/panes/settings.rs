@@ -133,8 +133,11 @@ pub struct SettingsPane {
     pub pair: Option<Vec<String>>,
     /// How the pair's arms run (`--pair-mode`); `None`: core decides.
     pub pair_mode: Option<PairMode>,
-    /// Rounds added until every cell's interval is this narrow, within the budget.
+    /// Rounds added until every cell's interval is this narrow, within the budget; `None`:
+    /// core's default where the rounds are left to it.
     pub precision: Option<Precision>,
+    /// No precision at all, not even core's default (typed `off`).
+    pub precision_off: bool,
     /// Engine settings swept, `ENGINE.NAME=V1,V2` each (`--set`): every combination runs
     /// as a runtime of its own in place of its engine.
     pub sweep: Vec<String>,
@@ -261,6 +264,7 @@ impl Default for SettingsPane {
             pair: None,
             pair_mode: None,
             precision: None,
+            precision_off: false,
             sweep: Vec::new(),
             cursor: 0,
             editing: None,
@@ -286,6 +290,13 @@ fn secs(ms: u64) -> String {
 }
 
 impl SettingsPane {
+    /// The precision a run of these settings aims at, as core decides it (core's default
+    /// where the rounds are left to it).
+    pub fn effective_precision(&self) -> Option<Precision> {
+        self.choices(self.kind, Vec::new(), Vec::new())
+            .precision_in(&self.defaults)
+    }
+
     /// Warm-up, runs and invocations for the ticked suite's kind: as changed, else core's
     /// defaults for it.
     pub fn repetition(&self) -> Repetition {
@@ -378,6 +389,7 @@ impl SettingsPane {
             pair: self.pair.clone(),
             pair_mode: self.pair.as_ref().and(self.pair_mode),
             precision: self.precision,
+            precision_off: self.precision_off,
             settings: self.sweep.clone(),
             ..RunChoices::default()
         }
@@ -413,15 +425,20 @@ impl SettingsPane {
                 (Some(_), None) => "default".into(),
                 (Some(_), Some(m)) => m.to_string(),
             },
-            PRECISION => self
-                .precision
-                .map(|p| p.pct.to_string())
-                .unwrap_or_default(),
-            BUDGET => self
-                .precision
-                .and_then(|p| p.budget_secs)
-                .map(|s| format!("{s}s"))
-                .unwrap_or_default(),
+            PRECISION if self.precision_off => "off".into(),
+            PRECISION => match (self.precision, self.effective_precision()) {
+                (Some(p), _) => p.pct.to_string(),
+                (None, Some(d)) => format!("{} (default)", d.pct),
+                (None, None) => String::new(),
+            },
+            BUDGET => match (self.precision, self.effective_precision()) {
+                (Some(p), _) => p.budget_secs.map(|s| format!("{s}s")).unwrap_or_default(),
+                (None, Some(d)) => d
+                    .budget_secs
+                    .map(|s| format!("{s}s (default)"))
+                    .unwrap_or_default(),
+                (None, None) => String::new(),
+            },
             SWEEP => self.sweep.join("; "),
             LEVELS => self
                 .http
@@ -493,8 +510,16 @@ impl SettingsPane {
             PAIR_MODE => {
                 self.pair_mode = Some(t.parse().map_err(|e: String| format!("pair mode: {e}"))?);
             }
-            PRECISION if t.is_empty() => self.precision = None,
+            PRECISION if t.is_empty() || t.ends_with("(default)") => {
+                self.precision = None;
+                self.precision_off = false;
+            }
+            PRECISION if t == "off" => {
+                self.precision = None;
+                self.precision_off = true;
+            }
             PRECISION => {
+                self.precision_off = false;
                 // The budget set before stays.
                 let p = Precision {
                     pct: t.parse::<f64>().unwrap_or(f64::NAN),
@@ -504,7 +529,7 @@ impl SettingsPane {
                 self.precision = Some(p);
             }
             BUDGET => {
-                let Some(p) = self.precision else {
+                let Some(p) = self.precision.or(self.effective_precision()) else {
                     return Err("budget: set a precision first".into());
                 };
                 let budget = (!t.is_empty()).then_some(t);
@@ -720,7 +745,7 @@ impl Component for SettingsPane {
                 dim,
             ));
         }
-        if let Some(p) = self.precision {
+        if let Some(p) = self.effective_precision() {
             msg.push(Line::styled(
                 format!(
                     "precision: rounds are added until every cell is within ±{} %{}",

@@ -25,6 +25,12 @@ pub const DEFAULT_NORMALIZE: &str = "none";
 /// The false discovery rate the verdicts of one diff are held to (Benjamini–Hochberg).
 pub const ALPHA: f64 = 0.05;
 
+/// Rounds a run with `--pair` makes by default (command suites): a signed-rank test of 20
+/// rounds can hold a change over a family of thousands of rows (its least p is 2⁻¹⁹), found
+/// a planted +10 % on 1 row of 20 in 95 % of simulated trials at a 4 % paired spread
+/// (docs/statistics.md §3b), and no single wild round sets an end of its interval (from 12).
+pub const DEFAULT_PAIR_ROUNDS: u32 = 20;
+
 /// Fewest measured values a side needs for a verdict.
 pub const MIN_VALUES: usize = 3;
 
@@ -43,9 +49,23 @@ pub enum Verdict {
     /// B is slower: the whole interval lies above 1 + threshold, corrected likewise.
     #[serde(rename = "slower")]
     Slower,
+    /// The row's interval lies wholly below 1 − threshold on its own, but the change does
+    /// not hold over the diff's many rows: among that many, some rows lie beyond by chance.
+    #[serde(rename = "faster, not held")]
+    FasterNotHeld,
+    /// The row's interval lies wholly above 1 + threshold on its own, not held over the
+    /// diff's many rows.
+    #[serde(rename = "slower, not held")]
+    SlowerNotHeld,
     /// No change beyond the threshold can be told from the noise.
     #[serde(rename = "no change")]
     NoChange,
+    /// The row's test cannot reach the level its family's correction needs at its number
+    /// of rounds, whatever they show (a signed-rank test of 6 rounds gives no p below
+    /// 0.031): neither a change nor "no change" can be told; the note says how many rounds
+    /// it needs.
+    #[serde(rename = "undecided")]
+    Undecided,
     /// Too few values or invocations, or a partial cell: no verdict either way.
     #[serde(rename = "insufficient data")]
     InsufficientData,
@@ -62,10 +82,22 @@ impl Verdict {
         matches!(self, Verdict::Faster | Verdict::Slower)
     }
 
+    /// Whether the row's interval lies beyond the threshold, held over the family or not:
+    /// the rows a reader looks at first.
+    pub fn is_beyond(self) -> bool {
+        self.is_change() || matches!(self, Verdict::FasterNotHeld | Verdict::SlowerNotHeld)
+    }
+
     /// Whether the row was judged (faster, slower or no change), not left without a
     /// verdict: what a gate and a headline read intervals from.
     pub fn is_decided(self) -> bool {
         matches!(self, Verdict::Faster | Verdict::Slower | Verdict::NoChange)
+    }
+
+    /// Whether the row has an estimate the correction ran over (every verdict but
+    /// insufficient data and not comparable).
+    pub fn is_estimated(self) -> bool {
+        !matches!(self, Verdict::InsufficientData | Verdict::NotComparable)
     }
 }
 
@@ -74,7 +106,10 @@ impl std::fmt::Display for Verdict {
         f.write_str(match self {
             Verdict::Faster => "faster",
             Verdict::Slower => "slower",
+            Verdict::FasterNotHeld => "faster, not held",
+            Verdict::SlowerNotHeld => "slower, not held",
             Verdict::NoChange => "no change",
+            Verdict::Undecided => "undecided",
             Verdict::InsufficientData => "insufficient data",
             Verdict::NotComparable => "not comparable",
         })
@@ -182,13 +217,18 @@ pub struct DiffRow {
     /// B over A (normalised: each relative to its run's reference); `None` when the two
     /// are not comparable.
     pub ratio: Option<f64>,
-    /// Lower end of the ratio's 95 % interval (none without enough data).
+    /// Lower end of the ratio's interval (none without enough data), at [`DiffRow::level`].
     pub ci_low: Option<f64>,
     /// Upper end.
     pub ci_high: Option<f64>,
     /// Half the interval's width, percent of the ratio: how far the true ratio may lie
     /// from this one (a verdict needs the whole interval past the threshold).
     pub halfwidth_pct: Option<f64>,
+    /// The confidence the interval achieves (0.95 for Student t; a signed-rank interval's
+    /// exact level, 0.969 over 6 rounds): printed beside it. `None` in diffs saved before
+    /// it was recorded, which were at 95 % or above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<f64>,
     /// The row's p-value of "no change beyond the threshold", adjusted for the diff's
     /// many rows (Benjamini–Hochberg).
     pub p_adjusted: Option<f64>,
@@ -241,9 +281,31 @@ pub struct Diff {
     /// --pair-mode alternate`): each round's difference is of one process.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub alternated: bool,
+    /// The two arms' rounds were sized by Stein's rule from their paired differences
+    /// (`--pair` with `--precision`), and the rows carry Stein's interval.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stein: bool,
     /// Invocations left out because the machine was busy during them (see warnings).
     #[serde(default)]
     pub busy_left_out: usize,
+    /// Cells (or phases) that give no row at all, with why: failed in both runs, or values
+    /// no ratio can be taken of. A gate never passes over them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Dropped>,
+}
+
+/// A cell (or one phase of it) that a diff could not put in a row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Dropped {
+    /// Runtime (or `A → B`).
+    pub runtime: String,
+    /// Test.
+    pub test: String,
+    /// Phase, or empty for the whole cell.
+    pub phase: String,
+    /// Why it has no row.
+    pub why: String,
 }
 
 /// How many rows have each verdict.
@@ -253,8 +315,14 @@ pub struct Counts {
     pub faster: usize,
     /// Slower.
     pub slower: usize,
+    /// Beyond the threshold on its own, not held over the diff's rows (either way).
+    #[serde(default)]
+    pub not_held: usize,
     /// No change.
     pub no_change: usize,
+    /// Too few rounds for the level the family's correction needs.
+    #[serde(default)]
+    pub undecided: usize,
     /// Insufficient data.
     pub insufficient: usize,
     /// Not comparable.
@@ -268,6 +336,12 @@ impl std::fmt::Display for Counts {
             "{} faster, {} slower, {} no change",
             self.faster, self.slower, self.no_change
         )?;
+        if self.not_held > 0 {
+            write!(f, ", {} beyond alone, not held", self.not_held)?;
+        }
+        if self.undecided > 0 {
+            write!(f, ", {} undecided (too few rounds)", self.undecided)?;
+        }
         if self.insufficient > 0 {
             write!(f, ", {} insufficient data", self.insufficient)?;
         }
@@ -303,6 +377,8 @@ impl Diff {
         self.rows.retain(|r| keep(&r.phase));
         self.only_a.retain(|k| keep(&k.phase));
         self.only_b.retain(|k| keep(&k.phase));
+        self.dropped
+            .retain(|k| k.phase.is_empty() || keep(&k.phase));
         Ok(())
     }
 
@@ -313,7 +389,9 @@ impl Diff {
             *match r.verdict {
                 Verdict::Faster => &mut c.faster,
                 Verdict::Slower => &mut c.slower,
+                Verdict::FasterNotHeld | Verdict::SlowerNotHeld => &mut c.not_held,
                 Verdict::NoChange => &mut c.no_change,
+                Verdict::Undecided => &mut c.undecided,
                 Verdict::InsufficientData => &mut c.insufficient,
                 Verdict::NotComparable => &mut c.not_comparable,
             } += 1;
@@ -338,11 +416,24 @@ impl Diff {
     }
 
     fn describe_method(&self) -> String {
-        const PAIRED: &str = "paired by round over the rounds both ran (each round's difference of log means): from 6 rounds the Hodges–Lehmann centre with its 95 % signed-rank interval (Wilcoxon), below that the mean with a paired Student-t interval";
-        let interval = if self.alternated {
-            format!("{PAIRED}; the arms alternated in one worker")
+        const PAIRED: &str = "paired by round over the rounds both ran (each round's difference of log means): from 6 rounds the Hodges–Lehmann centre with its signed-rank interval (Wilcoxon), whose exact level is at least 95 % (96.9 % at 6 rounds), below that the mean with a 95 % paired Student-t interval";
+        let few = self.rows.iter().filter_map(|r| r.pairs).any(|n| {
+            (super::signed_rank::MIN_ROUNDS..super::signed_rank::ROBUST_FROM).contains(&n)
+        });
+        let robust = if few {
+            format!(
+                " (below {} rounds one wild round can set an end)",
+                super::signed_rank::ROBUST_FROM
+            )
+        } else {
+            String::new()
+        };
+        let interval = if self.stein {
+            "paired by round, the rounds sized by Stein's rule from the planned rounds' differences: the mean difference with Stein's 95 % interval (the first stage's spread, on its degrees of freedom)".to_string()
+        } else if self.alternated {
+            format!("{PAIRED}{robust}; the arms alternated in one worker")
         } else if self.paired {
-            PAIRED.to_string()
+            format!("{PAIRED}{robust}")
         } else {
             "95 % Student-t interval over invocations (Welch)".to_string()
         };
@@ -354,8 +445,18 @@ impl Diff {
         } else {
             "; threshold 0: any change the interval and the correction can tell".into()
         };
+        let levels = self.levels();
+        let level = match levels.as_slice() {
+            [] => String::new(),
+            [one] => format!("; every interval at {}", level_text(*one)),
+            [lo, .., hi] => format!(
+                "; intervals at {}–{} (each row says its own)",
+                level_text(*lo),
+                level_text(*hi)
+            ),
+        };
         format!(
-            "B/A of geometric means over invocations, {interval}; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows with an estimate (Benjamini–Hochberg); {}{threshold}",
+            "B/A of geometric means over invocations, {interval}{level}; a change only when the whole interval lies beyond ±{} % and it holds at a false discovery rate of {} % over the {} rows with an estimate (Benjamini–Hochberg); beyond on its own but not held: \"not held\"; a row whose test cannot reach the level the correction needs at its rounds: \"undecided\"; {}{threshold}",
             self.threshold_pct,
             self.alpha * 100.0,
             self.family(),
@@ -364,6 +465,20 @@ impl Diff {
                 None => "not normalised".into(),
             }
         )
+    }
+
+    /// The distinct confidence levels of the rows' intervals, ascending (to 0.1 %).
+    pub fn levels(&self) -> Vec<f64> {
+        let mut l: Vec<f64> = self
+            .rows
+            .iter()
+            .filter(|r| r.ci_low.is_some())
+            .filter_map(|r| r.level)
+            .map(|l| (l * 1000.0).round() / 1000.0)
+            .collect();
+        l.sort_by(f64::total_cmp);
+        l.dedup();
+        l
     }
 
     fn new(a: String, b: String, opts: &DiffOptions) -> Diff {
@@ -380,32 +495,93 @@ impl Diff {
             method: String::new(),
             paired: false,
             alternated: false,
+            stein: false,
             busy_left_out: 0,
+            dropped: Vec::new(),
         }
     }
 
-    /// Decides the verdicts of every row with an estimate, corrected together.
+    /// Decides the verdicts of every row with an estimate, corrected together, so that each
+    /// follows from the interval shown beside it: a change when the whole interval lies
+    /// beyond the threshold and the change holds at the false discovery rate over the
+    /// family (Benjamini–Hochberg); "not held" when the interval lies beyond on its own but
+    /// the correction does not hold it; "undecided" when the row's test cannot reach the
+    /// level its family needs at its rounds, whatever they show; else no change. A row
+    /// whose interval lies beyond the threshold is never "no change".
     fn decide(&mut self, estimates: Vec<Option<RatioEstimate>>) {
         let t = self.threshold_pct;
         let which: Vec<usize> = (0..self.rows.len())
             .filter(|i| estimates[*i].is_some())
             .collect();
+        let m = which.len();
         let p: Vec<f64> = which
             .iter()
             .map(|i| estimates[*i].as_ref().map_or(1.0, |e| e.p_beyond(t)))
             .collect();
-        for (i, adj) in which.into_iter().zip(bh_adjust(&p)) {
-            let row = &mut self.rows[i];
-            let (lo, hi) = (row.ci_low.unwrap_or(0.0), row.ci_high.unwrap_or(f64::MAX));
-            row.p_adjusted = Some(adj);
-            row.verdict = if adj > self.alpha {
-                Verdict::NoChange
-            } else if lo > 1.0 + t / 100.0 {
-                Verdict::Slower
+        let adjusted = bh_adjust(&p);
+        let side = |row: &DiffRow| -> Option<bool> {
+            let (lo, hi) = (row.ci_low?, row.ci_high?);
+            if lo > 1.0 + t / 100.0 {
+                Some(true)
             } else if hi < 1.0 - t / 100.0 {
-                Verdict::Faster
+                Some(false)
             } else {
-                Verdict::NoChange
+                None
+            }
+        };
+        let held = which
+            .iter()
+            .zip(&adjusted)
+            .filter(|(i, adj)| **adj <= self.alpha && side(&self.rows[**i]).is_some())
+            .count();
+        // The level a row not yet held would need to join them (BH's next step).
+        let needed = self.alpha * (held + 1) as f64 / m.max(1) as f64;
+        for (i, adj) in which.into_iter().zip(adjusted) {
+            let Some(e) = estimates[i].as_ref() else {
+                continue;
+            };
+            let row = &mut self.rows[i];
+            row.p_adjusted = Some(adj);
+            row.level = Some(e.level);
+            let beyond = side(row);
+            let alone = |slower: bool| {
+                format!(
+                    "its interval lies beyond {}{t} % on its own",
+                    if slower { "+" } else { "−" }
+                )
+            };
+            row.verdict = match beyond {
+                Some(true) if adj <= self.alpha => Verdict::Slower,
+                Some(false) if adj <= self.alpha => Verdict::Faster,
+                _ if e.least_p() > needed => {
+                    let rounds = e.rounds.as_ref().map_or(0, Vec::len);
+                    let mut note = format!(
+                        "undecided: needs ≥ {} rounds for a family of {m} (has {rounds}: its test gives no p below {:.3})",
+                        super::signed_rank::rounds_for(needed),
+                        e.least_p()
+                    );
+                    if let Some(slower) = beyond {
+                        note.push_str(&format!("; {}", alone(slower)));
+                    }
+                    push_note(row, note);
+                    Verdict::Undecided
+                }
+                Some(slower) => {
+                    push_note(
+                        row,
+                        format!(
+                            "{}, not held over {m} rows (adjusted p {adj:.3} > {})",
+                            alone(slower),
+                            self.alpha
+                        ),
+                    );
+                    if slower {
+                        Verdict::SlowerNotHeld
+                    } else {
+                        Verdict::FasterNotHeld
+                    }
+                }
+                None => Verdict::NoChange,
             };
         }
         self.method = self.describe_method();
@@ -415,10 +591,7 @@ impl Diff {
     /// once in the warnings and on each row.
     fn withhold(&mut self, why: String, row_note: &str) {
         for r in &mut self.rows {
-            if matches!(
-                r.verdict,
-                Verdict::Faster | Verdict::Slower | Verdict::NoChange
-            ) {
+            if r.verdict.is_estimated() {
                 r.verdict = Verdict::NotComparable;
                 r.p_adjusted = None;
                 r.note = Some(match r.note.take() {
@@ -450,9 +623,29 @@ impl Diff {
             only_b: Vec::new(),
             paired: false,
             alternated: false,
+            stein: false,
             busy_left_out: 0,
+            dropped: Vec::new(),
         }
     }
+}
+
+/// A confidence level as a report prints it: `95 %`, `96.9 %`.
+pub fn level_text(level: f64) -> String {
+    let pct = level * 100.0;
+    if (pct - pct.round()).abs() < 0.05 {
+        format!("{:.0} %", pct)
+    } else {
+        format!("{pct:.1} %")
+    }
+}
+
+/// Adds `note` to a row's note, after what it says already.
+fn push_note(row: &mut DiffRow, note: String) {
+    row.note = Some(match row.note.take() {
+        Some(n) => format!("{n}; {note}"),
+        None => note,
+    });
 }
 
 /// Runs that cannot be compared at all, or a comparison asked for wrongly.
@@ -695,11 +888,13 @@ struct Part<'s, 'v> {
 enum Design {
     /// Two runs: independent samples (Welch).
     Independent,
-    /// Two cells of one run: paired by round.
-    Paired,
+    /// Two cells of one run: paired by round; with Stein's first stage when the run sized
+    /// the pair's rounds by Stein's rule.
+    Paired(Option<usize>),
 }
 
-/// Builds a row (its verdict decided later, with the others) and its estimate.
+/// Builds a row (its verdict decided later, with the others) and its estimate; why not,
+/// when its values allow no ratio at all.
 fn row(
     key: &DiffKey,
     a: &Part,
@@ -707,11 +902,15 @@ fn row(
     refs: Option<(&Part, &Part)>,
     note: Option<String>,
     design: Design,
-) -> Option<(DiffRow, Option<RatioEstimate>)> {
+) -> Result<(DiffRow, Option<RatioEstimate>), String> {
     let (ga, gb) = (a.values.groups(), b.values.groups());
-    let (am, bm) = (median(ga.values)?, median(gb.values)?);
-    if am <= 0.0 {
-        return None;
+    let (Some(am), Some(bm)) = (median(ga.values), median(gb.values)) else {
+        return Err("no values on one side".into());
+    };
+    if am <= 0.0 || !am.is_finite() || !bm.is_finite() {
+        return Err(format!(
+            "no ratio: A's median is {am}, B's {bm} (a ratio needs a positive, finite A)"
+        ));
     }
     let mut r = DiffRow {
         runtime: key.runtime.clone(),
@@ -725,6 +924,7 @@ fn row(
         ci_low: None,
         ci_high: None,
         halfwidth_pct: None,
+        level: None,
         p_adjusted: None,
         verdict: Verdict::InsufficientData,
         note,
@@ -742,7 +942,7 @@ fn row(
         r.note = Some(format!(
             "not comparable: timing sources differ ({x} vs {y})"
         ));
-        return Some((r, None));
+        return Ok((r, None));
     }
     let (rga, rgb) = match refs {
         Some((ra, rb)) => (Some(ra.values.groups()), Some(rb.values.groups())),
@@ -750,7 +950,7 @@ fn row(
     };
     let estimate = match design {
         Design::Independent => ratio_estimate(&ga, &gb, rga.as_ref().zip(rgb.as_ref())),
-        Design::Paired => paired_estimate(&ga, &gb).map(|(e, n)| {
+        Design::Paired(stein) => paired_estimate(&ga, &gb, stein).map(|(e, n)| {
             r.pairs = Some(n);
             e
         }),
@@ -769,19 +969,20 @@ fn row(
         .find_map(|(p, g)| too_little(p.name, g, p.partial, p.side.planned));
     if let Some(why) = lacking {
         r.note = Some(why);
-        return Some((r, None));
+        return Ok((r, None));
     }
     let Some(e) = estimate else {
-        if design == Design::Paired {
+        if design != Design::Independent {
             r.note = Some(format!(
                 "fewer than {MIN_INVOCATIONS} rounds that both sides ran"
             ));
         }
-        return Some((r, None));
+        return Ok((r, None));
     };
     r.ci_low = Some(e.low);
     r.ci_high = Some(e.high);
     r.halfwidth_pct = Some(e.halfwidth_pct());
+    r.level = Some(e.level);
     // A side measured only on a busy machine: its interval is shown, never decided on.
     if let Some(p) = parts.iter().map(|(p, _)| p).find(|p| p.values.all_busy) {
         r.verdict = Verdict::NotComparable;
@@ -789,10 +990,10 @@ fn row(
             "not comparable: every invocation in {} was measured on a busy machine (see warnings)",
             p.name
         ));
-        return Some((r, None));
+        return Ok((r, None));
     }
     r.verdict = Verdict::NoChange;
-    Some((r, Some(e)))
+    Ok((r, Some(e)))
 }
 
 /// One arm of a row: a side (run), a runtime and a test of it.
@@ -901,17 +1102,41 @@ fn pair_cells(
             _ => None,
         };
         let refs = found.as_ref().map(|(x, y)| (x, y));
-        if let Some((mut r, e)) = row(&k, &pa, &pb, refs, note, design) {
-            if let Some(why) = refused {
+        match row(&k, &pa, &pb, refs, note, design) {
+            Ok((mut r, _)) if refused.is_some() => {
                 r.verdict = Verdict::NotComparable;
-                r.note = Some(why);
+                r.note = refused;
                 d.rows.push(r);
                 estimates.push(None);
-                continue;
             }
-            d.rows.push(r);
-            estimates.push(e);
+            Ok((r, e)) => {
+                d.rows.push(r);
+                estimates.push(e);
+            }
+            Err(why) => d.dropped.push(Dropped {
+                runtime: k.runtime,
+                test: k.test,
+                phase: k.phase,
+                why,
+            }),
         }
+    }
+    // A cell that failed, with nothing on the other side either, gives no row and no
+    // only-in-A/B key: said here, so no gate passes over it. (Neither failed: not run on
+    // either side, as a cell that does not apply.)
+    let failed = |arm: &Arm| arm.side.failed.contains(&(arm.runtime, arm.test));
+    if va.is_empty() && vb.is_empty() && (failed(&a) || failed(&b)) {
+        let why = match (failed(&a), failed(&b)) {
+            (true, true) => "failed in both",
+            (true, false) => "failed in A, no measurements in B",
+            _ => "no measurements in A, failed in B",
+        };
+        d.dropped.push(Dropped {
+            runtime: label.to_string(),
+            test: test_label.to_string(),
+            phase: String::new(),
+            why: why.to_string(),
+        });
     }
     for (phase, _) in &vb {
         if !va.iter().any(|(p, _)| p == phase) {
@@ -1163,6 +1388,11 @@ fn compare_in_run(
     );
     d.paired = true;
     d.alternated = exempt;
+    // Arms of a `--pair` run with `--precision` had their rounds sized from their paired
+    // differences' first stage: Stein's interval is the one that holds 95 % for them.
+    let stein = (run.meta.settings.precision.is_some() && both_arms(run, x, y))
+        .then_some(run.meta.settings.invocations as usize);
+    d.stein = stein.is_some();
     let label = format!("{x} → {y}");
     let mut estimates = Vec::new();
     for other in others {
@@ -1189,7 +1419,7 @@ fn compare_in_run(
             arm(y),
             labels,
             None,
-            Design::Paired,
+            Design::Paired(stein),
         );
     }
     d.decide(estimates);
@@ -1209,10 +1439,100 @@ fn compare_in_run(
 
 /// Whether `x` and `y` are both arms of the run's `--pair`, alternated in one worker.
 fn alternated(run: &SavedRun, x: &str, y: &str) -> bool {
-    let s = &run.meta.settings;
-    s.pair_mode == Some(crate::store::PairMode::Alternate)
-        && x != y
-        && s.pair
+    run.meta.settings.pair_mode == Some(crate::store::PairMode::Alternate) && both_arms(run, x, y)
+}
+
+/// Whether `x` and `y` are two arms of the run's `--pair`.
+fn both_arms(run: &SavedRun, x: &str, y: &str) -> bool {
+    x != y
+        && run
+            .meta
+            .settings
+            .pair
             .as_ref()
             .is_some_and(|arms| arms.iter().any(|a| a == x) && arms.iter().any(|a| a == y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::t_quantile;
+
+    /// A row and its Student-t estimate (10 degrees of freedom) with this interval.
+    fn row(ratio: f64, lo: f64, hi: f64) -> (DiffRow, Option<RatioEstimate>) {
+        let se = (hi.ln() - lo.ln()) / 2.0 / t_quantile(0.975, 10.0);
+        let r = DiffRow {
+            runtime: "wasmtime".into(),
+            test: "t".into(),
+            phase: "execute".into(),
+            a_median: 1.0,
+            b_median: ratio,
+            a_typical: None,
+            b_typical: None,
+            ratio: Some(ratio),
+            ci_low: Some(lo),
+            ci_high: Some(hi),
+            halfwidth_pct: Some(50.0 * (hi - lo) / ratio),
+            level: Some(0.95),
+            p_adjusted: None,
+            verdict: Verdict::NoChange,
+            note: None,
+            n: (6, 6),
+            invocations: (6, 6),
+            pairs: None,
+        };
+        let e = RatioEstimate {
+            ratio,
+            low: lo,
+            high: hi,
+            log_se: se,
+            df: 10.0,
+            rounds: None,
+            level: 0.95,
+        };
+        (r, Some(e))
+    }
+
+    #[test]
+    fn beyond_alone_is_not_held_over_many_rows_and_never_no_change() {
+        let (mut rows, mut est): (Vec<_>, Vec<_>) = std::iter::once(row(1.11, 1.03, 1.20)).unzip();
+        for _ in 0..39 {
+            let (r, e) = row(1.0, 0.99, 1.01);
+            rows.push(r);
+            est.push(e);
+        }
+        let mut d = Diff::fixture(rows.clone());
+        d.decide(est.clone());
+        let r = &d.rows[0];
+        assert_eq!(r.verdict, Verdict::SlowerNotHeld, "{r:?}");
+        let note = r.note.as_deref().unwrap();
+        assert!(
+            note.starts_with(
+                "its interval lies beyond +2 % on its own, not held over 40 rows (adjusted p "
+            ),
+            "{note}"
+        );
+        assert_eq!(d.counts().not_held, 1);
+        assert_eq!(d.counts().no_change, 39);
+        assert!(d.method().contains("not held"), "{}", d.method());
+        // The same row alone: held.
+        let mut one = Diff::fixture(rows[..1].to_vec());
+        one.decide(est[..1].to_vec());
+        assert_eq!(one.rows[0].verdict, Verdict::Slower);
+        // Faster, likewise.
+        let (r, e) = row(0.9, 0.83, 0.97);
+        rows[0] = r;
+        est[0] = e;
+        let mut d = Diff::fixture(rows);
+        d.decide(est);
+        assert_eq!(d.rows[0].verdict, Verdict::FasterNotHeld);
+        assert!(d.rows[0].note.as_deref().unwrap().contains("beyond −2 %"));
+    }
+
+    #[test]
+    fn level_text_says_the_level_achieved() {
+        assert_eq!(level_text(0.95), "95 %");
+        assert_eq!(level_text(0.96875), "96.9 %");
+        assert_eq!(level_text(0.9522), "95.2 %");
+    }
 }

@@ -158,9 +158,11 @@ impl Gate {
 }
 
 /// Decides the gate of one diff: a failing verdict wins; else rows whose interval reaches
-/// past the margin, rows without a verdict (insufficient data, not comparable), rows only
-/// in A (failed or missing in B) or only in B (failed or missing in A: no base) make it
-/// undecided; a diff with no rows at all is undecided too.
+/// past the margin, rows beyond the threshold but not held over the family, rows too few
+/// rounds could not decide, rows without a verdict (insufficient data, not comparable),
+/// cells that gave no row (failed in both runs), rows only in A (failed or missing in B) or
+/// only in B (failed or missing in A: no base) make it undecided; a diff with no rows at
+/// all is undecided too.
 pub fn gate(d: &Diff, rule: GateRule) -> Gate {
     let fails = |v: Verdict| match rule.on {
         FailOn::Slower => v == Verdict::Slower,
@@ -185,7 +187,7 @@ pub fn gate(d: &Diff, rule: GateRule) -> Gate {
     }
     let c = d.counts();
     let mut why = Vec::new();
-    if d.rows.is_empty() {
+    if d.rows.is_empty() && d.dropped.is_empty() {
         why.push(format!("{} → {}: no rows to compare", d.a, d.b));
     }
     let wide: Vec<String> = d
@@ -200,6 +202,48 @@ pub fn gate(d: &Diff, rule: GateRule) -> Gate {
             wide.len(),
             rule.margin_pct,
             wide.join(", ")
+        ));
+    }
+    let named = |v: fn(Verdict) -> bool| -> Vec<String> {
+        d.rows
+            .iter()
+            .filter(|r| v(r.verdict))
+            .map(|r| {
+                format!(
+                    "{}: {}",
+                    name(r),
+                    r.note.as_deref().unwrap_or(&r.verdict.to_string())
+                )
+            })
+            .collect()
+    };
+    let alone = named(|v| matches!(v, Verdict::SlowerNotHeld | Verdict::FasterNotHeld));
+    if !alone.is_empty() {
+        why.push(format!(
+            "{} row(s) beyond ±{} % on their own but not held over the diff's {} rows: {}",
+            alone.len(),
+            d.threshold_pct,
+            d.family(),
+            alone.join(", ")
+        ));
+    }
+    let few = named(|v| v == Verdict::Undecided);
+    if !few.is_empty() {
+        why.push(format!(
+            "{} row(s) undecided at their rounds: {}",
+            few.len(),
+            few.join(", ")
+        ));
+    }
+    for k in &d.dropped {
+        let phase = if k.phase.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", k.phase)
+        };
+        why.push(format!(
+            "{} × {}{phase}: no row, {}",
+            k.runtime, k.test, k.why
         ));
     }
     if c.insufficient > 0 {

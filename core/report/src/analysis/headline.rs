@@ -162,6 +162,31 @@ pub fn run_headline(s: &RunSummary) -> String {
         ranked = rel.into_iter().map(|(r, x)| (r, x / fastest)).collect();
     }
     ranked.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.runtime.cmp(&b.0.runtime)));
+    // Every runtime that ran is named: those with times but no figure to rank by (timing
+    // sources that differ from the baseline's, say) after the ranking, with why.
+    let unranked: Vec<String> = s
+        .per_runtime
+        .iter()
+        .filter(|r| !(by_ratio && r.runtime == s.baseline))
+        .filter(|r| !ranked.iter().any(|(x, _)| x.runtime == r.runtime))
+        .filter(|r| counted(s, &r.runtime).any(|c| c.typical.is_some()))
+        .map(|r| {
+            let why = counted(s, &r.runtime)
+                .find_map(|c| c.note.clone())
+                .unwrap_or_else(|| "no figure to rank by".into());
+            format!("{} ({why})", r.runtime)
+        })
+        .collect();
+    let alone = if unranked.is_empty() {
+        "only runtime: "
+    } else {
+        "only runtime ranked: "
+    };
+    let failed = if unranked.is_empty() {
+        failed
+    } else {
+        format!("; not ranked: {}{failed}", unranked.join(", "))
+    };
     let base = &s.baseline;
     let Some(&(first, first_x)) = ranked.first() else {
         return format!(
@@ -192,7 +217,7 @@ pub fn run_headline(s: &RunSummary) -> String {
         None => first.runtime.clone(),
     };
     let Some(&(second, second_x)) = ranked.get(1) else {
-        let what = if by_ratio { "" } else { "only runtime: " };
+        let what = if by_ratio { "" } else { alone };
         return format!("{what}{lead}{failed}");
     };
     let rest = others(&ranked[2..], &unit);
@@ -233,17 +258,25 @@ pub fn run_headline(s: &RunSummary) -> String {
     }
 }
 
-/// The diff's headline: rows by verdict (faster, slower, no change, and undecided: too
-/// little data or not comparable), and the rows only one run has.
+/// The diff's headline: rows by verdict (slower, faster, beyond the threshold on their own
+/// but not held over the family, no change, and undecided: too few rounds, too little data
+/// or not comparable), and the rows only one run has.
 pub fn diff_headline(d: &Diff) -> String {
     let c = d.counts();
-    let mut text = format!(
-        "{} slower, {} faster, {} no change, {} undecided",
-        c.slower,
-        c.faster,
+    let mut text = format!("{} slower, {} faster", c.slower, c.faster);
+    if c.not_held > 0 {
+        text.push_str(&format!(
+            ", {} beyond ±{} % alone (not held over {} rows)",
+            c.not_held,
+            d.threshold_pct,
+            d.family()
+        ));
+    }
+    text.push_str(&format!(
+        ", {} no change, {} undecided",
         c.no_change,
-        c.insufficient + c.not_comparable
-    );
+        c.undecided + c.insufficient + c.not_comparable + d.dropped.len()
+    ));
     if !d.only_a.is_empty() {
         text.push_str(&format!("; {} only in A", d.only_a.len()));
     }
@@ -410,6 +443,7 @@ mod tests {
             ci_low: Some(0.99),
             ci_high: Some(1.01),
             halfwidth_pct: Some(1.0),
+            level: None,
             p_adjusted: Some(0.5),
             verdict,
             note: None,

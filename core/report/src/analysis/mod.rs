@@ -23,9 +23,9 @@ pub use compare::{
     compare_runs,
 };
 pub use diff::{
-    ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_THRESHOLD_PCT, Diff, DiffError, DiffKey, DiffOptions,
-    DiffRow, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold, compare_runtimes,
-    compare_tests, diff_runs,
+    ALPHA, Counts, DEFAULT_NORMALIZE, DEFAULT_PAIR_ROUNDS, DEFAULT_THRESHOLD_PCT, Diff, DiffError,
+    DiffKey, DiffOptions, DiffRow, Dropped, MIN_INVOCATIONS, MIN_VALUES, Verdict, check_threshold,
+    compare_runtimes, compare_tests, diff_runs, level_text,
 };
 pub use gate::{FailOn, Gate, GateRule, gate, shown_bound};
 pub use headline::{diff_headline, run_headline};

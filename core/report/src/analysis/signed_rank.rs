@@ -11,14 +11,18 @@ use super::normal::normal_cdf;
 /// one (every round on one side) has a chance of 1/32 > 2.5 %.
 pub const MIN_ROUNDS: usize = 6;
 
+/// Rounds from which one wild round cannot set an end of the 95 % interval: the critical
+/// value (13 at 12 rounds) passes the n Walsh averages that hold the wild round.
+pub const ROBUST_FROM: usize = 12;
+
 /// Above this many rounds the null distribution is its normal approximation (the exact
 /// one costs rounds³ steps).
 const EXACT_UP_TO: usize = 200;
 
 /// The Hodges–Lehmann estimate of the differences' centre (the median of their Walsh
-/// averages) and its 95 % interval (order statistics of the Walsh averages at the
-/// signed-rank test's critical value); `None` below [`MIN_ROUNDS`] or with a value that is
-/// not finite.
+/// averages) and its interval of at least 95 % (order statistics of the Walsh averages at
+/// the signed-rank test's critical value; [`level`] says how much more); `None` below
+/// [`MIN_ROUNDS`] or with a value that is not finite.
 pub fn interval(d: &[f64]) -> Option<(f64, f64, f64)> {
     let n = d.len();
     if n < MIN_ROUNDS || d.iter().any(|x| !x.is_finite()) {
@@ -39,6 +43,31 @@ pub fn interval(d: &[f64]) -> Option<(f64, f64, f64)> {
     };
     let c = critical(n)?;
     Some((centre, walsh[c], walsh[m - 1 - c]))
+}
+
+/// The confidence [`interval`] achieves over `n` rounds: 1 − 2·P(W⁺ ≤ k) at its critical
+/// value, which the discreteness of the test keeps above 95 % (96.9 % at 6 rounds, 95.2 %
+/// at 20): the level a report prints beside the interval. `None` below [`MIN_ROUNDS`].
+pub fn level(n: usize) -> Option<f64> {
+    let c = critical(n)?;
+    if n > EXACT_UP_TO {
+        return Some(0.95);
+    }
+    let below: f64 = flips(&(1..=n).collect::<Vec<_>>())[..=c].iter().sum();
+    Some(1.0 - 2.0 * below)
+}
+
+/// The smallest two-sided p-value the test can give over `n` rounds, whatever the
+/// differences: every round on one side has a chance of 2⁻ⁿ, doubled (0.031 at 6 rounds).
+/// A family of rows that needs a smaller one cannot be decided at `n` rounds.
+pub fn least_p(n: usize) -> f64 {
+    2f64.powi(1 - n.min(1000) as i32)
+}
+
+/// The fewest rounds whose [`least_p`] is at most `p`: what a row needs before a correction
+/// at that level could hold it.
+pub fn rounds_for(p: f64) -> usize {
+    (1..1000).find(|&n| least_p(n) <= p).unwrap_or(1000)
 }
 
 /// The largest `k` with P(W⁺ ≤ k) ≤ 2.5 % for `n` untied ranks: the interval runs from the
@@ -148,20 +177,50 @@ mod tests {
 
     #[test]
     fn one_wild_round_does_not_set_the_width() {
-        // 19 rounds within ±0.5 % of −12 %, one at −62 %: the interval stays near −12 %.
-        let mut d: Vec<f64> = (0..19)
-            .map(|i| (0.88f64).ln() + 0.005 * ((i as f64) / 9.0 - 1.0))
+        // n − 1 rounds within ±0.5 % of −12 %, one at −62 %: at every n from the fewest
+        // where a wild round cannot reach an end (ROBUST_FROM) through a paired run's
+        // default to 20, the interval stays near −12 %, neither end set by the wild round.
+        assert!(ROBUST_FROM <= crate::analysis::DEFAULT_PAIR_ROUNDS as usize);
+        for n in ROBUST_FROM..=20usize.max(crate::analysis::DEFAULT_PAIR_ROUNDS as usize) {
+            let mut d: Vec<f64> = (0..n - 1)
+                .map(|i| (0.88f64).ln() + 0.005 * (2.0 * i as f64 / (n - 2) as f64 - 1.0))
+                .collect();
+            d.push((0.38f64).ln());
+            let (c, lo, hi) = interval(&d).unwrap();
+            assert!((c.exp() - 0.88).abs() < 0.005, "n = {n}: {}", c.exp());
+            assert!(lo.exp() > 0.87 && hi.exp() < 0.89, "n = {n}: [{lo}, {hi}]");
+            let half = 50.0 * (hi.exp() - lo.exp()) / c.exp();
+            assert!(half < 1.0, "n = {n}: ±{half:.2} %");
+            // A Student-t interval of the same rounds is an order wider.
+            let k = d.len() as f64;
+            let mean = d.iter().sum::<f64>() / k;
+            let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt();
+            assert!(2.09 * sd / k.sqrt() * 100.0 > 5.0 * half, "n = {n}");
+        }
+        // One round fewer than ROBUST_FROM and the wild round sets the lower end.
+        let n = ROBUST_FROM - 1;
+        let mut d: Vec<f64> = (0..n - 1)
+            .map(|i| (0.88f64).ln() + 0.001 * i as f64)
             .collect();
         d.push((0.38f64).ln());
-        let (c, lo, hi) = interval(&d).unwrap();
-        assert!((c.exp() - 0.88).abs() < 0.005, "{}", c.exp());
-        let half = 50.0 * (hi.exp() - lo.exp()) / c.exp();
-        assert!(half < 1.0, "±{half:.2} %");
-        // A Student-t interval of the same rounds is an order wider.
-        let n = d.len() as f64;
-        let mean = d.iter().sum::<f64>() / n;
-        let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-        assert!(2.09 * sd / n.sqrt() * 100.0 > 5.0 * half);
+        let (_, lo, _) = interval(&d).unwrap();
+        assert!(lo.exp() < 0.7, "n = {n}: {}", lo.exp());
+    }
+
+    #[test]
+    fn the_printed_level_is_the_one_achieved() {
+        // n = 6: [min, max], 1 − 2/64; n = 7: P(W⁺ ≤ 2) = 3/128, so 1 − 6/128 = 95.3 %.
+        assert!((level(6).unwrap() - (1.0 - 2.0 / 64.0)).abs() < 1e-12);
+        assert!((level(7).unwrap() - (1.0 - 6.0 / 128.0)).abs() < 1e-12);
+        assert_eq!(level(5), None);
+        for n in 6..=200 {
+            let l = level(n).unwrap();
+            assert!((0.95..0.97).contains(&l), "n = {n}: {l}");
+        }
+        assert_eq!(least_p(6), 2.0 / 64.0);
+        // A family of 20 at 5 % needs p ≤ 0.0025 from its best row: 10 rounds.
+        assert_eq!(rounds_for(0.05 / 20.0), 10);
+        assert_eq!(rounds_for(0.05 / 40.0), 11);
     }
 
     #[test]

@@ -359,6 +359,12 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
             _ => None,
         })
         .collect();
+    // The baseline's own start-up (its whole-process time for the empty module), which a
+    // process-timed baseline less it makes comparable with an execute phase timed alone.
+    let base_startup: Option<Stats> = (!failures.contains_key(&(baseline.as_str(), STARTUP_TEST)))
+        .then(|| index.primary(&baseline, STARTUP_TEST))
+        .flatten()
+        .and_then(|(v, src, _)| (src == "process").then(|| Stats::of(&v)).flatten());
     let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
         let base_failed = failures.contains_key(&(baseline.as_str(), test.as_str()));
@@ -429,6 +435,21 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
                 _ if rt != &baseline && base_partial => {
                     note = Some(format!("baseline {baseline} is partial"));
                     None
+                }
+                (Some((v, "wall", _)), Some((b, "process", _)))
+                    if test != STARTUP_TEST && base_startup.is_some() =>
+                {
+                    let corrected = less_startup(&v, &b, base_startup.as_ref());
+                    note = Some(match &corrected {
+                        Some(_) => format!(
+                            "relative to {baseline} less its start-up ({} for an empty program): its process time against this runtime's execute phase",
+                            crate::format::format_ns(base_startup.map_or(0.0, |s| s.typical()))
+                        ),
+                        None => format!(
+                            "not comparable: {baseline}'s process time is within its start-up"
+                        ),
+                    });
+                    corrected
                 }
                 (Some((_, src, _)), Some((_, base_src, _))) if src != base_src => {
                     note = Some(format!(
@@ -516,6 +537,32 @@ pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
         per_runtime,
         load: super::RunLoad::of(run),
     }
+}
+
+/// A cell timed without start-up (`wall`: its execute phase) relative to a process-timed
+/// baseline less the baseline's start-up (its time for the empty program): the ratio of
+/// the typical values, and a conservative interval from the three intervals' ends (they
+/// are measured apart, so their noise adds). `None` when the baseline's time is not above
+/// its start-up.
+fn less_startup(
+    v: &Groups,
+    base: &Groups,
+    startup: Option<&Stats>,
+) -> Option<(f64, Option<f64>, Option<f64>)> {
+    let (s, b, e) = (Stats::of(v)?, Stats::of(base)?, startup?);
+    let program = b.typical() - e.typical();
+    if program <= 0.0 {
+        return None;
+    }
+    let ends = match (
+        s.ci_low, s.ci_high, b.ci_low, b.ci_high, e.ci_low, e.ci_high,
+    ) {
+        (Some(sl), Some(sh), Some(bl), Some(bh), Some(el), Some(eh)) if bl - eh > 0.0 => {
+            (Some(sl / (bh - el)), Some(sh / (bl - eh)))
+        }
+        _ => (None, None),
+    };
+    Some((s.typical() / program, ends.0, ends.1))
 }
 
 /// Invocations of each cell that ended without failing (a run saved before invocations

@@ -103,43 +103,78 @@ pub fn diff_markdown(d: &Diff) -> String {
     let c = d.counts();
     let mut out = format!("## Diff: {} → {}\n\n", cell(&d.a), cell(&d.b));
     let changed = c.faster + c.slower;
+    let levels = d.levels();
+    let level = match levels.as_slice() {
+        [one] => format!("{} intervals", crate::analysis::level_text(*one)),
+        [lo, .., hi] => format!(
+            "intervals at {}–{}",
+            crate::analysis::level_text(*lo),
+            crate::analysis::level_text(*hi)
+        ),
+        [] => "intervals".into(),
+    };
     // "No change" says what could not be told; the bound says what was shown.
     let bound = crate::analysis::shown_bound(d)
         .map(|(pct, row)| {
             format!(
-                " Shown: B at most {pct:+.1} % slower than A in every row (95 % intervals; the widest is {})",
+                " Shown: B at most {pct:+.1} % slower than A in every row ({level}; the widest is {})",
                 cell(&row)
             )
         })
         .unwrap_or_default();
-    out.push_str(&if changed == 0 {
-        format!(
-            "**No change beyond ±{} % could be told** in {} rows ({c}).{bound}\n\n",
-            d.threshold_pct,
-            d.rows.len()
-        )
-    } else {
+    let undecided = c.undecided + c.insufficient + c.not_comparable + d.dropped.len();
+    out.push_str(&if changed > 0 {
         format!(
             "**{} slower, {} faster** of {} rows ({c}).\n\n",
             c.slower,
             c.faster,
             d.rows.len()
         )
+    } else if c.not_held > 0 || c.undecided > 0 {
+        format!(
+            "**Undecided**: no change held over the {} rows with an estimate, but {} lie beyond ±{} % on their own and {} need more rounds ({c}).\n\n",
+            d.family(),
+            c.not_held,
+            d.threshold_pct,
+            c.undecided
+        )
+    } else {
+        format!(
+            "**No change beyond ±{} % could be told** in {} rows ({c}).{bound}\n\n",
+            d.threshold_pct,
+            d.rows.len()
+        )
     });
     for w in &d.warnings {
         out.push_str(&format!("> **Warning:** {}\n", cell(w)));
     }
-    if !d.warnings.is_empty() {
+    for k in &d.dropped {
+        out.push_str(&format!(
+            "> **No row:** {} × {}{}: {}\n",
+            cell(&k.runtime),
+            cell(&k.test),
+            if k.phase.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", cell(&k.phase))
+            },
+            cell(&k.why)
+        ));
+    }
+    if !d.warnings.is_empty() || !d.dropped.is_empty() {
         out.push('\n');
     }
+    if undecided > 0 && changed > 0 {
+        out.push_str(&format!("{undecided} row(s) undecided (see below).\n\n"));
+    }
     let mut table = diff_table(d);
-    if changed > 0 {
+    if d.rows.iter().any(|r| r.verdict.is_beyond()) {
         let mut only = table.clone();
         only.rows = d
             .rows
             .iter()
             .zip(&table.rows)
-            .filter(|(r, _)| r.verdict.is_change())
+            .filter(|(r, _)| r.verdict.is_beyond())
             .map(|(_, t)| t.clone())
             .collect();
         out.push_str(&only.to_markdown());

@@ -5,11 +5,19 @@
 use crate::analysis::{CellSummary, DiffRow, RuntimeSummary};
 use crate::format::{FAILED, MISSING, format_count, format_ns_within};
 
-/// A diff row's ratio with its interval and half-width (`1.034 [1.012, 1.057] ±2.2 %`), or
-/// why it has none.
+/// A diff row's ratio with its interval and half-width (`1.034 [1.012, 1.057] ±2.2 %`), the
+/// interval's level when it is not 95 % (`… ±9.1 % at 96.9 %`: a signed-rank interval's
+/// exact level), or why it has none.
 pub fn format_ratio(r: &DiffRow) -> String {
     match (r.ratio, r.ci_low, r.ci_high, r.halfwidth_pct) {
-        (Some(x), Some(lo), Some(hi), Some(h)) => format!("{x:.3} [{lo:.3}, {hi:.3}] ±{h:.1} %"),
+        (Some(x), Some(lo), Some(hi), Some(h)) => {
+            let level = r
+                .level
+                .filter(|l| (l - 0.95).abs() >= 0.0005)
+                .map(|l| format!(" at {}", crate::analysis::level_text(l)))
+                .unwrap_or_default();
+            format!("{x:.3} [{lo:.3}, {hi:.3}] ±{h:.1} %{level}")
+        }
         (Some(x), ..) => format!("{x:.3} (no interval)"),
         _ => MISSING.into(),
     }
@@ -123,6 +131,7 @@ mod tests {
             ci_low: Some(1.0121),
             ci_high: Some(1.057),
             halfwidth_pct: Some(2.2),
+            level: None,
             p_adjusted: None,
             verdict: Verdict::NoChange,
             note: None,

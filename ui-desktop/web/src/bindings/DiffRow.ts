@@ -40,7 +40,7 @@ b_typical?: number | null,
  */
 ratio: number | null, 
 /**
- * Lower end of the ratio's 95 % interval (none without enough data).
+ * Lower end of the ratio's interval (none without enough data), at [`DiffRow::level`].
  */
 ci_low: number | null, 
 /**
@@ -52,6 +52,12 @@ ci_high: number | null,
  * from this one (a verdict needs the whole interval past the threshold).
  */
 halfwidth_pct: number | null, 
+/**
+ * The confidence the interval achieves (0.95 for Student t; a signed-rank interval's
+ * exact level, 0.969 over 6 rounds): printed beside it. `None` in diffs saved before
+ * it was recorded, which were at 95 % or above.
+ */
+level?: number | null, 
 /**
  * The row's p-value of "no change beyond the threshold", adjusted for the diff's
  * many rows (Benjamini–Hochberg).

@@ -87,9 +87,15 @@ pair?: Array<string>,
  */
 pair_mode?: PairMode, 
 /**
- * Add rounds until every cell's interval is this narrow, within a budget.
+ * Add rounds until every cell's interval is this narrow, within a budget. Not set:
+ * core's default ([`RunDefaults::precision`]) where the rounds are left to it.
  */
 precision?: Precision, 
+/**
+ * Aim at no precision, not even core's default (`--precision off`): the planned
+ * rounds and no more.
+ */
+precision_off: boolean, 
 /**
  * Engine settings to sweep, `ENGINE.NAME=V1,V2` each (`--set`): every combination
  * runs as a runtime of its own, `wasmtime[allocator=pooling,cow=off]`.

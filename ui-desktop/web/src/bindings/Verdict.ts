@@ -3,4 +3,4 @@
 /**
  * What a diff concludes for one row.
  */
-export type Verdict = "faster" | "slower" | "no change" | "insufficient data" | "not comparable";
+export type Verdict = "faster" | "slower" | "faster, not held" | "slower, not held" | "no change" | "undecided" | "insufficient data" | "not comparable";

@@ -17,7 +17,7 @@ import { SortTh } from '../components/SortTh';
 import { ListTable } from '../components/Windowed';
 import { showError } from '../errors';
 import { parseNumberField } from '../fields';
-import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, MISSING } from '../format';
+import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, levelPct, MISSING } from '../format';
 import { formatRps, throughputConnections } from '../http';
 import { shapeOf } from '../shape';
 import { matchesQuery, nextSort, type SortState, type SortValue, sortRows } from '../sort';
@@ -48,6 +48,8 @@ export interface ViewRow {
   ci_low: number | null;
   ci_high: number | null;
   halfwidth_pct: number | null;
+  /** The confidence the interval achieves (a signed-rank one's exact level). */
+  level?: number | null;
   verdict: RowVerdict;
   note?: string | null;
   /** Values and invocations in A and B (matched rows). */
@@ -127,7 +129,10 @@ export function verdictCounts(rows: readonly ViewRow[]): Record<RowVerdict, numb
   const c: Record<RowVerdict, number> = {
     faster: 0,
     slower: 0,
+    'faster, not held': 0,
+    'slower, not held': 0,
     'no change': 0,
+    undecided: 0,
     'insufficient data': 0,
     'not comparable': 0,
     'only A': 0,
@@ -150,11 +155,12 @@ export const ROW_FILTERS: readonly { id: RowFilter; label: string }[] = [
 function keepRow(r: ViewRow, f: RowFilter): boolean {
   switch (f) {
     case 'changes':
-      return r.verdict === 'faster' || r.verdict === 'slower';
+      // Held over the family or beyond the threshold on its own: what a reader looks at first.
+      return r.verdict === 'faster' || r.verdict === 'slower' || r.verdict === 'faster, not held' || r.verdict === 'slower, not held';
     case 'no change':
       return r.verdict === 'no change';
     case 'undecided':
-      return r.verdict === 'insufficient data' || r.verdict === 'not comparable';
+      return r.verdict === 'undecided' || r.verdict === 'insufficient data' || r.verdict === 'not comparable';
     default:
       return true;
   }
@@ -166,11 +172,14 @@ export type DiffSortKey = 'runtime' | 'test' | 'phase' | 'a' | 'b' | 'ratio' | '
 const VERDICT_ORDER: Record<RowVerdict, number> = {
   slower: 0,
   faster: 1,
-  'no change': 2,
-  'insufficient data': 3,
-  'not comparable': 4,
-  'only A': 5,
-  'only B': 6,
+  'slower, not held': 2,
+  'faster, not held': 3,
+  'no change': 4,
+  undecided: 5,
+  'insufficient data': 6,
+  'not comparable': 7,
+  'only A': 8,
+  'only B': 9,
 };
 
 const SORT_VALUE: Record<DiffSortKey, (r: ViewRow) => SortValue> = {
@@ -203,17 +212,15 @@ export function verdictWhy(r: ViewRow, d: Pick<Diff, 'threshold_pct' | 'alpha' |
   const fdr = `a false discovery rate of ${Number((d.alpha * 100).toFixed(4))} % over the ${family} rows with an estimate`;
   const ci = r.ci_low !== null && r.ci_high !== null ? `[${r.ci_low.toFixed(3)}, ${r.ci_high.toFixed(3)}]` : null;
   const p = typeof r.p_adjusted === 'number' ? `adjusted p ${r.p_adjusted.toPrecision(2)}` : null;
+  // The level the interval achieves (a signed-rank one's exact level, 96.9 % over 6 rounds).
+  const level = `${levelPct(typeof r.level === 'number' ? r.level : 0.95)} interval`;
   switch (r.verdict) {
     case 'faster':
-      return `faster: the whole 95 % interval ${ci} lies below ${(1 - t / 100).toFixed(3)} (−${t} %) and holds at ${fdr} (${p})`;
+      return `faster: the whole ${level} ${ci} lies below ${(1 - t / 100).toFixed(3)} (−${t} %) and holds at ${fdr} (${p})`;
     case 'slower':
-      return `slower: the whole 95 % interval ${ci} lies above ${(1 + t / 100).toFixed(3)} (+${t} %) and holds at ${fdr} (${p})`;
-    case 'no change': {
-      const beyond = typeof r.p_adjusted === 'number' && r.p_adjusted > d.alpha;
-      return beyond
-        ? `no change: a change beyond ±${t} % does not hold at ${fdr} (${p}); interval ${ci}`
-        : `no change: the 95 % interval ${ci} reaches within ±${t} % of 1`;
-    }
+      return `slower: the whole ${level} ${ci} lies above ${(1 + t / 100).toFixed(3)} (+${t} %) and holds at ${fdr} (${p})`;
+    case 'no change':
+      return `no change: the ${level} ${ci} reaches within ±${t} % of 1`;
     case 'only A':
       return 'only in A: B has no such row, or its cell failed';
     case 'only B':
@@ -223,7 +230,7 @@ export function verdictWhy(r: ViewRow, d: Pick<Diff, 'threshold_pct' | 'alpha' |
   }
 }
 
-const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/\s+/g, '-').toLowerCase()}`;
+const verdictClass = (v: RowVerdict) => `verdict verdict-${v.replace(/[^a-z]+/gi, '-').toLowerCase()}`;
 
 export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }: DiffProps) {
   /** As typed; null until then: core's default, which the backend applies when none is sent. */
@@ -430,9 +437,27 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
             <span class="verdict verdict-slower" data-testid="count-slower">
               {counts.slower} slower
             </span>
+            {counts['slower, not held'] + counts['faster, not held'] > 0 && (
+              <span
+                class="verdict verdict-slower-not-held"
+                data-testid="count-not-held"
+                title={`Beyond ±${diff.threshold_pct} % on their own, but not held at the false discovery rate over the diff's rows`}
+              >
+                {counts['slower, not held'] + counts['faster, not held']} beyond alone, not held
+              </span>
+            )}
             <span class="verdict verdict-no-change" data-testid="count-unchanged">
               {counts['no change']} unchanged
             </span>
+            {counts.undecided > 0 && (
+              <span
+                class="verdict verdict-undecided"
+                data-testid="count-undecided"
+                title="Too few rounds for the level the correction over the diff's rows needs"
+              >
+                {counts.undecided} undecided
+              </span>
+            )}
             {counts['insufficient data'] > 0 && (
               <span class="verdict verdict-insufficient-data" data-testid="count-insufficient">
                 {counts['insufficient data']} insufficient data

@@ -459,8 +459,13 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const httpSlo = parseNumberField(sloText, 0.001, 3_600_000);
   const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
   const pairArms = parsePair(pair, selectedRuntimes, selectedTests);
-  const precision = precisionPct.trim() === '' ? null : parseNumberField(precisionPct, 0, 100);
+  // A percentage, or `off` for no precision at all (not even core's default).
+  const precisionOff = precisionPct.trim().toLowerCase() === 'off';
+  const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, 100);
   const budget = budgetSecs.trim() === '' ? null : parseIntField(budgetSecs, 1, 7 * 86400);
+  // Core's default precision for the suite's kind, which a run whose rounds are left to
+  // core aims at (RunChoices::precision_in decides whether they are).
+  const defaultPrecision = d?.precision ?? null;
   const choicesInvalid =
     http && httpRates === null
       ? 'Offered rates must be whole numbers of requests/s from 1 to 10000000, separated by commas, or none.'
@@ -470,11 +475,11 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           ? 'The seed must be a whole number.'
           : typeof pairArms === 'string'
             ? pairArms
-            : precisionPct.trim() !== '' && (precision === null || precision === 0)
-              ? 'Precision must be a percentage over 0 and at most 100.'
+            : precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)
+              ? 'Precision must be a percentage over 0 and at most 100, or off.'
               : budgetSecs.trim() !== '' && budget === null
                 ? 'The budget must be a whole number of seconds from 1 to 604800.'
-                : budgetSecs.trim() !== '' && precision === null
+                : budgetSecs.trim() !== '' && precision === null && (precisionOff || defaultPrecision === null)
                   ? 'A budget needs a precision to aim at.'
                   : null;
 
@@ -510,6 +515,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       skip_missing: skipMissing,
       settings: sweepLines(sweepText),
       yes: false,
+      precision_off: false,
     };
     // Sampled at core's default rate; offered for command suites only (core says why not
     // elsewhere, in one line).
@@ -528,7 +534,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     if (measure !== null) choices.measure = measure;
     if (Array.isArray(pairArms)) choices.pair = pairArms;
     if (pairArms !== null && pairMode !== null) choices.pair_mode = pairMode;
-    if (precision !== null) choices.precision = budget === null ? { pct: precision } : { pct: precision, budget_secs: budget };
+    if (precisionOff) choices.precision_off = true;
+    const aim = precision ?? (budget !== null && !precisionOff ? (defaultPrecision?.pct ?? null) : null);
+    if (aim !== null) choices.precision = budget === null ? { pct: aim } : { pct: aim, budget_secs: budget };
     const loadTyped = [levels, levelSecs, latencySecs, rates, sloMs].some((t) => t !== null);
     if (http && d?.http && loadTyped && httpLevels && httpDurationMs !== null && httpLatencyMs !== null && httpRates && httpSlo !== null) {
       choices.http = {
@@ -917,15 +925,13 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           <label class="field">
             <span>Precision (±%)</span>
             <input
-              type="number"
-              min={0}
-              max={100}
-              step={0.5}
+              type="text"
+              inputMode="decimal"
               value={precisionPct}
-              placeholder="off"
+              placeholder={defaultPrecision ? `${defaultPrecision.pct} (default)` : 'off'}
               onInput={(e) => setPrecisionPct(e.currentTarget.value)}
-              aria-invalid={precisionPct.trim() !== '' && (precision === null || precision === 0)}
-              title="Adds rounds to the cells whose 95 % interval is still wider than this, until all meet it or the budget is spent"
+              aria-invalid={precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)}
+              title="Adds rounds to the cells whose 95 % interval is still wider than this, until all meet it or the budget is spent; a command suite whose rounds are left to wasmeter aims at its default; off adds none"
               data-testid="setting-precision"
             />
           </label>
@@ -940,7 +946,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               data-testid="setting-sweep"
             />
           </label>
-          {precisionPct.trim() !== '' && (
+          {((precisionPct.trim() !== '' && !precisionOff) || (precisionPct.trim() === '' && defaultPrecision !== null)) && (
             <label class="field">
               <span>Budget (s)</span>
               <input
@@ -948,10 +954,14 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                 min={1}
                 step={1}
                 value={budgetSecs}
-                placeholder="until the round cap"
+                placeholder={
+                  precisionPct.trim() === '' && defaultPrecision?.budget_secs
+                    ? `${defaultPrecision.budget_secs} (default)`
+                    : 'until the round cap'
+                }
                 onInput={(e) => setBudgetSecs(e.currentTarget.value)}
                 aria-invalid={budgetSecs.trim() !== '' && budget === null}
-                title="Wall time the whole run may take while aiming at the precision"
+                title="Wall time the run may take while it adds rounds for the precision (the planned rounds always run)"
                 data-testid="setting-budget"
               />
             </label>

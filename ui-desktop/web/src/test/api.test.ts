@@ -52,6 +52,7 @@ describe('api', () => {
       skip_missing: false,
       settings: [],
       yes: false,
+      precision_off: false,
     };
     await api.startRun('compute', choices, (b) => batches.push(b));
     expect(calls).toHaveLength(1);
@@ -71,7 +72,7 @@ describe('api', () => {
       throw { code: 'busy', message: 'a run is already in progress; cancel it or wait' };
     });
     await expect(
-      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false }, () => {}),
+      api.startRun('compute', { tests: [], runtimes: [], skip_missing: false, settings: [], yes: false, precision_off: false }, () => {}),
     ).rejects.toEqual({
       code: 'busy',
       message: 'a run is already in progress; cancel it or wait',

@@ -151,7 +151,7 @@ describe('App', () => {
     fireEvent.click(screen.getByTestId('start-run'));
     await waitFor(() => expect(calls.some((c) => c.cmd === 'start_run')).toBe(true));
     const first = calls.find((c) => c.cmd === 'start_run')!.payload.choices as RunChoices;
-    expect(Object.keys(first).sort()).toEqual(['baseline', 'runtimes', 'settings', 'skip_missing', 'tests', 'yes']);
+    expect(Object.keys(first).sort()).toEqual(['baseline', 'precision_off', 'runtimes', 'settings', 'skip_missing', 'tests', 'yes']);
 
     // The diff screen's threshold is the policy's until typed.
     fireEvent.click(screen.getByTestId('nav-diff'));
@@ -274,7 +274,7 @@ describe('App', () => {
     fireEvent.input(input('setting-pair'), { target: { value: 'native,wasmtime' } });
     fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'alternate' } });
     fireEvent.input(input('setting-precision'), { target: { value: '101' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100.');
+    expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100, or off.');
     fireEvent.input(input('setting-precision'), { target: { value: '5' } });
     fireEvent.input(input('setting-budget'), { target: { value: '0' } });
     expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds from 1 to 604800.');
@@ -303,6 +303,7 @@ describe('App', () => {
       skip_missing: false,
       settings: ['wasmtime.cow=on,off', 'wasmtime.opt-level=none'],
       yes: false,
+      precision_off: false,
       label: 'my label',
       seed: 7,
       measure: 'instructions',

@@ -475,7 +475,10 @@ describe('Diff screen', () => {
     expect(verdictCounts(all)).toEqual({
       faster: 3,
       slower: 4,
+      'faster, not held': 0,
+      'slower, not held': 0,
       'no change': 36,
+      undecided: 0,
       'insufficient data': 0,
       'not comparable': 0,
       'only A': 0,

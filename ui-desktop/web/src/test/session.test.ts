@@ -10,6 +10,7 @@ const settings: RunChoices = {
   skip_missing: false,
   settings: [],
   yes: false,
+  precision_off: false,
 };
 
 function session(over: Partial<ConstructorParameters<typeof LiveSession>[0]> = {}) {

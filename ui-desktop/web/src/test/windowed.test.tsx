@@ -143,6 +143,7 @@ describe('the live screen at 10,000 cells', () => {
       skip_missing: false,
       settings: [],
       yes: false,
+      precision_off: false,
     });
     render(<Live session={session} onOpenDetail={() => {}} onNewRun={() => {}} />);
     // Core's view after the first 150 cells (native on every test, rt001 on half) finished:
