@@ -13,5 +13,5 @@ pub mod history;
 pub mod table;
 
 // The lower crates' modules this crate builds on, under the paths its code names them by.
-use wasmeter_model::{VERSION, format, model, random, store, suite, text};
+use wasmeter_model::{VERSION, format, model, random, sample, store, suite, text};
 use wasmeter_profile::profile;

@@ -293,6 +293,10 @@ fn run_cells(
                 beside: k > 0,
             });
         }
+        // The host probe just before the worker, in this process: what the host does now,
+        // set beside the cell's spread by `show --noise` (about 5 ms, outside every timing).
+        let host = Some(crate::sample::probe());
+        let started_ms = Some((started.elapsed().as_secs_f64() * 1e3 * 10.0).round() / 10.0);
         let t0 = Instant::now();
         let load = crate::sample::LoadMeter::start();
         let mut cell = CellCtx {
@@ -351,6 +355,8 @@ fn run_cells(
                 wall_ms,
                 other_cores,
                 notes,
+                host,
+                started_ms,
             })?;
             let st = &mut state[index];
             st.ended += 1;
@@ -439,6 +445,8 @@ fn cross_check_answers(
                 wall_ms: 0.0,
                 other_cores: None,
                 notes: Vec::new(),
+                host: None,
+                started_ms: None,
             })?;
             failed += 1;
             if let Some(index) = cells

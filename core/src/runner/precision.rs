@@ -343,8 +343,10 @@ mod tests {
     /// The diff of two `--precision` runs, through the rule's and the diff's own code
     /// ([`stein_needed`] on each side, then [`ratio_estimate`] of groups that carry their
     /// first stage): 4,000 seeded A/A pairs a line, first stages of 3 and 6, spreads of 1
-    /// and 3 % against aims of ±1 and ±2 %. Every line must cover 94–97 % (Welch's degrees
-    /// of freedom over Stein's variances covered 90–93 %).
+    /// and 3 % against aims of ±1 and ±2 %. Every line must cover 94–97.5 % (Welch's
+    /// degrees of freedom over Stein's variances covered 90–93 %; the fewest first-stage
+    /// degrees of freedom err wide, most at a first stage of 3 and an aim the spread barely
+    /// needs: 97.5 % in 40,000 trials there, docs/statistics.md).
     #[test]
     fn a_diff_of_two_precision_runs_covers_95_percent() {
         let mut rng = Rng::new(59);
@@ -373,7 +375,7 @@ mod tests {
                 }
                 let share = covered as f64 / trials as f64;
                 assert!(
-                    (0.94..=0.97).contains(&share),
+                    (0.94..=0.975).contains(&share),
                     "n0 {n0}, sd {sd}, ±{pct} %: {share}"
                 );
             }

@@ -61,6 +61,8 @@ fn mock_run(id: &str, mock: &MockRuntime, between: f64) -> SavedRun {
                 wall_ms: 1.0,
                 other_cores: None,
                 notes: Vec::new(),
+                host: None,
+                started_ms: None,
             });
         }
     }
@@ -495,6 +497,8 @@ fn rounds_run(
                     wall_ms: 1.0,
                     other_cores: Some(0.0),
                     notes: Vec::new(),
+                    host: None,
+                    started_ms: None,
                 });
             }
         }
@@ -699,6 +703,8 @@ fn guards_withhold_verdicts_on_different_work_or_a_failed_reference() {
         wall_ms: 1.0,
         other_cores: None,
         notes: Vec::new(),
+        host: None,
+        started_ms: None,
     });
     let opts = DiffOptions::parse(2.0, Some("native")).unwrap();
     let d = diff_runs(&ra, &rb, &opts).unwrap();
@@ -1075,4 +1081,126 @@ fn a_cell_failed_in_both_runs_leaves_the_gate_undecided() {
         "{}",
         g.describe()
     );
+}
+
+/// `show --noise` names the host from the probe timed before every worker: processes that
+/// move with the probe are the host's slow phases; a probe that does not move with them
+/// says their spread is each process's own; processes slower after a large worker say so.
+#[test]
+fn show_noise_names_the_host_from_the_probe_and_the_worker_before() {
+    use wasmeter_core::analysis::noise;
+    use wasmeter_core::sample::HostProbe;
+    let tests: Vec<String> = (0..TESTS).map(|i| format!("t{i:02}")).collect();
+    let mut run = rounds_run("h", &["x", "y"], &tests, 8, (0.10, 0.01), 77, &|_, _| 1e6);
+    // Each round's factor, as the cells saw it (their mean log over the round).
+    let factor: Vec<f64> = (0..8)
+        .map(|inv| {
+            let v: Vec<f64> = run
+                .measurements
+                .iter()
+                .filter(|m| m.invocation == inv)
+                .map(|m| (m.value / 1e6).ln())
+                .collect();
+            (v.iter().sum::<f64>() / v.len() as f64).exp()
+        })
+        .collect();
+    let mut with = run.clone();
+    for c in &mut with.cells {
+        c.host = Some(HostProbe {
+            cpu_ns: 1e6,
+            mem_ns: 5e6 * factor[c.invocation as usize],
+        });
+    }
+    let h = noise(&with).host.unwrap();
+    assert_eq!(h.invocations, with.cells.len());
+    assert!(h.shared_r.unwrap() > 0.9, "{h:?}");
+    assert!(h.mem_pct > 5.0 && h.cpu_pct < 0.01, "{h:?}");
+    assert!(
+        h.describe()[1].starts_with("slow phases of the host"),
+        "{:?}",
+        h.describe()
+    );
+    // A probe that keeps still while the processes move: their spread is their own.
+    let mut rng = Rng::new(5);
+    for c in &mut run.cells {
+        c.host = Some(HostProbe {
+            cpu_ns: 1e6,
+            mem_ns: 5e6 * (1.0 + 0.01 * rng.normal()),
+        });
+    }
+    let h = noise(&run).host.unwrap();
+    assert!(h.shared_r.unwrap().abs() < 0.3, "{h:?}");
+    assert!(
+        h.describe()[1].starts_with("the host was steady (the probe within ±1.0 %)"),
+        "{:?}",
+        h.describe()
+    );
+    // A probe that moves as much as the processes, but not in step with them: the host's
+    // moments are shorter than a process.
+    let mut fast = run.clone();
+    for c in &mut fast.cells {
+        c.host = Some(HostProbe {
+            cpu_ns: 1e6,
+            mem_ns: 5e6 * (1.0 + 0.1 * rng.normal()),
+        });
+    }
+    let h = noise(&fast).host.unwrap();
+    assert!(
+        h.describe()[1].starts_with("the host's moments are shorter than a process"),
+        "{:?}",
+        h.describe()
+    );
+    // Slower after a large worker: x's workers are large (1 GiB), y's small; y's processes
+    // are 10 % slower right after an x, and each runs right after one or the other.
+    let mut order = run.clone();
+    order.samples.clear();
+    // The cells of each round in a drawn order, so that about half of y's run after an x.
+    let mut draw = Rng::new(11);
+    let mut keyed: Vec<(u32, u64, CellRecord)> = order
+        .cells
+        .drain(..)
+        .map(|c| (c.invocation, (draw.unit() * 1e9) as u64, c))
+        .collect();
+    keyed.sort_by_key(|(inv, k, _)| (*inv, *k));
+    order.cells = keyed.into_iter().map(|(_, _, c)| c).collect();
+    let mut t = 0.0;
+    let mut after_big = std::collections::HashSet::new();
+    let mut prev_big = false;
+    for c in &mut order.cells {
+        c.started_ms = Some(t);
+        c.wall_ms = 10.0;
+        let big = c.runtime == "x";
+        if prev_big && c.runtime == "y" {
+            after_big.insert((c.test.clone(), c.invocation));
+        }
+        order.samples.push(SampleRow {
+            t_ms: t + 5.0,
+            runtime: c.runtime.clone(),
+            test: c.test.clone(),
+            cpu_pct: 100.0,
+            rss_bytes: if big { 1 << 30 } else { 10 << 20 },
+        });
+        prev_big = big;
+        t += 20.0;
+    }
+    for m in &mut order.measurements {
+        if m.runtime == "y" && after_big.contains(&(m.test.clone(), m.invocation)) {
+            m.value *= 1.10;
+        }
+    }
+    let h = noise(&order).host.unwrap();
+    assert!(h.after_large_r.unwrap() > 0.2, "{h:?}");
+    assert!(
+        h.describe()
+            .iter()
+            .any(|l| l.starts_with("slower after a large process")),
+        "{:?}",
+        h.describe()
+    );
+    // A run saved before the probe: no host lines.
+    let mut old = run.clone();
+    for c in &mut old.cells {
+        c.host = None;
+    }
+    assert!(noise(&old).host.is_none());
 }

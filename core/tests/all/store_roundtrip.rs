@@ -92,6 +92,8 @@ fn fill(w: &mut RunWriter) {
         wall_ms: 12.5,
         other_cores: None,
         notes: Vec::new(),
+        host: None,
+        started_ms: None,
     })
     .unwrap();
     w.cell(&CellRecord {
@@ -102,6 +104,8 @@ fn fill(w: &mut RunWriter) {
         wall_ms: 3.0,
         other_cores: None,
         notes: Vec::new(),
+        host: None,
+        started_ms: None,
     })
     .unwrap();
 }
@@ -326,6 +330,8 @@ fn resume_keeps_ended_invocations_of_a_cell_and_drops_the_one_in_flight() {
         wall_ms: 1.0,
         other_cores: None,
         notes: Vec::new(),
+        host: None,
+        started_ms: None,
     })
     .unwrap();
     w.measurements(&[row(1, 2.0)]).unwrap();
@@ -477,6 +483,8 @@ fn a_run_is_estimated_from_earlier_runs_on_this_machine() {
                 wall_ms: *wall_ms,
                 other_cores: None,
                 notes: Vec::new(),
+                host: None,
+                started_ms: None,
             })
             .unwrap();
         }

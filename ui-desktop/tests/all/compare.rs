@@ -131,6 +131,8 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
                     wall_ms: 10.0,
                     other_cores: None,
                     notes: Vec::new(),
+                    host: None,
+                    started_ms: None,
                 });
             }
         }

@@ -290,6 +290,8 @@ pub fn cells(fail: Option<(&str, &str)>) -> Vec<CellRecord> {
                     wall_ms: 60.0,
                     other_cores: None,
                     notes: Vec::new(),
+                    host: None,
+                    started_ms: None,
                 });
             }
         }
@@ -498,6 +500,8 @@ pub fn lifecycle_run() -> SavedRun {
                 wall_ms: 150.0,
                 other_cores: None,
                 notes: Vec::new(),
+                host: None,
+                started_ms: None,
             })
         })
         .collect();
@@ -635,6 +639,8 @@ pub fn http_run() -> SavedRun {
                 wall_ms: 1600.0,
                 other_cores: None,
                 notes: Vec::new(),
+                host: None,
+                started_ms: None,
             })
         })
         .collect();

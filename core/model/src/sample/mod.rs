@@ -12,10 +12,12 @@
 mod busy;
 mod cgroup;
 mod orphans;
+mod probe;
 
 pub use busy::{LoadMeter, allowed_cpus, unreadable};
 pub use cgroup::{CpuGroup, capacity};
 pub use orphans::{adopt_orphans, adopts_orphans, children, reap, reap_one};
+pub use probe::{HostProbe, probe};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use sysinfo::{Pid, ProcessRefreshKind, ProcessesToUpdate, System};

@@ -553,6 +553,16 @@ pub struct CellRecord {
     /// flags, for one), so a reader of the run sees how it was measured.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The host probe timed right before the invocation's worker started
+    /// ([`crate::sample::probe`]): what the host was doing then. `None` in runs saved
+    /// before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<crate::sample::HostProbe>,
+    /// When the invocation's worker started, ms from the run's start: the order in which
+    /// invocations ran, so what ran just before one can be told. `None` in runs saved
+    /// before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<f64>,
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub use http::{
     HttpCell, KneePoint, LevelPoint, RatePoint, SaturatedLevel, http_cells, levels_of, rates_of,
 };
 pub use live::LiveValues;
-pub use noise::{CellNoise, Noise, PairNoise, noise};
+pub use noise::{CellNoise, HostNoise, Noise, PairNoise, noise};
 pub use normal::normal_cdf;
 pub use quiet::{BUSY_SHARE, RunLoad, busy_invocation};
 pub use sizes::{CellSizes, cell_sizes};

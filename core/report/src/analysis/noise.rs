@@ -62,6 +62,91 @@ pub struct Noise {
     pub cells: Vec<CellNoise>,
     /// With `run --pair A,B`: each pair of cells.
     pub pairs: Vec<PairNoise>,
+    /// What the host did over the run, from the probe timed before every worker; `None` for
+    /// a run saved before the probe was recorded.
+    pub host: Option<HostNoise>,
+}
+
+/// The probe's spread (%) from which the host is said to have moved during a run: a quiet
+/// 2-core VM here keeps it within ±1–2 %.
+const HOST_MOVED_PCT: f64 = 3.0;
+
+/// What the host added, read from the host probe (the same fixed work timed in wasmeter's
+/// own process before every worker, [`crate::sample::probe`]) and from the order in which
+/// the invocations ran. Each figure is over every process of the run, pooled: a cell's own
+/// few processes cannot tell a cause, a run's hundreds can.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostNoise {
+    /// Invocations with a probe reading.
+    pub invocations: usize,
+    /// Spread of the probe's arithmetic loop over the run (standard deviation of its log,
+    /// ≈ %): the cores' speed.
+    pub cpu_pct: f64,
+    /// Spread of the probe's memory chase: the memory system's.
+    pub mem_pct: f64,
+    /// Largest over smallest memory chase: how far apart the host's moments were.
+    pub mem_range: f64,
+    /// The correlation of each process's deviation from its cell's mean (log) with the
+    /// probe's deviation from the run's mean, pooled over every cell with 3 or more
+    /// processes; its square is the share of the cells' spread between processes that
+    /// moved with the host. `None` below 10 processes.
+    pub shared_r: Option<f64>,
+    /// Processes in that correlation.
+    pub shared_n: usize,
+    /// The same correlation with the peak resident memory of the worker that ran just
+    /// before (log): positive when a process runs slower after a large one. `None` without
+    /// samples or start times.
+    pub after_large_r: Option<f64>,
+    /// Processes in that correlation.
+    pub after_large_n: usize,
+}
+
+impl HostNoise {
+    /// What the host added, in words, for `show --noise` and a precision run's closing
+    /// lines: the probe's spread, and which of the causes the run can see mattered.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "host: the probe (fixed work timed before each of {} workers) varied ±{:.1} % in its arithmetic loop and ±{:.1} % in its memory chase ({:.2}× from its fastest to its slowest moment)",
+            self.invocations, self.cpu_pct, self.mem_pct, self.mem_range
+        )];
+        let moved = self.mem_pct.max(self.cpu_pct) >= HOST_MOVED_PCT;
+        if let Some(r) = self.shared_r {
+            let share = r.max(0.0).powi(2) * 100.0;
+            // Two standard errors of a correlation of no relation, and a tenth of the spread.
+            out.push(if r >= 2.0 / (self.shared_n as f64).sqrt() && share >= 10.0 {
+                format!(
+                    "slow phases of the host: the cells' processes moved with the probe (r = {r:.2} over {} processes): about {share:.0} % of their spread between processes is the host's moment, which pairing in time cancels (--pair)",
+                    self.shared_n
+                )
+            } else if moved {
+                format!(
+                    "the host's moments are shorter than a process: the probe moved ±{:.1} % but not in step with the processes after it (r = {r:.2} over {} processes); such noise is the host's, not the harness's, and only more processes (--precision) or alternating arms iteration by iteration (--pair) average it",
+                    self.mem_pct.max(self.cpu_pct),
+                    self.shared_n
+                )
+            } else {
+                format!(
+                    "the host was steady (the probe within ±{:.1} %) and the processes did not move with it (r = {r:.2} over {} processes): their spread is each process's own (code and data placement)",
+                    self.mem_pct.max(self.cpu_pct),
+                    self.shared_n
+                )
+            });
+        }
+        if let Some(r) = self.after_large_r {
+            out.push(if r >= 2.0 / (self.after_large_n as f64).sqrt() {
+                format!(
+                    "slower after a large process: processes ran slower the larger the worker before them (r = {r:.2} over {} processes)",
+                    self.after_large_n
+                )
+            } else {
+                format!(
+                    "not slower after a large process (r = {r:.2} over {} processes)",
+                    self.after_large_n
+                )
+            });
+        }
+        out
+    }
 }
 
 /// The noise of every cell of `run` (by its primary measure) and of every two of its pair's
@@ -113,7 +198,143 @@ pub fn noise(run: &SavedRun) -> Noise {
             }
         }
     }
-    Noise { cells, pairs }
+    Noise {
+        cells,
+        pairs,
+        host: host_noise(run, &index),
+    }
+}
+
+/// Pearson's correlation of two equally long series; `None` below 10 points or without
+/// spread.
+fn correlation(x: &[f64], y: &[f64]) -> Option<f64> {
+    if x.len() < 10 || x.len() != y.len() {
+        return None;
+    }
+    let (mx, my) = (mean(x), mean(y));
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+    let syy: f64 = y.iter().map(|b| (b - my).powi(2)).sum();
+    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+}
+
+/// The host's part of a run's noise: the probe's spread, and how the cells' processes
+/// moved with it and with the size of the worker before them.
+fn host_noise(run: &SavedRun, index: &Index) -> Option<HostNoise> {
+    let probed: Vec<&crate::store::CellRecord> =
+        run.cells.iter().filter(|c| c.host.is_some()).collect();
+    if probed.len() < 3 {
+        return None;
+    }
+    let lg = |f: fn(&crate::sample::HostProbe) -> f64| -> Vec<f64> {
+        probed
+            .iter()
+            .filter_map(|c| c.host.as_ref().map(f))
+            .filter(|v| *v > 0.0)
+            .map(f64::ln)
+            .collect()
+    };
+    let (cpu, mem) = (lg(|p| p.cpu_ns), lg(|p| p.mem_ns));
+    let sd = |v: &[f64]| variance(v).map_or(0.0, |x| x.sqrt() * 100.0);
+    let range = mem.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        - mem.iter().copied().fold(f64::INFINITY, f64::min);
+    let mem_mean = mean(&mem);
+    // Each process's deviation from its cell's mean, beside the probe's and the size of
+    // the worker that ran before it.
+    let probe_of: std::collections::HashMap<(&str, &str, u32), f64> = probed
+        .iter()
+        .filter_map(|c| {
+            let p = c.host.as_ref()?;
+            (p.mem_ns > 0.0).then(|| {
+                (
+                    (c.runtime.as_str(), c.test.as_str(), c.invocation),
+                    p.mem_ns.ln(),
+                )
+            })
+        })
+        .collect();
+    let before = previous_peaks(run);
+    let (mut dev, mut host, mut dev_b, mut big) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for t in &run.meta.tests {
+        for r in &run.meta.runtimes {
+            let Some((g, _, _)) = index.primary(&r.id, &t.name) else {
+                continue;
+            };
+            let Some(units) = g.log_units() else {
+                continue;
+            };
+            if units.len() < 3 {
+                continue;
+            }
+            let m = units.iter().map(|(_, u)| u).sum::<f64>() / units.len() as f64;
+            for (id, u) in &units {
+                let key = (r.id.as_str(), t.name.as_str(), *id);
+                if let Some(p) = probe_of.get(&key) {
+                    dev.push(u - m);
+                    host.push(p - mem_mean);
+                }
+                if let Some(b) = before.get(&key) {
+                    dev_b.push(u - m);
+                    big.push(*b);
+                }
+            }
+        }
+    }
+    Some(HostNoise {
+        invocations: probed.len(),
+        cpu_pct: sd(&cpu),
+        mem_pct: sd(&mem),
+        mem_range: range.exp(),
+        shared_r: correlation(&dev, &host),
+        shared_n: dev.len(),
+        after_large_r: correlation(&dev_b, &big),
+        after_large_n: dev_b.len(),
+    })
+}
+
+/// For each invocation with a start time, the log of the peak resident memory its live
+/// samples showed for the invocation that started just before it.
+fn previous_peaks(run: &SavedRun) -> std::collections::HashMap<(&str, &str, u32), f64> {
+    let mut timed: Vec<&crate::store::CellRecord> = run
+        .cells
+        .iter()
+        .filter(|c| c.started_ms.is_some() && c.failure.is_none())
+        .collect();
+    timed.sort_by(|a, b| {
+        a.started_ms
+            .unwrap_or(0.0)
+            .total_cmp(&b.started_ms.unwrap_or(0.0))
+    });
+    // Each cell's samples, looked up once; then the peak RSS within an invocation's window.
+    let mut samples: std::collections::HashMap<(&str, &str), Vec<(f64, f64)>> =
+        std::collections::HashMap::new();
+    for s in &run.samples {
+        samples
+            .entry((s.runtime.as_str(), s.test.as_str()))
+            .or_default()
+            .push((s.t_ms, s.rss_bytes as f64));
+    }
+    let peak = |c: &crate::store::CellRecord| -> Option<f64> {
+        let from = c.started_ms?;
+        let to = from + c.wall_ms;
+        samples
+            .get(&(c.runtime.as_str(), c.test.as_str()))?
+            .iter()
+            .filter(|(t, _)| *t >= from && *t <= to)
+            .map(|(_, rss)| *rss)
+            .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+            .filter(|v| *v > 0.0)
+    };
+    let mut out = std::collections::HashMap::new();
+    for w in timed.windows(2) {
+        if let Some(p) = peak(w[0]) {
+            out.insert(
+                (w[1].runtime.as_str(), w[1].test.as_str(), w[1].invocation),
+                p.ln(),
+            );
+        }
+    }
+    out
 }
 
 /// Each process's logs; `None` when a value is not positive and finite.

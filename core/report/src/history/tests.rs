@@ -67,6 +67,8 @@ fn make_busy_where(results: &Path, id: &str, busy: &dyn Fn(u32) -> bool) {
                     wall_ms: 1000.0,
                     other_cores: Some(1024.0),
                     notes: Vec::new(),
+                    host: None,
+                    started_ms: None,
                 };
                 lines.push_str(&serde_json::to_string(&c).unwrap());
                 lines.push('\n');
