@@ -352,9 +352,10 @@ fn precision_adds_rounds_until_the_budget_and_says_what_fell_short() {
     assert!(err.contains("1 cell(s) did not reach ±0.0001 %:"), "{err}");
     assert!(err.contains("wasmtime × crc32: ±"), "{err}");
     assert!(
-        err.contains(&format!("after {inv} invocations (budget spent)")),
+        err.contains(&format!("after {inv} invocations (budget spent")),
         "{err}"
     );
+    assert!(err.contains("show ") && err.contains(" --noise"), "{err}");
     let runs = crate::common::json(&wasmeter(&["runs", "--json"], tmp.path()));
     let id = runs[0]["id"].as_str().unwrap().to_string();
     let show = crate::common::json(&wasmeter(&["show", &id, "--json"], tmp.path()));
@@ -384,6 +385,14 @@ fn precision_adds_rounds_until_the_budget_and_says_what_fell_short() {
         (
             &["--precision", "5", "--budget", "10x"],
             "--budget takes a duration such as 90s, 10m or 1h30m, not '10x'",
+        ),
+        (
+            &["--precision", "x"],
+            "--precision takes a percentage or off, not 'x'",
+        ),
+        (
+            &["--precision", "off", "--budget", "1m"],
+            "--budget bounds the rounds a precision adds; --precision off adds none",
         ),
     ] {
         let o = wasmeter(&[&base[..], args].concat(), tmp.path());
@@ -660,5 +669,79 @@ fn timed_native_dlopen_alternates_with_an_engine_in_one_worker() {
     );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+/// Issue 59: a command suite's run whose rounds are left to wasmeter aims at ±3 % within 10
+/// minutes (saved with the run), `--precision off` runs the planned rounds alone, and a
+/// budget the planned rounds alone outlast is refused before anything runs.
+#[test]
+fn precision_is_the_default_where_the_rounds_are_left_to_wasmeter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "run",
+        "--suite",
+        "compute",
+        "--tests",
+        "crc32",
+        "--runtimes",
+        "wasmtime",
+        "--json",
+    ];
+    // The latest run's saved settings.
+    let meta = |tmp: &Path| -> serde_json::Value {
+        let runs = crate::common::json(&wasmeter(&["runs", "--json"], tmp));
+        let latest = runs
+            .as_array()
+            .unwrap()
+            .iter()
+            .max_by(|a, b| {
+                let t = |r: &serde_json::Value| r["started_unix"].as_f64().unwrap_or(0.0);
+                t(a).total_cmp(&t(b))
+            })
+            .unwrap();
+        let dir = Path::new(latest["dir"].as_str().unwrap());
+        serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap()
+    };
+    let o = wasmeter(&base, tmp.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let m = meta(tmp.path());
+    assert_eq!(
+        m["settings"]["precision"],
+        serde_json::json!({ "pct": 3.0, "budget_secs": 600 }),
+        "{m}"
+    );
+    assert!(
+        err.contains("every cell reached ±3 %") || err.contains("did not reach ±3 %"),
+        "{err}"
+    );
+    // Off: the planned six and no more.
+    let o = wasmeter(&[&base[..], &["--precision", "off"]].concat(), tmp.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["cells"][0]["invocations"].as_u64(), Some(6), "{v}");
+    assert!(meta(tmp.path())["settings"]["precision"].is_null());
+    assert!(!err.contains("reach ±"), "{err}");
+    // Rounds chosen by hand: no default precision.
+    let o = wasmeter(&[&base[..], &["--invocations", "3"]].concat(), tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(meta(tmp.path())["settings"]["precision"].is_null());
+    // Two runs are history enough to estimate: 40 planned rounds outlast a 1 s budget.
+    let o = wasmeter(
+        &[
+            &base[..],
+            &["--invocations", "40", "--precision", "5", "--budget", "1s"],
+        ]
+        .concat(),
+        tmp.path(),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--budget 1s: the planned rounds alone take about"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

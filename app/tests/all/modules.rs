@@ -4,7 +4,7 @@
 
 use crate::common::{
     assert_all_ok, failures, json, not_installed, once, runtimes_missing, stderr, suites_root,
-    wasmeter,
+    test_data, wasi_cc, wasmeter,
 };
 use std::path::Path;
 use std::process::{Command, Output};
@@ -856,4 +856,75 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// Issue 59: a user's program against its own native build compares by default. `--native`
+/// adds native whatever `--runtimes` names (and says so), and an embedded engine's execute
+/// phase (timed alone) gets a ratio to native's process time less native's start-up (an
+/// empty program), labelled so; the headline ranks both.
+#[test]
+fn your_program_against_its_native_build_gives_a_labelled_ratio() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = tmp.path().join("kernel.wasm");
+    let native = tmp.path().join("kernel");
+    if !wasi_cc(&test_data("kernel.c"), &wasm) {
+        return;
+    }
+    let built = Command::new("cc")
+        .args(["-O2"])
+        .arg(test_data("kernel.c"))
+        .arg("-o")
+        .arg(&native)
+        .status()
+        .expect("cc");
+    assert!(built.success());
+    let results = tmp.path().join("results");
+    let out = run_modules(
+        &[&wasm],
+        &[
+            "--runtimes",
+            "wasmtime",
+            "--native",
+            native.to_str().unwrap(),
+            "--invocations",
+            "3",
+            "--json",
+        ],
+        &[],
+        &results,
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("--native adds the native runtime to --runtimes"),
+        "{err}"
+    );
+    let v = json(&out);
+    let cell = |rt: &str| {
+        v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["runtime"] == rt && c["test"] == "kernel")
+            .unwrap_or_else(|| panic!("no {rt} × kernel in {v}"))
+            .clone()
+    };
+    let (n, w) = (cell("native"), cell("wasmtime"));
+    assert_eq!(n["relative"].as_f64(), Some(1.0), "{n}");
+    let r = w["relative"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no ratio: {w}"));
+    // The same loop, compiled twice: within a factor of three either way.
+    assert!(r > 0.33 && r < 3.0, "{w}");
+    assert!(
+        w["note"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("relative to native less its start-up ("),
+        "{w}"
+    );
+    let show = wasmeter(&["show", "latest"], &results);
+    let text = String::from_utf8_lossy(&show.stdout);
+    assert!(!text.contains("only runtime"), "{text}");
+    assert!(text.contains("wasmtime"), "{text}");
 }

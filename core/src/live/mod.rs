@@ -115,6 +115,9 @@ pub struct LiveCell {
     /// Its figure and the key of its source once it ended with values (the summary's:
     /// [`LiveValues::figure`]), kept so that drawing an ended cell computes nothing.
     pub figure: Option<(f64, &'static str)>,
+    /// It ended its planned invocations: a round a precision adds runs it again, and it is
+    /// done again when that round ends, never partial.
+    pub finished: bool,
 }
 
 impl std::ops::Deref for LiveCell {
@@ -286,7 +289,12 @@ impl LiveRun {
                     if c.status == CellStatus::Pending {
                         c.status = CellStatus::Running;
                     }
-                    c.done = c.done.max(*done);
+                    // A round a precision adds goes past the planned iterations: progress
+                    // stays within them.
+                    c.done = c
+                        .done
+                        .max(*done)
+                        .min(self.head.iterations_per_cell.max(c.done));
                     self.last_progress_at = Some(now);
                     self.touch(*index);
                 }
@@ -340,8 +348,15 @@ impl LiveRun {
             {
                 let c = &mut self.cells[prev];
                 if prev != index && c.status == CellStatus::Running {
-                    c.status = CellStatus::Queued;
                     c.invocations_ended = c.invocation + 1;
+                    if c.finished {
+                        // An added round of a finished cell ended: done again, with the
+                        // round in its figure.
+                        c.status = CellStatus::Done;
+                        c.figure = c.values.figure().map(|(v, s)| (v, s.key));
+                    } else {
+                        c.status = CellStatus::Queued;
+                    }
                     self.touch(prev);
                 }
             }
@@ -395,6 +410,7 @@ impl LiveRun {
             c.done = self.head.iterations_per_cell;
             c.invocations_ended = self.head.invocations;
             c.figure = c.values.figure().map(|(v, s)| (v, s.key));
+            c.finished = true;
         }
         c.failure = failure;
         c.wall_ms = Some(wall_ms);
@@ -428,6 +444,11 @@ impl LiveRun {
         for i in 0..self.cells.len() {
             let c = &mut self.cells[i];
             match c.status {
+                // A finished cell in a round its precision added: done, with what it measured.
+                CellStatus::Running if c.finished => {
+                    c.status = CellStatus::Done;
+                    c.figure = c.values.figure().map(|(v, s)| (v, s.key));
+                }
                 CellStatus::Running => {
                     c.status = CellStatus::Failed;
                     c.failure

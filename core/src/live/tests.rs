@@ -602,3 +602,54 @@ fn a_lifecycle_run_has_no_ratios() {
     assert!(close(c.value, 200.0));
     assert_eq!(c.ratio, None);
 }
+
+/// A round a precision adds runs a finished cell again: it shows running, then done again
+/// when the next worker starts or the run ends (never partial), with the round in its
+/// figure, and its progress stays within the planned iterations.
+#[test]
+fn an_added_round_leaves_a_finished_cell_done() {
+    let mut s = plan(&[("native", "sha256"), ("wasmtime", "sha256")], 2, 2);
+    for (inv, t) in [(0u32, 10u64), (1, 20)] {
+        for i in 0..2 {
+            s.apply(&started(i, inv), ms(t));
+            s.apply(
+                &self_ns(s.cells[i].runtime.clone().as_str(), "sha256", inv, 100.0),
+                ms(t),
+            );
+            s.apply(
+                &Event::Progress {
+                    index: i,
+                    done: inv + 1,
+                },
+                ms(t),
+            );
+        }
+    }
+    for i in 0..2 {
+        s.apply(&finished(i, None), ms(30));
+        assert_eq!(s.cells[i].status, CellStatus::Done);
+    }
+    // An added round of native only: running, then done again when wasmtime's starts.
+    s.apply(&started(0, 2), ms(40));
+    assert_eq!(s.cells[0].status, CellStatus::Running);
+    s.apply(&self_ns("native", "sha256", 2, 400.0), ms(41));
+    s.apply(&Event::Progress { index: 0, done: 3 }, ms(41));
+    assert_eq!(
+        s.cells[0].done, 2,
+        "progress stays within the planned iterations"
+    );
+    s.apply(&started(1, 2), ms(50));
+    assert_eq!(s.cells[0].status, CellStatus::Done);
+    let (v, _) = s.cells[0].figure.unwrap();
+    assert!(v > 100.0, "the added round is in the figure: {v}");
+    // The run ends during wasmtime's added round: done, not failed or partial.
+    s.apply(
+        &Event::RunFinished {
+            status: RunStatus::Complete,
+            failed: 0,
+        },
+        ms(60),
+    );
+    assert_eq!(s.cells[1].status, CellStatus::Done);
+    assert_eq!(s.head.finished_cells, 2);
+}

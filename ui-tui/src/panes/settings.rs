@@ -519,13 +519,13 @@ impl SettingsPane {
                 self.precision_off = true;
             }
             PRECISION => {
-                self.precision_off = false;
                 // The budget set before stays.
                 let p = Precision {
                     pct: t.parse::<f64>().unwrap_or(f64::NAN),
                     budget_secs: self.precision.and_then(|p| p.budget_secs),
                 };
                 p.check()?;
+                self.precision_off = false;
                 self.precision = Some(p);
             }
             BUDGET => {

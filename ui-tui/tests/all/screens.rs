@@ -609,7 +609,7 @@ fn diff_screen() {
         // Core's headline first, as `wasmeter diff` prints it.
         "5 slower, 14 faster, 12 no change, 0 undecided; 5 only in A · not normalised",
         "how: B/A of geometric means over invocations, 95 % Student-t interval over invocations (Welch)",
-        "B/A [95% CI] ±noise",
+        "B/A [CI] ±noise",
         "n 6/6 from 2/2 invocations",
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");

@@ -448,6 +448,8 @@ impl Diff {
         let levels = self.levels();
         let level = match levels.as_slice() {
             [] => String::new(),
+            // Student-t intervals say their 95 % already.
+            [one] if (one - 0.95).abs() < 0.0005 => String::new(),
             [one] => format!("; every interval at {}", level_text(*one)),
             [lo, .., hi] => format!(
                 "; intervals at {}–{} (each row says its own)",
