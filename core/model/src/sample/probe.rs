@@ -10,12 +10,14 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// Steps of the arithmetic loop: about 1 ms here.
-const CPU_STEPS: u64 = 1_000_000;
+/// Steps of the arithmetic loop: about 1 ms here (1.67 ms at 1,000,000 on this project's
+/// VM, 2026-12-06).
+const CPU_STEPS: u64 = 600_000;
 /// Entries of the pointer chase's table: 32 MiB, past the caches of the machines here.
 const MEM_ENTRIES: usize = 4 << 20;
-/// Dependent loads of the chase: about 3–6 ms here.
-const MEM_STEPS: usize = 40_000;
+/// Dependent loads of the chase: about 4 ms here (6.65 ms at 40,000 on this project's VM,
+/// 2026-12-06: the probe took 1.2 % of a default run, 8.6 s of 733 s).
+const MEM_STEPS: usize = 25_000;
 
 /// One reading of the probe, ns.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
