@@ -10,7 +10,6 @@ use wasmeter_core::export::{Format, Report, exporter};
 use wasmeter_core::machine::Machine;
 use wasmeter_core::runtime::{Metric, Phase, known_runtimes};
 use wasmeter_core::store::*;
-use wasmeter_core::suite::Size;
 
 /// A synthetic run: `runtimes` × `tests` cells, `iters` iterations, five values each.
 fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
@@ -83,23 +82,9 @@ fn run(runtimes: usize, tests: usize, iters: u32) -> SavedRun {
             not_applicable: Vec::new(),
             runtimes: rts,
             settings: RunSettings {
-                warmup: 0,
-                runs: iters,
-                invocations: 1,
-                order: Default::default(),
-                seed: 0,
-                measure: Default::default(),
                 timeout_secs: 1,
                 memory_cap_bytes: 1,
-                sample_interval_ms: 100,
-                size: Size::Quick,
-                baseline: "native".into(),
-                http: None,
-                plan_hash: None,
-                pair: None,
-                pair_mode: None,
-                precision: None,
-                profile: None,
+                ..RunSettings::new(iters, 1)
             },
             machine: Machine::detect(),
             wasmeter_version: "bench".into(),

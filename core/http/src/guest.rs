@@ -130,8 +130,9 @@ pub fn compute_digest(n: u64) -> String {
     hex(&d)
 }
 
-/// Lower-case hex of bytes.
-fn hex(bytes: &[u8]) -> String {
+/// Lower-case hex of bytes (digests here; model re-exports it for file names, metadata and
+/// hashes, so wasmeter has one).
+pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     bytes.iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");

@@ -11,10 +11,9 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// Lower-case hex of bytes (digests in file names, metadata and hashes).
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+/// Lower-case hex of bytes (digests in file names, metadata and hashes): wasmeter-http's,
+/// which sits below this crate.
+pub use wasmeter_http::guest::hex;
 
 /// 1-based line of a byte offset, for error messages that name file and line.
 pub fn line_of(text: &str, offset: usize) -> usize {

@@ -8,7 +8,7 @@ use super::Plan;
 use crate::runtime::WorkerCommand;
 use crate::runtime::{RuntimeInfo, RuntimeKind};
 use crate::store::RunSettings;
-use crate::suite::{Build, CommandTest, Guest, Size, Suite, TestCase, TestKind};
+use crate::suite::{Build, CommandTest, Guest, Suite, TestCase, TestKind};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -71,23 +71,8 @@ pub fn stand_in_run(
         tests,
         runtimes,
         settings: RunSettings {
-            warmup: 0,
-            runs: 1,
-            invocations: 1,
-            order: Default::default(),
-            seed: 0,
-            measure: Default::default(),
             timeout_secs: 10,
-            memory_cap_bytes: 1 << 30,
-            sample_interval_ms: 100,
-            size: Size::Quick,
-            baseline: "native".into(),
-            http: None,
-            plan_hash: None,
-            pair: None,
-            pair_mode: None,
-            precision: None,
-            profile: None,
+            ..RunSettings::new(1, 1)
         },
         label: None,
         skipped: Vec::new(),

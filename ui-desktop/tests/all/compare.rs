@@ -10,7 +10,6 @@ use wasmeter_core::store::{
     CellRecord, MeasurementRow, RunMeta, RunSettings, RunStatus, RunWriter, SCHEMA_VERSION,
     TestRecord,
 };
-use wasmeter_core::suite::Size;
 
 const TESTS: [&str; 2] = ["crc32", "sha256"];
 const RUNTIMES: [&str; 2] = ["native", "wasmtime"];
@@ -69,25 +68,7 @@ fn write_run(results: &Path, id: &str, suite: &str, machine: Machine, factor: f6
             })
             .collect(),
         not_applicable: Vec::new(),
-        settings: RunSettings {
-            warmup: 0,
-            runs: 2,
-            invocations: 2,
-            order: Default::default(),
-            seed: 0,
-            measure: Default::default(),
-            timeout_secs: 60,
-            memory_cap_bytes: 1 << 30,
-            sample_interval_ms: 100,
-            size: Size::Quick,
-            baseline: "native".into(),
-            http: None,
-            plan_hash: None,
-            pair: None,
-            pair_mode: None,
-            precision: None,
-            profile: None,
-        },
+        settings: RunSettings::new(2, 2),
         machine,
         wasmeter_version: "0.1.0".into(),
         started_unix: started,

@@ -9,7 +9,7 @@ use wasmeter_core::store::{
     SampleRow, SavedRun, TestRecord,
 };
 use wasmeter_core::suite::{
-    Build, CommandTest, GatewayTest, Guest, HttpTest, Size, SourceBuild, Suite, TestCase, TestKind,
+    Build, CommandTest, GatewayTest, Guest, HttpTest, SourceBuild, Suite, TestCase, TestKind,
 };
 
 pub fn rt(
@@ -188,22 +188,10 @@ pub fn meta(id: &str, label: Option<&str>, started: f64) -> RunMeta {
             .collect(),
         settings: RunSettings {
             warmup: 1,
-            runs: INV_RUNS,
-            invocations: INVOCATIONS,
             order: wasmeter_core::store::RunOrder::Interleaved,
             seed: 7,
-            measure: Default::default(),
-            timeout_secs: 60,
             memory_cap_bytes: 4 << 30,
-            sample_interval_ms: 100,
-            size: Size::Quick,
-            baseline: "native".into(),
-            http: None,
-            plan_hash: None,
-            pair: None,
-            pair_mode: None,
-            precision: None,
-            profile: None,
+            ..RunSettings::new(INV_RUNS, INVOCATIONS)
         },
         machine: machine("fp-1"),
         wasmeter_version: "0.1.0".into(),

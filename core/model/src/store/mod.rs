@@ -192,6 +192,34 @@ fn one() -> u32 {
     1
 }
 
+impl RunSettings {
+    /// Settings of `runs` iterations in each of `invocations` processes and the defaults of
+    /// everything else (no warm-up, a 60 s timeout, a 1 GiB cap, `quick`, baseline native):
+    /// the one place a run's settings are written out, for runs made outside a plan (stand-ins,
+    /// synthetic and test runs; `RunSettings { warmup: 1, ..RunSettings::new(3, 1) }`).
+    pub fn new(runs: u32, invocations: u32) -> RunSettings {
+        RunSettings {
+            warmup: 0,
+            runs,
+            invocations,
+            order: RunOrder::default(),
+            seed: 0,
+            measure: Measure::default(),
+            timeout_secs: 60,
+            memory_cap_bytes: 1 << 30,
+            sample_interval_ms: 100,
+            size: Size::Quick,
+            baseline: "native".into(),
+            http: None,
+            plan_hash: None,
+            pair: None,
+            pair_mode: None,
+            precision: None,
+            profile: None,
+        }
+    }
+}
+
 /// The precision a run aims at: each cell's 95 % interval (or, for `--pair` arms, their
 /// paired interval) within ±`pct` percent, by adding rounds until `budget_secs` of the run
 /// are spent.

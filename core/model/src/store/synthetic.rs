@@ -7,7 +7,6 @@ use super::{MeasurementRow, RunMeta, RunSettings, RunStatus, RunWriter, StoreErr
 use crate::machine::Machine;
 use crate::model::{Metric, Phase, RuntimeInfo, RuntimeKind};
 use crate::random::{Rng, seed_for};
-use crate::suite::Size;
 use std::path::Path;
 
 /// What to write.
@@ -144,25 +143,7 @@ fn write_one(results: &Path, s: &Synthetic, i: usize, id: &str) -> Result<(), St
             })
             .collect(),
         not_applicable: Vec::new(),
-        settings: RunSettings {
-            warmup: 0,
-            runs: s.iterations,
-            invocations: s.invocations,
-            order: Default::default(),
-            seed: 0,
-            measure: Default::default(),
-            timeout_secs: 60,
-            memory_cap_bytes: 1 << 30,
-            sample_interval_ms: 100,
-            size: Size::Quick,
-            baseline: "native".into(),
-            http: None,
-            plan_hash: None,
-            pair: None,
-            pair_mode: None,
-            precision: None,
-            profile: None,
-        },
+        settings: RunSettings::new(s.iterations, s.invocations),
         machine: s.machine.clone(),
         wasmeter_version: crate::VERSION.into(),
         started_unix: s.start_unix + i as f64 * s.every_secs,

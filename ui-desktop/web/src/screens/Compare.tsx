@@ -7,11 +7,11 @@
  * the rest of the page. What differs between the runs (plans, machines, versions) comes
  * first, since it says how far the columns can be read against each other.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CompareCell, type CompareRequest, type Comparison, compareRuns, errorMessage, type RunListItem } from '../api';
+import { useMemo, useState } from 'preact/hooks';
+import { type CompareCell, type CompareRequest, type Comparison, compareRuns, type RunListItem } from '../api';
 import { ListTable } from '../components/Windowed';
-import { showError } from '../errors';
 import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioStyle, ratioTone } from '../format';
+import { useLoad } from '../load';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
 /** What the user picked; a normalisation left out is core's default (`run_policy`). */
@@ -85,32 +85,12 @@ export function normalizeOptions(runs: readonly RunListItem[], ids: readonly str
 export function CompareScreen({ runs, ids, onPickRuns, onExport, defaultNormalize }: CompareProps) {
   const [choice, setChoice] = useState<CompareChoice>({});
   const [comparison, setComparison] = useState<Comparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const key = ids.join('\u0000');
-
-  useEffect(() => {
-    setComparison(null);
-    setError(null);
-    if (ids.length < 2) return undefined;
-    let stale = false;
-    setLoading(true);
-    compareRuns(ids, choice.normalize, choice.by_machine)
-      .then((c) => {
-        if (!stale) setComparison(c);
-      })
-      .catch((e) => {
-        if (stale) return;
-        setError(errorMessage(e));
-        showError(e);
-      })
-      .finally(() => {
-        if (!stale) setLoading(false);
-      });
-    return () => {
-      stale = true;
-    };
-  }, [key, choice.normalize, choice.by_machine]);
+  const { loading, error } = useLoad(
+    ids.length < 2 ? null : () => compareRuns(ids, choice.normalize, choice.by_machine),
+    [key, choice.normalize, choice.by_machine],
+    { start: () => setComparison(null), loaded: setComparison },
+  );
 
   const rows = useMemo(() => (comparison ? compareRows(comparison) : []), [comparison]);
   const normalize = choice.normalize ?? defaultNormalize ?? '';

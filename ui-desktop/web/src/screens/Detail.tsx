@@ -9,10 +9,10 @@
  * opened.
  */
 
-import { useEffect, useState } from 'preact/hooks';
-import { errorMessage, loadRun, type Report } from '../api';
-import { showError } from '../errors';
+import { useState } from 'preact/hooks';
+import { loadRun, type Report } from '../api';
 import { formatBytes, formatTime } from '../format';
+import { useLoad } from '../load';
 import { shapeOf } from '../shape';
 import { Distributions } from './detail/Distributions';
 import { FeatureGrid } from './detail/FeatureGrid';
@@ -43,31 +43,12 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
   const baseline = choice.id === runId ? choice.baseline : undefined;
   // The report with the id it was asked for (the backend also resolves prefixes).
   const [loaded, setLoaded] = useState<{ id: string; report: Report } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-
-  useEffect(() => {
-    if (!runId) return undefined;
-    let stale = false;
-    setLoading(true);
-    setError(null);
-    loadRun(runId, baseline)
-      .then((r) => {
-        if (!stale) setLoaded({ id: runId, report: r });
-      })
-      .catch((e) => {
-        if (stale) return;
-        setError(errorMessage(e));
-        setLoaded(null);
-        showError(e);
-      })
-      .finally(() => {
-        if (!stale) setLoading(false);
-      });
-    return () => {
-      stale = true;
-    };
-  }, [runId, baseline]);
+  const { loading, error } = useLoad(runId ? () => loadRun(runId, baseline) : null, [runId, baseline], {
+    loaded: (r) => {
+      if (runId) setLoaded({ id: runId, report: r });
+    },
+    failed: () => setLoaded(null),
+  });
 
   if (!runId) {
     return (

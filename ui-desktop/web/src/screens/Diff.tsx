@@ -10,15 +10,15 @@
  * by default).
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { ALL_PHASES, type Diff, diffRuns, errorMessage, type Phase, type RunListItem, type SuiteKind } from '../api';
+import { useMemo, useState } from 'preact/hooks';
+import { ALL_PHASES, type Diff, diffRuns, type Phase, type RunListItem, type SuiteKind } from '../api';
 import { FindField } from '../components/FindField';
 import { SortTh } from '../components/SortTh';
 import { ListTable } from '../components/Windowed';
-import { showError } from '../errors';
 import { parseNumberField } from '../fields';
 import { formatHalfwidth, formatNs, formatRatio, formatRatioCi, formatRatioText, formatTime, levelPct, MISSING } from '../format';
 import { formatRps, throughputConnections } from '../http';
+import { useLoad } from '../load';
 import { shapeOf } from '../shape';
 import { matchesQuery, nextSort, type SortState, type SortValue, sortRows } from '../sort';
 
@@ -243,8 +243,6 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
   const [diff, setDiff] = useState<Diff | null>(null);
   /** Core's sentence for the whole diff (every phase), as the CLI prints it first. */
   const [headline, setHeadline] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const [kind, setKind] = useState<SuiteKind>('command');
   // Phases picked for a kind of suite; a diff of another kind starts from its defaults.
   const [picked, setPicked] = useState<{ kind: SuiteKind; phases: Set<Phase> } | null>(null);
@@ -258,16 +256,17 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
   const thresholdPct = threshold === null ? undefined : parseNumberField(threshold, 0, 1000);
   const usable = (runs ?? []).filter((r) => r.meta);
 
-  useEffect(() => {
-    setDiff(null);
-    setHeadline(null);
-    setError(null);
-    if (!a || !b || a === b || thresholdPct === null) return undefined;
-    let stale = false;
-    setLoading(true);
-    diffRuns(a, b, thresholdPct, normalize ?? undefined, allowBusy || undefined)
-      .then((r) => {
-        if (stale) return;
+  const { loading, error } = useLoad(
+    !a || !b || a === b || thresholdPct === null
+      ? null
+      : () => diffRuns(a, b, thresholdPct, normalize ?? undefined, allowBusy || undefined),
+    [a, b, thresholdPct, normalize, allowBusy],
+    {
+      start: () => {
+        setDiff(null);
+        setHeadline(null);
+      },
+      loaded: (r) => {
         setKind(shapeOf(r.runs[0]?.suite_kind).kind);
         // Runtimes both runs have: what each side can be taken relative to.
         const [ra, rb] = r.runs;
@@ -275,19 +274,9 @@ export function DiffScreen({ runs, a, b, defaultThresholdPct, onPick, onExport }
         setRuntimes((ra?.runtimes ?? []).map((x) => x.id).filter((id) => inB.has(id)));
         setDiff(r.diff);
         setHeadline(r.diff_headline ?? null);
-      })
-      .catch((e) => {
-        if (stale) return;
-        setError(errorMessage(e));
-        showError(e);
-      })
-      .finally(() => {
-        if (!stale) setLoading(false);
-      });
-    return () => {
-      stale = true;
-    };
-  }, [a, b, thresholdPct, normalize, allowBusy]);
+      },
+    },
+  );
   const normalizeValue = normalize ?? diff?.normalize ?? 'none';
   const thresholdText = threshold ?? String(defaultThresholdPct ?? diff?.threshold_pct ?? '');
   const normalizeOptions = [...new Set(['none', 'native', ...runtimes, normalizeValue])];

@@ -7,11 +7,11 @@
  * screen only draws them. The choices come from what the runs list knows.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { errorMessage, type History, type HistoryQuery, type HistorySeries, history, type RunListItem, type RunMeta } from '../api';
+import { type History, type HistoryQuery, type HistorySeries, history, type RunListItem, type RunMeta } from '../api';
 import { changeTitle, HistoryChart } from '../charts/History';
 import { ListTable } from '../components/Windowed';
-import { showError } from '../errors';
 import { formatChangePct, formatNs, formatTime, MISSING } from '../format';
+import { useLoad } from '../load';
 
 /** A cell asked for from elsewhere (the run detail); `nonce` makes the same cell asked twice apply twice. */
 export interface HistoryRequest {
@@ -53,8 +53,6 @@ interface HistoryProps {
 export function HistoryScreen({ runs, request }: HistoryProps) {
   const [q, setQ] = useState<Required<HistoryQuery>>(EMPTY);
   const [result, setResult] = useState<{ key: string; history: History } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
@@ -69,28 +67,10 @@ export function HistoryScreen({ runs, request }: HistoryProps) {
 
   const ready = q.suite !== '' && q.test !== '';
   const key = JSON.stringify(q);
-  useEffect(() => {
-    setError(null);
-    if (!ready) return undefined;
-    let stale = false;
-    setLoading(true);
-    history(q)
-      .then((h) => {
-        if (!stale) setResult({ key, history: h });
-      })
-      .catch((e) => {
-        if (stale) return;
-        setResult(null);
-        setError(errorMessage(e));
-        showError(e);
-      })
-      .finally(() => {
-        if (!stale) setLoading(false);
-      });
-    return () => {
-      stale = true;
-    };
-  }, [key, reload]);
+  const { loading, error } = useLoad(ready ? () => history(q) : null, [key, reload], {
+    loaded: (h) => setResult({ key, history: h }),
+    failed: () => setResult(null),
+  });
 
   const h = result?.key === key ? result.history : null;
   const set = (k: keyof HistoryQuery, v: string) =>

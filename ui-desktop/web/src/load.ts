@@ -1,0 +1,58 @@
+/**
+ * One load a screen makes from the backend whenever its inputs change (a run, a diff, a
+ * comparison, a history), with the one rule they all need: an answer that arrives after the
+ * inputs have changed again is dropped, so a slow early answer never overwrites a later one.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { errorMessage } from './api';
+import { showError } from './errors';
+
+/** What the screen does with the load's life: all optional but `loaded`. */
+export interface LoadHandlers<T> {
+  /** Before every load, and when the inputs leave nothing to load: clear the last answer. */
+  start?: () => void;
+  /** The latest answer. */
+  loaded: (value: T) => void;
+  /** The latest load failed (its message is in `error` and the banner). */
+  failed?: () => void;
+}
+
+/**
+ * Runs `load` (null: nothing to load) again whenever `deps` change; `loading` and `error`
+ * follow the latest call only.
+ */
+export function useLoad<T>(
+  load: (() => Promise<T>) | null,
+  deps: readonly unknown[],
+  handlers: LoadHandlers<T>,
+): { loading: boolean; error: string | null } {
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    handlers.start?.();
+    setError(null);
+    if (!load) {
+      setLoading(false);
+      return undefined;
+    }
+    let stale = false;
+    setLoading(true);
+    load()
+      .then((value) => {
+        if (!stale) handlers.loaded(value);
+      })
+      .catch((e: unknown) => {
+        if (stale) return;
+        handlers.failed?.();
+        setError(errorMessage(e));
+        showError(e);
+      })
+      .finally(() => {
+        if (!stale) setLoading(false);
+      });
+    return () => {
+      stale = true;
+    };
+  }, deps);
+  return { loading, error };
+}

@@ -1,0 +1,67 @@
+/**
+ * The one load every screen makes (useLoad): the latest inputs' answer wins even when an
+ * earlier one arrives after it, a failure is shown once and cleared by the next load, and
+ * inputs that leave nothing to load stop the spinner.
+ */
+import { render, screen, waitFor } from '@testing-library/preact';
+import { describe, expect, it } from 'vitest';
+import { currentErrors } from '../errors';
+import { useLoad } from '../load';
+
+/** A promise the test settles by hand. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function Probe({ id, loads }: { id: string | null; loads: Map<string, Promise<string>> }) {
+  const { loading, error } = useLoad(id ? () => loads.get(id) ?? Promise.reject('no load') : null, [id], {
+    start: () => {
+      document.body.dataset.shown = '';
+    },
+    loaded: (v) => {
+      document.body.dataset.shown = v;
+    },
+  });
+  return (
+    <p data-testid="probe">
+      {loading ? 'loading' : 'idle'}|{error ?? ''}
+    </p>
+  );
+}
+
+describe('useLoad', () => {
+  it('keeps the latest answer when an earlier one arrives after it', async () => {
+    const first = deferred<string>();
+    const second = deferred<string>();
+    const loads = new Map([
+      ['a', first.promise],
+      ['b', second.promise],
+    ]);
+    const { rerender } = render(<Probe id="a" loads={loads} />);
+    expect(screen.getByTestId('probe').textContent).toMatch(/^loading/);
+    rerender(<Probe id="b" loads={loads} />);
+    second.resolve('answer b');
+    await waitFor(() => expect(document.body.dataset.shown).toBe('answer b'));
+    first.resolve('answer a');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(document.body.dataset.shown).toBe('answer b');
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toMatch(/^idle/));
+  });
+
+  it('shows a failure once and clears it on the next load; nothing to load is not loading', async () => {
+    const bad = deferred<string>();
+    const loads = new Map([['x', bad.promise]]);
+    const { rerender } = render(<Probe id="x" loads={loads} />);
+    bad.reject('x.json: not a run');
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('idle|x.json: not a run'));
+    expect(currentErrors()).toEqual(['x.json: not a run']);
+    rerender(<Probe id={null} loads={loads} />);
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('idle|'));
+  });
+});
