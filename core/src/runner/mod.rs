@@ -7,6 +7,7 @@ mod estimate;
 mod execute;
 pub mod instructions;
 mod missing_features;
+mod pair;
 mod plan;
 #[cfg(feature = "testing")]
 mod plan_cases;
@@ -26,6 +27,7 @@ pub use crate::store::{Measure, RunOrder};
 pub use entry::{run_host_command, worker_entry};
 pub use estimate::{CONFIRM_ABOVE_SECS, Scope, scope};
 pub use execute::{RunOutcome, SUITE_COPY, execute, resume};
+pub use pair::{PAIR_GROUPS, check_pair_arms, parse_pair};
 pub use plan::{Plan, PlanError};
 #[cfg(feature = "testing")]
 pub use plan_cases::{TimeoutCase, planned, timeout_cases};

@@ -60,148 +60,10 @@ pub struct Plan {
 impl Plan {
     /// Checks a request against the suite and the known runtimes.
     pub fn new(req: RunRequest) -> Result<Plan, PlanError> {
-        if req.runs == 0 {
-            return Err(PlanError::Invalid("--runs must be at least 1".into()));
-        }
-        if req.invocations == 0 {
-            return Err(PlanError::Invalid(
-                "--invocations must be at least 1".into(),
-            ));
-        }
-        if req.timeout.is_zero() {
-            return Err(PlanError::Invalid("--timeout must be positive".into()));
-        }
+        check_request(&req)?;
         let all = known_runtimes(&req.config);
         let kind = req.suite.kind;
-        if req.measure == Measure::Instructions {
-            match kind {
-                SuiteKind::Command => {}
-                SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
-                    return Err(PlanError::Invalid(format!(
-                        "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
-                        req.suite.name
-                    )));
-                }
-            }
-            super::instructions::valgrind().map_err(PlanError::Invalid)?;
-        }
-        if let Some(hz) = req.profile {
-            if !(crate::profile::MIN_HZ..=crate::profile::MAX_HZ).contains(&hz) {
-                return Err(PlanError::Invalid(format!(
-                    "--profile samples {}–{} times a second; {hz} is out of range",
-                    crate::profile::MIN_HZ,
-                    crate::profile::MAX_HZ
-                )));
-            }
-            if req.measure == Measure::Instructions {
-                return Err(PlanError::Invalid(
-                    "--profile samples the execute phase's time; --measure instructions counts it under callgrind, which the samples would measure: choose one".into(),
-                ));
-            }
-            match kind {
-                SuiteKind::Command => {}
-                SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
-                    return Err(PlanError::Invalid(format!(
-                        "--profile samples a command's execute phase; '{}' is a {kind} suite",
-                        req.suite.name
-                    )));
-                }
-            }
-        }
-        let mut skipped = Vec::new();
-        let mut not_applicable: Vec<NotApplicable> = Vec::new();
-        // Each selected id, and whether the user named it (rather than a group or default).
-        // Sweeps (`--set`) put every combination of settings in place of their engine.
-        let asked = crate::runtime::expand_settings(&req.runtimes, &req.settings, req.yes)
-            .map_err(PlanError::Invalid)?;
-        let selected: Vec<(String, bool)> = if asked.is_empty() {
-            all.iter()
-                .filter(|r| r.available() && super::policy::in_default_run(&r.id, kind))
-                .map(|r| (r.id.clone(), false))
-                .collect()
-        } else {
-            expand_groups(&asked, &all)
-        };
-        let mut runtimes: Vec<RuntimeInfo> = Vec::new();
-        for (id, named) in &selected {
-            let swept;
-            let info = match all.iter().find(|r| &r.id == id) {
-                Some(info) => info,
-                None => match crate::runtime::derived_info(id, &all) {
-                    Some(made) => {
-                        swept = made.map_err(PlanError::Invalid)?;
-                        &swept
-                    }
-                    None => {
-                        return Err(PlanError::UnknownRuntime {
-                            id: id.clone(),
-                            known: all
-                                .iter()
-                                .map(|r| r.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                        });
-                    }
-                },
-            };
-            let applies = applicability(info, &req.suite);
-            if let Err(why) = applies {
-                // A servers suite leaves out the runtimes it has no server for, and
-                // lifecycle-only configurations picked up by a group are simply not offered
-                // to command suites, unless named; everything else left out is said.
-                let said = match kind {
-                    SuiteKind::Command | SuiteKind::Servers => *named,
-                    SuiteKind::Lifecycle | SuiteKind::Gateway => true,
-                };
-                if said && !not_applicable.iter().any(|n| &n.runtime == id) {
-                    not_applicable.push(NotApplicable {
-                        runtime: id.clone(),
-                        test: None,
-                        why,
-                    });
-                }
-                continue;
-            }
-            if let Some(why) = &info.unavailable {
-                if !req.skip_missing {
-                    return Err(PlanError::Unavailable {
-                        id: id.clone(),
-                        why: why.clone(),
-                        hint: info.hint.clone(),
-                    });
-                }
-                skipped.push((id.clone(), why.clone()));
-                continue;
-            }
-            if !runtimes.iter().any(|r| r.id == info.id) {
-                runtimes.push(info.clone());
-            }
-        }
-        // The features suite probes each CLI runtime that declares feature flags a second
-        // time with them on (`ID+flags`), so its matrix can tell "needs a flag" from ✗,
-        // whichever front end started it.
-        if req.suite.name == crate::features::SUITE {
-            let flagged: Vec<RuntimeInfo> = runtimes
-                .iter()
-                .filter_map(crate::runtime::flagged_variant)
-                .filter(|v| !runtimes.iter().any(|r| r.id == v.id))
-                .collect();
-            runtimes.extend(flagged);
-        }
-        if runtimes.is_empty() {
-            if !not_applicable.is_empty() {
-                return Err(PlanError::Invalid(format!(
-                    "no selected runtime can run the {kind} suite '{}': {} (try --runtimes embedded)",
-                    req.suite.name,
-                    not_applicable
-                        .iter()
-                        .map(|n| format!("{}: {}", n.runtime, n.why))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                )));
-            }
-            return Err(PlanError::Invalid("no available runtime to run on".into()));
-        }
+        let (runtimes, mut skipped, mut not_applicable) = choose_runtimes(&req, &all)?;
         // Modules given as they are have no native build: relative figures are then
         // against the first runtime unless the user named another one that runs.
         let baseline = if req.baseline == DEFAULT_BASELINE
@@ -222,32 +84,7 @@ impl Plan {
                     .join(", "),
             });
         }
-        // The empty module of a run of modules is there for start-up: CLI runtimes' whole
-        // processes less it, and a native build's process less its empty program when an
-        // embedded engine's execute phase (timed alone) is to be relative to it. With such
-        // a runtime it is run whichever tests were chosen, without one it is left out.
-        let startup = (req.suite.modules_only())
-            .then(|| req.suite.tests.iter().find(|t| t.name == STARTUP_TEST))
-            .flatten();
-        let native_startup = startup.is_some_and(|s| {
-            matches!(s.guest().map(|g| &g.build), Some(crate::suite::Build::Module(run)) if run.native.is_some())
-        }) && runtimes.iter().any(|r| r.kind == RuntimeKind::Native)
-            && runtimes.iter().any(|r| r.kind == RuntimeKind::Embedded);
-        let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli) || native_startup;
-        let mut tests = if req.tests.is_empty() {
-            req.suite.tests.clone()
-        } else {
-            req.tests
-                .iter()
-                .map(|t| req.suite.test(t).cloned())
-                .collect::<Result<Vec<_>, _>>()?
-        };
-        if let Some(s) = startup {
-            tests.retain(|t| t.name != STARTUP_TEST);
-            if cli {
-                tests.push(s.clone());
-            }
-        }
+        let tests = choose_tests(&req, &runtimes)?;
         // A plan run on a machine that lacks a runtime: its cells are listed as not run
         // here, with why, and the run goes on.
         if req.plan_hash.is_some() {
@@ -294,49 +131,13 @@ impl Plan {
                 "--profile samples one runtime per worker; an alternating pair runs its arms in one: add --pair-mode processes".into(),
             ));
         }
-        if let Some(p) = req.precision {
-            p.check().map_err(PlanError::Invalid)?;
-            if req.order == RunOrder::Sequential {
-                return Err(PlanError::Invalid(
-                    "--precision adds rounds; it cannot go with --order sequential".into(),
-                ));
-            }
-            if req.invocations < 2 {
-                return Err(PlanError::Invalid(format!(
-                    "--precision decides how many rounds to add from the planned ones' spread, which takes --invocations 2 or more (3 or more keeps it from asking for the cap), not {}",
-                    req.invocations
-                )));
-            }
-        }
         let http = kind.is_http().then(|| {
             req.http
                 .clone()
                 .unwrap_or_else(|| HttpSettings::for_size(req.size))
         });
         if let Some(h) = &http {
-            if h.levels.is_empty() || h.levels.contains(&0) {
-                return Err(PlanError::Invalid(
-                    "concurrency levels must be whole numbers of at least 1".into(),
-                ));
-            }
-            if h.duration_ms == 0 || h.latency_ms == 0 {
-                return Err(PlanError::Invalid("load durations must be positive".into()));
-            }
-            if h.rates.contains(&0) {
-                return Err(PlanError::Invalid(
-                    "rates must be whole numbers of requests per second, at least 1".into(),
-                ));
-            }
-            if !(h.slo_p99_ms.is_finite() && h.slo_p99_ms > 0.0) {
-                return Err(PlanError::Invalid(
-                    "the p99 SLO must be a positive duration".into(),
-                ));
-            }
-            if h.rate_connections == 0 {
-                return Err(PlanError::Invalid(
-                    "rate connections must be at least 1".into(),
-                ));
-            }
+            check_http(h)?;
         }
         // An HTTP iteration loads the server at every level: the timeout is on top of that.
         let timeout = req.timeout
@@ -464,6 +265,238 @@ impl Plan {
     }
 }
 
+/// The request's own numbers and what they ask of the suite (measure, profile, precision),
+/// checked before any runtime is looked at.
+fn check_request(req: &RunRequest) -> Result<(), PlanError> {
+    let kind = req.suite.kind;
+    if req.runs == 0 {
+        return Err(PlanError::Invalid("--runs must be at least 1".into()));
+    }
+    if req.invocations == 0 {
+        return Err(PlanError::Invalid(
+            "--invocations must be at least 1".into(),
+        ));
+    }
+    if req.timeout.is_zero() {
+        return Err(PlanError::Invalid("--timeout must be positive".into()));
+    }
+    if req.measure == Measure::Instructions {
+        match kind {
+            SuiteKind::Command => {}
+            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
+                return Err(PlanError::Invalid(format!(
+                    "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
+                    req.suite.name
+                )));
+            }
+        }
+        super::instructions::valgrind().map_err(PlanError::Invalid)?;
+    }
+    if let Some(hz) = req.profile {
+        if !(crate::profile::MIN_HZ..=crate::profile::MAX_HZ).contains(&hz) {
+            return Err(PlanError::Invalid(format!(
+                "--profile samples {}–{} times a second; {hz} is out of range",
+                crate::profile::MIN_HZ,
+                crate::profile::MAX_HZ
+            )));
+        }
+        if req.measure == Measure::Instructions {
+            return Err(PlanError::Invalid(
+                "--profile samples the execute phase's time; --measure instructions counts it under callgrind, which the samples would measure: choose one".into(),
+            ));
+        }
+        match kind {
+            SuiteKind::Command => {}
+            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
+                return Err(PlanError::Invalid(format!(
+                    "--profile samples a command's execute phase; '{}' is a {kind} suite",
+                    req.suite.name
+                )));
+            }
+        }
+    }
+    if let Some(p) = req.precision {
+        p.check().map_err(PlanError::Invalid)?;
+        if req.order == RunOrder::Sequential {
+            return Err(PlanError::Invalid(
+                "--precision adds rounds; it cannot go with --order sequential".into(),
+            ));
+        }
+        if req.invocations < 2 {
+            return Err(PlanError::Invalid(format!(
+                "--precision decides how many rounds to add from the planned ones' spread, which takes --invocations 2 or more (3 or more keeps it from asking for the cap), not {}",
+                req.invocations
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The runtimes a request selects that can run its suite, in its order: those left out as
+/// unavailable (`--skip-missing`) and those that do not apply, with why.
+#[allow(clippy::type_complexity)]
+fn choose_runtimes(
+    req: &RunRequest,
+    all: &[RuntimeInfo],
+) -> Result<(Vec<RuntimeInfo>, Vec<(String, String)>, Vec<NotApplicable>), PlanError> {
+    let kind = req.suite.kind;
+    let mut skipped = Vec::new();
+    let mut not_applicable: Vec<NotApplicable> = Vec::new();
+    // Each selected id, and whether the user named it (rather than a group or default).
+    // Sweeps (`--set`) put every combination of settings in place of their engine.
+    let asked = crate::runtime::expand_settings(&req.runtimes, &req.settings, req.yes)
+        .map_err(PlanError::Invalid)?;
+    let selected: Vec<(String, bool)> = if asked.is_empty() {
+        all.iter()
+            .filter(|r| r.available() && super::policy::in_default_run(&r.id, kind))
+            .map(|r| (r.id.clone(), false))
+            .collect()
+    } else {
+        expand_groups(&asked, all)
+    };
+    let mut runtimes: Vec<RuntimeInfo> = Vec::new();
+    for (id, named) in &selected {
+        let swept;
+        let info = match all.iter().find(|r| &r.id == id) {
+            Some(info) => info,
+            None => match crate::runtime::derived_info(id, all) {
+                Some(made) => {
+                    swept = made.map_err(PlanError::Invalid)?;
+                    &swept
+                }
+                None => {
+                    return Err(PlanError::UnknownRuntime {
+                        id: id.clone(),
+                        known: all
+                            .iter()
+                            .map(|r| r.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    });
+                }
+            },
+        };
+        let applies = applicability(info, &req.suite);
+        if let Err(why) = applies {
+            // A servers suite leaves out the runtimes it has no server for, and
+            // lifecycle-only configurations picked up by a group are simply not offered
+            // to command suites, unless named; everything else left out is said.
+            let said = match kind {
+                SuiteKind::Command | SuiteKind::Servers => *named,
+                SuiteKind::Lifecycle | SuiteKind::Gateway => true,
+            };
+            if said && !not_applicable.iter().any(|n| &n.runtime == id) {
+                not_applicable.push(NotApplicable {
+                    runtime: id.clone(),
+                    test: None,
+                    why,
+                });
+            }
+            continue;
+        }
+        if let Some(why) = &info.unavailable {
+            if !req.skip_missing {
+                return Err(PlanError::Unavailable {
+                    id: id.clone(),
+                    why: why.clone(),
+                    hint: info.hint.clone(),
+                });
+            }
+            skipped.push((id.clone(), why.clone()));
+            continue;
+        }
+        if !runtimes.iter().any(|r| r.id == info.id) {
+            runtimes.push(info.clone());
+        }
+    }
+    // The features suite probes each CLI runtime that declares feature flags a second
+    // time with them on (`ID+flags`), so its matrix can tell "needs a flag" from ✗,
+    // whichever front end started it.
+    if req.suite.name == crate::features::SUITE {
+        let flagged: Vec<RuntimeInfo> = runtimes
+            .iter()
+            .filter_map(crate::runtime::flagged_variant)
+            .filter(|v| !runtimes.iter().any(|r| r.id == v.id))
+            .collect();
+        runtimes.extend(flagged);
+    }
+    if runtimes.is_empty() {
+        if !not_applicable.is_empty() {
+            return Err(PlanError::Invalid(format!(
+                "no selected runtime can run the {kind} suite '{}': {} (try --runtimes embedded)",
+                req.suite.name,
+                not_applicable
+                    .iter()
+                    .map(|n| format!("{}: {}", n.runtime, n.why))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )));
+        }
+        return Err(PlanError::Invalid("no available runtime to run on".into()));
+    }
+    Ok((runtimes, skipped, not_applicable))
+}
+
+/// The tests of a request; a run of modules runs its start-up test where a runtime needs it
+/// and leaves it out elsewhere.
+fn choose_tests(req: &RunRequest, runtimes: &[RuntimeInfo]) -> Result<Vec<TestCase>, PlanError> {
+    // The empty module of a run of modules is there for start-up: CLI runtimes' whole
+    // processes less it, and a native build's process less its empty program when an
+    // embedded engine's execute phase (timed alone) is to be relative to it. With such
+    // a runtime it is run whichever tests were chosen, without one it is left out.
+    let startup = (req.suite.modules_only())
+        .then(|| req.suite.tests.iter().find(|t| t.name == STARTUP_TEST))
+        .flatten();
+    let native_startup = startup.is_some_and(|s| {
+        matches!(s.guest().map(|g| &g.build), Some(crate::suite::Build::Module(run)) if run.native.is_some())
+    }) && runtimes.iter().any(|r| r.kind == RuntimeKind::Native)
+        && runtimes.iter().any(|r| r.kind == RuntimeKind::Embedded);
+    let cli = runtimes.iter().any(|r| r.kind == RuntimeKind::Cli) || native_startup;
+    let mut tests = if req.tests.is_empty() {
+        req.suite.tests.clone()
+    } else {
+        req.tests
+            .iter()
+            .map(|t| req.suite.test(t).cloned())
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    if let Some(s) = startup {
+        tests.retain(|t| t.name != STARTUP_TEST);
+        if cli {
+            tests.push(s.clone());
+        }
+    }
+    Ok(tests)
+}
+
+/// An HTTP suite's load settings: levels, durations, rates and SLO in range.
+fn check_http(h: &HttpSettings) -> Result<(), PlanError> {
+    if h.levels.is_empty() || h.levels.contains(&0) {
+        return Err(PlanError::Invalid(
+            "concurrency levels must be whole numbers of at least 1".into(),
+        ));
+    }
+    if h.duration_ms == 0 || h.latency_ms == 0 {
+        return Err(PlanError::Invalid("load durations must be positive".into()));
+    }
+    if h.rates.contains(&0) {
+        return Err(PlanError::Invalid(
+            "rates must be whole numbers of requests per second, at least 1".into(),
+        ));
+    }
+    if !(h.slo_p99_ms.is_finite() && h.slo_p99_ms > 0.0) {
+        return Err(PlanError::Invalid(
+            "the p99 SLO must be a positive duration".into(),
+        ));
+    }
+    if h.rate_connections == 0 {
+        return Err(PlanError::Invalid(
+            "rate connections must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The arms of `--pair` with the groups `all`, `embedded` and `cli` expanded to the run's
 /// runtimes of that kind, in the run's order (a runtime a group adds again is left out; a
 /// name given twice stays, for [`check_pair`] to refuse).
@@ -502,21 +535,7 @@ fn check_pair(
     runtimes: &[RuntimeInfo],
     order: RunOrder,
 ) -> Result<(), PlanError> {
-    if arms.len() < 2 {
-        return Err(PlanError::Invalid(format!(
-            "--pair needs two or more arms, got '{}'",
-            arms.join(",")
-        )));
-    }
-    if let Some((_, a)) = arms
-        .iter()
-        .enumerate()
-        .find(|(i, a)| arms[..*i].contains(a))
-    {
-        return Err(PlanError::Invalid(format!(
-            "--pair needs different arms, got '{a}' twice"
-        )));
-    }
+    super::check_pair_arms(arms).map_err(PlanError::Invalid)?;
     if order == RunOrder::Sequential {
         return Err(PlanError::Invalid(
             "--pair runs its arms side by side in every round; it cannot go with --order sequential"

@@ -543,6 +543,21 @@ fn bad_input_comes_back_as_code_and_message() {
         "{err}"
     );
 
+    // The page's pair is checked by core when it plans the choices (plan_scope, as the
+    // page does once they rest): the same line as the CLI's and the TUI's
+    // (app/tests/all/gate.rs, ui-tui/tests/all/flow.rs).
+    let err = invoke(
+        &w,
+        "plan_scope",
+        json!({ "suite": "compute", "choices": { "runtimes": ["wasmtime", "native"], "pair": ["wasmtime", "native", "wasmtime"] } }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert_eq!(
+        err["message"], "--pair needs different arms, got 'wasmtime' twice",
+        "{err}"
+    );
+
     let err = invoke(&w, "load_run", json!({ "id": "../../etc" })).unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");
     let err = invoke(&w, "load_run", json!({ "id": "nosuch" })).unwrap_err();

@@ -240,6 +240,21 @@ export function ratioStyle(r: number): { background: string; color?: string } {
   return { background: ratioColor(r), color: ratioTextColor(r) };
 }
 
+/**
+ * How a relative figure is tinted: by its ratio when its interval lies wholly on one side of
+ * 1, else untinted and 'same' (an interval that holds 1.00 has not shown a change, however
+ * far its point lies: memhard 0.79× [0.60, 1.03] is not "faster"), drawn in the scale's
+ * neutral middle. A figure without an interval is tinted by its ratio.
+ */
+export function relativeTint(
+  r: number,
+  low: number | null | undefined,
+  high: number | null | undefined,
+): { tone: Tone; style?: { background: string; color?: string } } {
+  if (finite(low) && finite(high) && low <= 1 && 1 <= high) return { tone: 'same', style: ratioStyle(1) };
+  return { tone: ratioTone(r), style: ratioStyle(r) };
+}
+
 /** The text colour on [`ratioColor`]'s background (WCAG AA). */
 export function ratioTextColor(r: number): string | undefined {
   const b = ratioBin(r);

@@ -285,9 +285,15 @@ impl DetailPane {
             .take(height)
             .map(|(ti, t)| {
                 let mut cells = vec![Line::from(clip(t, test_w as usize))];
+                // One form of text per row: every cell compact when one's full text does
+                // not fit, so a row never mixes the two.
+                let compact = cols.iter().any(|&c| {
+                    s.cell(&s.runtimes[c], t)
+                        .is_some_and(|cell| !full_fits(cell, col_w as usize))
+                });
                 for &c in &cols {
                     let (text, style) = match s.cell(&s.runtimes[c], t) {
-                        Some(cell) => matrix_text(cell, col_w as usize),
+                        Some(cell) => matrix_text(cell, col_w as usize, compact),
                         None => (MISSING.into(), Style::default().fg(Color::DarkGray)),
                     };
                     let style = if focused && ti == self.row && c == self.col {
@@ -738,9 +744,15 @@ fn invocations(n: u32) -> String {
     format!("{n} invocation{}", if n == 1 { "" } else { "s" })
 }
 
-/// A matrix cell: the summary's text ([`format_cell`]) when it fits, else its relative
-/// value (or median) with the noise; partial cells and cells with a note in yellow.
-fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
+/// Whether a measured cell's full text ([`format_cell`]) fits `width` (a failed or empty
+/// cell's word always does).
+fn full_fits(c: &CellSummary, width: usize) -> bool {
+    c.failure.is_some() || c.stats.is_none() || format_cell(c).chars().count() <= width
+}
+
+/// A matrix cell: the summary's text ([`format_cell`]) unless the row is `compact`, else its
+/// relative value (or median) with the noise; partial cells and cells with a note in yellow.
+fn matrix_text(c: &CellSummary, width: usize, compact: bool) -> (String, Style) {
     if c.failure.is_some() {
         return (FAILED.into(), failed_style());
     }
@@ -752,9 +764,8 @@ fn matrix_text(c: &CellSummary, width: usize) -> (String, Style) {
         Some(r) => rel_style(r),
         None => Style::default(),
     };
-    let full = format_cell(c);
-    if full.chars().count() <= width {
-        return (full, style);
+    if !compact && full_fits(c, width) {
+        return (format_cell(c), style);
     }
     let noise = c
         .halfwidth_pct

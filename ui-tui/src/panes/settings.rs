@@ -311,8 +311,18 @@ impl SettingsPane {
             .unwrap_or_else(|| Repetition::default_for(kind))
     }
 
-    fn change(&mut self, f: impl FnOnce(&mut Repetition)) {
+    /// What the pane shows for the ticked suite: [`Self::repetition`], but with arms to pair
+    /// and invocations left alone, the paired rounds core will make (20 for command suites).
+    fn shown_repetition(&self) -> Repetition {
         let mut r = self.repetition();
+        if self.pair.is_some() && !self.repetition.contains_key(&self.kind) {
+            r.invocations = self.defaults.pair_invocations;
+        }
+        r
+    }
+
+    fn change(&mut self, f: impl FnOnce(&mut Repetition)) {
+        let mut r = self.shown_repetition();
         f(&mut r);
         self.repetition.insert(self.kind, r);
     }
@@ -405,7 +415,7 @@ impl SettingsPane {
     }
 
     fn value(&self, i: usize) -> String {
-        let rep = self.repetition();
+        let rep = self.shown_repetition();
         match i {
             0 => self.size.to_string(),
             WARMUP => rep.warmup.to_string(),
@@ -489,23 +499,8 @@ impl SettingsPane {
             BASELINE if t.is_empty() => return Err("baseline: name a runtime".into()),
             BASELINE => self.baseline = t.to_string(),
             LABEL => self.label = t.to_string(),
-            PAIR if t.is_empty() => self.pair = None,
-            PAIR => {
-                let arms: Vec<String> = t.split(',').map(|a| a.trim().to_string()).collect();
-                let single_group =
-                    matches!(&arms[..], [g] if ["all", "embedded", "cli"].contains(&g.as_str()));
-                let distinct = arms
-                    .iter()
-                    .enumerate()
-                    .all(|(i, a)| !a.is_empty() && !arms[..i].contains(a));
-                if !(distinct && (arms.len() >= 2 || single_group)) {
-                    return Err(
-                        "pair: two or more different runtimes or tests, A,B[,C…], or embedded"
-                            .into(),
-                    );
-                }
-                self.pair = Some(arms);
-            }
+            // Core's rule, and its words: the CLI and the desktop say the same line.
+            PAIR => self.pair = wasmeter_core::runner::parse_pair(t)?,
             PAIR_MODE if t.is_empty() || t == "default" => self.pair_mode = None,
             PAIR_MODE => {
                 self.pair_mode = Some(t.parse().map_err(|e: String| format!("pair mode: {e}"))?);
@@ -698,7 +693,7 @@ impl Component for SettingsPane {
             })
             .collect();
         Paragraph::new(lines).render(fields, buf);
-        let rep = self.repetition();
+        let rep = self.shown_repetition();
         let dim = Style::default().fg(Color::DarkGray);
         let mut msg: Vec<Line> = self
             .error

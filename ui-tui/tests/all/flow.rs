@@ -632,7 +632,13 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
     // Refused, each with why.
     assert_eq!(
         set(&mut app, "pair", "wasmtime").as_deref(),
-        Some("pair: two or more different runtimes or tests, A,B[,C…], or embedded")
+        Some("--pair needs two or more arms, got 'wasmtime'")
+    );
+    // The same line as the CLI's and the desktop's for the same value
+    // (app/tests/all/gate.rs, ui-desktop/tests/all/commands.rs).
+    assert_eq!(
+        set(&mut app, "pair", "wasmtime,native,wasmtime").as_deref(),
+        Some("--pair needs different arms, got 'wasmtime' twice")
     );
     // A budget alone applies to core's default precision; with none at all it has none.
     assert_eq!(set(&mut app, "precision %", "off"), None);
@@ -663,6 +669,10 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
         "pair mode     alternate",
         "precision %   5",
         "budget        120s",
+        // The paired rounds core makes for a pair (invocations left alone), not the 6 of
+        // a run without one.
+        "invocations   20",
+        "each cell: 20 fresh worker processes",
     ] {
         assert!(s.contains(want), "{want:?} missing in\n{s}");
     }
@@ -678,6 +688,7 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
         settings.pair_mode,
         Some(wasmeter_core::store::PairMode::Alternate)
     );
+    assert_eq!(settings.invocations, 20);
     assert_eq!(
         settings.precision,
         Some(wasmeter_core::store::Precision {

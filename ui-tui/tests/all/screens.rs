@@ -528,6 +528,50 @@ fn the_detail_matrix_filters_tests_by_name() {
     assert!(!back.contains("filter:"), "{back}");
 }
 
+/// A matrix row is written in one form: when one cell's full text (`7.7 ms ±10.8 % (1.51×)`)
+/// does not fit its column, every cell of that row is compact (`1.51× ±10.8%`), while a row
+/// whose texts all fit stays full (issue 61: at about 80 columns rows mixed the two). Checked
+/// at every width from 80 to 160 columns, some of which put full and compact rows in one
+/// matrix.
+#[test]
+fn a_matrix_row_never_mixes_full_and_compact_cell_texts() {
+    let apps: [(App, &[&str]); 2] = [
+        (
+            detail_app(View::Distribution),
+            &["sha256", "chacha20", "nbody"],
+        ),
+        (http_app(0, 0), &["hello", "echo-1k"]),
+    ];
+    let mut both_forms_in_one_matrix = false;
+    for (a, tests) in &apps {
+        for w in 80..=160 {
+            let s = render(a, w, 24);
+            let rows: Vec<&str> = s
+                .lines()
+                .filter(|l| tests.iter().any(|t| l.contains(&format!("┃{t} "))))
+                .collect();
+            assert_eq!(rows.len(), tests.len(), "{s}");
+            let (mut full_rows, mut compact_rows) = (0, 0);
+            for row in &rows {
+                let full = row.matches("×)").count();
+                let compact = row.matches("× ±").count();
+                // The baseline's own cell reads `1.00× ±2.5%` in a compact row.
+                assert!(
+                    full == 0 || compact == 0,
+                    "a row mixes the two at {w} columns:\n{s}"
+                );
+                full_rows += usize::from(full > 0);
+                compact_rows += usize::from(compact > 0);
+            }
+            both_forms_in_one_matrix |= full_rows > 0 && compact_rows > 0;
+        }
+    }
+    assert!(
+        both_forms_in_one_matrix,
+        "no width put a full row beside a compact one"
+    );
+}
+
 #[test]
 fn detail_80x24() {
     insta::assert_snapshot!(render(&detail_app(View::Distribution), 80, 24));

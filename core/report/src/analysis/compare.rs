@@ -135,29 +135,7 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
         .iter()
         .map(|r| summarize(r, opts.normalize.as_deref()))
         .collect();
-    let mut columns = Vec::new();
-    for r in runs {
-        let m = &r.meta.machine;
-        let machine = format!("{} {} ({})", m.cpu_model, m.arch, m.os);
-        let title = if opts.by_machine {
-            machine.clone()
-        } else {
-            r.meta.id.clone()
-        };
-        columns.push(CompareColumn {
-            title,
-            run: r.meta.id.clone(),
-            machine: m.fingerprint.clone(),
-            plan_hash: r.meta.settings.plan_hash.clone(),
-        });
-    }
-    // Two runs of one machine keep apart by their run ids.
-    let titles: Vec<String> = columns.iter().map(|c| c.title.clone()).collect();
-    for c in &mut columns {
-        if titles.iter().filter(|t| **t == c.title).count() > 1 && c.title != c.run {
-            c.title = format!("{} {}", c.title, c.run);
-        }
-    }
+    let columns = columns_of(runs, opts.by_machine);
     let mut runtimes: Vec<String> = Vec::new();
     let mut tests: Vec<String> = Vec::new();
     for s in &summaries {
@@ -209,38 +187,13 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
     }
     // HTTP runs: latency at each offered rate is a row of its own, like any other figure
     // (kept out of the geometric means, which are of the tests' primary figures).
-    let indexes: Vec<Index> = runs.iter().map(Index::of_run).collect();
-    for test in tests.clone() {
-        let mut rates: Vec<u32> = indexes
-            .iter()
-            .flat_map(|ix| runtimes.iter().flat_map(|rt| ix.phases(rt, &test)))
-            .filter_map(|p| p.rate())
-            .collect();
-        rates.sort_unstable();
-        rates.dedup();
-        for rate in rates {
-            let row = format!(
-                "{test} p99 at {}",
-                crate::format::format_rate(f64::from(rate))
-            );
-            for rt in &runtimes {
-                for (column, ix) in indexes.iter().enumerate() {
-                    let (value, low, high, note) =
-                        rate_figure(ix, rt, &test, Phase::Rate(rate), opts.normalize.as_deref());
-                    cells.push(CompareCell {
-                        runtime: rt.clone(),
-                        test: row.clone(),
-                        column,
-                        value,
-                        low,
-                        high,
-                        note,
-                    });
-                }
-            }
-            tests.push(row);
-        }
-    }
+    rate_rows(
+        runs,
+        &runtimes,
+        &mut tests,
+        &mut cells,
+        opts.normalize.as_deref(),
+    );
     let geomeans = if opts.normalize.is_some() {
         runtimes
             .iter()
@@ -273,6 +226,76 @@ pub fn compare_runs(runs: &[SavedRun], opts: &CompareOptions) -> Result<Comparis
         geomeans,
         warnings: differences(runs, opts),
     })
+}
+
+/// One column per run, titled by run id or machine; two runs of one machine keep apart by
+/// their run ids.
+fn columns_of(runs: &[SavedRun], by_machine: bool) -> Vec<CompareColumn> {
+    let mut columns = Vec::new();
+    for r in runs {
+        let m = &r.meta.machine;
+        let machine = format!("{} {} ({})", m.cpu_model, m.arch, m.os);
+        let title = if by_machine {
+            machine.clone()
+        } else {
+            r.meta.id.clone()
+        };
+        columns.push(CompareColumn {
+            title,
+            run: r.meta.id.clone(),
+            machine: m.fingerprint.clone(),
+            plan_hash: r.meta.settings.plan_hash.clone(),
+        });
+    }
+    let titles: Vec<String> = columns.iter().map(|c| c.title.clone()).collect();
+    for c in &mut columns {
+        if titles.iter().filter(|t| **t == c.title).count() > 1 && c.title != c.run {
+            c.title = format!("{} {}", c.title, c.run);
+        }
+    }
+    columns
+}
+
+/// The rows of an HTTP run's latency at each offered rate, added after the tests'.
+fn rate_rows(
+    runs: &[SavedRun],
+    runtimes: &[String],
+    tests: &mut Vec<String>,
+    cells: &mut Vec<CompareCell>,
+    normalize: Option<&str>,
+) {
+    let indexes: Vec<Index> = runs.iter().map(Index::of_run).collect();
+    for test in tests.clone() {
+        let mut rates: Vec<u32> = indexes
+            .iter()
+            .flat_map(|ix| runtimes.iter().flat_map(|rt| ix.phases(rt, &test)))
+            .filter_map(|p| p.rate())
+            .collect();
+        rates.sort_unstable();
+        rates.dedup();
+        for rate in rates {
+            let row = format!(
+                "{test} p99 at {}",
+                crate::format::format_rate(f64::from(rate))
+            );
+            for rt in runtimes {
+                for (column, ix) in indexes.iter().enumerate() {
+                    let (value, low, high, note) =
+                        rate_figure(ix, rt, &test, Phase::Rate(rate), normalize);
+                    cells.push(CompareCell {
+                        runtime: rt.clone(),
+                        test: row.clone(),
+                        column,
+                        value,
+                        low,
+                        high,
+                        note,
+                    });
+                }
+            }
+            tests.push(row);
+        }
+    }
 }
 
 /// What differs between the runs, each said once.

@@ -196,95 +196,8 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
                     notes.push(n.clone());
                 }
             }
-            let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
-            let mut levels: Vec<LevelPoint> = Vec::new();
-            let mut saturated: Vec<SaturatedLevel> = Vec::new();
-            for p in index.phases(rt, test) {
-                let Some(c) = p.concurrency() else { continue };
-                let rps = index.get(rt, test, p, Metric::Rps).unwrap_or_default();
-                let bounds = index
-                    .get(rt, test, p, Metric::SaturatedBelowRps)
-                    .unwrap_or_default();
-                let errors = sum(p, Metric::Errors);
-                let of = rps.len() + bounds.len();
-                // At least half below the bound: so is the median.
-                if !bounds.is_empty() && 2 * bounds.len() >= of {
-                    saturated.push(SaturatedLevel {
-                        connections: c,
-                        below_rps: bounds.iter().copied().fold(0.0, f64::max),
-                        iterations: bounds.len(),
-                        of,
-                        errors,
-                    });
-                    continue;
-                }
-                let Some(rps) = Stats::describe(rps) else {
-                    continue;
-                };
-                levels.push(LevelPoint {
-                    connections: c,
-                    rps,
-                    p50_ns: med(rt, test, p, Metric::WallNs),
-                    p99_ns: med(rt, test, p, Metric::P99Ns),
-                    cpu_ns_per_1k: med(rt, test, p, Metric::CpuNsPer1k),
-                    rss_bytes: med(rt, test, p, Metric::RssBytes),
-                    errors,
-                    saturated_iterations: bounds.len(),
-                });
-            }
-            let mut rates: Vec<RatePoint> = index
-                .phases(rt, test)
-                .into_iter()
-                .filter_map(|p| {
-                    let offered = p.rate()?;
-                    let m = |metric| med(rt, test, p, metric);
-                    let corrected_ns = [
-                        m(Metric::WallNs),
-                        m(Metric::P90Ns),
-                        m(Metric::P99Ns),
-                        m(Metric::P999Ns),
-                    ];
-                    let achieved = m(Metric::Rps);
-                    let errors = sum(p, Metric::Errors);
-                    let timeouts = sum(p, Metric::Timeouts);
-                    let generator_bound_rps = index
-                        .get(rt, test, p, Metric::GeneratorBoundRps)
-                        .and_then(|v| v.iter().copied().reduce(f64::min));
-                    let iterations = index
-                        .get(rt, test, p, Metric::Errors)
-                        .map_or(1, |v| v.len().max(1)) as f64;
-                    let met_slo = generator_bound_rps.is_none()
-                        && crate::store::RateOutcome {
-                            offered: f64::from(offered),
-                            achieved: achieved.unwrap_or(0.0),
-                            p99_ns: corrected_ns[2],
-                            errors: errors / iterations,
-                            timeouts,
-                            seconds: http.duration_ms as f64 / 1e3,
-                        }
-                        .meets(slo);
-                    Some(RatePoint {
-                        offered,
-                        achieved,
-                        corrected_ns,
-                        uncorrected_ns: [
-                            m(Metric::UncorrectedP50Ns),
-                            m(Metric::UncorrectedP90Ns),
-                            m(Metric::UncorrectedP99Ns),
-                            m(Metric::UncorrectedP999Ns),
-                        ],
-                        errors,
-                        timeouts,
-                        cpu_ns_per_1k: m(Metric::CpuNsPer1k),
-                        rss_bytes: m(Metric::RssBytes),
-                        generator_bound_rps,
-                        unsent: Some(sum(p, Metric::UnsentRequests) / iterations)
-                            .filter(|n| *n > 0.0),
-                        met_slo,
-                    })
-                })
-                .collect();
-            rates.sort_by_key(|r| r.offered);
+            let (levels, saturated) = level_points(&index, rt, test);
+            let rates = rate_points(&index, rt, test, &http);
             let knee = index
                 .get(rt, test, Phase::Knee, Metric::Unbroken)
                 .map(|unbroken| KneePoint {
@@ -330,6 +243,114 @@ pub fn http_cells(run: &SavedRun, baseline: &str) -> Vec<HttpCell> {
         out.extend(cells);
     }
     out
+}
+
+/// A cell's closed-model levels: those measured, and those where at least half the
+/// iterations saturated (the median is then below the bound).
+fn level_points(index: &Index, rt: &str, test: &str) -> (Vec<LevelPoint>, Vec<SaturatedLevel>) {
+    let med = |p: Phase, m: Metric| index.get(rt, test, p, m).and_then(median);
+    let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
+    let mut levels: Vec<LevelPoint> = Vec::new();
+    let mut saturated: Vec<SaturatedLevel> = Vec::new();
+    for p in index.phases(rt, test) {
+        let Some(c) = p.concurrency() else { continue };
+        let rps = index.get(rt, test, p, Metric::Rps).unwrap_or_default();
+        let bounds = index
+            .get(rt, test, p, Metric::SaturatedBelowRps)
+            .unwrap_or_default();
+        let errors = sum(p, Metric::Errors);
+        let of = rps.len() + bounds.len();
+        // At least half below the bound: so is the median.
+        if !bounds.is_empty() && 2 * bounds.len() >= of {
+            saturated.push(SaturatedLevel {
+                connections: c,
+                below_rps: bounds.iter().copied().fold(0.0, f64::max),
+                iterations: bounds.len(),
+                of,
+                errors,
+            });
+            continue;
+        }
+        let Some(rps) = Stats::describe(rps) else {
+            continue;
+        };
+        levels.push(LevelPoint {
+            connections: c,
+            rps,
+            p50_ns: med(p, Metric::WallNs),
+            p99_ns: med(p, Metric::P99Ns),
+            cpu_ns_per_1k: med(p, Metric::CpuNsPer1k),
+            rss_bytes: med(p, Metric::RssBytes),
+            errors,
+            saturated_iterations: bounds.len(),
+        });
+    }
+    (levels, saturated)
+}
+
+/// A cell's open-model rates, ascending, each with whether it met the SLO.
+fn rate_points(
+    index: &Index,
+    rt: &str,
+    test: &str,
+    http: &crate::store::HttpSettings,
+) -> Vec<RatePoint> {
+    let med = |rt: &str, t: &str, p: Phase, m: Metric| index.get(rt, t, p, m).and_then(median);
+    let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
+    let slo = http.slo_p99_ms;
+    let mut rates: Vec<RatePoint> = index
+        .phases(rt, test)
+        .into_iter()
+        .filter_map(|p| {
+            let offered = p.rate()?;
+            let m = |metric| med(rt, test, p, metric);
+            let corrected_ns = [
+                m(Metric::WallNs),
+                m(Metric::P90Ns),
+                m(Metric::P99Ns),
+                m(Metric::P999Ns),
+            ];
+            let achieved = m(Metric::Rps);
+            let errors = sum(p, Metric::Errors);
+            let timeouts = sum(p, Metric::Timeouts);
+            let generator_bound_rps = index
+                .get(rt, test, p, Metric::GeneratorBoundRps)
+                .and_then(|v| v.iter().copied().reduce(f64::min));
+            let iterations = index
+                .get(rt, test, p, Metric::Errors)
+                .map_or(1, |v| v.len().max(1)) as f64;
+            let met_slo = generator_bound_rps.is_none()
+                && crate::store::RateOutcome {
+                    offered: f64::from(offered),
+                    achieved: achieved.unwrap_or(0.0),
+                    p99_ns: corrected_ns[2],
+                    errors: errors / iterations,
+                    timeouts,
+                    seconds: http.duration_ms as f64 / 1e3,
+                }
+                .meets(slo);
+            Some(RatePoint {
+                offered,
+                achieved,
+                corrected_ns,
+                uncorrected_ns: [
+                    m(Metric::UncorrectedP50Ns),
+                    m(Metric::UncorrectedP90Ns),
+                    m(Metric::UncorrectedP99Ns),
+                    m(Metric::UncorrectedP999Ns),
+                ],
+                errors,
+                timeouts,
+                cpu_ns_per_1k: m(Metric::CpuNsPer1k),
+                rss_bytes: m(Metric::RssBytes),
+                generator_bound_rps,
+                unsent: Some(sum(p, Metric::UnsentRequests) / iterations).filter(|n| *n > 0.0),
+                met_slo,
+            })
+        })
+        .collect();
+    rates.sort_by_key(|r| r.offered);
+    rates
 }
 
 /// The offered rates that appear in any cell, ascending.

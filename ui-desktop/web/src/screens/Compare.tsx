@@ -10,7 +10,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { type CompareCell, type CompareRequest, type Comparison, compareRuns, type RunListItem } from '../api';
 import { ListTable } from '../components/Windowed';
-import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioStyle, ratioTone } from '../format';
+import { formatNs, formatRatio, formatRatioCi, formatTime, MISSING, ratioStyle, relativeTint } from '../format';
 import { useLoad } from '../load';
 
 /** What a comparison is asked for: the reference runtime (or `none`) and how columns are named. */
@@ -269,14 +269,9 @@ function CompareValue({ cell, relative, run }: { cell: CompareCell | null; relat
     );
   }
   const v = cell.value;
+  const tint = relative ? relativeTint(v, cell.low, cell.high) : undefined;
   return (
-    <td
-      data-testid="compare-cell"
-      data-run={run}
-      data-value={v}
-      data-tone={relative ? ratioTone(v) : undefined}
-      style={relative ? ratioStyle(v) : undefined}
-    >
+    <td data-testid="compare-cell" data-run={run} data-value={v} data-tone={tint?.tone} style={tint?.style}>
       <div class="ratio" data-testid="compare-value">
         {formatCompareValue(v, relative)}
       </div>

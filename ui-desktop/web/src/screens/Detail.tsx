@@ -256,7 +256,14 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
           <div class="panel">
             <h2>Resources</h2>
-            <Resources runId={run.id} samples={run.samples} test={selected?.test ?? s.tests[0] ?? ''} runtimes={s.runtimes} />
+            <Resources
+              runId={run.id}
+              samples={run.samples}
+              test={selected?.test ?? s.tests[0] ?? ''}
+              runtime={selected?.runtime}
+              runtimes={s.runtimes}
+              intervalMs={run.settings.sample_interval_ms}
+            />
           </div>
 
           {!lifecycle && !http && (

@@ -126,21 +126,16 @@ export function sweepLines(text: string): string[] {
 }
 
 /**
- * The pair as typed: null when empty, the arms when they are two or more distinct runtimes
- * (or tests) of this run, else why not.
+ * The pair as typed, split into its arms (null when empty). Whether they make a pair is
+ * core's to say (`runner::parse_pair` and the plan, through plan_scope): the page keeps no
+ * rule of its own, so it says what the CLI and the TUI say.
  */
-export function parsePair(text: string, runtimes: readonly string[], tests: readonly string[]): string[] | null | string {
+export function splitPair(text: string): string[] | null {
   const arms = text
     .split(',')
     .map((a) => a.trim())
     .filter((a) => a !== '');
-  if (arms.length === 0) return null;
-  if (arms.length < 2) return 'A pair is two or more names separated by commas.';
-  const twice = arms.find((a, i) => arms.indexOf(a) !== i);
-  if (twice !== undefined) return `The pair names ${twice} twice.`;
-  const all = (names: readonly string[]) => arms.every((a) => names.includes(a));
-  if (!all(runtimes) && !all(tests)) return `The pair must be selected runtimes or selected tests, all of one kind: ${arms.join(', ')}.`;
-  return arms;
+  return arms.length === 0 ? null : arms;
 }
 
 /** A suite of modules given by path as the setup lists it (its runtimes' reasons apart). */
@@ -390,7 +385,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const shown = (typed: string | null, fallback: number | string | undefined) => typed ?? (fallback === undefined ? '' : String(fallback));
   const runsText = shown(runs, d?.repetition.runs);
   const warmupText = shown(warmup, d?.repetition.warmup);
-  const invocationsText = shown(invocations, d?.repetition.invocations);
+  // With arms to pair, core makes its paired rounds (20 for command suites) unless typed.
+  const invocationsText = shown(invocations, pair.trim() ? d?.pair_invocations : d?.repetition.invocations);
   const fields: NumField[] = [
     { key: 'runs', label: 'Runs', value: runsText, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
     { key: 'warmup', label: 'Warm-up', value: warmupText, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
@@ -458,7 +454,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const httpRates = parseRates(ratesText);
   const httpSlo = parseNumberField(sloText, 0.001, 3_600_000);
   const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
-  const pairArms = parsePair(pair, selectedRuntimes, selectedTests);
+  const pairArms = splitPair(pair);
   // A percentage, or `off` for no precision at all (not even core's default).
   const precisionOff = precisionPct.trim().toLowerCase() === 'off';
   const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, 100);
@@ -473,15 +469,13 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
         ? 'The p99 objective must be a number of milliseconds over 0.'
         : seed.trim() !== '' && seedValue === null
           ? 'The seed must be a whole number.'
-          : typeof pairArms === 'string'
-            ? pairArms
-            : precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)
-              ? 'Precision must be a percentage over 0 and at most 100, or off.'
-              : budgetSecs.trim() !== '' && budget === null
-                ? 'The budget must be a whole number of seconds from 1 to 604800.'
-                : budgetSecs.trim() !== '' && precision === null && (precisionOff || defaultPrecision === null)
-                  ? 'A budget needs a precision to aim at.'
-                  : null;
+          : precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)
+            ? 'Precision must be a percentage over 0 and at most 100, or off.'
+            : budgetSecs.trim() !== '' && budget === null
+              ? 'The budget must be a whole number of seconds from 1 to 604800.'
+              : budgetSecs.trim() !== '' && precision === null && (precisionOff || defaultPrecision === null)
+                ? 'A budget needs a precision to aim at.'
+                : null;
 
   const reason = busy
     ? 'A run is in progress.'
@@ -532,7 +526,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     if (label.trim()) choices.label = label.trim();
     if (seedValue !== null) choices.seed = seedValue;
     if (measure !== null) choices.measure = measure;
-    if (Array.isArray(pairArms)) choices.pair = pairArms;
+    if (pairArms !== null) choices.pair = pairArms;
     if (pairArms !== null && pairMode !== null) choices.pair_mode = pairMode;
     if (precisionOff) choices.precision_off = true;
     const aim = precision ?? (budget !== null && !precisionOff ? (defaultPrecision?.pct ?? null) : null);
@@ -556,7 +550,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const choicesKey = choices && current && !modules && !busy ? `${current.name}:${JSON.stringify(choices)}` : null;
   // What the run would do and how long it should take, asked once the choices rest; an
   // answer for choices since changed is dropped.
-  const [scope, setScope] = useState<{ key: string; text: string; confirm: boolean } | null>(null);
+  // Core refusing the choices (a bad pair, a runtime that cannot run the suite) is the
+  // line start_run would give, shown before it and blocking it.
+  const [scope, setScope] = useState<{ key: string; text: string; confirm: boolean; refused?: string } | null>(null);
   useEffect(() => {
     if (choicesKey === null || !choices || !current) return;
     let live = true;
@@ -565,14 +561,17 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       api
         .planScope(suite, choices)
         .then((s) => live && setScope({ key: choicesKey, ...s }))
-        .catch(() => live && setScope(null));
+        .catch((e: unknown) => live && setScope({ key: choicesKey, text: '', confirm: false, refused: api.errorMessage(e) }));
     }, checkDelayMs);
     return () => {
       live = false;
       clearTimeout(timer);
     };
   }, [choicesKey]);
-  const shownScope = scope && scope.key === choicesKey ? scope : null;
+  const answered = scope && scope.key === choicesKey ? scope : null;
+  const refused = answered?.refused ?? null;
+  const shownScope = answered && !refused ? answered : null;
+  const blocked = reason ?? refused;
   const [confirming, setConfirming] = useState(false);
   const launch = () => {
     if (!choices || !current) return;
@@ -580,7 +579,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     else onStart(current.name, choices);
   };
   const start = () => {
-    if (!choices) return;
+    if (!choices || refused) return;
     if (shownScope?.confirm) setConfirming(true);
     else launch();
   };
@@ -590,12 +589,12 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       <header class="screen-head">
         <h1 id="setup-title">New run</h1>
         <div class="start">
-          {reason && (
+          {blocked && (
             <span class="muted" data-testid="start-reason">
-              {reason}
+              {blocked}
             </span>
           )}
-          {!reason && shownScope && (
+          {!blocked && shownScope && (
             <span class="muted small" data-testid="run-scope">
               {shownScope.text}
             </span>
@@ -603,8 +602,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
           <button
             type="button"
             class="primary"
-            disabled={reason !== null}
-            title={reason ?? 'Start the run'}
+            disabled={blocked !== null}
+            title={blocked ?? 'Start the run'}
             onClick={start}
             data-testid="start-run"
           >
@@ -902,7 +901,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               value={pair}
               placeholder="A, B"
               onInput={(e) => setPair(e.currentTarget.value)}
-              aria-invalid={typeof pairArms === 'string'}
+              aria-invalid={refused?.startsWith('--pair') ?? false}
               title="Two or more runtimes, or tests, of this run whose invocations run side by side in every round, for paired comparisons of any two (diff RUN --runtimes A,B or --tests A,B)"
               data-testid="setting-pair"
             />

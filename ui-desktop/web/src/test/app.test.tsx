@@ -27,6 +27,7 @@ function backend(over: Record<string, Handler> = {}) {
     load_run: () => runFixture,
     start_run: () => null,
     cancel_run: () => true,
+    plan_scope: () => ({ text: 'scope', confirm: false }),
   };
   mockIPC((cmd, payload) => {
     const p = (payload ?? {}) as Record<string, unknown>;
@@ -92,6 +93,11 @@ describe('App', () => {
     expect(screen.getByTestId('repetition-note').textContent).toBe(
       'Each cell: 6 fresh worker processes × (0 warm-up + 1 runs) = 6 values.',
     );
+    // With arms to pair, core's paired rounds (20 for a command suite) are what it will make.
+    fireEvent.input(input('setting-pair'), { target: { value: 'native, wasmer-singlepass' } });
+    expect(input('setting-invocations').value).toBe('20');
+    fireEvent.input(input('setting-pair'), { target: { value: '' } });
+    expect(input('setting-invocations').value).toBe('6');
     expect((screen.getByTestId('setting-size') as HTMLSelectElement).value).toBe('quick');
     expect((screen.getByTestId('setting-baseline') as HTMLSelectElement).value).toBe('native');
     // The CLI group keeps the baseline and drops the embedded engines.
@@ -240,6 +246,15 @@ describe('App', () => {
         channel = p.on_event as Channel<LiveBatch>;
         return null;
       },
+      // Core's refusals of a pair, as plan_scope gives them (ui-desktop/tests/all/commands.rs
+      // holds the real command to these lines).
+      plan_scope: (p) => {
+        const arms = (p.choices as RunChoices).pair ?? [];
+        if (arms.length === 1) throw { code: 'invalid_input', message: `--pair needs two or more arms, got '${arms[0]}'` };
+        const twice = arms.find((a, i) => arms.indexOf(a) !== i);
+        if (twice) throw { code: 'invalid_input', message: `--pair needs different arms, got '${twice}' twice` };
+        return { text: 'scope', confirm: false };
+      },
     });
     await renderReady();
     // The filter narrows the list; All/None act on what is visible.
@@ -262,16 +277,16 @@ describe('App', () => {
     fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
     fireEvent.input(input('setting-seed'), { target: { value: '7' } });
     fireEvent.change(screen.getByTestId('setting-measure'), { target: { value: 'instructions' } });
-    // A pair is two or more runtimes or tests of this run, never the same one twice.
+    // A pair is checked by core when the choices rest: its refusal is the start reason and
+    // blocks the start, in core's words (the CLI's and the TUI's line).
     fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmtime' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('The pair names wasmtime twice.');
+    await waitFor(() => expect(screen.getByTestId('start-reason').textContent).toBe("--pair needs different arms, got 'wasmtime' twice"));
+    expect(input('setting-pair').getAttribute('aria-invalid')).toBe('true');
+    expect((screen.getByTestId('start-run') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('A pair is two or more names separated by commas.');
-    fireEvent.input(input('setting-pair'), { target: { value: 'wasmtime, wasmer-cranelift' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe(
-      'The pair must be selected runtimes or selected tests, all of one kind: wasmtime, wasmer-cranelift.',
-    );
+    await waitFor(() => expect(screen.getByTestId('start-reason').textContent).toBe("--pair needs two or more arms, got 'wasmtime'"));
     fireEvent.input(input('setting-pair'), { target: { value: 'native,wasmtime' } });
+    await waitFor(() => expect(screen.queryByTestId('start-reason')).toBeNull());
     fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'alternate' } });
     fireEvent.input(input('setting-precision'), { target: { value: '101' } });
     expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100, or off.');

@@ -55,4 +55,29 @@ describe('resourceSeries', () => {
     expect(Array.from(rss)).toEqual([5e6, 6e6, null, null, 5e6, 7e6]);
     expect(d.cpu[1]![3]).toBeNull();
   });
+
+  it("keeps invocations of one sample apart and marks them, given the run's sampling interval", () => {
+    // native: one sample per invocation, invocations 80 s apart (issue 61: joined into a flat
+    // line over the whole run); wasmtime: a stretch of five 100 ms samples.
+    const s = (runtime: string, t_ms: number, cpu: number): SampleRow => ({ t_ms, runtime, test: 't', cpu_pct: cpu, rss_bytes: 4e6 });
+    const samples = [
+      s('native', 0, 100),
+      s('native', 80_000, 90),
+      s('native', 160_000, 100),
+      ...[0, 100, 200, 300, 400].map((t) => s('wasmtime', 200_000 + t, 50)),
+    ];
+    const d = resourceSeries(samples, 't', ['native', 'wasmtime'], 100);
+    expect(d.sparse).toEqual([true, false]);
+    const x = (Array.from(d.cpu[0]!) as number[]).map((v) => Number(v.toFixed(3)));
+    const native = Array.from(d.cpu[1]!);
+    // Three single samples on native's own clock, a break between each: 0, 0.1, 0.2 s, not 0–160 s.
+    const drawn = x.filter((_, i) => native[i] !== null);
+    expect(drawn).toEqual([0, 0.1, 0.2]);
+    expect(Math.max(...x)).toBeLessThan(1);
+    expect(native.filter((v) => v === null).length).toBeGreaterThanOrEqual(2);
+    // Without the interval the median step is 80 s: the three are one line of 160 s.
+    const joined = resourceSeries(samples, 't', ['native', 'wasmtime']);
+    expect(joined.sparse[0]).toBe(false);
+    expect(Math.max(...(Array.from(joined.cpu[0]!) as number[]))).toBeGreaterThan(100);
+  });
 });

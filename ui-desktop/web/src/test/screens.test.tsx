@@ -89,7 +89,34 @@ describe('Runs screen', () => {
   });
 });
 
+/** The matrix cell of runtime `rt` and test `t`. */
+function matrixCell(matrix: HTMLElement, rt: string, t: string): HTMLElement {
+  return within(matrix)
+    .getAllByTestId('matrix-cell')
+    .find((c) => c.dataset.runtime === rt && c.dataset.test === t)!;
+}
+
 describe('Detail screen', () => {
+  it('tints a cell by its ratio only when its interval lies wholly on one side of 1.00', async () => {
+    const report = structuredClone(runFixture) as unknown as Report;
+    const cells = report.runs[0]!.summary!.cells;
+    const ws = cells.find((c) => c.runtime === 'wasmtime' && c.test === 'sha256')!;
+    // memhard's case from issue 61: far from 1.00 by its point, not by its interval.
+    ws.relative = 0.79;
+    ws.relative_low = 0.6;
+    ws.relative_high = 1.03;
+    mockIPC(() => report);
+    render(<Detail runId={report.runs[0]!.id} onExport={noop} onPickRun={noop} />);
+    const matrix = await screen.findByTestId('detail-matrix');
+    const cell = (rt: string, t: string) => matrixCell(matrix, rt, t);
+    const held = cell('wasmtime', 'sha256');
+    expect(held.querySelector('.ratio')!.textContent).toBe('0.79×');
+    expect(held.dataset.tone).toBe('same');
+    expect(held.style.background.replace(/\s/g, '')).toBe('rgb(247,247,247)');
+    // Beyond 1.00 on its own: tinted as before.
+    expect(cell('wasmer-singlepass', 'nbody').dataset.tone).toBe('slower');
+  });
+
   it('renders the matrix from run.json with ratios, colours and failures', async () => {
     const calls: unknown[] = [];
     mockIPC((cmd, p) => {
@@ -103,10 +130,7 @@ describe('Detail screen', () => {
     // holds the fixture's sentence to core's run_headline).
     expect(screen.getByTestId('run-headline').textContent).toBe(report.runs[0]!.headline);
     expect(report.runs[0]!.headline).toMatch(/native/);
-    const cell = (rt: string, t: string) =>
-      within(matrix)
-        .getAllByTestId('matrix-cell')
-        .find((c) => c.dataset.runtime === rt && c.dataset.test === t)!;
+    const cell = (rt: string, t: string) => matrixCell(matrix, rt, t);
 
     const ws = cell('wasmtime', 'sha256');
     expect(ws.querySelector('.ratio')!.textContent).toBe('1.15×');
@@ -129,6 +153,7 @@ describe('Detail screen', () => {
     const base = cell('native', 'sha256');
     expect(base.querySelector('.ratio')!.textContent).toBe('1.00×');
     expect(base.dataset.tone).toBe('same');
+    expect(rgb(base.style.background)).toBe('rgb(247,247,247)');
 
     const failed = cell('wasmer-singlepass', 'matmul-simd');
     expect(failed.dataset.tone).toBe('failed');
@@ -174,12 +199,16 @@ describe('Detail screen', () => {
     expect(order()).toEqual([...report.runs[0]!.summary.tests].sort());
   });
 
-  it("draws the resources of the selected cell's test, one series per runtime", async () => {
+  it("draws every runtime of the first test, then the picked cell's runtime alone", async () => {
     mockIPC(() => report);
     render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
     const matrix = await screen.findByTestId('detail-matrix');
     const tests = report.runs[0]!.summary.tests;
     expect(screen.getByTestId('resources').dataset.test).toBe(tests[0]);
+    const first = report.runs[0]!.summary.runtimes.filter((r) =>
+      report.runs[0]!.samples.some((x) => x.test === tests[0] && x.runtime === r),
+    );
+    expect(screen.getByTestId('resources').dataset.runtimes).toBe(first.join(','));
     const other = tests[1]!;
     const cell = within(matrix)
       .getAllByTestId('matrix-cell')
@@ -187,8 +216,8 @@ describe('Detail screen', () => {
     fireEvent.click(cell);
     const res = screen.getByTestId('resources');
     expect(res.dataset.test).toBe(other);
-    const ran = report.runs[0]!.summary.runtimes.filter((r) => report.runs[0]!.samples.some((x) => x.test === other && x.runtime === r));
-    expect(res.dataset.runtimes).toBe(ran.join(','));
+    // Issue 61: a clicked cell drew all nine runtimes, its own lost among them.
+    expect(res.dataset.runtimes).toBe('wasmtime');
   });
 
   it('diffs two runtimes of the run, paired, as `diff RUN --runtimes A,B` does', async () => {
@@ -270,10 +299,7 @@ describe('Detail screen', () => {
     mockIPC(() => r);
     render(<Detail runId="20261122-035229-compute-a3d7" onExport={noop} onPickRun={noop} />);
     const matrix = await screen.findByTestId('detail-matrix');
-    const cell = (rt: string, t: string) =>
-      within(matrix)
-        .getAllByTestId('matrix-cell')
-        .find((c) => c.dataset.runtime === rt && c.dataset.test === t)!;
+    const cell = (rt: string, t: string) => matrixCell(matrix, rt, t);
     const partial = cell('wasmtime', 'crc32');
     expect(partial.dataset.partial).toBe('true');
     expect(partial.className).toContain('partial');

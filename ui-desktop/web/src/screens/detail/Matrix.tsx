@@ -13,7 +13,16 @@ import { useMemo, useState } from 'preact/hooks';
 import { type CellSummary, cellKey, type RunSummary } from '../../api';
 import { SortTh } from '../../components/SortTh';
 import { SpacerCell, SpacerRow, useWindowed, WindowBox } from '../../components/Windowed';
-import { formatGeomean, formatHalfwidth, formatNs, formatNsWithin, formatRatio, formatRatioCi, ratioStyle, ratioTone } from '../../format';
+import {
+  formatGeomean,
+  formatHalfwidth,
+  formatNs,
+  formatNsWithin,
+  formatRatio,
+  formatRatioCi,
+  ratioStyle,
+  relativeTint,
+} from '../../format';
 import { nextSort, type SortState, sortRows } from '../../sort';
 
 /** The tooltip of one cell, in words. */
@@ -207,14 +216,15 @@ export function DetailMatrix({
           );
         }
         const rel = c.relative;
+        const tint = rel !== null ? relativeTint(rel, c.relative_low, c.relative_high) : null;
         const h = c.halfwidth_pct ?? null;
         return (
           <td
             key={r}
             {...common}
             class={[c.partial && 'partial', isSelected && 'selected'].filter(Boolean).join(' ') || undefined}
-            style={rel !== null ? ratioStyle(rel) : undefined}
-            data-tone={rel !== null ? ratioTone(rel) : 'none'}
+            style={tint?.style}
+            data-tone={tint?.tone ?? 'none'}
             data-ratio={rel ?? undefined}
             data-partial={c.partial ? 'true' : undefined}
           >

@@ -1,6 +1,7 @@
 /**
- * CPU and RSS of one test's cells: the selected cell's test (the first test until one is
- * picked), one series per runtime in the run's colours, each on its own cell's clock.
+ * CPU and RSS of one test's cells: the selected cell's (the first test's cells, every
+ * runtime, until one is picked), one series per runtime in the run's colours, each on its
+ * own cell's clock; a cell sampled only once or twice an invocation drawn as marks.
  */
 import { useMemo } from 'preact/hooks';
 import type { SampleRow } from '../../api';
@@ -16,18 +17,36 @@ export function Resources({
   runId,
   samples,
   test,
+  runtime,
   runtimes,
+  intervalMs,
 }: {
   runId: string;
   samples: readonly SampleRow[];
   /** The test whose cells are drawn. */
   test: string;
+  /** The picked cell's runtime: only it is drawn (else every runtime of the test). */
+  runtime?: string;
   /** The run's runtimes: the order and colours of the series. */
   runtimes: readonly string[];
+  /** The run's sampling interval, ms: a longer gap between samples is another invocation. */
+  intervalMs?: number;
 }) {
-  const data = useMemo(() => resourceSeries(samples, test, runtimes), [samples, test, runtimes]);
+  const data = useMemo(() => {
+    const d = resourceSeries(samples, test, runtimes, intervalMs);
+    if (!runtime) return d;
+    const j = d.runtimes.indexOf(runtime);
+    if (j < 0) return d;
+    return {
+      runtimes: [runtime],
+      colors: [d.colors[j]!],
+      sparse: [d.sparse[j]!],
+      cpu: [d.cpu[0]!, d.cpu[1 + j]!],
+      rss: [d.rss[0]!, d.rss[1 + j]!],
+    };
+  }, [samples, test, runtime, runtimes, intervalMs]);
   const specs = useMemo(() => {
-    const series = data.runtimes.map((label, i) => ({ label, color: paletteColor(data.colors[i]!) }));
+    const series = data.runtimes.map((label, i) => ({ label, color: paletteColor(data.colors[i]!), points: data.sparse[i] }));
     const cpu: ChartSpec = {
       height: 180,
       series,
@@ -44,7 +63,10 @@ export function Resources({
   const key = `${runId}:${test}:${data.runtimes.join('|')}`;
   return (
     <div class="resource-charts" data-testid="resources" data-test={test} data-runtimes={data.runtimes.join(',')}>
-      <p class="muted small">{test}: each runtime on its own cell’s clock (its invocations one after another, a break between them)</p>
+      <p class="muted small">
+        {runtime && data.runtimes.length === 1 ? `${runtime} × ${test}` : test}: each runtime on its own cell’s clock (its invocations one
+        after another, a break between them)
+      </p>
       <h3>CPU (% of one core)</h3>
       <Chart spec={specs.cpu} specKey={`cpu:${key}`} data={data.cpu} label={`CPU of ${test}`} testid="detail-cpu" />
       <h3>Resident memory</h3>
