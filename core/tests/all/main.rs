@@ -11,6 +11,7 @@ mod http_levels;
 mod lifecycle;
 mod module_cycles;
 mod native_library;
+mod room_sizes;
 mod scale;
 mod statistics;
 mod store_roundtrip;
