@@ -234,9 +234,8 @@ fn columns_of(runs: &[SavedRun], by_machine: bool) -> Vec<CompareColumn> {
     let mut columns = Vec::new();
     for r in runs {
         let m = &r.meta.machine;
-        let machine = format!("{} {} ({})", m.cpu_model, m.arch, m.os);
         let title = if by_machine {
-            machine.clone()
+            format!("{} {} ({})", m.cpu_model, m.arch, m.os)
         } else {
             r.meta.id.clone()
         };

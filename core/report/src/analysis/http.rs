@@ -295,7 +295,7 @@ fn rate_points(
     test: &str,
     http: &crate::store::HttpSettings,
 ) -> Vec<RatePoint> {
-    let med = |rt: &str, t: &str, p: Phase, m: Metric| index.get(rt, t, p, m).and_then(median);
+    let med = |p: Phase, m: Metric| index.get(rt, test, p, m).and_then(median);
     let sum = |p, m| index.get(rt, test, p, m).map_or(0.0, |v| v.iter().sum());
     let slo = http.slo_p99_ms;
     let mut rates: Vec<RatePoint> = index
@@ -303,7 +303,7 @@ fn rate_points(
         .into_iter()
         .filter_map(|p| {
             let offered = p.rate()?;
-            let m = |metric| med(rt, test, p, metric);
+            let m = |metric| med(p, metric);
             let corrected_ns = [
                 m(Metric::WallNs),
                 m(Metric::P90Ns),

@@ -40,13 +40,15 @@ function medianStep(ts: readonly number[]): number {
  * (between workers), not a process of no memory: it is left out, never drawn as 0.
  * `intervalMs` is the run's sampling interval: a longer gap is another invocation (without
  * it, the samples' own median step, which a cell of one sample per invocation cannot give:
- * its invocations, minutes apart, were joined into one flat line).
+ * its invocations, minutes apart, were joined into one flat line). `only`: that runtime's
+ * series alone (in its colour of the run) when it has samples of the test.
  */
 export function resourceSeries(
   samples: readonly SampleRow[],
   test: string,
   runtimes: readonly string[],
   intervalMs?: number,
+  only?: string,
 ): ResourceSeries {
   const per = new Map<string, SampleRow[]>();
   for (const s of samples) {
@@ -55,7 +57,7 @@ export function resourceSeries(
     list.push(s);
     per.set(s.runtime, list);
   }
-  const drawn = runtimes.filter((r) => per.has(r));
+  const drawn = only && per.has(only) ? [only] : runtimes.filter((r) => per.has(r));
   // Each runtime's points: x on its cell's clock, null x breaks the line.
   const points = drawn.map((r) => {
     const list = per.get(r)!.sort((a, b) => a.t_ms - b.t_ms);

@@ -385,8 +385,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const shown = (typed: string | null, fallback: number | string | undefined) => typed ?? (fallback === undefined ? '' : String(fallback));
   const runsText = shown(runs, d?.repetition.runs);
   const warmupText = shown(warmup, d?.repetition.warmup);
+  const pairArms = splitPair(pair);
   // With arms to pair, core makes its paired rounds (20 for command suites) unless typed.
-  const invocationsText = shown(invocations, pair.trim() ? d?.pair_invocations : d?.repetition.invocations);
+  const invocationsText = shown(invocations, pairArms !== null ? d?.pair_invocations : d?.repetition.invocations);
   const fields: NumField[] = [
     { key: 'runs', label: 'Runs', value: runsText, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
     { key: 'warmup', label: 'Warm-up', value: warmupText, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
@@ -454,7 +455,6 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const httpRates = parseRates(ratesText);
   const httpSlo = parseNumberField(sloText, 0.001, 3_600_000);
   const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
-  const pairArms = splitPair(pair);
   // A percentage, or `off` for no precision at all (not even core's default).
   const precisionOff = precisionPct.trim().toLowerCase() === 'off';
   const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, 100);

@@ -32,19 +32,7 @@ export function Resources({
   /** The run's sampling interval, ms: a longer gap between samples is another invocation. */
   intervalMs?: number;
 }) {
-  const data = useMemo(() => {
-    const d = resourceSeries(samples, test, runtimes, intervalMs);
-    if (!runtime) return d;
-    const j = d.runtimes.indexOf(runtime);
-    if (j < 0) return d;
-    return {
-      runtimes: [runtime],
-      colors: [d.colors[j]!],
-      sparse: [d.sparse[j]!],
-      cpu: [d.cpu[0]!, d.cpu[1 + j]!],
-      rss: [d.rss[0]!, d.rss[1 + j]!],
-    };
-  }, [samples, test, runtime, runtimes, intervalMs]);
+  const data = useMemo(() => resourceSeries(samples, test, runtimes, intervalMs, runtime), [samples, test, runtime, runtimes, intervalMs]);
   const specs = useMemo(() => {
     const series = data.runtimes.map((label, i) => ({ label, color: paletteColor(data.colors[i]!), points: data.sparse[i] }));
     const cpu: ChartSpec = {
