@@ -22,12 +22,13 @@ pub fn noise(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
         super::print_json(&n)?;
     } else {
         let m = &run.meta;
-        let pair = match (&m.settings.pair, m.settings.pair_mode) {
-            (Some(arms), mode) => {
-                format!(", pair {} ({})", arms.join(","), mode.unwrap_or_default())
-            }
-            _ => String::new(),
-        };
+        let pair = m.pair().map_or_else(String::new, |p| {
+            format!(
+                ", pair {} ({})",
+                p.arms.join(","),
+                p.mode.unwrap_or_default()
+            )
+        });
         println!(
             "run {} — suite {}, {} invocation(s) × ({} warm-up + {} runs){pair}",
             m.id, m.suite, m.settings.invocations, m.settings.warmup, m.settings.runs

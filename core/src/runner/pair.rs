@@ -2,9 +2,35 @@
 //! (through the plan), the TUI's settings and the desktop's setup (through `plan_scope`)
 //! say the same line for the same bad value.
 
+use crate::runtime::{RuntimeInfo, RuntimeKind};
+
 /// Groups `--pair` takes for "every runtime of the run of this kind": each expands to two
 /// or more arms when the run has them.
 pub const PAIR_GROUPS: [&str; 3] = ["all", "embedded", "cli"];
+
+/// Which runtimes each of [`PAIR_GROUPS`] names (`None`: every kind).
+const GROUP_KINDS: [Option<RuntimeKind>; 3] =
+    [None, Some(RuntimeKind::Embedded), Some(RuntimeKind::Cli)];
+
+/// The arms of `--pair` with its groups expanded to the run's runtimes of that kind, in the
+/// run's order (a runtime a group adds again is left out; a name given twice stays, for the
+/// plan to refuse).
+pub(crate) fn expand(arms: &[String], runtimes: &[RuntimeInfo]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in arms {
+        let Some(g) = PAIR_GROUPS.iter().position(|g| g == a) else {
+            out.push(a.clone());
+            continue;
+        };
+        let kind = GROUP_KINDS[g];
+        for r in runtimes.iter().filter(|r| kind.is_none_or(|k| r.kind == k)) {
+            if !out.contains(&r.id) {
+                out.push(r.id.clone());
+            }
+        }
+    }
+    out
+}
 
 /// The arms' own rule, whatever the run: two or more (or one group), none twice.
 pub fn check_pair_arms(arms: &[String]) -> Result<(), String> {

@@ -4,7 +4,7 @@ use super::policy::{DEFAULT_BASELINE, applicability, cell_applicability};
 use super::request::RunRequest;
 use crate::http_suites::HttpSettings;
 use crate::runtime::{RuntimeInfo, RuntimeKind, known_runtimes};
-use crate::store::{Measure, NotApplicable, PairMode, RunOrder, RunSettings};
+use crate::store::{Measure, NotApplicable, Pair, PairMode, PairOf, RunOrder, RunSettings};
 use crate::suite::{STARTUP_TEST, Suite, SuiteError, SuiteKind, TestCase};
 
 /// Input errors: the user named something that does not exist.
@@ -121,10 +121,14 @@ impl Plan {
                     .join("; ")
             )));
         }
-        let pair = req.pair.as_deref().map(|arms| pair_arms(arms, &runtimes));
-        if let Some(arms) = &pair {
-            check_pair(arms, &tests, &runtimes, req.order)?;
-        }
+        let pair = req
+            .pair
+            .as_deref()
+            .map(|arms| super::pair::expand(arms, &runtimes));
+        let pair_of = match &pair {
+            Some(arms) => Some(check_pair(arms, &tests, &runtimes, req.order)?),
+            None => None,
+        };
         let pair_mode = pair_mode(&req, kind)?;
         if req.profile.is_some() && pair_mode == Some(PairMode::Alternate) {
             return Err(PlanError::Invalid(
@@ -161,6 +165,7 @@ impl Plan {
                 http,
                 plan_hash: req.plan_hash,
                 pair,
+                pair_of,
                 pair_mode,
                 precision: req.precision,
                 profile: req.profile,
@@ -237,21 +242,18 @@ impl Plan {
     /// itself included), empty for a cell that is no arm. An arm with no cell for a test
     /// runs beside the others that have one; a group of one cell is no group.
     pub fn pair_groups(&self) -> Option<Vec<Vec<usize>>> {
-        let arms = self.settings.pair.as_ref()?;
+        let pair = Pair {
+            of: self.settings.pair_of?,
+            arms: self.settings.pair.as_deref()?,
+            mode: self.settings.pair_mode,
+        };
         let cells = self.cells();
-        let by_runtime = arms
-            .iter()
-            .all(|x| self.runtimes.iter().any(|r| &r.id == x));
         // The arms' cells by what they share.
         let mut by_shared: std::collections::HashMap<&str, Vec<usize>> =
             std::collections::HashMap::new();
         for (i, (r, t)) in cells.iter().enumerate() {
-            let (arm, shared) = if by_runtime {
-                (&r.id, t.name.as_str())
-            } else {
-                (&t.name, r.id.as_str())
-            };
-            if arms.contains(arm) {
+            let (arm, shared) = pair.arm_of(&r.id, &t.name);
+            if pair.has(arm) {
                 by_shared.entry(shared).or_default().push(i);
             }
         }
@@ -497,44 +499,14 @@ fn check_http(h: &HttpSettings) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// The arms of `--pair` with the groups `all`, `embedded` and `cli` expanded to the run's
-/// runtimes of that kind, in the run's order (a runtime a group adds again is left out; a
-/// name given twice stays, for [`check_pair`] to refuse).
-fn pair_arms(arms: &[String], runtimes: &[RuntimeInfo]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for a in arms {
-        let group: Vec<&RuntimeInfo> = match a.as_str() {
-            "all" => runtimes.iter().collect(),
-            "embedded" => runtimes
-                .iter()
-                .filter(|r| r.kind == RuntimeKind::Embedded)
-                .collect(),
-            "cli" => runtimes
-                .iter()
-                .filter(|r| r.kind == RuntimeKind::Cli)
-                .collect(),
-            _ => {
-                out.push(a.clone());
-                continue;
-            }
-        };
-        for r in group {
-            if !out.contains(&r.id) {
-                out.push(r.id.clone());
-            }
-        }
-    }
-    out
-}
-
 /// Checks `--pair A,B[,C…]`: two or more different runtimes, or tests, of the plan, in
-/// rounds.
+/// rounds; and decides which they are, once, for the saved run.
 fn check_pair(
     arms: &[String],
     tests: &[TestCase],
     runtimes: &[RuntimeInfo],
     order: RunOrder,
-) -> Result<(), PlanError> {
+) -> Result<PairOf, PlanError> {
     super::check_pair_arms(arms).map_err(PlanError::Invalid)?;
     if order == RunOrder::Sequential {
         return Err(PlanError::Invalid(
@@ -544,8 +516,11 @@ fn check_pair(
     }
     let rt = |x: &String| runtimes.iter().any(|r| &r.id == x);
     let test = |x: &String| tests.iter().any(|t| &t.name == x);
-    if arms.iter().all(rt) || arms.iter().all(test) {
-        return Ok(());
+    if arms.iter().all(rt) {
+        return Ok(PairOf::Runtimes);
+    }
+    if arms.iter().all(test) {
+        return Ok(PairOf::Tests);
     }
     let list = |v: Vec<&str>| v.join(", ");
     Err(PlanError::Invalid(format!(

@@ -103,31 +103,10 @@ pub fn short_cells(plan: &Plan, cells: &[(&[MeasurementRow], bool)], p: Precisio
             .copied()
             .filter(|&j| j != i && !cells[j].1)
             .collect();
-        let needed = if others.is_empty() {
-            let units = values[i].and_then(|g| g.log_units()).unwrap_or_default();
-            let first: Vec<f64> = units
-                .into_iter()
-                .filter(|(id, _)| *id < n0)
-                .map(|(_, u)| u)
-                .collect();
-            stein_needed(&first, p.pct)
-        } else {
-            others
-                .iter()
-                .map(|&j| {
-                    let rounds = values[i]
-                        .zip(values[j])
-                        .and_then(|(a, b)| paired_units(&a, &b))
-                        .unwrap_or_default();
-                    let first: Vec<f64> = rounds
-                        .into_iter()
-                        .filter(|(id, ..)| *id < n0)
-                        .map(|(_, x, y)| y - x)
-                        .collect();
-                    stein_needed(&first, p.pct)
-                })
-                .try_fold(0u32, |most, n| n.map(|n| most.max(n)))
-        };
+        let needed = values[i].and_then(|own| {
+            let others: Option<Vec<Groups>> = others.iter().map(|&j| values[j]).collect();
+            need(&own, &others?, n0, p.pct).map(|(n, _)| n)
+        });
         // No first-stage spread (a cell short of 2 planned invocations): nothing to decide
         // from; the planned rounds stand.
         if needed.is_some_and(|n| invocations < n) {
@@ -158,6 +137,37 @@ pub fn next_round(
     Some(order)
 }
 
+/// What Stein's rule asks of a cell from its first stage of `n0` planned rounds, and the
+/// spread (percent) of the units that asked it: alone, from its own log means; as an arm of
+/// a pair, the most any of its paired comparisons asks (`None` if one cannot tell). The one
+/// rule the run adds rounds by ([`short_cells`]) and its closing words report by
+/// ([`shortfalls`]).
+fn need(own: &Groups, others: &[Groups], n0: u32, pct: f64) -> Option<(u32, f64)> {
+    let of = |first: Vec<f64>| {
+        let n = stein_needed(&first, pct)?;
+        let mean = first.iter().sum::<f64>() / first.len() as f64;
+        let var = first.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / (first.len() - 1) as f64;
+        Some((n, var.sqrt() * 100.0))
+    };
+    if others.is_empty() {
+        let units = own.log_units()?;
+        return of(units
+            .into_iter()
+            .filter(|(id, _)| *id < n0)
+            .map(|(_, u)| u)
+            .collect());
+    }
+    others.iter().try_fold((0, 0.0), |most: (u32, f64), other| {
+        let rounds = paired_units(own, other).unwrap_or_default();
+        let first = rounds
+            .into_iter()
+            .filter(|(id, ..)| *id < n0)
+            .map(|(_, x, y)| y - x)
+            .collect();
+        of(first).map(|n| if n.0 > most.0 { n } else { most })
+    })
+}
+
 /// Why a cell did not reach the precision, for the run's closing words: `None` when it did.
 /// `spent`: the run's budget ran out (a run without one never says so); `need`: the
 /// invocations Stein's rule asked of it and the spread between its processes that asked
@@ -169,6 +179,7 @@ fn shortfall(
     p: Precision,
     spent: bool,
     need: Option<(u32, f64)>,
+    paired: bool,
 ) -> Option<String> {
     if failed {
         return Some("failed".into());
@@ -182,7 +193,14 @@ fn shortfall(
     };
     let need = need
         .filter(|(n, _)| *n > invocations)
-        .map(|(n, sd)| format!("; its spread between processes, {sd:.1} %, needs {n}"))
+        .map(|(n, sd)| {
+            let of = if paired {
+                "the spread of its paired rounds"
+            } else {
+                "its spread between processes"
+            };
+            format!("; {of}, {sd:.1} %, needs {n}")
+        })
         .unwrap_or_default();
     match width {
         Some(w) if w <= p.pct => None,
@@ -191,23 +209,6 @@ fn shortfall(
         )),
         None => Some(format!("no interval ({invocations} invocation(s))")),
     }
-}
-
-/// What Stein's rule asked of a cell alone: the invocations, and the spread of its first
-/// stage's units (percent) they came from.
-fn own_need(index: &Index, rt: &str, test: &str, n0: u32, pct: f64) -> Option<(u32, f64)> {
-    let (g, _, _) = index.primary(rt, test)?;
-    let first: Vec<f64> = g
-        .log_units()?
-        .into_iter()
-        .filter(|(id, _)| *id < n0)
-        .map(|(_, u)| u)
-        .collect();
-    let n = stein_needed(&first, pct)?;
-    let mean = first.iter().sum::<f64>() / first.len() as f64;
-    let sd =
-        (first.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / (first.len() - 1) as f64).sqrt();
-    Some((n, sd * 100.0))
 }
 
 /// The cells of a saved run that aimed at a precision and did not reach it, as
@@ -230,25 +231,23 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
             .iter()
             .any(|c| c.runtime == rt && c.test == t && c.failure.is_some())
     };
-    let arms = run.meta.settings.pair.as_deref().unwrap_or_default();
-    let by_runtime = arms
-        .iter()
-        .all(|x| run.meta.runtimes.iter().any(|r| &r.id == x));
+    let pair = run.meta.pair();
     let has = |rt: &str, t: &str| run.cells.iter().any(|c| c.runtime == rt && c.test == t);
     // The other arms' cells beside (rt, t), where they ran.
     let others = |rt: &str, t: &str| -> Vec<(String, String)> {
-        let mine = if by_runtime { rt } else { t };
-        if !arms.iter().any(|a| a == mine) {
+        let Some(pair) = pair else {
+            return Vec::new();
+        };
+        let (mine, shared) = pair.arm_of(rt, t);
+        if !pair.has(mine) {
             return Vec::new();
         }
-        arms.iter()
+        pair.arms
+            .iter()
             .filter(|a| *a != mine)
             .map(|a| {
-                if by_runtime {
-                    (a.clone(), t.to_string())
-                } else {
-                    (rt.to_string(), a.clone())
-                }
+                let (r, x) = pair.cell(a, shared);
+                (r.to_string(), x.to_string())
             })
             .filter(|(r, x)| has(r, x) && !failed(r, x))
             .collect()
@@ -265,11 +264,13 @@ pub fn shortfalls(run: &crate::store::SavedRun) -> Vec<(String, String, String)>
                     .iter()
                     .map(|(r, x)| paired_width(&index, (rt, test), (r, x), n0)),
             );
-            let need = paired
-                .is_empty()
-                .then(|| own_need(&index, rt, test, n0 as u32, p.pct))
-                .flatten();
-            if let Some(why) = shortfall(width, invocations, failed(rt, test), p, spent, need) {
+            let groups = |(r, x): &(String, String)| index.primary(r, x).map(|(g, _, _)| g);
+            let asked = index.primary(rt, test).and_then(|(own, _, _)| {
+                let others: Option<Vec<Groups>> = paired.iter().map(groups).collect();
+                need(&own, &others?, n0 as u32, p.pct)
+            });
+            let (dead, arm) = (failed(rt, test), !paired.is_empty());
+            if let Some(why) = shortfall(width, invocations, dead, p, spent, asked, arm) {
                 out.push((rt.to_string(), test.to_string(), why));
             }
         }
@@ -435,26 +436,31 @@ mod tests {
             pct: 3.0,
             budget_secs: None,
         };
-        let why = shortfall(Some(5.0), 12, false, p, false, None).unwrap();
+        let why = shortfall(Some(5.0), 12, false, p, false, None, false).unwrap();
         assert_eq!(
             why,
             "±5.0 % after 12 invocations (the run ended before the rounds it needed)"
         );
         assert!(
-            shortfall(Some(5.0), 12, false, p, true, None)
+            shortfall(Some(5.0), 12, false, p, true, None, false)
                 .unwrap()
                 .ends_with("(budget spent)")
         );
         let cap = Precision::MAX_INVOCATIONS;
         assert!(
-            shortfall(Some(5.0), cap, false, p, true, None)
+            shortfall(Some(5.0), cap, false, p, true, None, false)
                 .unwrap()
                 .ends_with("(the cap)")
         );
-        assert_eq!(shortfall(Some(2.0), 12, false, p, false, None), None);
+        assert_eq!(shortfall(Some(2.0), 12, false, p, false, None, false), None);
         assert_eq!(
-            shortfall(Some(5.0), 12, false, p, true, Some((23, 6.14))).unwrap(),
+            shortfall(Some(5.0), 12, false, p, true, Some((23, 6.14)), false).unwrap(),
             "±5.0 % after 12 invocations (budget spent; its spread between processes, 6.1 %, needs 23)"
+        );
+        // An arm of a pair: what its paired rounds asked.
+        assert_eq!(
+            shortfall(Some(5.0), 12, false, p, true, Some((23, 6.14)), true).unwrap(),
+            "±5.0 % after 12 invocations (budget spent; the spread of its paired rounds, 6.1 %, needs 23)"
         );
     }
 

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use wasmeter_core::config::Config;
 use wasmeter_core::runtime::{Job, instantiate, known_runtimes};
+use wasmeter_core::store::PairOf;
 use wasmeter_core::suite::{
     Build, OutputCheck, Size, Suite, SuiteCatalog, SuiteKind, TestCase, check_output, parse_output,
 };
@@ -212,6 +213,8 @@ fn paired_arms_run_side_by_side_in_every_round() {
         plan.settings.pair,
         Some(vec!["wasmtime".to_string(), "wasmtime-pooling".to_string()])
     );
+    // Decided once, saved with the run: the arms are runtimes (issue 61).
+    assert_eq!(plan.settings.pair_of, Some(PairOf::Runtimes));
     let cells = plan.cells();
     let s = plan.schedule();
     assert_eq!(s.len(), cells.len() * 5);
@@ -244,6 +247,7 @@ fn paired_arms_run_side_by_side_in_every_round() {
     assert!(a_first > 0 && b_first > 0, "{a_first} vs {b_first}");
     // Two tests: each runtime's cells of the two tests are adjacent.
     let plan = paired_plan(&[tests[0], tests[2]], &tests).unwrap();
+    assert_eq!(plan.settings.pair_of, Some(PairOf::Tests));
     let cells = plan.cells();
     let s = plan.schedule();
     for round in 0..5u32 {

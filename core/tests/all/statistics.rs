@@ -289,6 +289,26 @@ fn relative_intervals_contain_the_truth() {
     );
 }
 
+#[test]
+fn a_run_without_its_baseline_is_relative_to_its_first_runtime() {
+    // Issue 61: a suite run without native kept "native" as its baseline, so every front
+    // end said "relative to native" over cells with no ratio at all.
+    let mut run = mock_run("a", &MockRuntime::new(1e6, 0.02, 77), 0.0);
+    run.meta.settings.baseline = "native".into();
+    let s = summarize(&run, None);
+    assert_eq!(s.baseline, "mock");
+    assert!(
+        s.cells.iter().all(|c| c.relative == Some(1.0)),
+        "{:?}",
+        s.cells[0]
+    );
+    // A baseline asked for by name is kept, even one the run lacks.
+    assert_eq!(summarize(&run, Some("native")).baseline, "native");
+    // The run's own baseline wins when the run has it.
+    run.meta.settings.baseline = "mock".into();
+    assert_eq!(wasmeter_core::analysis::default_baseline(&run), "mock");
+}
+
 /// Run "a" and run "b", whose every test is `slowdown` times slower, at 1 % noise.
 fn a_and_slower_b(slowdown: f64) -> (SavedRun, SavedRun) {
     let a = mock_run("a", &MockRuntime::new(1e6, 0.01, 7), 0.01);

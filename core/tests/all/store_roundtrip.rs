@@ -333,6 +333,40 @@ fn resume_keeps_ended_invocations_of_a_cell_and_drops_the_one_in_flight() {
     assert_eq!(run.measurements, vec![row(0, 1.0)]);
 }
 
+/// A run's pair is saved as its plan decided it, and a run saved before `pair_of` was
+/// recorded reads the same through `RunMeta::pair` (issue 61: four readers worked it out).
+#[test]
+fn the_pair_is_read_as_the_plan_decided_it() {
+    let mut m = meta("20261206-000000-compute-pair", std::process::id());
+    let ids: Vec<String> = m.runtimes.iter().map(|r| r.id.clone()).collect();
+    assert!(m.pair().is_none());
+    m.settings.pair = Some(ids.clone());
+    m.settings.pair_of = Some(PairOf::Runtimes);
+    m.settings.pair_mode = Some(PairMode::Alternate);
+    let json = serde_json::to_value(&m).unwrap();
+    assert_eq!(json["settings"]["pair_of"], "runtimes");
+    let back: RunMeta = serde_json::from_value(json.clone()).unwrap();
+    let p = back.pair().unwrap();
+    assert_eq!(
+        (p.of, p.arms, p.mode),
+        (PairOf::Runtimes, &ids[..], Some(PairMode::Alternate))
+    );
+    assert_eq!(p.cell(&ids[0], "sha256"), (ids[0].as_str(), "sha256"));
+    assert!(p.both(&ids[0], &ids[1]) && !p.both(&ids[0], &ids[0]));
+    // Saved before pair_of: the arms are runtimes because the run's runtimes name them all.
+    let mut old = json;
+    old["settings"].as_object_mut().unwrap().remove("pair_of");
+    let old: RunMeta = serde_json::from_value(old).unwrap();
+    assert_eq!(old.pair().unwrap().of, PairOf::Runtimes);
+    // Test arms, saved before: tests.
+    let mut t = old.clone();
+    t.settings.pair = Some(vec!["sha256".into(), "crc32".into()]);
+    let p = t.pair().unwrap();
+    assert_eq!(p.of, PairOf::Tests);
+    assert_eq!(p.cell("crc32", &ids[0]), (ids[0].as_str(), "crc32"));
+    assert_eq!(p.arm_of(&ids[0], "crc32"), ("crc32", ids[0].as_str()));
+}
+
 /// Runs saved before the lifecycle suite existed load as command runs, their files are
 /// byte-for-byte what a command run still writes, and every phase and metric name (old and
 /// new) reads back as itself through Parquet.

@@ -297,6 +297,26 @@ fn glance(
             || (scrolls && g["pinned"] == "sticky"),
         "all runtimes fit at 1280 px, or the matrix scrolls with the test column pinned: {g}"
     );
+    // Issue 61: at 1280 px the nine runtimes fit with every figure at its widest ("999.9
+    // ms", "±99.9 %"), with room to spare (the cut seen was 79 px), and the pinned test
+    // column covers the cells scrolled under it, with an edge.
+    assert!(
+        g["spare_px"].as_f64().unwrap_or(-1.0) >= 80.0,
+        "the matrix at its widest figures fits 1280 px with 80 px to spare: {}",
+        g["spare_px"]
+    );
+    let pin = &g["pinned_check"];
+    assert!(pin["scrolled"].as_f64().unwrap_or(0.0) > 0.0, "{pin}");
+    assert_eq!(
+        pin["covers"], true,
+        "a scrolled cell shows over the pinned column: {pin}"
+    );
+    let bg = pin["background"].as_str().unwrap_or("");
+    assert!(
+        bg.starts_with("rgb(") || bg.ends_with(", 1)"),
+        "the pinned column is opaque: {pin}"
+    );
+    assert_ne!(pin["edge"], "none", "the pinned column has an edge: {pin}");
     assert_eq!(
         g["wrapped"],
         serde_json::json!([]),
@@ -335,6 +355,14 @@ fn glance(
     }
     // The resource graph follows the picked cell: its test and its runtime alone (issue 61:
     // all nine runtimes of the row were drawn, the picked one lost among them).
+    // Issue 61: every runtime's short cell shows a line or marks in its colour.
+    for rt in &runtimes {
+        let px = g["resource_pixels"][*rt].as_u64().unwrap_or(0);
+        assert!(
+            px >= 10,
+            "{rt} × sha256: {px} pixels of its colour on the CPU chart: {g}"
+        );
+    }
     let res = &g["resources"];
     assert_eq!(res["test"], "sha256", "{g}");
     assert_eq!(

@@ -411,6 +411,36 @@ async function glanceRun() {
       scrolls, pinned: first ? getComputedStyle(first).position : null,
       medians,
     };`));
+  // Room to spare at 1280 px: the matrix at its natural width, every figure at its widest,
+  // against its box (issue 61: nine runtimes' "110 ms ±43.8 %" lines cut wasm3's column by
+  // 79 px); and the pinned test
+  // column, with the box narrowed and scrolled: it covers what scrolls under it, with an edge.
+  Object.assign(g, await js(`
+    const matrix = document.querySelector('[data-testid=detail-matrix]');
+    const box = matrix.closest('.table-scroll');
+    // At its widest figures: every cell's time and noise as long as they are written.
+    const texts = [...matrix.querySelectorAll('[data-testid=matrix-cell]')].flatMap((c) => {
+      const m = c.querySelector('.median');
+      const n = c.querySelector('.noise');
+      return [[m && m.firstChild, '999.9 ms'], [n, '±99.9 %']].filter(([el]) => el).map(([el, wide]) => [el, el.textContent, wide]);
+    });
+    for (const [el, , wide] of texts) el.textContent = wide;
+    const width = matrix.style.width;
+    matrix.style.width = 'max-content';
+    const spare = box.clientWidth - matrix.getBoundingClientRect().width;
+    matrix.style.width = width;
+    for (const [el, was] of texts) el.textContent = was;
+    const maxWidth = box.style.maxWidth;
+    box.style.maxWidth = '480px';
+    box.scrollLeft = 240;
+    const th = matrix.querySelector('tbody tr > th:first-child');
+    const r = th.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.right - 3, r.top + r.height / 2);
+    const cs = getComputedStyle(th);
+    const pinned_check = { scrolled: box.scrollLeft, covers: !!hit && th.contains(hit), background: cs.backgroundColor, edge: cs.boxShadow };
+    box.scrollLeft = 0;
+    box.style.maxWidth = maxWidth;
+    return { spare_px: Math.round(spare), pinned_check };`));
   await shot("glance-matrix");
   // The resource graph: pick a cell of the second test, and the graph follows it.
   const pick = await js("const c = [...document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]')].find(c => c.dataset.test === 'sha256'); if (!c) return null; c.scrollIntoView({ block: 'center' }); c.click(); return c.dataset.runtime");
@@ -419,6 +449,25 @@ async function glanceRun() {
   await js("document.querySelector('[data-testid=resources]').scrollIntoView({ block: 'center' })");
   await sleep(300);
   await shot("glance-resources");
+  // Every runtime's cell of sha256 (about 0.2 s, sampled every 100 ms: one or two samples
+  // an invocation) draws something in its own colour on the CPU chart: pixels of the
+  // series' colour read back from the canvas (issue 61: short cells were invisible dots).
+  g.resource_pixels = {};
+  for (const rt of g.runtimes) {
+    const name = JSON.stringify(rt);
+    await js(`const c = [...document.querySelectorAll('[data-testid=detail-matrix] [data-testid=matrix-cell]')].find(c => c.dataset.test === 'sha256' && c.dataset.runtime === ${name}); if (c) { c.scrollIntoView({ block: 'center' }); c.click(); }`);
+    g.resource_pixels[rt] = await until(`the CPU chart of ${rt} × sha256`, () => js(`
+      const r = document.querySelector('[data-testid=resources]');
+      if (!r || r.dataset.runtimes !== ${name}) return null;
+      const canvas = r.querySelector('[data-testid=detail-cpu] canvas');
+      if (!canvas || !canvas.width) return null;
+      const hex = r.dataset.colors.split(',')[0];
+      const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 128 && Math.abs(d[i] - want[0]) + Math.abs(d[i + 1] - want[1]) + Math.abs(d[i + 2] - want[2]) < 60) n++;
+      return n > 0 ? n : null;`), 10000).catch(() => 0);
+  }
 
   // The diff of the quick run against this one: changed rows only, the rest folded.
   await click("[data-testid=nav-runs]");

@@ -56,3 +56,39 @@ export function useLoad<T>(
   }, deps);
   return { loading, error };
 }
+
+/** An answer of [`useRestingCheck`] and the inputs it was for. */
+export interface Checked<T> {
+  key: string;
+  value: T | null;
+  /** The check's refusal, in the backend's words. */
+  error: string | null;
+}
+
+/**
+ * Asks `check` once the inputs named by `key` have rested `delayMs` (null: nothing to ask,
+ * and the last answer forgotten),
+ * and keeps the answer with the key it was for, so the caller shows it only while the
+ * inputs are still those; an answer that arrives after the inputs changed is dropped.
+ * Unlike [`useLoad`], a refusal is an answer (shown where the input is), not an error banner.
+ */
+export function useRestingCheck<T>(key: string | null, check: () => Promise<T>, delayMs: number): Checked<T> | null {
+  const [answer, setAnswer] = useState<Checked<T> | null>(null);
+  useEffect(() => {
+    if (key === null) {
+      setAnswer(null);
+      return undefined;
+    }
+    let live = true;
+    const timer = setTimeout(() => {
+      check()
+        .then((value) => live && setAnswer({ key, value, error: null }))
+        .catch((e: unknown) => live && setAnswer({ key, value: null, error: errorMessage(e) }));
+    }, delayMs);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key]);
+  return answer;
+}

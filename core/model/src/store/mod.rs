@@ -173,6 +173,10 @@ pub struct RunSettings {
     /// paired by round. Runs saved before more arms could pair hold two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<Vec<String>>,
+    /// What the arms of `pair` are, as the plan decided: readers take it from here rather
+    /// than work it out again (runs saved before it was recorded: [`RunMeta::pair`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_of: Option<PairOf>,
     /// How the arms of `pair` ran: in one worker process, iteration by iteration, or in
     /// processes of their own side by side (runs saved before there was a choice).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -213,6 +217,7 @@ impl RunSettings {
             http: None,
             plan_hash: None,
             pair: None,
+            pair_of: None,
             pair_mode: None,
             precision: None,
             profile: None,
@@ -326,6 +331,81 @@ impl std::str::FromStr for RunOrder {
                 "unknown order '{s}' (expected interleaved or sequential)"
             )),
         }
+    }
+}
+
+/// What the arms of a run's `--pair` are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum PairOf {
+    /// Runtimes of the run: each test's cells of the arms ran side by side.
+    Runtimes,
+    /// Tests of the run: each runtime's cells of the arms ran side by side.
+    Tests,
+}
+
+/// A run's `--pair` as its plan decided it: what the arms are, which they are, and how
+/// they ran. The one model every reader of a saved run takes the pair from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair<'a> {
+    /// Whether the arms are runtimes or tests of the run.
+    pub of: PairOf,
+    /// The arms, as the run gave them (groups expanded).
+    pub arms: &'a [String],
+    /// How they ran (runs saved before there was a choice: none).
+    pub mode: Option<PairMode>,
+}
+
+impl Pair<'_> {
+    /// Whether `name` is one of the arms.
+    pub fn has(&self, name: &str) -> bool {
+        self.arms.iter().any(|a| a == name)
+    }
+
+    /// Whether `x` and `y` are two different arms.
+    pub fn both(&self, x: &str, y: &str) -> bool {
+        x != y && self.has(x) && self.has(y)
+    }
+
+    /// The (runtime, test) of `arm`'s cell beside `shared`: the test, for runtime arms;
+    /// the runtime, for test arms.
+    pub fn cell<'s>(&self, arm: &'s str, shared: &'s str) -> (&'s str, &'s str) {
+        match self.of {
+            PairOf::Runtimes => (arm, shared),
+            PairOf::Tests => (shared, arm),
+        }
+    }
+
+    /// The arm and what it shares with the other arms' cells, of cell (`runtime`, `test`).
+    pub fn arm_of<'s>(&self, runtime: &'s str, test: &'s str) -> (&'s str, &'s str) {
+        match self.of {
+            PairOf::Runtimes => (runtime, test),
+            PairOf::Tests => (test, runtime),
+        }
+    }
+}
+
+impl RunMeta {
+    /// The run's `--pair`, if it had one. Runs saved before `pair_of` was recorded: the
+    /// arms are runtimes when the run's runtimes name them all (the plan's own rule).
+    pub fn pair(&self) -> Option<Pair<'_>> {
+        let arms = self.settings.pair.as_deref()?;
+        let of = self.settings.pair_of.unwrap_or_else(|| {
+            if arms
+                .iter()
+                .all(|a| self.runtimes.iter().any(|r| &r.id == a))
+            {
+                PairOf::Runtimes
+            } else {
+                PairOf::Tests
+            }
+        });
+        Some(Pair {
+            of,
+            arms,
+            mode: self.settings.pair_mode,
+        })
     }
 }
 

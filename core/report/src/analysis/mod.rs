@@ -43,7 +43,8 @@ pub use stats::{
     paired_estimate, paired_units, ratio_estimate, t_cdf, t_quantile,
 };
 pub use summary::{
-    CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, summarize,
+    CellSummary, Corrected, Index, OTHER_METRICS, RunSummary, RuntimeSummary, default_baseline,
+    summarize,
 };
 pub use sweep::{ScanPoint, ScanTest, SettingEffect, Sweep, sweep};
 

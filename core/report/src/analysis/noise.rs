@@ -5,7 +5,7 @@
 
 use super::stats::{Groups, paired_units};
 use super::summary::Index;
-use crate::store::SavedRun;
+use crate::store::{PairOf, SavedRun};
 use serde::Serialize;
 
 /// The noise of one cell's primary measure, as standard deviations of its logarithm in
@@ -166,21 +166,20 @@ pub fn noise(run: &SavedRun) -> Noise {
         }
     }
     let mut pairs = Vec::new();
-    let arms = run.meta.settings.pair.as_deref().unwrap_or_default();
+    let pair = run.meta.pair();
+    let arms = pair.map(|p| p.arms).unwrap_or_default();
     // Every two arms of the pair, in the order given.
     let twos = arms
         .iter()
         .enumerate()
         .flat_map(|(i, a)| arms[i + 1..].iter().map(move |b| (a, b)));
-    for (a, b) in twos {
-        let by_runtime = runtimes.contains(&a.as_str());
-        let shared: &[&str] = if by_runtime { &tests } else { &runtimes };
+    for (pair, (a, b)) in twos.filter_map(|ab| Some((pair?, ab))) {
+        let shared: &[&str] = match pair.of {
+            PairOf::Runtimes => &tests,
+            PairOf::Tests => &runtimes,
+        };
         for s in shared {
-            let (cell_a, cell_b) = if by_runtime {
-                ((a.as_str(), *s), (b.as_str(), *s))
-            } else {
-                ((*s, a.as_str()), (*s, b.as_str()))
-            };
+            let (cell_a, cell_b) = (pair.cell(a, s), pair.cell(b, s));
             let (Some((ga, _, _)), Some((gb, _, _))) = (
                 index.primary(cell_a.0, cell_a.1),
                 index.primary(cell_b.0, cell_b.1),

@@ -327,9 +327,22 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Summarises a run against `baseline` (default: the run's own).
+/// The runtime a run's figures are relative to when none is asked for: the run's own
+/// baseline where the run has it, else its first runtime — a suite run without native
+/// would otherwise be relative to nothing, every cell empty. A kind shown in absolute
+/// figures (the life cycle's: [`crate::model::SuiteShape::baseline`]) keeps its own.
+pub fn default_baseline(run: &SavedRun) -> &str {
+    let own = run.meta.settings.baseline.as_str();
+    let relative = run.meta.suite_kind.shape().baseline;
+    match run.meta.runtimes.first() {
+        Some(first) if relative && !run.meta.runtimes.iter().any(|r| r.id == own) => &first.id,
+        _ => own,
+    }
+}
+
+/// Summarises a run against `baseline` (default: [`default_baseline`]).
 pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
-    let baseline = baseline.unwrap_or(&run.meta.settings.baseline).to_string();
+    let baseline = baseline.unwrap_or(default_baseline(run)).to_string();
     let run_id = run.meta.id.as_str();
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();

@@ -2,6 +2,7 @@
 import type { HttpSettings } from "./HttpSettings";
 import type { Measure } from "./Measure";
 import type { PairMode } from "./PairMode";
+import type { PairOf } from "./PairOf";
 import type { Precision } from "./Precision";
 import type { RunOrder } from "./RunOrder";
 import type { Size } from "./Size";
@@ -71,6 +72,11 @@ plan_hash?: string | null,
  * paired by round. Runs saved before more arms could pair hold two.
  */
 pair?: Array<string> | null, 
+/**
+ * What the arms of `pair` are, as the plan decided: readers take it from here rather
+ * than work it out again (runs saved before it was recorded: [`RunMeta::pair`]).
+ */
+pair_of?: PairOf | null, 
 /**
  * How the arms of `pair` ran: in one worker process, iteration by iteration, or in
  * processes of their own side by side (runs saved before there was a choice).

@@ -35,6 +35,7 @@ import { ConfirmDialog } from '../components/Modal';
 import { showError } from '../errors';
 import { parseIntField, parseNumberField } from '../fields';
 import { parseLevels, parseRates, parseSecondsMs } from '../http';
+import { useRestingCheck } from '../load';
 import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
 import { shapeOf } from '../shape';
 
@@ -148,34 +149,23 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   /** Modules given by path, their options as typed, and the backend's answer for them. */
   const [modulePaths, setModulePaths] = useState<string[]>([]);
   const [moduleOptions, setModuleOptions] = useState<ModuleOptionsText>(NO_OPTIONS);
-  const [checked, setChecked] = useState<{ key: string; suite: ModulesSuite | null; error: string | null } | null>(null);
   const parsedModules = useMemo(() => modulesRequest(modulePaths, moduleOptions), [modulePaths, moduleOptions]);
   const modulesKey = 'request' in parsedModules ? JSON.stringify(parsedModules.request) : null;
   // The backend checks what only the machine knows (files, folders, programs), once the
   // options rest; an answer for options since changed is dropped.
-  useEffect(() => {
-    if (modulePaths.length === 0 || !('request' in parsedModules) || modulesKey === null) return;
-    let live = true;
-    const request = parsedModules.request;
-    const timer = setTimeout(() => {
-      api
-        .checkModules(request)
-        .then((suite) => live && setChecked({ key: modulesKey, suite, error: null }))
-        .catch((e) => live && setChecked({ key: modulesKey, suite: null, error: api.errorMessage(e) }));
-    }, checkDelayMs);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [modulesKey]);
+  const checked = useRestingCheck(
+    modulePaths.length > 0 ? modulesKey : null,
+    () => ('request' in parsedModules ? api.checkModules(parsedModules.request) : Promise.reject(new Error(parsedModules.error))),
+    checkDelayMs,
+  );
   /** The last answer that listed the modules (kept while options are rechecked). */
   const [modulesSuite, setModulesSuite] = useState<ModulesSuite | null>(null);
   useEffect(() => {
-    if (checked?.suite) setModulesSuite(checked.suite);
+    if (checked?.value) setModulesSuite(checked.value);
   }, [checked]);
   const modulesError =
     modulePaths.length === 0 ? null : 'error' in parsedModules ? parsedModules.error : checked?.key === modulesKey ? checked.error : null;
-  const modulesReady = modulePaths.length > 0 && checked !== null && checked.key === modulesKey && checked.suite !== null;
+  const modulesReady = modulePaths.length > 0 && checked !== null && checked.key === modulesKey && checked.value !== null;
 
   const suites = useMemo(
     () => (listedSuites && modulePaths.length > 0 && modulesSuite ? [...listedSuites, modulesInfo(modulesSuite)] : listedSuites),
@@ -304,7 +294,6 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
     setModulePaths(rest);
     if (rest.length > 0) return;
     setModulesSuite(null);
-    setChecked(null);
     const first = listedSuites?.find((x) => !x.error && x.name === 'compute') ?? listedSuites?.find((x) => !x.error);
     if (suite === MODULES_SUITE) {
       setSuite(first?.name ?? '');
@@ -552,25 +541,14 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   // answer for choices since changed is dropped.
   // Core refusing the choices (a bad pair, a runtime that cannot run the suite) is the
   // line start_run would give, shown before it and blocking it.
-  const [scope, setScope] = useState<{ key: string; text: string; confirm: boolean; refused?: string } | null>(null);
-  useEffect(() => {
-    if (choicesKey === null || !choices || !current) return;
-    let live = true;
-    const suite = current.name;
-    const timer = setTimeout(() => {
-      api
-        .planScope(suite, choices)
-        .then((s) => live && setScope({ key: choicesKey, ...s }))
-        .catch((e: unknown) => live && setScope({ key: choicesKey, text: '', confirm: false, refused: api.errorMessage(e) }));
-    }, checkDelayMs);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [choicesKey]);
+  const scope = useRestingCheck(
+    choicesKey,
+    () => (choices && current ? api.planScope(current.name, choices) : Promise.reject(new Error('no choices'))),
+    checkDelayMs,
+  );
   const answered = scope && scope.key === choicesKey ? scope : null;
-  const refused = answered?.refused ?? null;
-  const shownScope = answered && !refused ? answered : null;
+  const refused = answered?.error ?? null;
+  const shownScope = answered?.value ?? null;
   const blocked = reason ?? refused;
   const [confirming, setConfirming] = useState(false);
   const launch = () => {

@@ -272,7 +272,8 @@ describe('App', () => {
     fireEvent.input(input('setting-runs'), { target: { value: '3' } });
     fireEvent.input(input('setting-warmup'), { target: { value: '2' } });
     fireEvent.input(input('setting-invocations'), { target: { value: '2' } });
-    fireEvent.change(screen.getByTestId('setting-order'), { target: { value: 'sequential' } });
+    // Chosen explicitly (so sent): a pair needs the interleaved order, as core says.
+    fireEvent.change(screen.getByTestId('setting-order'), { target: { value: 'interleaved' } });
     fireEvent.change(screen.getByTestId('setting-size'), { target: { value: 'full' } });
     fireEvent.input(input('setting-label'), { target: { value: '  my label ' } });
     fireEvent.input(input('setting-seed'), { target: { value: '7' } });
@@ -287,7 +288,8 @@ describe('App', () => {
     await waitFor(() => expect(screen.getByTestId('start-reason').textContent).toBe("--pair needs two or more arms, got 'wasmtime'"));
     fireEvent.input(input('setting-pair'), { target: { value: 'native,wasmtime' } });
     await waitFor(() => expect(screen.queryByTestId('start-reason')).toBeNull());
-    fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'alternate' } });
+    // Counting instructions, the arms run in processes of their own (core refuses alternate).
+    fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'processes' } });
     fireEvent.input(input('setting-precision'), { target: { value: '101' } });
     expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100, or off.');
     fireEvent.input(input('setting-precision'), { target: { value: '5' } });
@@ -311,7 +313,7 @@ describe('App', () => {
       warmup: 2,
       runs: 3,
       invocations: 2,
-      order: 'sequential',
+      order: 'interleaved',
       // Not touched, so not sent: the timeout, memory cap and sampling are core's.
       size: 'full',
       baseline: 'native',
@@ -323,7 +325,7 @@ describe('App', () => {
       seed: 7,
       measure: 'instructions',
       pair: ['native', 'wasmtime'],
-      pair_mode: 'alternate',
+      pair_mode: 'processes',
       precision: { pct: 5, budget_secs: 480 },
     });
 

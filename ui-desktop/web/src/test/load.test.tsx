@@ -1,12 +1,13 @@
 /**
  * The one load every screen makes (useLoad): the latest inputs' answer wins even when an
  * earlier one arrives after it, a failure is shown once and cleared by the next load, and
- * inputs that leave nothing to load stop the spinner.
+ * inputs that leave nothing to load stop the spinner. The setup's checks (useRestingCheck)
+ * ask once the inputs rest, and keep an answer with the inputs it was for.
  */
 import { render, screen, waitFor } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
 import { currentErrors } from '../errors';
-import { useLoad } from '../load';
+import { useLoad, useRestingCheck } from '../load';
 
 /** A promise the test settles by hand. */
 function deferred<T>() {
@@ -63,5 +64,47 @@ describe('useLoad', () => {
     expect(currentErrors()).toEqual(['x.json: not a run']);
     rerender(<Probe id={null} loads={loads} />);
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('idle|'));
+  });
+});
+
+function CheckProbe({ k, checks, asked }: { k: string | null; checks: Map<string, Promise<string>>; asked: string[] }) {
+  const answer = useRestingCheck(
+    k,
+    () => {
+      asked.push(k!);
+      return checks.get(k!) ?? Promise.reject(new Error('no check'));
+    },
+    20,
+  );
+  return <p data-testid="check">{answer ? `${answer.key}:${answer.value ?? ''}:${answer.error ?? ''}` : 'none'}</p>;
+}
+
+describe('useRestingCheck', () => {
+  it('asks only once the inputs rest, and drops an answer for inputs since changed', async () => {
+    const slow = deferred<string>();
+    const fast = deferred<string>();
+    const refused = Promise.reject(new Error("--pair needs different arms, got 'x' twice"));
+    refused.catch(() => undefined); // handled here: asked for later
+    const checks = new Map([
+      ['a', slow.promise],
+      ['b', fast.promise],
+      ['c', refused],
+    ]);
+    const asked: string[] = [];
+    const { rerender } = render(<CheckProbe k="t" checks={checks} asked={asked} />);
+    // Typed through quickly: only the value it rests on is asked.
+    rerender(<CheckProbe k="a" checks={checks} asked={asked} />);
+    await waitFor(() => expect(asked).toEqual(['a']));
+    rerender(<CheckProbe k="b" checks={checks} asked={asked} />);
+    await waitFor(() => expect(asked).toEqual(['a', 'b']));
+    fast.resolve('fine');
+    await waitFor(() => expect(screen.getByTestId('check').textContent).toBe('b:fine:'));
+    slow.resolve('stale');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(screen.getByTestId('check').textContent).toBe('b:fine:');
+    // A refusal is an answer, in the backend's words, not a banner.
+    rerender(<CheckProbe k="c" checks={checks} asked={asked} />);
+    await waitFor(() => expect(screen.getByTestId('check').textContent).toBe("c::--pair needs different arms, got 'x' twice"));
+    expect(currentErrors()).toEqual([]);
   });
 });

@@ -85,11 +85,11 @@ describe('big tables', () => {
     const box = screen.getByTestId('detail-matrix').parentElement!;
     expect(box.dataset.windowed).toBe('true');
     // jsdom has no layout: the box counts as 900 × 1400 px. Drawn: the rows in 900 px and a
-    // step of 6 rows (46 px each), 4 more; the columns in 1400 - 180 px and a step of 3 (112
+    // step of 6 rows (58 px each: ratio, time and noise on three lines), 4 more; the columns in 1400 - 180 px and a step of 3 (112
     // px each), 2 more.
-    const rows = Math.ceil((900 + 6 * 46) / 46) + 4;
+    const rows = Math.ceil((900 + 6 * 58) / 58) + 4;
     const cols = Math.ceil((1400 + 3 * 112 - 180) / 112) + 2;
-    expect([rows, cols, MATRIX_GRID.rowHeight, MATRIX_GRID.colWidth, MATRIX_GRID.headWidth]).toEqual([30, 16, 46, 112, 180]);
+    expect([rows, cols, MATRIX_GRID.rowHeight, MATRIX_GRID.colWidth, MATRIX_GRID.headWidth]).toEqual([26, 16, 58, 112, 180]);
     expect(drawn()).toHaveLength(rows * cols);
     expect(drawn()[0]!.dataset).toMatchObject({ runtime: 'native', test: 't000' });
     // Spacers keep the full size: rows after the window stand for the rest of the 100.

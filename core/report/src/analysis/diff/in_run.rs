@@ -121,16 +121,12 @@ pub(super) fn compare_in_run(
 
 /// Whether `x` and `y` are both arms of the run's `--pair`, alternated in one worker.
 pub(super) fn alternated(run: &SavedRun, x: &str, y: &str) -> bool {
-    run.meta.settings.pair_mode == Some(crate::store::PairMode::Alternate) && both_arms(run, x, y)
+    run.meta
+        .pair()
+        .is_some_and(|p| p.mode == Some(crate::store::PairMode::Alternate) && p.both(x, y))
 }
 
 /// Whether `x` and `y` are two arms of the run's `--pair`.
 pub(super) fn both_arms(run: &SavedRun, x: &str, y: &str) -> bool {
-    x != y
-        && run
-            .meta
-            .settings
-            .pair
-            .as_ref()
-            .is_some_and(|arms| arms.iter().any(|a| a == x) && arms.iter().any(|a| a == y))
+    run.meta.pair().is_some_and(|p| p.both(x, y))
 }

@@ -50,7 +50,13 @@ export function Resources({
   if (data.runtimes.length === 0) return <p class="muted">No samples were recorded for {test}.</p>;
   const key = `${runId}:${test}:${data.runtimes.join('|')}`;
   return (
-    <div class="resource-charts" data-testid="resources" data-test={test} data-runtimes={data.runtimes.join(',')}>
+    <div
+      class="resource-charts"
+      data-testid="resources"
+      data-test={test}
+      data-runtimes={data.runtimes.join(',')}
+      data-colors={specs.cpu.series.map((s) => s.color).join(',')}
+    >
       <p class="muted small">
         {runtime && data.runtimes.length === 1 ? `${runtime} × ${test}` : test}: each runtime on its own cell’s clock (its invocations one
         after another, a break between them)
