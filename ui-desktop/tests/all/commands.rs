@@ -557,6 +557,18 @@ fn bad_input_comes_back_as_code_and_message() {
         err["message"], "--pair needs different arms, got 'wasmtime' twice",
         "{err}"
     );
+    // And its precision: the page sends any number, core says what it cannot aim at.
+    let err = invoke(
+        &w,
+        "plan_scope",
+        json!({ "suite": "compute", "choices": { "runtimes": ["wasmtime"], "precision": { "pct": 101.0 } } }),
+    )
+    .unwrap_err();
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert_eq!(
+        err["message"], "--precision must be a percentage over 0 and at most 100, got 101",
+        "{err}"
+    );
 
     let err = invoke(&w, "load_run", json!({ "id": "../../etc" })).unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");

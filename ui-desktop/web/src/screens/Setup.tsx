@@ -446,7 +446,9 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
   // A percentage, or `off` for no precision at all (not even core's default).
   const precisionOff = precisionPct.trim().toLowerCase() === 'off';
-  const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, 100);
+  // Any number is sent: whether it is a percentage the run can aim at is core's rule
+  // (Precision::check, through plan_scope), refused in the CLI's and the TUI's words.
+  const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, Number.MAX_VALUE);
   const budget = budgetSecs.trim() === '' ? null : parseIntField(budgetSecs, 1, 7 * 86400);
   // Core's default precision for the suite's kind, which a run whose rounds are left to
   // core aims at (RunChoices::precision_in decides whether they are).
@@ -458,8 +460,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
         ? 'The p99 objective must be a number of milliseconds over 0.'
         : seed.trim() !== '' && seedValue === null
           ? 'The seed must be a whole number.'
-          : precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)
-            ? 'Precision must be a percentage over 0 and at most 100, or off.'
+          : precisionPct.trim() !== '' && !precisionOff && precision === null
+            ? 'Precision must be a number (a percentage), or off.'
             : budgetSecs.trim() !== '' && budget === null
               ? 'The budget must be a whole number of seconds from 1 to 604800.'
               : budgetSecs.trim() !== '' && precision === null && (precisionOff || defaultPrecision === null)

@@ -246,13 +246,16 @@ describe('App', () => {
         channel = p.on_event as Channel<LiveBatch>;
         return null;
       },
-      // Core's refusals of a pair, as plan_scope gives them (ui-desktop/tests/all/commands.rs
-      // holds the real command to these lines).
+      // Core's refusals of a pair and of a precision, as plan_scope gives them
+      // (ui-desktop/tests/all/commands.rs holds the real command to these lines).
       plan_scope: (p) => {
         const arms = (p.choices as RunChoices).pair ?? [];
         if (arms.length === 1) throw { code: 'invalid_input', message: `--pair needs two or more arms, got '${arms[0]}'` };
         const twice = arms.find((a, i) => arms.indexOf(a) !== i);
         if (twice) throw { code: 'invalid_input', message: `--pair needs different arms, got '${twice}' twice` };
+        const pct = (p.choices as RunChoices).precision?.pct;
+        if (pct !== undefined && !(pct > 0 && pct <= 100))
+          throw { code: 'invalid_input', message: `--precision must be a percentage over 0 and at most 100, got ${pct}` };
         return { text: 'scope', confirm: false };
       },
     });
@@ -290,8 +293,14 @@ describe('App', () => {
     await waitFor(() => expect(screen.queryByTestId('start-reason')).toBeNull());
     // Counting instructions, the arms run in processes of their own (core refuses alternate).
     fireEvent.change(screen.getByTestId('setting-pair-mode'), { target: { value: 'processes' } });
+    // A precision no run can aim at: core's line, the CLI's and the TUI's; text that is no
+    // number is the page's to say.
     fireEvent.input(input('setting-precision'), { target: { value: '101' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a percentage over 0 and at most 100, or off.');
+    await waitFor(() =>
+      expect(screen.getByTestId('start-reason').textContent).toBe('--precision must be a percentage over 0 and at most 100, got 101'),
+    );
+    fireEvent.input(input('setting-precision'), { target: { value: 'ten' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a number (a percentage), or off.');
     fireEvent.input(input('setting-precision'), { target: { value: '5' } });
     fireEvent.input(input('setting-budget'), { target: { value: '0' } });
     expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds from 1 to 604800.');
