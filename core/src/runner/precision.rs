@@ -60,9 +60,10 @@ pub fn over_budget(plan: &Plan, started: Instant) -> bool {
 /// stage, the planned rounds, gave these units (log means, or paired differences of them):
 /// the least N whose interval t(n₀ − 1) · s₀ / √N, as [`LogMean::of`] then reports it, is
 /// within ±`pct`; at least the first stage, at most the cap. Decided once from the first
-/// stage, never by looking again, so the interval keeps its 95 %. `None` from fewer than 2
-/// units.
-pub fn stein_needed(first: &[f64], pct: f64) -> Option<u32> {
+/// stage, never by looking again, so the interval keeps its 95 %. With it, the first
+/// stage's standard deviation that asked it (in the units' own scale). `None` from fewer
+/// than 2 units.
+pub fn stein_needed(first: &[f64], pct: f64) -> Option<(u32, f64)> {
     let n0 = first.len();
     if n0 < 2 {
         return None;
@@ -72,7 +73,10 @@ pub fn stein_needed(first: &[f64], pct: f64) -> Option<u32> {
     // The reported half-width is 100 · sinh(t · s₀ / √N) percent.
     let h = (pct / 100.0).asinh();
     let n = (t_quantile(0.975, (n0 - 1) as f64) * sd / h).powi(2).ceil();
-    Some((n.max(n0 as f64) as u32).min(Precision::MAX_INVOCATIONS.max(n0 as u32)))
+    Some((
+        (n.max(n0 as f64) as u32).min(Precision::MAX_INVOCATIONS.max(n0 as u32)),
+        sd,
+    ))
 }
 
 /// The cells (indexes into `plan.cells()`) still short of the precision: not failed, under
@@ -143,12 +147,7 @@ pub fn next_round(
 /// rule the run adds rounds by ([`short_cells`]) and its closing words report by
 /// ([`shortfalls`]).
 fn need(own: &Groups, others: &[Groups], n0: u32, pct: f64) -> Option<(u32, f64)> {
-    let of = |first: Vec<f64>| {
-        let n = stein_needed(&first, pct)?;
-        let mean = first.iter().sum::<f64>() / first.len() as f64;
-        let var = first.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / (first.len() - 1) as f64;
-        Some((n, var.sqrt() * 100.0))
-    };
+    let of = |first: Vec<f64>| stein_needed(&first, pct).map(|(n, sd)| (n, sd * 100.0));
     if others.is_empty() {
         let units = own.log_units()?;
         return of(units
@@ -298,7 +297,7 @@ mod tests {
                 let mut covered = 0;
                 for _ in 0..trials {
                     let mut units: Vec<f64> = (0..n0).map(|_| sd * rng.normal()).collect();
-                    let n = stein_needed(&units, pct).unwrap() as usize;
+                    let n = stein_needed(&units, pct).unwrap().0 as usize;
                     assert!(n >= n0 && n <= Precision::MAX_INVOCATIONS as usize);
                     units.extend((n0..n).map(|_| sd * rng.normal()));
                     let values: Vec<f64> = units.iter().map(|u| u.exp()).collect();
@@ -326,7 +325,7 @@ mod tests {
     /// units around `mean` (sd `sd`), then the rounds Stein asks for ±`pct`.
     fn staged(rng: &mut Rng, n0: usize, mean: f64, sd: f64, pct: f64) -> Vec<f64> {
         let mut units: Vec<f64> = (0..n0).map(|_| mean + sd * rng.normal()).collect();
-        let n = stein_needed(&units, pct).unwrap() as usize;
+        let n = stein_needed(&units, pct).unwrap().0 as usize;
         units.extend((n0..n).map(|_| mean + sd * rng.normal()));
         units
     }
@@ -402,7 +401,7 @@ mod tests {
                     let mut a: Vec<f64> = shared.iter().map(|r| r + sd * rng.normal()).collect();
                     let mut b: Vec<f64> = shared.iter().map(|r| r + sd * rng.normal()).collect();
                     let first: Vec<f64> = a.iter().zip(&b).map(|(x, y)| y - x).collect();
-                    let n = stein_needed(&first, pct).unwrap() as usize;
+                    let n = stein_needed(&first, pct).unwrap().0 as usize;
                     for _ in n0..n {
                         let r = 0.1 * rng.normal();
                         a.push(r + sd * rng.normal());
@@ -471,11 +470,14 @@ mod tests {
         let first = [0.03, -0.03, 0.0, 0.03, -0.03];
         let sd = (4.0 * 0.03f64.powi(2) / 4.0).sqrt();
         let want = (2.776_445 * sd / 0.02f64.asinh()).powi(2).ceil() as u32;
-        assert_eq!(stein_needed(&first, 2.0), Some(want));
+        assert_eq!(stein_needed(&first, 2.0).map(|(n, _)| n), Some(want));
         // Already tight: no more than the first stage; very loose: the cap.
-        assert_eq!(stein_needed(&[0.0, 0.001, -0.001], 5.0), Some(3));
         assert_eq!(
-            stein_needed(&[0.0, 0.5], 1.0),
+            stein_needed(&[0.0, 0.001, -0.001], 5.0).map(|(n, _)| n),
+            Some(3)
+        );
+        assert_eq!(
+            stein_needed(&[0.0, 0.5], 1.0).map(|(n, _)| n),
             Some(Precision::MAX_INVOCATIONS)
         );
         assert_eq!(stein_needed(&[0.1], 1.0), None);

@@ -67,9 +67,9 @@ export interface Checked<T> {
 
 /**
  * Asks `check` once the inputs named by `key` have rested `delayMs` (null: nothing to ask,
- * and the last answer forgotten),
- * and keeps the answer with the key it was for, so the caller shows it only while the
- * inputs are still those; an answer that arrives after the inputs changed is dropped.
+ * and the last answer forgotten), and keeps the answer with the key it was for, so the
+ * caller shows it only while the inputs are still those; an answer that arrives after the
+ * inputs changed is dropped.
  * Unlike [`useLoad`], a refusal is an answer (shown where the input is), not an error banner.
  */
 export function useRestingCheck<T>(key: string | null, check: () => Promise<T>, delayMs: number): Checked<T> | null {

@@ -5,7 +5,7 @@
 
 use super::stats::{Groups, paired_units};
 use super::summary::Index;
-use crate::store::{PairOf, SavedRun};
+use crate::store::{Pair, PairOf, SavedRun};
 use serde::Serialize;
 
 /// The noise of one cell's primary measure, as standard deviations of its logarithm in
@@ -165,19 +165,31 @@ pub fn noise(run: &SavedRun) -> Noise {
             }
         }
     }
-    let mut pairs = Vec::new();
-    let pair = run.meta.pair();
-    let arms = pair.map(|p| p.arms).unwrap_or_default();
-    // Every two arms of the pair, in the order given.
+    let pairs = run
+        .meta
+        .pair()
+        .map_or_else(Vec::new, |p| pair_noise(p, &index, &tests, &runtimes));
+    Noise {
+        cells,
+        pairs,
+        host: host_noise(run, &index),
+    }
+}
+
+/// Every two arms of the pair, in the order given, on each test (runtime arms) or runtime
+/// (test arms) they share: their paired spread against the unpaired one.
+fn pair_noise(pair: Pair, index: &Index, tests: &[&str], runtimes: &[&str]) -> Vec<PairNoise> {
+    let shared = match pair.of {
+        PairOf::Runtimes => tests,
+        PairOf::Tests => runtimes,
+    };
+    let arms = pair.arms;
     let twos = arms
         .iter()
         .enumerate()
         .flat_map(|(i, a)| arms[i + 1..].iter().map(move |b| (a, b)));
-    for (pair, (a, b)) in twos.filter_map(|ab| Some((pair?, ab))) {
-        let shared: &[&str] = match pair.of {
-            PairOf::Runtimes => &tests,
-            PairOf::Tests => &runtimes,
-        };
+    let mut out = Vec::new();
+    for (a, b) in twos {
         for s in shared {
             let (cell_a, cell_b) = (pair.cell(a, s), pair.cell(b, s));
             let (Some((ga, _, _)), Some((gb, _, _))) = (
@@ -187,7 +199,7 @@ pub fn noise(run: &SavedRun) -> Noise {
                 continue;
             };
             if let Some((rounds, paired, unpaired)) = paired_spread(&ga, &gb) {
-                pairs.push(PairNoise {
+                out.push(PairNoise {
                     shared: s.to_string(),
                     arms: [a.clone(), b.clone()],
                     rounds,
@@ -197,11 +209,7 @@ pub fn noise(run: &SavedRun) -> Noise {
             }
         }
     }
-    Noise {
-        cells,
-        pairs,
-        host: host_noise(run, &index),
-    }
+    out
 }
 
 /// Pearson's correlation of two equally long series; `None` below 10 points or without
