@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # suites/lib.sh — what the suites' build scripts share (sourced by suites/*/build.sh):
-# installing missing Debian packages or naming them, and fetching a crate's sources.
+# installing missing Debian packages or naming them, fetching a crate's sources, and the
+# names file that lets profiles name a stripped module's functions.
 # Uses the caller's `log` for progress.
 
 # install_or_name PACKAGES_ARRAY MISSING...: nothing when nothing is missing; else, as root
@@ -60,4 +61,57 @@ fetch_crate() {
         fi
     fi
     echo "$found"
+}
+
+# names_file TWIN STRIPPED OUT: the name section of TWIN (built with --strip-debug) for the
+# code of STRIPPED (built with --strip-all), as wasmeter's profiles read it
+# (core/profile/src/profile/names.rs): a custom section `wasmeter.code-sha256` holding the SHA-256
+# of the code section, then TWIN's `name` section. Fails when the two code sections differ.
+names_file() {
+    python3 - "$@" <<'PY'
+import hashlib, sys
+twin, stripped, out = sys.argv[1:4]
+
+def leb(b, i):
+    v = shift = 0
+    while True:
+        x = b[i]; i += 1
+        v |= (x & 0x7f) << shift; shift += 7
+        if x < 0x80:
+            return v, i
+
+def sections(path):
+    b = open(path, "rb").read()
+    assert b[:4] == b"\0asm", f"{path}: not a wasm module"
+    i, found = 8, {}
+    while i < len(b):
+        start, sid = i, b[i]
+        size, j = leb(b, i + 1)
+        body = b[j:j + size]
+        if sid == 10:
+            found["code"] = body
+        elif sid == 0:
+            n, k = leb(body, 0)
+            if body[k:k + n] == b"name":
+                found["name"] = b[start:j + size]
+        i = j + size
+    return found
+
+def uleb(n):
+    out = bytearray()
+    while True:
+        x = n & 0x7f; n >>= 7
+        out.append(x | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+t, s = sections(twin), sections(stripped)
+if t.get("code") != s.get("code"):
+    sys.exit(f"build.sh: {stripped}: its --strip-debug twin has other code: no names file")
+if "name" not in t:
+    sys.exit(f"build.sh: {twin}: no name section")
+tag = b"wasmeter.code-sha256"
+body = uleb(len(tag)) + tag + hashlib.sha256(s["code"]).digest()
+open(out, "wb").write(b"\0" + uleb(len(body)) + body + t["name"])
+PY
 }

@@ -31,10 +31,13 @@ var WASMETER_FORMAT = (function () {
   // A duration to the digits its interval supports ("980 ms" at ±4 %, "984.8 ms" at ±0.1 %).
   function formatNsWithin(ns, halfwidthPct) {
     if (!finite(ns) || !finite(halfwidthPct) || halfwidthPct <= 0 || ns <= 0) return formatNs(ns);
+    // The half-width as shown (formatHalfwidth, one decimal): 0.96 % reads ±1.0 %.
+    var shown = Number(halfwidthPct.toFixed(1));
+    var h = shown > 0 ? shown : halfwidthPct;
     var u = timeUnit(ns);
     var v = ns / u[0];
     var lead = Math.floor(Math.log10(v));
-    var place = Math.min(Math.floor(Math.log10((v * halfwidthPct) / 100)), lead - 1);
+    var place = Math.min(Math.floor(Math.log10((v * h) / 100)), lead - 1);
     if (place > 0) {
       var step = Math.pow(10, place);
       return fixed(Math.round(v / step) * step, 0) + ' ' + u[1];

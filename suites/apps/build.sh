@@ -25,7 +25,9 @@
 # targets wasm32-wasi with Debian's wasi-libc (and libc++ for C++).
 #
 # Output, under the cache (${WASMETER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wasmeter}):
-#   apps/build/<app>-<inputs hash>/{<app>.wasm,<app>,build-*.log}   one app's builds, kept
+#   apps/build/<app>-<inputs hash>/{<app>.wasm,<app>,build-*.log}   one app's builds, kept,
+#                 each with what names its functions for profiles: <app>.names beside the
+#                 module (suites/lib.sh's names_file), <app>.debug beside the native build
 #   apps/suite/{suite.toml,wasm/,native/,expected/,build-report.txt}   the suite, linked
 #                 from <cache>/suites/apps so that wasmeter finds it
 #   apps/lifecycle/{suite.toml,wasm/}   `apps-lifecycle`: the lifecycle suite's compile,
@@ -306,13 +308,25 @@ compile() {
         echo "compiling for $target failed: $(grep -m1 -E 'error' "$logf" || tail -n 1 "$logf")" >&2
         return 1
     }
-    local link=("$cc" "${flags[@]}" -I"$WORK" -o "$out" "$(driver "$APP")" "${objs[@]}")
+    # Both builds ship stripped, so that their sizes compare; beside each, what names its
+    # functions for profiles (`run --profile`): the module's names file, from a twin
+    # linked with --strip-debug (the same code), and the native build's symbols split off
+    # into APP.debug (objcopy, the build id kept).
+    local link=("$cc" "${flags[@]}" -I"$WORK" "$(driver "$APP")" "${objs[@]}")
     if [[ "$target" == wasm ]]; then
-        link+=(-Wl,--strip-all "${LIBS_WASM[@]}")
+        # The twin is named as the module is (its name section names the module by its
+        # file), in this target's own folder: the native build runs beside it.
+        local twin
+        twin="$objdir/twin/$(basename "$out")"
+        mkdir -p "$objdir/twin"
+        "${link[@]}" -o "$out" -Wl,--strip-all "${LIBS_WASM[@]}" >>"$logf" 2>&1 &&
+            "${link[@]}" -o "$twin" -Wl,--strip-debug "${LIBS_WASM[@]}" >>"$logf" 2>&1 &&
+            names_file "$twin" "$out" "${out%.wasm}.names" >>"$logf" 2>&1
     else
-        link+=(-s "${LIBS_NATIVE[@]}") # stripped, as the wasm is: their sizes compare
-    fi
-    "${link[@]}" >>"$logf" 2>&1 || {
+        "${link[@]}" -o "$out" -Wl,--build-id=sha1 "${LIBS_NATIVE[@]}" >>"$logf" 2>&1 &&
+            objcopy --only-keep-debug "$out" "$out.debug" >>"$logf" 2>&1 &&
+            objcopy --strip-all "$out" >>"$logf" 2>&1
+    fi || {
         echo "linking for $target failed: $(grep -m1 -E 'error' "$logf" || tail -n 1 "$logf")" >&2
         return 1
     }
@@ -336,7 +350,7 @@ build_app() {
     fi
     configure "$APP" "$src"
     RESULT_DIR="$ROOT/build/$APP-$(inputs_hash "$APP")"
-    if ((!FORCE)) && [[ -f "$RESULT_DIR/$APP.wasm" && -f "$RESULT_DIR/$APP" ]]; then
+    if ((!FORCE)) && [[ -f "$RESULT_DIR/$APP.wasm" && -f "$RESULT_DIR/$APP.names" && -f "$RESULT_DIR/$APP" && -f "$RESULT_DIR/$APP.debug" ]]; then
         return
     fi
     WORK="$RESULT_DIR.tmp"
@@ -386,8 +400,8 @@ for app in "${APPS_WANTED[@]}"; do
     build_app "$app"
     secs=$((SECONDS - t0))
     if [[ -n "$RESULT_DIR" ]]; then
-        [[ -z "$WASM_ERROR" ]] && cp "$RESULT_DIR/$app.wasm" "$SUITE.tmp/wasm/"
-        [[ -z "$NATIVE_ERROR" ]] && cp "$RESULT_DIR/$app" "$SUITE.tmp/native/"
+        [[ -z "$WASM_ERROR" ]] && cp "$RESULT_DIR/$app.wasm" "$RESULT_DIR/$app.names" "$SUITE.tmp/wasm/"
+        [[ -z "$NATIVE_ERROR" ]] && cp "$RESULT_DIR/$app" "$RESULT_DIR/$app.debug" "$SUITE.tmp/native/"
     fi
     {
         echo

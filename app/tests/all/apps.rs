@@ -184,6 +184,63 @@ fn two_apps_build_from_registry_sources_and_run_checked_on_three_engines_and_nat
         );
     }
     lifecycle_of_the_modules(d.path());
+    profiles_of_the_apps(d.path());
+}
+
+/// Issue 60: `run --suite apps --profile` explains each program function by function on
+/// native and the JIT engines, and the two sides name the same functions: the build
+/// keeps each module's names in `APP.names` and native's symbols in `APP.debug`, beside
+/// the stripped builds it measures.
+fn profiles_of_the_apps(dir: &std::path::Path) {
+    const PROFILED: &str = "native,wasmtime,wasmer-cranelift";
+    let mut args = vec!["run", "--suite", "apps"];
+    args.extend(once(PROFILED, &["--profile=4000"]));
+    let out = wasmeter(&args, dir, &[]);
+    assert_eq!(failures(&json(&out)), vec!["ok"; 6], "{}", stderr(&out));
+    let out = wasmeter(&["explain", "latest", "--format", "json"], dir, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e = json(&out);
+    // (test, a function both sides must name, how many they must share at least)
+    for (test, hot, shared) in [
+        ("lua", "luaV_execute", 10),
+        ("bzip2", "BZ2_compressBlock", 4),
+    ] {
+        let t = e["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["test"] == test)
+            .unwrap_or_else(|| panic!("{test} not explained: {e}"));
+        let columns = crate::profile::columns(t);
+        assert_eq!(columns, PROFILED.split(',').collect::<Vec<_>>(), "{t}");
+        for c in t["runtimes"].as_array().unwrap() {
+            assert!(c["unattributed"].is_null(), "{test}: {c}");
+        }
+        let functions = t["functions"].as_array().unwrap();
+        let on = |k: usize| -> Vec<&str> {
+            functions
+                .iter()
+                .filter(|r| !r["cells"][0].is_null() && !r["cells"][k].is_null())
+                .map(|r| r["name"].as_str().unwrap())
+                .collect()
+        };
+        for k in [1, 2] {
+            let both = on(k);
+            assert!(
+                both.len() >= shared && both.contains(&hot),
+                "{test}: native and {} share {both:?}",
+                columns[k]
+            );
+        }
+        // Named, not hidden: on native, under a fifth outside the program's functions.
+        let outside: f64 = t["outside"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["cells"][0]["share"].as_f64())
+            .sum();
+        assert!(outside < 0.2, "{test}: {outside} outside on native: {t}");
+    }
 }
 
 /// The built modules through the lifecycle suite: compile, load where an engine has a

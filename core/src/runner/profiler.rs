@@ -3,11 +3,12 @@
 //! with the runner, not in [`crate::profile`], because it knows runtimes and the runtimes
 //! call the profile's samplers.
 
+use crate::profile::counts::{Counting, spread};
 use crate::profile::{
-    Method, ProfileRow, ProfileSpec, close_session, fold_into, names, open_session, perf_map_path,
-    want_perf_maps,
+    CodeChecks, Counts, Method, ProfileRow, ProfileSpec, close_session, fold_into, names,
+    open_session, perf_map_path, want_perf_maps,
 };
-use crate::runtime::{Job, RuntimeInfo, RuntimeKind};
+use crate::runtime::{Job, Runtime, RuntimeInfo, RuntimeKind};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,6 +49,15 @@ pub struct CellProfiler {
     names: Option<String>,
     module: Option<String>,
     code_sha256: Option<String>,
+    /// The module's counting copy, for an engine in the worker, or why there is none.
+    counting: Result<(Counting, PathBuf), String>,
+    /// What the counting run counted, or why it could not; `None` before it ran.
+    counts: Option<Result<Counts, String>>,
+    /// The runtime id, whose engine may show its machine code.
+    runtime: String,
+    /// The checks in the engine's machine code by function, or why they could not be
+    /// counted; `None` before the counting run or for a runtime that compiles no code.
+    checks: Option<Result<BTreeMap<String, CodeChecks>, String>>,
 }
 
 impl CellProfiler {
@@ -60,8 +70,9 @@ impl CellProfiler {
         let mut program = None;
         let mut module = None;
         let mut code_sha256 = None;
+        let mut counting = Err("not a module run by an engine in the worker".to_string());
         match &method {
-            Method::EnginePerfMap(_) | Method::CliPerfMap(_) => {
+            Method::EnginePerfMap(_) | Method::CliPerfMap(_) | Method::EngineUnnamed { .. } => {
                 want_perf_maps();
                 let measured =
                     std::path::absolute(&job.program).unwrap_or_else(|_| job.program.clone());
@@ -71,10 +82,13 @@ impl CellProfiler {
                     let (named, note) = names::named_module(&job.program, &bytes, &job.scratch);
                     job.program = named;
                     names = note;
+                    if !matches!(method, Method::CliPerfMap(_)) {
+                        counting = counting_copy(&job.program, &job.scratch);
+                    }
                 }
             }
             Method::NativeSymbols { .. } => program = Some(job.program.clone()),
-            Method::EngineUnnamed(_) | Method::Unattributed(_) => {}
+            Method::Unattributed(_) => {}
         }
         CellProfiler {
             method,
@@ -83,6 +97,37 @@ impl CellProfiler {
             names,
             module,
             code_sha256,
+            counts: None,
+            counting,
+            runtime: runtime.id.clone(),
+            checks: None,
+        }
+    }
+
+    /// Runs the module's counting copy once, unsampled, on the cell's own runtime: what
+    /// each function executes in one run of the program. Before the measured iterations,
+    /// so the engine compiles the measured module last.
+    pub fn count(&mut self, rt: &dyn Runtime, job: &Job) {
+        self.counts = Some(match &self.counting {
+            Err(why) => Err(why.clone()),
+            Ok((counting, path)) => {
+                let counted = Job {
+                    program: path.clone(),
+                    stdout_limit: job.stdout_limit.max(counting.output_len() + (1 << 20)),
+                    ..job.clone()
+                };
+                let t = std::time::Instant::now();
+                match rt.run(&counted) {
+                    Ok(it) => counting.read(&it.stdout).map(|mut c| {
+                        c.run_ns = t.elapsed().as_nanos() as u64;
+                        c
+                    }),
+                    Err(failure) => Err(format!("the counting run failed: {failure}")),
+                }
+            }
+        });
+        if matches!(self.method, Method::EnginePerfMap(_)) {
+            self.checks = Some(code_checks(&self.runtime, &job.program));
         }
     }
 
@@ -129,21 +174,95 @@ impl CellProfiler {
             module: self.module.clone(),
             code_sha256: self.code_sha256.clone(),
             offsets: BTreeMap::new(),
+            sizes: BTreeMap::new(),
+            counts: self.counts.as_ref().and_then(|c| c.as_ref().ok().cloned()),
+            counts_note: self.counts.as_ref().and_then(|c| c.as_ref().err().cloned()),
+            checks: BTreeMap::new(),
+            checks_note: self.checks.as_ref().and_then(|c| c.as_ref().err().cloned()),
         };
-        match &self.method {
-            Method::Unattributed(why) => {
-                row.unattributed = Some(why.clone());
-                return row;
-            }
-            Method::EngineUnnamed(why) => row.unattributed = Some(why.clone()),
-            _ => {}
+        if let Method::Unattributed(why) = &self.method {
+            row.unattributed = Some(why.clone());
+            return row;
         }
         match close_session() {
             Ok(captures) => fold_into(&mut row, &captures, self.program.as_deref()),
-            Err(why) => row.unattributed = Some(format!("the sampler could not run: {why}")),
+            Err(why) => {
+                row.unattributed = Some(format!("the sampler could not run: {why}"));
+                return row;
+            }
+        }
+        if let Some(Ok(all)) = &self.checks {
+            row.checks = sampled_only(all, &row.stacks);
+        }
+        if let Method::EngineUnnamed { why, pooled } = &self.method {
+            match &row.counts {
+                Some(counts) => {
+                    spread(&mut row.stacks, pooled.label(), counts);
+                }
+                None => {
+                    row.unattributed = Some(format!(
+                        "{why}, and {}",
+                        row.counts_note
+                            .as_deref()
+                            .unwrap_or("its instructions were not counted")
+                    ))
+                }
+            }
         }
         row
     }
+}
+
+/// The checks in the machine code `runtime`'s engine makes of `module`, by function: the
+/// module compiled again as the cell compiles it (an engine that shows its code).
+fn code_checks(
+    runtime: &str,
+    module: &std::path::Path,
+) -> Result<BTreeMap<String, CodeChecks>, String> {
+    let engine = crate::runtime::embedded::Embedded::parse(runtime)
+        .ok_or_else(|| format!("{runtime} is not an engine in the worker"))?;
+    let bytes = std::fs::read(module).map_err(|e| format!("{}: {e}", module.display()))?;
+    let functions = engine.module_code(runtime, &bytes)?;
+    crate::profile::checks::count(&bytes, &functions).ok_or_else(|| {
+        format!(
+            "{runtime} compiles for {}, whose machine code this build does not decode",
+            std::env::consts::ARCH
+        )
+    })
+}
+
+/// The checks of the functions the samples name (a module's thousands of others would fill
+/// every row of the run's profile with what no table shows).
+fn sampled_only(
+    all: &BTreeMap<String, CodeChecks>,
+    stacks: &BTreeMap<String, u64>,
+) -> BTreeMap<String, CodeChecks> {
+    use crate::profile::names::canonical;
+    let sampled: std::collections::HashSet<&str> = stacks
+        .keys()
+        .flat_map(|s| s.split(';'))
+        .map(canonical)
+        .collect();
+    all.iter()
+        .filter(|(name, _)| sampled.contains(canonical(name)))
+        .map(|(name, c)| (name.clone(), *c))
+        .collect()
+}
+
+/// The counting copy of a module, written beside the job's other scratch files.
+fn counting_copy(
+    module: &std::path::Path,
+    scratch: &std::path::Path,
+) -> Result<(Counting, PathBuf), String> {
+    let bytes = std::fs::read(module).map_err(|e| format!("{}: {e}", module.display()))?;
+    let counting = Counting::new(&bytes).map_err(|e| format!("{}: {e}", module.display()))?;
+    let stem = module
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "module".into());
+    let path = scratch.join(format!("{stem}.counting.wasm"));
+    std::fs::write(&path, &counting.module).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((counting, path))
 }
 
 impl Drop for CellProfiler {

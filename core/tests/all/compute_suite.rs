@@ -15,16 +15,8 @@ fn suite() -> Suite {
 
 fn job(program: PathBuf, name: &str, scratch: &Path) -> Job {
     Job {
-        program,
-        name: name.into(),
         args: vec!["quick".into()],
-        env: Vec::new(),
-        scratch: scratch.to_path_buf(),
-        memory_limit: 1 << 30,
-        stdout_limit: 1 << 20,
-        stdin: None,
-        dirs: Vec::new(),
-        invoke: None,
+        ..Job::plain(program, name, scratch)
     }
 }
 

@@ -135,6 +135,7 @@ fn table() -> Value {
             [
                 None,
                 Some(0.05),
+                Some(0.97),
                 Some(1.23),
                 Some(4.0),
                 Some(79.6),

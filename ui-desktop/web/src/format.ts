@@ -54,10 +54,13 @@ function timeUnit(ns: number): [number, string, number] {
  */
 export function formatNsWithin(ns: number | null | undefined, halfwidthPct: number | null | undefined): string {
   if (!finite(ns) || !finite(halfwidthPct) || halfwidthPct <= 0 || ns <= 0) return formatNs(ns);
+  // The half-width as shown (`formatHalfwidth`, one decimal): 0.96 % reads ±1.0 %.
+  const shown = Number(halfwidthPct.toFixed(1));
+  const h = shown > 0 ? shown : halfwidthPct;
   const [scale, unit, most] = timeUnit(ns);
   const v = ns / scale;
   const lead = Math.floor(Math.log10(v));
-  const place = Math.min(Math.floor(Math.log10((v * halfwidthPct) / 100)), lead - 1);
+  const place = Math.min(Math.floor(Math.log10((v * h) / 100)), lead - 1);
   if (place > 0) {
     const step = 10 ** place;
     return `${fixed(Math.round(v / step) * step, 0)} ${unit}`;

@@ -558,8 +558,34 @@ impl DetailPane {
                 "all runtimes"
             }
         );
+        // What the selected runtime's hottest functions did, counted (core's words).
+        let column = shown.runtimes.iter().position(|c| c.runtime == rt);
+        let causes: Vec<Line> = column
+            .map(|k| {
+                shown
+                    .functions
+                    .iter()
+                    .filter_map(|f| {
+                        let c = f.causes.get(k)?.as_ref()?;
+                        (!c.said.is_empty()).then(|| {
+                            Line::from(vec![
+                                Span::styled(format!("{}: ", f.name), Style::default().bold()),
+                                Span::raw(c.said.clone()),
+                            ])
+                        })
+                    })
+                    .take(3)
+                    .collect()
+            })
+            .unwrap_or_default();
         let notes = (ct.notes.len() as u16).min(4);
-        let parts = Layout::vertical([Constraint::Min(4), Constraint::Length(notes)]).split(area);
+        let parts = Layout::vertical([
+            Constraint::Min(4),
+            Constraint::Length(causes.len() as u16),
+            Constraint::Length(notes),
+        ])
+        .split(area);
+        Paragraph::new(causes).render(parts[1], buf);
         let widths = fitted_widths(&ct, 26, 7, 24);
         let rows = ct.rows.iter().chain(&ct.footer).map(|r| {
             Row::new(
@@ -588,7 +614,7 @@ impl DetailPane {
             .collect();
         Paragraph::new(lines)
             .wrap(ratatui::widgets::Wrap { trim: true })
-            .render(parts[1], buf);
+            .render(parts[2], buf);
     }
 
     /// The size tables stacked: each program's module, native build and compiled

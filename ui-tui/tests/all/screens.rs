@@ -1077,14 +1077,8 @@ fn a_profiled_run_shows_where_the_time_goes_per_function() {
             .collect::<BTreeMap<_, _>>(),
         libraries: BTreeMap::new(),
         functions: vec!["main".into(), "memcpy".into(), "sha256_block".into()],
-        lost: 0,
         kernel: true,
-        leaf_only: None,
-        names: None,
-        unattributed: None,
-        module: None,
-        code_sha256: None,
-        offsets: BTreeMap::new(),
+        ..ProfileRow::default()
     };
     let rows = [
         row(

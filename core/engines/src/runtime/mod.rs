@@ -92,10 +92,10 @@ pub fn hello_guest(text: &str) -> Vec<u8> {
     .expect("the guest's text")
 }
 
-#[cfg(test)]
 impl Job {
     /// A job that runs `program` (argv[0] `name`) with nothing else: no arguments,
-    /// environment, stdin or folders, 1 GiB of memory.
+    /// environment, stdin or folders, 1 GiB of memory — what a test or a tool running one
+    /// module builds on.
     pub fn plain(program: PathBuf, name: &str, scratch: &std::path::Path) -> Job {
         Job {
             program,

@@ -60,11 +60,14 @@ pub fn format_count(n: f64, unit: &str) -> String {
 /// percent: down to the place of the half-width's first digit (`984.82 ms` is `980 ms` at
 /// ±4 % and `984.8 ms` at ±0.1 %), never fewer than two significant digits nor more than
 /// [`format_ns`] gives (which it is without a half-width). Five digits against ±4 % claim
-/// a precision the measurement does not have.
+/// a precision the measurement does not have. The half-width counts as it is shown, to one
+/// decimal (`101.6 ms` beside `±1.0 %` contradicted the rule it shows; 0.96 % is `±1.0 %`).
 pub fn format_ns_within(ns: f64, halfwidth_pct: Option<f64>) -> String {
     let Some(h) = halfwidth_pct.filter(|h| h.is_finite() && *h > 0.0) else {
         return format_ns(ns);
     };
+    let shown: f64 = format!("{h:.1}").parse().unwrap_or(h);
+    let h = if shown > 0.0 { shown } else { h };
     if !(ns.is_finite() && ns > 0.0) {
         return format_ns(ns);
     }
@@ -153,6 +156,9 @@ mod tests {
             (836.0, Some(3.0), "840 ns"),
             (836.0, Some(0.3), "836 ns"),
             (0.0, Some(3.0), "0 ns"),
+            (101_600_000.0, Some(0.97), "102 ms"),
+            (101_600_000.0, Some(0.94), "101.6 ms"),
+            (101_600_000.0, Some(0.01), "101.60 ms"),
         ];
         for (ns, h, want) in cases {
             assert_eq!(format_ns_within(ns, h), want, "{ns} ns ±{h:?} %");

@@ -34,7 +34,7 @@ pub use histogram::{HISTOGRAMS_FILE, HistogramRow, LevelHistogram, load_histogra
 pub use http_settings::{DEFAULT_SLO_P99_MS, HttpSettings, RATE_REQUEST_TIMEOUT_MS, RateOutcome};
 pub use lines::digest;
 pub use location::{Launched, default_results_dir};
-pub use profiles::{PROFILES_FILE, ProfileRow, read_profiles};
+pub use profiles::{CodeChecks, Counts, FunctionCounts, PROFILES_FILE, ProfileRow, read_profiles};
 // For history, which reads runs through polars (the `parquet` feature).
 #[cfg(feature = "parquet")]
 pub use lines::verify;

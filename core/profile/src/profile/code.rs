@@ -7,6 +7,8 @@
 pub struct CompiledFunction {
     /// Its index in the module's function space (imports first).
     pub index: u32,
+    /// Its name, as the module's name section gives it; `function[N]` without one.
+    pub name: String,
     /// The engine and its settings, in words.
     pub engine: String,
     /// The engine's version, as runs record it.
@@ -32,4 +34,39 @@ pub trait Compiler {
         module: &[u8],
         function: &str,
     ) -> Result<CompiledFunction, String>;
+}
+
+/// Each defined function's body in `module`: its byte range (locals and code) and where its
+/// first instruction starts, by index in the function space (imports first). What the
+/// hot-code view lists and the checks class by offset.
+pub fn function_bodies(
+    module: &[u8],
+) -> std::collections::BTreeMap<u32, (std::ops::Range<usize>, Option<usize>)> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut index = 0u32;
+    for payload in wasmparser::Parser::new(0).parse_all(module) {
+        match payload {
+            Ok(wasmparser::Payload::ImportSection(imports)) => {
+                for import in imports.into_imports().flatten() {
+                    if matches!(
+                        import.ty,
+                        wasmparser::TypeRef::Func(_) | wasmparser::TypeRef::FuncExact(_)
+                    ) {
+                        index += 1;
+                    }
+                }
+            }
+            Ok(wasmparser::Payload::CodeSectionEntry(body)) => {
+                let first = body
+                    .get_operators_reader()
+                    .ok()
+                    .map(|ops| ops.original_position());
+                out.insert(index, (body.range(), first));
+                index += 1;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    out
 }

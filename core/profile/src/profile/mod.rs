@@ -9,7 +9,9 @@
 //! Which runtimes can be attributed, and how, is the runner's profiler's to say
 //! (`runner::profiler`): this module knows samples and names, not runtimes.
 
+pub mod checks;
 pub mod code;
+pub mod counts;
 pub mod names;
 pub mod sampler;
 pub mod symbols;
@@ -22,7 +24,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use symbols::{Frame, Outside, Resolver};
 
-pub use crate::store::{PROFILES_FILE, ProfileRow, read_profiles};
+pub use crate::store::{
+    CodeChecks, Counts, FunctionCounts, PROFILES_FILE, ProfileRow, read_profiles,
+};
 
 /// How often a profiled thread is sampled a second of its own CPU time when the run does
 /// not say: each sample is a timer interrupt, which costs a KVM guest about 20 µs (2 % of
@@ -73,9 +77,15 @@ pub enum Method {
         /// Loaded into the worker (`native-dlopen`).
         in_worker: bool,
     },
-    /// An engine in the worker whose time cannot be put on functions (why), sampled all the
-    /// same: its compiled code against its runtime, or an interpreter's loop.
-    EngineUnnamed(String),
+    /// An engine in the worker whose machine code has no function names (why), sampled all
+    /// the same: the samples that pool under `pooled` (an interpreter's loop, Singlepass's
+    /// unnamed code) are put on functions by a counting run ([`counts`]).
+    EngineUnnamed {
+        /// Why its code has no names.
+        why: String,
+        /// The pseudo-frame its guest's samples land in.
+        pooled: symbols::Outside,
+    },
     /// No attribution to functions is possible: why.
     Unattributed(String),
 }
@@ -97,11 +107,10 @@ impl Method {
             Method::NativeSymbols { in_worker: true } => {
                 format!("{clock}, named by the loaded library's symbols")
             }
-            Method::EngineUnnamed(why) => {
-                format!(
-                    "{clock}; compiled code and the engine told apart, no function names: {why}"
-                )
-            }
+            Method::EngineUnnamed { why, pooled } => format!(
+                "{clock}; {why}, so its {} samples are put on functions by the instructions each executed in a counting run of the module (docs/profiles.md)",
+                pooled.label()
+            ),
             Method::Unattributed(why) => format!("not attributable: {why}"),
         }
     }
@@ -273,6 +282,7 @@ pub fn fold_into(row: &mut ProfileRow, captures: &[(Capture, u32)], program: Opt
         let mut resolver = Resolver::new(capture.mappings.clone(), &perf_map, program, others);
         if row.functions.is_empty() {
             row.functions = resolver.program_functions();
+            row.sizes = resolver.program_sizes();
         }
         row.lost += capture.lost;
         row.kernel |= capture.kernel;

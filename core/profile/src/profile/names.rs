@@ -77,7 +77,8 @@ pub fn sections(bytes: &[u8]) -> Result<Sections, String> {
     Ok(out)
 }
 
-fn leb128(bytes: &[u8]) -> Option<(u64, usize)> {
+/// An unsigned LEB128 number and the bytes it took.
+pub(super) fn leb128(bytes: &[u8]) -> Option<(u64, usize)> {
     let mut v = 0u64;
     for (i, b) in bytes.iter().take(10).enumerate() {
         v |= u64::from(b & 0x7f) << (7 * i);

@@ -92,6 +92,25 @@ impl Table {
     }
 }
 
+/// A perf map's lines, in the order written, without those whose code was freed and its
+/// addresses given to code written later (an engine compiles each iteration's module
+/// anew; the counting copy of a module is laid out otherwise): the later line wins.
+fn latest(lines: Vec<Named>) -> Vec<Named> {
+    let mut taken: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
+    let mut kept = Vec::with_capacity(lines.len());
+    for line in lines.into_iter().rev() {
+        let overlaps = taken
+            .range(..line.end)
+            .next_back()
+            .is_some_and(|(_, end)| *end > line.start);
+        if !overlaps {
+            taken.insert(line.start, line.end);
+            kept.push(line);
+        }
+    }
+    kept
+}
+
 /// Parses a perf map (`START SIZE NAME`, hex, `0x` optional). Later lines win where code
 /// was freed and its addresses reused.
 pub fn parse_perf_map(text: &str) -> Vec<(u64, u64, String)> {
@@ -197,17 +216,26 @@ struct Elf {
 
 impl Elf {
     /// The file's symbols, or its separate debug file's when it has no symbol table of its
-    /// own (Debian's libc6-dbg names glibc's internal routines: `__memcpy_avx_unaligned`).
+    /// own: `FILE.debug` beside it (a stripped build that ships its symbols apart, as the
+    /// apps suite's do), else Debian's by build id (libc6-dbg names glibc's internal
+    /// routines: `__memcpy_avx_unaligned`). A debug file counts only with the same build id.
     fn read(path: &Path) -> Option<Elf> {
         use object::{Object, ObjectSegment};
         let data = std::fs::read(path).ok()?;
         let file = object::File::parse(&*data).ok()?;
-        let debug = file
+        let id = file
             .symbol_table()
             .is_none()
             .then(|| file.build_id().ok().flatten())
-            .flatten()
-            .and_then(|id| std::fs::read(debug_file(id)).ok());
+            .flatten();
+        let debug = id.and_then(|id| {
+            let beside = std::path::PathBuf::from(format!("{}.debug", path.display()));
+            [beside, debug_file(id)].into_iter().find_map(|p| {
+                let d = std::fs::read(p).ok()?;
+                let same = object::File::parse(&*d).ok()?.build_id().ok().flatten() == Some(id);
+                same.then_some(d)
+            })
+        });
         let named = match debug.as_deref().and_then(|d| object::File::parse(d).ok()) {
             Some(d) => text_symbols(&d),
             None => text_symbols(&file),
@@ -238,7 +266,7 @@ fn imports(path: &Path) -> Vec<String> {
     };
     file.dynamic_symbols()
         .filter(|s| s.is_undefined())
-        .filter_map(|s| s.name().ok().map(|n| called_name(n).to_string()))
+        .filter_map(|s| s.name().ok().map(|n| demangled(called_name(n))))
         .filter(|n| !n.is_empty())
         .collect()
 }
@@ -265,13 +293,23 @@ fn text_symbols(file: &object::File<'_>) -> Vec<Named> {
             named.push(Named {
                 start: sym.address(),
                 end: sym.address() + sym.size(),
-                name: name.to_string(),
+                name: demangled(name),
             });
         }
     }
     named.sort_by_key(|n| (n.start, n.name.clone()));
     named.dedup_by(|a, b| a.start == b.start && a.name == b.name);
     named
+}
+
+/// A C++ symbol as a module's name section gives it (wasm-ld demangles, as `c++filt` does):
+/// `_ZN8simdjson3dom6parser5parseEPKhmb` is `simdjson::dom::parser::parse(unsigned char
+/// const*, unsigned long, bool)` on both sides. Any other name as it is.
+fn demangled(name: &str) -> String {
+    name.starts_with("_Z")
+        .then(|| cpp_demangle::Symbol::new(name).ok()?.demangle().ok())
+        .flatten()
+        .unwrap_or_else(|| name.to_string())
 }
 
 impl Elf {
@@ -361,7 +399,7 @@ impl Resolver {
             .collect();
         Resolver {
             mappings,
-            jit: Table::sorted(jit),
+            jit: Table::sorted(latest(jit)),
             files: HashMap::new(),
             program: program.map(|p| p.canonicalize().unwrap_or_else(|_| p.to_path_buf())),
             others,
@@ -390,6 +428,26 @@ impl Resolver {
         names.sort();
         names.dedup();
         names
+    }
+
+    /// Each function's machine code size in bytes: the perf map's (an engine), else the
+    /// native program's symbol sizes.
+    pub fn program_sizes(&mut self) -> std::collections::BTreeMap<String, u64> {
+        let mut sizes = std::collections::BTreeMap::new();
+        for n in &self.jit.0 {
+            if let Frame::Function { name, .. } = jit_frame(&n.name) {
+                sizes.insert(name, n.end - n.start);
+            }
+        }
+        if sizes.is_empty()
+            && let Some(program) = self.program.clone()
+            && let Some(elf) = cached_elf(&program).as_ref()
+        {
+            for n in &elf.symbols.0 {
+                sizes.insert(n.name.clone(), n.end - n.start);
+            }
+        }
+        sizes
     }
 
     /// The byte offset of `addr` in the engine-compiled function that holds it, when a
@@ -497,6 +555,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_later_line_wins_where_freed_code_was_reused() {
+        // The counting copy's code, freed, then the measured module's over its addresses.
+        let mut r = Resolver::new(
+            Vec::new(),
+            "0x1000 100 pop_arg\n0x1100 40 memcpy\n0x1000 80 __multi3\n0x1080 a0 fe_mul\n",
+            None,
+            Outside::Engine,
+        );
+        let name = |r: &mut Resolver, a| match r.frame(a, false) {
+            Frame::Function { name, .. } => name,
+            Frame::Outside(o) => o.label().to_string(),
+        };
+        assert_eq!(name(&mut r, 0x1010), "__multi3");
+        assert_eq!(name(&mut r, 0x10f0), "fe_mul");
+        // memcpy's line (0x1100-0x1140) overlaps fe_mul's later one (0x1080-0x1120): its
+        // code is gone, even where fe_mul does not reach (an address in no mapping here).
+        assert_eq!(name(&mut r, 0x1120), "[unknown]");
+    }
+
+    #[test]
     fn perf_map_lines_name_wasm_functions_and_engine_stubs() {
         let map = parse_perf_map(
             "0x7f0000001000 40 sha256_transform\n\
@@ -588,6 +666,16 @@ mod tests {
     }
 
     #[test]
+    fn cpp_symbols_read_as_the_name_section_writes_them() {
+        assert_eq!(
+            demangled("_ZN8simdjson8fallback25dom_parser_implementation6stage1EPKhmb"),
+            "simdjson::fallback::dom_parser_implementation::stage1(unsigned char const*, unsigned long, bool)"
+        );
+        assert_eq!(demangled("luaV_execute"), "luaV_execute");
+        assert_eq!(demangled("_Znot_mangled"), "_Znot_mangled");
+    }
+
+    #[test]
     fn glibc_routines_are_named_as_called() {
         assert_eq!(called_name("__memcpy_avx_unaligned_erms"), "memcpy");
         assert_eq!(called_name("__memset_avx2_unaligned"), "memset");
@@ -596,6 +684,73 @@ mod tests {
         assert_eq!(called_name("__memcpy_chk"), "memcpy");
         assert_eq!(called_name("memcpyish"), "memcpyish");
         assert_eq!(called_name("malloc"), "malloc");
+    }
+
+    /// A stripped build is named from `FILE.debug` beside it (the apps suite's native
+    /// builds), and only when that file has the build's own build id.
+    #[test]
+    fn a_stripped_build_is_named_by_the_debug_file_beside_it() {
+        let d = tempfile::tempdir().unwrap();
+        let build = |body: &str, out: &Path| {
+            let src = d.path().join("p.c");
+            std::fs::write(&src, body).unwrap();
+            let ok = std::process::Command::new("clang-19")
+                .args(["-O1", "-Wl,--build-id=sha1", "-o"])
+                .arg(out)
+                .arg(&src)
+                .status()
+                .is_ok_and(|s| s.success());
+            let split = |args: &[&std::ffi::OsStr]| {
+                std::process::Command::new("objcopy")
+                    .args(args)
+                    .status()
+                    .is_ok_and(|s| s.success())
+            };
+            let debug = PathBuf::from(format!("{}.debug", out.display()));
+            ok && split(&[
+                "--only-keep-debug".as_ref(),
+                out.as_os_str(),
+                debug.as_os_str(),
+            ]) && split(&["--strip-all".as_ref(), out.as_os_str()])
+        };
+        let prog = d.path().join("prog");
+        let body = "int wasmeter_side_symbol(int x) { return x * 3 + 1; }\n\
+                    int main(int c, char **v) { return wasmeter_side_symbol(c) & (int)(long)v; }\n";
+        if !build(body, &prog) {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI needs clang-19 and objcopy (binutils) for this test"
+            );
+            eprintln!("skipped: clang-19 or objcopy missing");
+            return;
+        }
+        let names = |elf: &Elf| {
+            elf.symbols
+                .0
+                .iter()
+                .map(|n| n.name.clone())
+                .collect::<Vec<_>>()
+        };
+        let elf = Elf::read(&prog).unwrap();
+        assert!(
+            names(&elf).iter().any(|n| n == "wasmeter_side_symbol"),
+            "{:?}",
+            names(&elf)
+        );
+        // Another build's symbols beside it (another build id) name nothing.
+        let other = d.path().join("other");
+        assert!(build(&body.replace("* 3", "* 5"), &other));
+        std::fs::rename(
+            format!("{}.debug", other.display()),
+            format!("{}.debug", prog.display()),
+        )
+        .unwrap();
+        let elf = Elf::read(&prog).unwrap();
+        assert!(
+            !names(&elf).iter().any(|n| n == "wasmeter_side_symbol"),
+            "{:?}",
+            names(&elf)
+        );
     }
 
     #[test]

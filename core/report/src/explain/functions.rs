@@ -3,6 +3,7 @@
 //! iteration (the share of the cell's typical time) and its ratio to the baseline. The one
 //! model the CLI, the terminal UI, the desktop app and the HTML report show.
 
+use super::causes::{Causes, Counted, listed, say};
 use crate::profile::MIN_SAMPLES;
 use crate::profile::names::canonical;
 use crate::profile::symbols::Outside;
@@ -53,6 +54,10 @@ impl TestExplained {
             .collect();
         let row = |r: &FunctionRow| FunctionRow {
             cells: keep.iter().map(|&k| r.cells[k]).collect(),
+            causes: keep
+                .iter()
+                .map(|&k| r.causes.get(k).cloned().flatten())
+                .collect(),
             ..r.clone()
         };
         let rows = |v: &[FunctionRow]| -> Vec<FunctionRow> {
@@ -119,6 +124,9 @@ pub struct FunctionRow {
     pub library: Option<String>,
     /// One per column: `None` where the function has no samples.
     pub cells: Vec<Option<FunctionCell>>,
+    /// One per column: what the function did per iteration there, counted ([`Causes`]);
+    /// `None` where nothing was counted (native code, a runtime with no counting run).
+    pub causes: Vec<Option<Causes>>,
     /// Why it is missing or odd in some column, in words.
     pub note: Option<String>,
 }
@@ -138,6 +146,10 @@ pub struct FunctionCell {
     pub ns: Option<f64>,
     /// `ns` over the baseline's `ns` for the same name.
     pub ratio: Option<f64>,
+    /// Its part of the cell's difference from the baseline's cell: its time here less its
+    /// time there (none where the baseline has no function of the name), over the cells'
+    /// difference. Where one engine gains or loses against another, function by function.
+    pub part: Option<f64>,
 }
 
 /// What to explain.
@@ -210,6 +222,22 @@ fn merge(rows: &[&ProfileRow]) -> Merged {
         }
         row.libraries
             .extend(r.libraries.iter().map(|(k, v)| (k.clone(), v.clone())));
+        // Counts and sizes are the program's, the same in every invocation: the first.
+        if row.counts.is_none() {
+            row.counts.clone_from(&r.counts);
+            row.counts_note.clone_from(&r.counts_note);
+        }
+        if row.sizes.is_empty() {
+            row.sizes.clone_from(&r.sizes);
+        }
+        // Checks are the program's too, but each row keeps only the functions its own
+        // samples named: their union.
+        for (f, c) in &r.checks {
+            row.checks.entry(f.clone()).or_insert(*c);
+        }
+        if row.checks_note.is_none() {
+            row.checks_note.clone_from(&r.checks_note);
+        }
         functions.extend(r.functions.iter().map(|f| canonical(f).to_string()));
     }
     let mut self_samples = HashMap::new();
@@ -375,17 +403,42 @@ fn explain_test(
                 .then(|| m.inclusive.get(name).copied().unwrap_or(samples)),
             ns: typical[k].map(|t| share * t),
             ratio: None,
+            part: None,
         })
     };
+    let base_total = base.and_then(|b| typical[b]);
     let with_ratios = |mut cells: Vec<Option<FunctionCell>>| {
         let base_ns = base.and_then(|b| cells[b].and_then(|c| c.ns));
-        for c in cells.iter_mut().flatten() {
+        for (k, c) in cells.iter_mut().enumerate() {
+            let Some(c) = c else { continue };
             c.ratio = match (c.ns, base_ns) {
                 (Some(n), Some(b)) if b > 0.0 => Some(n / b),
                 _ => None,
             };
+            c.part = match (c.ns, typical[k], base_total) {
+                (Some(n), Some(t), Some(bt)) if Some(k) != base && (t - bt).abs() > 0.0 => {
+                    Some((n - base_ns.unwrap_or(0.0)) / (t - bt))
+                }
+                _ => None,
+            };
         }
         cells
+    };
+    let counted: Vec<Counted> = merged.iter().map(|m| Counted::new(&m.row)).collect();
+    let causes_of = |name: &str| -> Vec<Option<Causes>> {
+        let mut causes: Vec<Option<Causes>> = (0..merged.len())
+            .map(|k| {
+                let m = &merged[k];
+                let total = m.row.samples().max(1) as f64;
+                let share = |f: &str| m.self_samples.get(f).map(|n| *n as f64 / total);
+                let baseline = base
+                    .filter(|b| *b != k)
+                    .and_then(|b| listed(&merged[b].functions));
+                counted[k].causes(name, share, baseline)
+            })
+            .collect();
+        say(&mut causes, base, baseline);
+        causes
     };
     // Every named function with samples anywhere, hottest first.
     let mut names: BTreeMap<String, f64> = BTreeMap::new();
@@ -419,6 +472,7 @@ fn explain_test(
                 None => absence_note(&name, merged, &cells, &attributable),
             };
             FunctionRow {
+                causes: causes_of(&name),
                 name,
                 library,
                 cells,
@@ -440,6 +494,7 @@ fn explain_test(
         cells.iter().any(Option::is_some).then(|| FunctionRow {
             name: label.to_string(),
             library: None,
+            causes: vec![None; cells.len()],
             cells,
             note: None,
         })
@@ -460,10 +515,12 @@ fn explain_test(
                         inclusive: None,
                         ns: *t,
                         ratio: None,
+                        part: None,
                     })
                 })
                 .collect(),
         ),
+        causes: vec![None; merged.len()],
         note: None,
     };
     // Each note once, with every runtime it is true of.
@@ -490,6 +547,16 @@ fn explain_test(
         }
         if let Some(n) = &c.names {
             say(n.clone(), rt);
+        }
+        if c.unattributed.is_none()
+            && let Some(why) = &m.row.counts_note
+        {
+            say(format!("no causes counted: {why}"), rt);
+        }
+        if c.unattributed.is_none()
+            && let Some(why) = &m.row.checks_note
+        {
+            say(format!("no checks counted in its machine code: {why}"), rt);
         }
     }
     let mut notes: Vec<String> = said
@@ -582,4 +649,39 @@ fn absence_note(
         ));
     }
     (!words.is_empty()).then(|| words.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CodeChecks;
+
+    /// Each invocation's row keeps the checks of the functions its samples named; merged,
+    /// a function any invocation sampled has its checks, and the first note stands.
+    #[test]
+    fn merged_rows_keep_every_rows_checks() {
+        let checks = |f: &str, indirect| {
+            [(
+                f.to_string(),
+                CodeChecks {
+                    indirect,
+                    ..CodeChecks::default()
+                },
+            )]
+            .into()
+        };
+        let a = ProfileRow {
+            checks: checks("fe_mul", 1),
+            ..ProfileRow::default()
+        };
+        let b = ProfileRow {
+            checks: checks("__multi3", 2),
+            checks_note: Some("why".into()),
+            ..ProfileRow::default()
+        };
+        let m = merge(&[&a, &b]);
+        assert_eq!(m.row.checks.len(), 2, "{:?}", m.row.checks);
+        assert_eq!(m.row.checks["__multi3"].indirect, 2);
+        assert_eq!(m.row.checks_note.as_deref(), Some("why"));
+    }
 }

@@ -260,10 +260,10 @@ fn cell(
         ))
     })?;
     let wasm = wasm_lines(&named, &body).map_err(module_error)?;
-    let machine = disassemble(compiled.arch, &compiled.code);
+    let (machine, pool) = disassemble(compiled.arch, &compiled.code);
     let (lines, placed, stray) = join(
         &wasm,
-        (&machine, compiled.code.len() as u32),
+        (&machine, compiled.code.len() as u32, pool),
         &compiled.address_map,
         &offsets,
     );
@@ -299,30 +299,9 @@ fn cell(
 
 /// The byte range of function `index`'s body (its locals and code) in the module.
 fn body_range(bytes: &[u8], index: u32) -> Option<Range<usize>> {
-    let mut imported = 0u32;
-    let mut defined = 0u32;
-    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
-        match payload.ok()? {
-            wasmparser::Payload::ImportSection(imports) => {
-                for import in imports.into_imports() {
-                    if matches!(
-                        import.ok()?.ty,
-                        wasmparser::TypeRef::Func(_) | wasmparser::TypeRef::FuncExact(_)
-                    ) {
-                        imported += 1;
-                    }
-                }
-            }
-            wasmparser::Payload::CodeSectionEntry(body) => {
-                if imported + defined == index {
-                    return Some(body.range());
-                }
-                defined += 1;
-            }
-            _ => {}
-        }
-    }
-    None
+    crate::profile::code::function_bodies(bytes)
+        .remove(&index)
+        .map(|(range, _)| range)
 }
 
 /// The wasm text of one function body: each printed line with the byte offset of its
@@ -360,11 +339,14 @@ fn wasm_lines(bytes: &[u8], body: &Range<usize>) -> Result<Vec<(Option<u32>, Str
     Ok(out)
 }
 
-/// The function's machine instructions: (offset, text).
-fn disassemble(arch: &str, code: &[u8]) -> Vec<(u32, String)> {
+/// The function's machine instructions: (offset, text), and where its code ends when data
+/// follows it in the same bytes (Cranelift puts a function's constant pool after its last
+/// instruction: what the instructions read by address there is data, shown as `.quad`
+/// words, not decoded as instructions).
+fn disassemble(arch: &str, code: &[u8]) -> (Vec<(u32, String)>, Option<u32>) {
     if arch != "x86_64" {
         // No disassembler for it in this build: the code as words, so offsets still join.
-        return code
+        let words = code
             .chunks(4)
             .enumerate()
             .map(|(i, w)| {
@@ -372,20 +354,41 @@ fn disassemble(arch: &str, code: &[u8]) -> Vec<(u32, String)> {
                 ((i * 4) as u32, format!(".word 0x{hex}"))
             })
             .collect();
+        return (words, None);
     }
     use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
-    let mut decoder = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
+    let decoded: Vec<iced_x86::Instruction> = Decoder::with_ip(64, code, 0, DecoderOptions::NONE)
+        .into_iter()
+        .collect();
+    // The first byte an instruction reads by its own address that lies after it, in the
+    // function: where the data begins.
+    let pool = decoded
+        .iter()
+        .filter(|i| i.is_ip_rel_memory_operand())
+        .map(|i| i.ip_rel_memory_address())
+        .filter(|a| *a < code.len() as u64)
+        .filter(|a| decoded.iter().any(|i| i.ip() < *a))
+        .min()
+        .map(|a| a as u32);
     let mut formatter = IntelFormatter::new();
     formatter.options_mut().set_first_operand_char_index(8);
     let mut out = Vec::new();
     let mut text = String::new();
-    while decoder.can_decode() {
-        let instruction = decoder.decode();
+    for instruction in decoded
+        .iter()
+        .take_while(|i| pool.is_none_or(|p| (i.ip() as u32) < p))
+    {
         text.clear();
-        formatter.format(&instruction, &mut text);
+        formatter.format(instruction, &mut text);
         out.push((instruction.ip() as u32, text.clone()));
     }
-    out
+    if let Some(p) = pool {
+        for (k, w) in code[p as usize..].chunks(8).enumerate() {
+            let hex: String = w.iter().rev().map(|b| format!("{b:02x}")).collect();
+            out.push((p + 8 * k as u32, format!(".quad 0x{hex}")));
+        }
+    }
+    (out, pool)
 }
 
 /// Puts each machine instruction under the wasm line its code came from, and each sample on
@@ -393,7 +396,7 @@ fn disassemble(arch: &str, code: &[u8]) -> Vec<(u32, String)> {
 /// the samples placed and those outside the code.
 fn join(
     wasm: &[(Option<u32>, String)],
-    (machine, code_len): (&[(u32, String)], u32),
+    (machine, code_len, pool): (&[(u32, String)], u32, Option<u32>),
     address_map: &[(u32, Option<u32>)],
     offsets: &BTreeMap<u32, u64>,
 ) -> (Vec<HotLine>, u64, u64) {
@@ -409,6 +412,13 @@ fn join(
     let mut unmapped = HotLine {
         wasm_offset: None,
         wasm: "(code of no wasm instruction: prologue, epilogue, stubs)".into(),
+        machine: Vec::new(),
+        samples: 0,
+    };
+    let mut data = HotLine {
+        wasm_offset: None,
+        wasm: "(end of the function's code: its constant pool follows, data, not instructions)"
+            .into(),
         machine: Vec::new(),
         samples: 0,
     };
@@ -437,6 +447,7 @@ fn join(
             i.checked_sub(1).map(|i| keyed[i].1)
         });
         let target = match line {
+            _ if pool.is_some_and(|p| *start >= p) => &mut data,
             Some(i) => &mut lines[i],
             None => &mut unmapped,
         };
@@ -450,6 +461,9 @@ fn join(
     let total: u64 = offsets.values().sum();
     if !unmapped.machine.is_empty() {
         lines.insert(0, unmapped);
+    }
+    if !data.machine.is_empty() {
+        lines.push(data);
     }
     (lines, placed, total - placed)
 }
@@ -534,7 +548,8 @@ mod tests {
     fn x86_code_is_disassembled_at_its_offsets() {
         // push rbp; mov rbp,rsp; imul rax,rcx; pop rbp; ret
         let code = [0x55, 0x48, 0x89, 0xe5, 0x48, 0x0f, 0xaf, 0xc1, 0x5d, 0xc3];
-        let got = disassemble("x86_64", &code);
+        let (got, pool) = disassemble("x86_64", &code);
+        assert_eq!(pool, None);
         let offsets: Vec<u32> = got.iter().map(|(o, _)| *o).collect();
         assert_eq!(offsets, [0, 1, 4, 8, 9]);
         assert!(
@@ -547,8 +562,34 @@ mod tests {
         );
         assert!(got[4].1.starts_with("ret"), "{got:?}");
         // Another architecture: words, still at their offsets.
-        let words = disassemble("aarch64", &[1, 2, 3, 4, 5, 6, 7, 8]);
+        let (words, _) = disassemble("aarch64", &[1, 2, 3, 4, 5, 6, 7, 8]);
         assert_eq!(words[1], (4, ".word 0x08070605".to_string()));
+    }
+
+    #[test]
+    fn the_constant_pool_after_the_last_instruction_is_data_under_an_end_mark() {
+        // and rcx,[rip+1] (the pool's first word); ret; then the pool: 0xffffffff.
+        let code = [
+            0x48, 0x23, 0x0d, 0x01, 0, 0, 0, 0xc3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,
+        ];
+        let (got, pool) = disassemble("x86_64", &code);
+        assert_eq!(pool, Some(8));
+        assert!(
+            got[0].1.starts_with("and") && got[0].1.contains("[8]"),
+            "{got:?}"
+        );
+        assert!(got[1].1.starts_with("ret"), "{got:?}");
+        assert_eq!(got[2], (8, ".quad 0x00000000ffffffff".to_string()));
+        assert_eq!(got.len(), 3, "no (bad) instructions: {got:?}");
+        let wasm = vec![(Some(10), "  i64.and".to_string())];
+        let (lines, _, _) = join(&wasm, (&got, 16, pool), &[(0, Some(10))], &BTreeMap::new());
+        let last = lines.last().unwrap();
+        assert!(
+            last.wasm.starts_with("(end of the function's code"),
+            "{lines:?}"
+        );
+        assert_eq!(last.machine.len(), 1);
+        assert_eq!(lines[0].machine.len(), 2);
     }
 
     #[test]
@@ -571,7 +612,7 @@ mod tests {
         // to none; the second local.get made no code.
         let map = vec![(0, None), (4, Some(104)), (8, None)];
         let offsets: BTreeMap<u32, u64> = [(1, 2), (4, 7), (6, 1), (9, 1), (500, 3)].into();
-        let (lines, placed, stray) = join(&wasm, (&machine, 10), &map, &offsets);
+        let (lines, placed, stray) = join(&wasm, (&machine, 10, None), &map, &offsets);
         assert_eq!((placed, stray), (11, 3));
         assert_eq!(lines[0].wasm_offset, None);
         assert!(lines[0].wasm.contains("no wasm instruction"));
@@ -585,7 +626,12 @@ mod tests {
         let get = lines.iter().find(|l| l.wasm_offset == Some(102)).unwrap();
         assert!(get.machine.is_empty());
         // A map entry between two lines goes to the line before it.
-        let (lines, _, _) = join(&wasm, (&machine, 10), &[(0, Some(103))], &BTreeMap::new());
+        let (lines, _, _) = join(
+            &wasm,
+            (&machine, 10, None),
+            &[(0, Some(103))],
+            &BTreeMap::new(),
+        );
         let get = lines.iter().find(|l| l.wasm_offset == Some(102)).unwrap();
         assert_eq!(get.machine.len(), 5);
     }

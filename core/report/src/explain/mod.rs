@@ -4,11 +4,13 @@
 //! its machine code ([`hot`]), and the flame graphs and report the exports carry
 //! ([`flame`], [`report`]).
 
+mod causes;
 pub mod flame;
 mod functions;
 pub mod hot;
 pub mod report;
 
+pub use causes::{Callee, Causes, checks_text, short_count};
 pub use functions::{
     ExplainError, ExplainOptions, Explanation, FunctionCell, FunctionRow, RuntimeColumn,
     TestExplained, explain, explain_rows,

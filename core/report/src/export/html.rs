@@ -58,7 +58,12 @@ fn page_data(report: &Report) -> serde_json::Result<serde_json::Value> {
         if let Some(obj) = data["runs"][k]["profile"].as_object_mut() {
             obj.insert(
                 "tables".into(),
-                serde_json::to_value(crate::table::explain_tables(e, 15))?,
+                serde_json::to_value(
+                    e.tests
+                        .iter()
+                        .map(|t| crate::table::test_tables(t, &e.baseline, 15))
+                        .collect::<Vec<_>>(),
+                )?,
             );
         }
     }

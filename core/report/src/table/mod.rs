@@ -24,7 +24,7 @@ mod text;
 
 pub use compare::compare_table;
 pub use diff::{diff_columns, diff_row, diff_table};
-pub use explain::{explain_table, explain_tables};
+pub use explain::{explain_table, explain_tables, test_tables};
 pub use figures::{format_cell, format_geomean, format_ratio};
 #[cfg(feature = "parquet")]
 pub use history::history_table;

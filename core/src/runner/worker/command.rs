@@ -113,7 +113,7 @@ pub(super) fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Wri
     // A profiled cell: the engine is asked for a perf map before it is made, and may run
     // a named copy of the module (the same code).
     let mut job = spec.job.clone();
-    let profiler = spec
+    let mut profiler = spec
         .profile
         .map(|p| crate::runner::profiler::CellProfiler::new(&spec.runtime, p, &mut job));
     let runtime = match &profiler {
@@ -125,6 +125,9 @@ pub(super) fn command_cell(spec: &CellSpec, cmd: &CommandJob, out: &mut impl Wri
         Ok(None) => return 1,
         Err(failure) => return fail(out, 0, failure),
     };
+    if let Some(p) = profiler.as_mut() {
+        p.count(rt.as_ref(), &job);
+    }
     iterations(out, spec.warmup, spec.runs, |i| {
         let Some(p) = profiler.as_ref().filter(|_| i >= spec.warmup) else {
             return iterate(rt.as_ref(), &job, cmd).map(Measured::from);

@@ -5,28 +5,35 @@ use super::*;
 use crate::runtime::NativeRuntime;
 use std::os::unix::fs::PermissionsExt;
 
-/// A profile row crosses the worker's pipe whole, hot-code offsets included (a map
-/// keyed by integers did not: serde cannot read those through a tagged enum).
+/// A profile row crosses the worker's pipe whole, hot-code offsets, code sizes and counts
+/// included (a map keyed by integers did not: serde cannot read those through a tagged
+/// enum).
 #[test]
 fn a_profile_message_reads_back_whole() {
+    let counts = crate::profile::Counts {
+        functions: [(
+            "fe_mul".to_string(),
+            crate::profile::FunctionCounts {
+                entries: 3,
+                calls: [("__multi3".to_string(), 64)].into(),
+                ..Default::default()
+            },
+        )]
+        .into(),
+        run_ns: 9,
+    };
     let row = crate::profile::ProfileRow {
-        runtime: String::new(),
-        test: String::new(),
-        invocation: 0,
         method: "m".into(),
         period_ns: 250_000,
         iterations: 1,
         stacks: [("main;fe_mul".to_string(), 7)].into(),
-        libraries: Default::default(),
         functions: vec!["fe_mul".into()],
-        lost: 0,
-        kernel: false,
-        leaf_only: None,
-        names: None,
-        unattributed: None,
         module: Some("/x/y.wasm".into()),
         code_sha256: Some("ab".into()),
         offsets: [("fe_mul".to_string(), vec![(4, 3), (19, 4)])].into(),
+        sizes: [("fe_mul".to_string(), 2848)].into(),
+        counts: Some(counts),
+        ..Default::default()
     };
     let msg = WorkerMsg::Profile {
         iteration: 2,

@@ -24,4 +24,10 @@ ns: number | null,
 /**
  * `ns` over the baseline's `ns` for the same name.
  */
-ratio: number | null, };
+ratio: number | null, 
+/**
+ * Its part of the cell's difference from the baseline's cell: its time here less its
+ * time there (none where the baseline has no function of the name), over the cells'
+ * difference. Where one engine gains or loses against another, function by function.
+ */
+part: number | null, };

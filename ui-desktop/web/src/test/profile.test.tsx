@@ -6,6 +6,7 @@
  */
 import { fireEvent, render, screen, within } from '@testing-library/preact';
 import { describe, expect, it } from 'vitest';
+import type { Causes } from '../bindings/Causes';
 import type { ProfileReport } from '../bindings/ProfileReport';
 import type { RuntimeColumn } from '../bindings/RuntimeColumn';
 import { Profile } from '../screens/detail/Profile';
@@ -23,7 +24,28 @@ const column = (runtime: string, samples: number, typical_ns: number, unattribut
   lost: 0,
   kernel: true,
 });
-const cell = (samples: number, share: number, ns: number, ratio: number | null) => ({ samples, share, inclusive: null, ns, ratio });
+const cell = (samples: number, share: number, ns: number, ratio: number | null) => ({
+  samples,
+  share,
+  inclusive: null,
+  ns,
+  ratio,
+  part: null,
+});
+// What the counting run counted of fe_mul on wasmtime, with core's words for it.
+const feMulCauses: Causes = {
+  entries: 2.578e6,
+  instructions: 1.779e9,
+  memory: 1.676e8,
+  indirect: 0,
+  grows: 0,
+  calls: [{ name: '__multi3', per_iteration: 6.4447e7, share: 0.318, inlined_in_baseline: true }],
+  host_calls: [],
+  code_bytes: 2848,
+  checks: { stack: 1, bounds: 0, indirect: 0, arithmetic: 0, other: 0 },
+  said: 'entered 2.58M× · calls __multi3 64.4M× (31.8 % of the samples), inlined on native · 168M loads and stores · 2848 B of code (native 905 B) · checks in its code: 1 stack',
+};
+const none = [null, null, null];
 
 const report: ProfileReport = {
   explanation: {
@@ -42,13 +64,40 @@ const report: ProfileReport = {
             name: '__multi3',
             library: null,
             cells: [null, cell(2700, 0.54, 194.4e6, null), null],
+            causes: none,
             note: 'no function of that name in the build on native',
           },
-          { name: 'fe_mul', library: null, cells: [cell(500, 0.5, 30e6, null), cell(1250, 0.25, 90e6, 3), null], note: null },
-          { name: 'x25519', library: null, cells: [cell(495, 0.495, 29.7e6, null), cell(1045, 0.209, 75.24e6, 2.533), null], note: null },
+          {
+            name: 'fe_mul',
+            library: null,
+            cells: [cell(500, 0.5, 30e6, null), cell(1250, 0.25, 90e6, 3), null],
+            causes: [null, feMulCauses, null],
+            note: null,
+          },
+          {
+            name: 'x25519',
+            library: null,
+            cells: [cell(495, 0.495, 29.7e6, null), cell(1045, 0.209, 75.24e6, 2.533), null],
+            causes: none,
+            note: null,
+          },
         ],
-        outside: [{ name: '[kernel]', library: null, cells: [cell(5, 0.005, 0.3e6, null), cell(5, 0.001, 0.36e6, 1.2), null], note: null }],
-        total: { name: 'total', library: null, cells: [cell(1000, 1, 60e6, null), cell(5000, 1, 360e6, 6), null], note: null },
+        outside: [
+          {
+            name: '[kernel]',
+            library: null,
+            cells: [cell(5, 0.005, 0.3e6, null), cell(5, 0.001, 0.36e6, 1.2), null],
+            causes: none,
+            note: null,
+          },
+        ],
+        total: {
+          name: 'total',
+          library: null,
+          cells: [cell(1000, 1, 60e6, null), cell(5000, 1, 360e6, 6), null],
+          causes: none,
+          note: null,
+        },
         notes: ['wasmi: not attributable: wasmi interprets its own bytecode'],
       },
     ],
@@ -101,6 +150,19 @@ describe('profile', () => {
     expect(screen.getByTestId('profile-no-flame').textContent).toContain('wasmi interprets its own bytecode');
     fireEvent.change(screen.getByTestId('profile-runtime'), { target: { value: 'native' } });
     expect(screen.getByTestId('profile-flame').querySelector('svg')?.getAttribute('data-for')).toBe('native');
+  });
+
+  it("lists what the chosen runtime's hottest functions did, in core's words, and nothing where nothing was counted", () => {
+    render(<Profile profile={report} />);
+    const causes = screen.getByTestId('profile-causes');
+    expect(causes.textContent).toContain('wasmtime’s hottest functions');
+    expect(
+      within(causes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([`fe_mul: ${feMulCauses.said}`]);
+    fireEvent.change(screen.getByTestId('profile-runtime'), { target: { value: 'native' } });
+    expect(screen.queryByTestId('profile-causes')).toBeNull();
   });
 
   it('says why a profile cannot be shown', () => {

@@ -6,6 +6,7 @@
 
 use super::Embedded;
 use crate::profile::code::{CompiledFunction, Compiler};
+use crate::profile::names::canonical;
 
 /// The embedded engines, as a [`Compiler`] of the hot-code view.
 pub struct EngineCode;
@@ -29,9 +30,21 @@ impl Compiler for EngineCode {
         module: &[u8],
         function: &str,
     ) -> Result<CompiledFunction, String> {
-        match Embedded::parse(runtime) {
-            Some(engine) if engine.feature().on => engine.function_code(runtime, module, function),
-            _ => Err(self.cannot_show(runtime).unwrap_or_default()),
-        }
+        let functions = match Embedded::parse(runtime) {
+            Some(engine) if engine.feature().on => engine.module_code(runtime, module)?,
+            _ => return Err(self.cannot_show(runtime).unwrap_or_default()),
+        };
+        let index = function
+            .strip_prefix("function[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<u32>().ok());
+        let wanted = canonical(function);
+        functions
+            .into_iter()
+            .find(|f| match index {
+                Some(i) => f.index == i,
+                None => canonical(&f.name) == wanted,
+            })
+            .ok_or_else(|| format!("the module has no function named {function}"))
     }
 }

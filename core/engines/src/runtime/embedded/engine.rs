@@ -96,14 +96,10 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
         }))
     }
 
-    /// One function's machine code, for the hot-code view.
-    fn function_code(
-        &self,
-        runtime: &str,
-        module: &[u8],
-        function: &str,
-    ) -> Result<CompiledFunction, String> {
-        let _ = (module, function);
+    /// The machine code of every function the module defines, for the hot-code view and
+    /// the checks a profile counts in it.
+    fn module_code(&self, runtime: &str, module: &[u8]) -> Result<Vec<CompiledFunction>, String> {
+        let _ = module;
         Err(self.cannot_show_code(runtime).unwrap_or_default())
     }
 }

@@ -61,6 +61,15 @@ export function Profile({ profile }: { profile: ProfileReport }) {
       </tr>
     ));
   const flame = profile.flames.find((f) => f.test === t.test && f.runtime === chosen);
+  // What the chosen runtime's hottest functions did, counted: core's words.
+  const column = names.indexOf(chosen);
+  const causes = t.functions
+    .slice(0, TOP)
+    .flatMap((r) => {
+      const c = r.causes[column];
+      return c?.said ? [{ name: r.name, said: c.said }] : [];
+    })
+    .slice(0, 5);
   const notes = [...t.functions.slice(0, TOP).flatMap((r) => (r.note ? [`${r.name}: ${r.note}`] : [])), ...t.notes];
   return (
     <div data-testid="profile">
@@ -119,6 +128,18 @@ export function Profile({ profile }: { profile: ProfileReport }) {
         </tbody>
         <tfoot>{rows([t.total])}</tfoot>
       </table>
+      {causes.length > 0 && (
+        <div data-testid="profile-causes">
+          <p class="muted small">What {chosen}’s hottest functions did per iteration, counted in a run of the module:</p>
+          <ul class="small">
+            {causes.map((c) => (
+              <li key={c.name}>
+                <strong>{c.name}</strong>: {c.said}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {notes.length > 0 && (
         <ul class="muted small" data-testid="profile-notes">
           {notes.map((n) => (

@@ -44,7 +44,10 @@ impl EmbeddedEngine for Trivial {
     }
 
     fn profile_method(&self) -> Method {
-        Method::EngineUnnamed("the trivial engine interprets".into())
+        Method::EngineUnnamed {
+            why: "the trivial engine interprets".into(),
+            pooled: crate::profile::symbols::Outside::Engine,
+        }
     }
 
     #[cfg(feature = "wasmi")]

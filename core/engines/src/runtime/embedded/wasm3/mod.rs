@@ -70,9 +70,10 @@ impl EmbeddedEngine for Wasm3Engine {
     }
 
     fn profile_method(&self) -> Method {
-        Method::EngineUnnamed(
-            "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
-        )
+        Method::EngineUnnamed {
+            why: "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
+            pooled: crate::profile::symbols::Outside::Engine,
+        }
     }
 
     fn cannot_show_code(&self, runtime: &str) -> Option<String> {

@@ -45,9 +45,10 @@ impl EmbeddedEngine for WasmerCompiler {
     fn profile_method(&self) -> Method {
         match self {
             WasmerCompiler::Cranelift => Method::EnginePerfMap("wasmer"),
-            WasmerCompiler::Singlepass => Method::EngineUnnamed(
-                "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
-            ),
+            WasmerCompiler::Singlepass => Method::EngineUnnamed {
+                why: "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
+                pooled: crate::profile::symbols::Outside::Compiled,
+            },
         }
     }
 

@@ -43,9 +43,10 @@ impl EmbeddedEngine for WasmiTranslation {
     }
 
     fn profile_method(&self) -> Method {
-        Method::EngineUnnamed(
-            "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
-        )
+        Method::EngineUnnamed {
+            why: "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
+            pooled: crate::profile::symbols::Outside::Engine,
+        }
     }
 
     fn cannot_show_code(&self, runtime: &str) -> Option<String> {

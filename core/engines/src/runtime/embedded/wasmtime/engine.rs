@@ -114,13 +114,12 @@ impl EmbeddedEngine for WasmtimeVariant {
     }
 
     #[cfg(feature = "wasmtime")]
-    fn function_code(
+    fn module_code(
         &self,
         runtime: &str,
         module: &[u8],
-        function: &str,
-    ) -> Result<crate::profile::code::CompiledFunction, String> {
-        super::code::function_code(*self, runtime, module, function)
+    ) -> Result<Vec<crate::profile::code::CompiledFunction>, String> {
+        super::code::module_code(*self, runtime, module)
     }
 }
 
