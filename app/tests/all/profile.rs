@@ -574,12 +574,16 @@ fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
 
 /// The calibration suite's `shares`: three functions of different kinds, about 60/30/10 %
 /// natively, each call timed by the program itself (its `wasmeter:split` line). On every
-/// runtime a profile can attribute, sampled (native, the JITs) or counted (the interpreters,
-/// Singlepass), each function's share of the three must read within 10 points of the share
-/// the program timed on that runtime.
+/// runtime a profile can attribute, sampled (native, the JITs) or put on functions by the
+/// interpreter's own mark (wasm3), each function's share of the three must read within 10
+/// points of the share the program timed on that runtime; counted (wasmi, Singlepass),
+/// within 15, for a count of instructions cannot know what a mispredicted branch costs on
+/// the CPU at hand (docs/profiles.md gives both VMs' figures). A timed test (CI runs those
+/// one at a time): the program's clock is the wall clock, which a busy host moves.
 #[test]
-fn every_engine_puts_a_known_split_on_its_functions_within_ten_points() {
+fn timed_every_engine_puts_a_known_split_on_its_functions() {
     const SHARED: [&str; 3] = ["mix_words", "sum_bytes", "collatz"];
+    const COUNTED: [&str; 2] = ["wasmi", "wasmer-singlepass"];
     let runtimes = "native,wasmtime,wasmer-cranelift,wasmi,wasm3,wasmer-singlepass";
     let tmp = tempfile::tempdir().unwrap();
     profiled_run(tmp.path(), "calibration", "shares", runtimes, "3");
@@ -610,7 +614,12 @@ fn every_engine_puts_a_known_split_on_its_functions_within_ten_points() {
             // Sampled where it runs; its own split is what the suite's passes set.
             continue;
         }
-        let truth = timed_split(rt, &module, tmp.path());
+        let method = c["method"].as_str().unwrap();
+        if rt == "wasm3" {
+            assert!(method.contains("marked itself in"), "{rt}: {method}");
+        }
+        let bound = if COUNTED.contains(&rt) { 0.15 } else { 0.10 };
+        let truth = clock_split(rt, &module, tmp.path());
         for (f, want) in SHARED.iter().zip(truth) {
             let got = of(f) / three;
             // What docs/profiles.md quotes (`-- --nocapture`).
@@ -621,7 +630,7 @@ fn every_engine_puts_a_known_split_on_its_functions_within_ten_points() {
                 100.0 * (got - want)
             );
             assert!(
-                (got - want).abs() <= 0.10,
+                (got - want).abs() <= bound,
                 "{rt}: {f} reads {:.1} %, the program timed {:.1} %",
                 100.0 * got,
                 100.0 * want
@@ -632,7 +641,7 @@ fn every_engine_puts_a_known_split_on_its_functions_within_ten_points() {
 
 /// The split the `shares` program times itself on an embedded runtime: each function's
 /// share of the three over three runs, as its `wasmeter:split` line gives them.
-fn timed_split(runtime: &str, module: &std::path::Path, scratch: &std::path::Path) -> [f64; 3] {
+fn clock_split(runtime: &str, module: &std::path::Path, scratch: &std::path::Path) -> [f64; 3] {
     let engine = wasmeter_core::runtime::embedded::Embedded::parse(runtime).unwrap();
     let rt = engine.runtime().unwrap();
     let job = wasmeter_core::runtime::Job {
