@@ -90,7 +90,5 @@ fn build_wasm3(source: &Path, cap: &Path) {
         .flag_if_supported("-std=c11")
         .flag_if_supported("-fstrict-aliasing")
         .define("d_m3LogOutput", "0")
-        // op_Entry marks the guest function it runs, for the profiler (cap.c)
-        .define("WASMETER_MARK_FUNCTION", None)
         .compile("wasm3");
 }

@@ -9,11 +9,6 @@
 #include "m3_exec.h"
 #include "m3_compile.h"
 
-#if defined(WASMETER_MARK_FUNCTION)
-// wasmeter: defined in core/engines/src/runtime/embedded/wasm3/cap.c
-extern _Thread_local IM3Function volatile wasmeter_m3_current;
-#endif
-
 
 void  ReportError2  (IM3Function i_function, m3ret_t i_result)
 {
@@ -227,17 +222,7 @@ d_m3OpDef  (Entry)
             memcpy (stack, function->constants, function->numConstantBytes);
         }
 
-#       if defined(WASMETER_MARK_FUNCTION)
-        // wasmeter: the guest function this thread is in, for its profiler (README.md)
-        IM3Function wasmeter_outer = wasmeter_m3_current;
-        wasmeter_m3_current = function;
-#       endif
-
         m3ret_t r = nextOpDirect ();
-
-#       if defined(WASMETER_MARK_FUNCTION)
-        wasmeter_m3_current = wasmeter_outer;
-#       endif
 
 #       if d_m3LogExec
             u8 returnType = function->funcType->returnType;

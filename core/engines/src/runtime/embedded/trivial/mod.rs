@@ -47,7 +47,6 @@ impl EmbeddedEngine for Trivial {
         Method::EngineUnnamed {
             why: "the trivial engine interprets".into(),
             pooled: crate::profile::symbols::Outside::Engine,
-            marked: false,
         }
     }
 

@@ -150,13 +150,8 @@ pub enum Ended {
 impl Instance {
     /// Runs `_start`.
     pub fn start(&mut self) -> Ended {
-        let marking = mark_reader().and_then(crate::profile::marks::start);
         // SAFETY: `start` was found in this live runtime.
         let r = unsafe { ffi::m3_Call(self.start) };
-        if let Some(m) = marking {
-            // SAFETY: every mark read is a function of this runtime, still loaded.
-            m.stop(|f| u32::try_from(unsafe { ffi::wasmeter_m3_function_index(f as ffi::Function) }).ok());
-        }
         if r.is_null() {
             return Ended::Done;
         }
@@ -300,23 +295,4 @@ fn imports(bytes: &[u8]) -> Vec<(String, String)> {
 /// Validates a module as the other engines do (wasmparser, through wasmi).
 pub fn validate(bytes: &[u8]) -> Result<(), String> {
     wasmi::Module::validate(&wasmi::Engine::default(), bytes).map_err(|e| e.to_string())
-}
-
-/// What reads this thread's mark of the guest function wasm3 runs (`op_Entry` keeps it in
-/// cap.c's thread-local), from the profiler's thread.
-fn mark_reader() -> Option<impl Fn() -> usize + Send + 'static> {
-    /// The mark's address: this thread's, valid while it lives, which outlasts the reader
-    /// ([`crate::profile::marks::Marking::stop`] joins it before `start` returns).
-    struct Mark(*const std::sync::atomic::AtomicUsize);
-    // SAFETY: the address is only read through an atomic load, and only while this
-    // thread runs (above).
-    unsafe impl Send for Mark {}
-    // SAFETY: cap.c's function returns this thread's thread-local's address.
-    let mark = Mark(unsafe { ffi::wasmeter_m3_mark() });
-    let live = !mark.0.is_null();
-    live.then_some(move || {
-        let m = &mark;
-        // SAFETY: above; a pointer-sized aligned word, stored whole by the C side.
-        unsafe { &*m.0 }.load(std::sync::atomic::Ordering::Relaxed)
-    })
 }

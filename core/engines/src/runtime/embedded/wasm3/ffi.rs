@@ -48,8 +48,4 @@ unsafe extern "C" {
     pub static m3Err_functionLookupFailed: M3Result;
     /// cap.c: lowers the most pages the guest's memory may grow to.
     pub fn wasmeter_m3_cap_pages(rt: Rt, pages: u32);
-    /// cap.c: where this thread's mark of the guest function it runs is (op_Entry keeps it).
-    pub fn wasmeter_m3_mark() -> *const std::sync::atomic::AtomicUsize;
-    /// cap.c: a marked function's index in its module's function space, or -1.
-    pub fn wasmeter_m3_function_index(function: Function) -> i32;
 }

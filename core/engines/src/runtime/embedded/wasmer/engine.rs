@@ -48,7 +48,6 @@ impl EmbeddedEngine for WasmerCompiler {
             WasmerCompiler::Singlepass => Method::EngineUnnamed {
                 why: "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
                 pooled: crate::profile::symbols::Outside::Compiled,
-                marked: false,
             },
         }
     }
