@@ -43,12 +43,11 @@ impl EmbeddedEngine for WasmerCompiler {
     }
 
     fn profile_method(&self) -> Method {
+        // Both write wasmer's perf map: Cranelift by its config, Singlepass by the
+        // compiler wrapped to ask for it (`perf_map`).
         match self {
             WasmerCompiler::Cranelift => Method::EnginePerfMap("wasmer"),
-            WasmerCompiler::Singlepass => Method::EngineUnnamed {
-                why: "wasmer's Singlepass writes no perf map (wasmer 7.4 writes one for Cranelift only), so its machine code has no function names".into(),
-                pooled: crate::profile::symbols::Outside::Compiled,
-            },
+            WasmerCompiler::Singlepass => Method::EnginePerfMap("wasmer (Singlepass)"),
         }
     }
 

@@ -5,6 +5,8 @@
 
 mod engine;
 pub use engine::ENGINE;
+#[cfg(feature = "wasmer")]
+mod perf_map;
 
 #[cfg(feature = "wasmer")]
 mod command;
@@ -66,7 +68,14 @@ impl WasmerCompiler {
                 }
                 c.into()
             }
-            WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+            WasmerCompiler::Singlepass => {
+                let c = wasmer::sys::Singlepass::default();
+                if crate::profile::perf_maps_wanted() {
+                    wasmer::sys::EngineBuilder::new(perf_map::PerfMapped(c)).into()
+                } else {
+                    c.into()
+                }
+            }
         }
     }
 }
