@@ -53,9 +53,10 @@ need_rust() {
   fi
 }
 
-# need_native_cc: the C compiler of the native baseline.
+# need_native_cc: the C compiler of the native baseline and of the vendored wasm3, and
+# binutils' nm and objcopy, which rename the symbols of wasm3's marked copy (core's build).
 need_native_cc() {
-  command -v cc >/dev/null || apt_need gcc libc6-dev
+  { command -v cc && command -v nm && command -v objcopy; } >/dev/null || apt_need gcc libc6-dev binutils
 }
 
 # need_wasi_toolchain: clang-19 + wasi-libc, to rebuild and check the committed guests.

@@ -3,7 +3,7 @@
 //! with the runner, not in [`crate::profile`], because it knows runtimes and the runtimes
 //! call the profile's samplers.
 
-use crate::profile::counts::{Counting, spread};
+use crate::profile::counts::{Counting, spread, work};
 use crate::profile::{
     CodeChecks, Counts, Method, ProfileRow, ProfileSpec, close_session, fold_into, names,
     open_session, perf_map_path, want_perf_maps,
@@ -184,22 +184,35 @@ impl CellProfiler {
             row.unattributed = Some(why.clone());
             return row;
         }
-        match close_session() {
-            Ok(captures) => fold_into(&mut row, &captures, self.program.as_deref()),
+        let closed = match close_session() {
+            Ok(closed) => closed,
             Err(why) => {
                 row.unattributed = Some(format!("the sampler could not run: {why}"));
                 return row;
             }
-        }
+        };
+        fold_into(&mut row, &closed.captures, self.program.as_deref());
         if let Some(Ok(all)) = &self.checks {
             row.checks = sampled_only(all, &row.stacks);
         }
-        if let Method::EngineUnnamed { why, pooled } = &self.method {
-            match &row.counts {
-                Some(counts) => {
-                    spread(&mut row.stacks, pooled.label(), counts);
+        if let Method::EngineUnnamed { why, pooled, .. } = &self.method {
+            let marked = self.marked(&closed.marks);
+            match (&row.counts, marked) {
+                (_, Some(marked)) => {
+                    spread(&mut row.stacks, pooled.label(), &marked);
                 }
-                None => {
+                (Some(counts), None) => {
+                    spread(&mut row.stacks, pooled.label(), &work(counts));
+                    // No mark was read (a run shorter than the period): the row says
+                    // what its functions' shares did come from.
+                    row.method = Method::EngineUnnamed {
+                        why: why.clone(),
+                        pooled: *pooled,
+                        marked: false,
+                    }
+                    .describe(self.period);
+                }
+                (None, None) => {
                     row.unattributed = Some(format!(
                         "{why}, and {}",
                         row.counts_note
@@ -210,6 +223,17 @@ impl CellProfiler {
             }
         }
         row
+    }
+
+    /// The CPU time under an engine's marks by function name, when it marked, any was read
+    /// (a run shorter than the period reads none) and the module's functions have names.
+    fn marked(&self, marks: &BTreeMap<u32, u64>) -> Option<BTreeMap<String, u64>> {
+        let (counting, _) = self.counting.as_ref().ok()?;
+        let named: BTreeMap<String, u64> = marks
+            .iter()
+            .filter_map(|(i, n)| counting.name(*i).map(|name| (name.to_string(), *n)))
+            .collect();
+        (named.values().sum::<u64>() > 0).then_some(named)
     }
 }
 

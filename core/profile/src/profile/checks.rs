@@ -1,5 +1,5 @@
 //! The checks in an engine's machine code, counted per function from the code itself: every
-//! branch to a trap (x86-64 `ud2`), classed by the wasm instruction the engine's address map
+//! branch to a trap (x86-64 `ud2`, or Singlepass's `ud1`), classed by the wasm instruction the engine's address map
 //! says it was made for. Counted, not guessed: a function whose loads compile to no branch
 //! (wasmtime's guard pages) shows no bounds checks, and one whose `call_indirect` checks
 //! its callee's signature shows those branches.
@@ -30,18 +30,26 @@ pub fn count(
     )
 }
 
-/// One function's checks: each conditional branch whose target is a `ud2`, and each `ud2`
-/// no branch reaches (an `unreachable`), by the wasm instruction at that branch.
+/// One function's checks: each conditional branch whose target is a trap, and each trap no
+/// branch reaches (an `unreachable`), by the wasm instruction at that branch.
 fn of_function(module: &[u8], f: &CompiledFunction, first_op: Option<usize>) -> CodeChecks {
     use iced_x86::{Code, Decoder, DecoderOptions, Mnemonic as M};
     let decoded: Vec<iced_x86::Instruction> =
         Decoder::with_ip(64, &f.code, 0, DecoderOptions::NONE)
             .into_iter()
             .collect();
-    let traps: std::collections::BTreeSet<u64> = decoded
+    // Where each trap is, and the trap's own code where it carries one: wasmtime and
+    // Cranelift trap with `ud2`, Singlepass with `ud1`, whose registers hold wasmer's
+    // trap code.
+    let traps: BTreeMap<u64, Option<u32>> = decoded
         .iter()
-        .filter(|i| i.code() == Code::Ud2)
-        .map(|i| i.ip())
+        .filter_map(|i| match i.code() {
+            Code::Ud2 => Some((i.ip(), None)),
+            Code::Ud1_r16_rm16 | Code::Ud1_r32_rm32 | Code::Ud1_r64_rm64 => {
+                Some((i.ip(), ud1_code(i, &f.code)))
+            }
+            _ => None,
+        })
         .collect();
     let mut checks = CodeChecks::default();
     let mut reached = std::collections::BTreeSet::new();
@@ -65,17 +73,57 @@ fn of_function(module: &[u8], f: &CompiledFunction, first_op: Option<usize>) -> 
                 | M::Jle
                 | M::Jg
         );
-        if jcc && traps.contains(&i.near_branch_target()) {
+        if let Some(code) = traps.get(&i.near_branch_target()).filter(|_| jcc) {
             reached.insert(i.near_branch_target());
-            add(
-                &mut checks,
-                kind(module, wasm_at(f, i.ip() as u32), first_op),
-            );
+            let at = i.ip() as u32;
+            let k = match code {
+                // A table's bounds: an indirect call's, or a table instruction's. Singlepass
+                // maps only the instruction's own code, which follows its checks.
+                Some(TABLE_BOUNDS) => match kind(module, wasm_at(f, at).or(wasm_next(f, at)), None)
+                {
+                    Kind::Indirect => Kind::Indirect,
+                    _ => Kind::Other,
+                },
+                Some(code) => trap_kind(*code),
+                None => kind(module, wasm_at(f, at), first_op),
+            };
+            add(&mut checks, k);
         }
     }
-    // A `ud2` in the straight line of the code, not a branch's target: `unreachable`.
-    checks.other += traps.iter().filter(|t| !reached.contains(t)).count() as u32;
+    // A trap in the straight line of the code, not a branch's target: `unreachable`. (A
+    // Singlepass function ends in one trap of each kind it may branch to, reached or not:
+    // only its `unreachable` code counts.)
+    checks.other += traps
+        .iter()
+        .filter(|(t, code)| !reached.contains(*t) && code.is_none_or(|c| c == UNREACHABLE))
+        .count() as u32;
     checks
+}
+
+/// wasmer's trap code for `unreachable` (`TrapCode::UnreachableCodeReached`).
+const UNREACHABLE: u32 = 9;
+/// wasmer's trap code for a table's bounds (`TrapCode::TableAccessOutOfBounds`).
+const TABLE_BOUNDS: u32 = 3;
+
+/// The trap code Singlepass puts in a `ud1` (`emit_ud1_payload`): its ModRM byte's reg
+/// field's low bit, then its register operand's three bits.
+fn ud1_code(i: &iced_x86::Instruction, code: &[u8]) -> Option<u32> {
+    let modrm = *code.get(i.ip() as usize + i.len() - 1)?;
+    (modrm >> 6 == 0b11).then_some(u32::from(((modrm >> 3) & 1) << 3 | (modrm & 7)))
+}
+
+/// What a check guards, by wasmer's trap code (`wasmer_types::TrapCode`).
+fn trap_kind(code: u32) -> Kind {
+    match code {
+        0 => Kind::Stack,
+        // out of bounds, misaligned; an unaligned atomic
+        1 | 2 | 10 => Kind::Bounds,
+        // a null entry, a bad signature
+        4 | 5 => Kind::Indirect,
+        // overflow, division by zero, a bad conversion
+        6..=8 => Kind::Arithmetic,
+        _ => Kind::Other,
+    }
 }
 
 /// What a check guards.
@@ -103,6 +151,12 @@ fn add(c: &mut CodeChecks, k: Kind) {
 fn wasm_at(f: &CompiledFunction, offset: u32) -> Option<u32> {
     let i = f.address_map.partition_point(|(o, _)| *o <= offset);
     i.checked_sub(1).and_then(|i| f.address_map[i].1)
+}
+
+/// The wasm byte offset of the first instruction whose code starts after `offset`.
+fn wasm_next(f: &CompiledFunction, offset: u32) -> Option<u32> {
+    let i = f.address_map.partition_point(|(o, _)| *o <= offset);
+    f.address_map[i..].iter().find_map(|(_, w)| *w)
 }
 
 /// What the wasm instruction at `at` is, as a check guards it. Code of no instruction, or of

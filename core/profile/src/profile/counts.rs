@@ -454,6 +454,11 @@ impl Counting {
         })
     }
 
+    /// The name of the module's function at `index` (imports first), as its counts name it.
+    pub fn name(&self, index: u32) -> Option<&str> {
+        self.names.get(index as usize).map(String::as_str)
+    }
+
     /// Bytes the counting run writes after the program's own output.
     pub fn output_len(&self) -> usize {
         VALUES as usize + 8 * self.regions.len()
@@ -511,21 +516,33 @@ impl Counting {
     }
 }
 
+/// Each function's weighted instructions: what [`spread`] shares by for a counted engine.
+pub fn work(counts: &Counts) -> BTreeMap<String, u64> {
+    counts
+        .functions
+        .iter()
+        .map(|(name, f)| (name.clone(), f.work))
+        .collect()
+}
+
 /// Puts the samples pooled under `pooled` (the pseudo-frame of an engine whose code has
-/// no names) on the functions that ran, each in proportion to the weighted instructions
-/// it executed, by largest remainders so that no sample is made or lost. Returns how many
-/// were spread.
-pub fn spread(stacks: &mut BTreeMap<String, u64>, pooled: &str, counts: &Counts) -> u64 {
-    let total: u64 = counts.functions.values().map(|f| f.work).sum();
+/// no names) on the functions that ran, each in proportion to its weight (the weighted
+/// instructions it executed, [`work`], or the ticks of the engine's mark, [`super::marks`]),
+/// by largest remainders so that no sample is made or lost. Returns how many were spread.
+pub fn spread(
+    stacks: &mut BTreeMap<String, u64>,
+    pooled: &str,
+    weights: &BTreeMap<String, u64>,
+) -> u64 {
+    let total: u64 = weights.values().sum();
     let Some(samples) = stacks.get(pooled).copied().filter(|_| total > 0) else {
         return 0;
     };
-    let mut shares: Vec<(&String, u64, u128)> = counts
-        .functions
+    let mut shares: Vec<(&String, u64, u128)> = weights
         .iter()
-        .filter(|(_, f)| f.work > 0)
-        .map(|(name, f)| {
-            let exact = u128::from(samples) * u128::from(f.work);
+        .filter(|(_, w)| **w > 0)
+        .map(|(name, w)| {
+            let exact = u128::from(samples) * u128::from(*w);
             let whole = (exact / u128::from(total)) as u64;
             (name, whole, exact % u128::from(total))
         })
@@ -822,7 +839,7 @@ mod tests {
             ("[kernel]".to_string(), 4),
         ]
         .into();
-        assert_eq!(spread(&mut stacks, "[engine & host]", &counts), 101);
+        assert_eq!(spread(&mut stacks, "[engine & host]", &work(&counts)), 101);
         assert_eq!(stacks["a"] + stacks["b"] + stacks["c"], 101);
         assert_eq!((stacks["a"], stacks["b"], stacks["c"]), (61, 30, 10));
         assert_eq!(stacks["[kernel]"], 4);

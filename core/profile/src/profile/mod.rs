@@ -12,6 +12,7 @@
 pub mod checks;
 pub mod code;
 pub mod counts;
+pub mod marks;
 pub mod names;
 pub mod sampler;
 pub mod symbols;
@@ -79,12 +80,15 @@ pub enum Method {
     },
     /// An engine in the worker whose machine code has no function names (why), sampled all
     /// the same: the samples that pool under `pooled` (an interpreter's loop, Singlepass's
-    /// unnamed code) are put on functions by a counting run ([`counts`]).
+    /// unnamed code) are put on functions by the engine's own mark of the function it runs
+    /// ([`marks`]), where it keeps one, else by a counting run ([`counts`]).
     EngineUnnamed {
         /// Why its code has no names.
         why: String,
         /// The pseudo-frame its guest's samples land in.
         pooled: symbols::Outside,
+        /// The engine marks the guest function it runs (wasm3).
+        marked: bool,
     },
     /// No attribution to functions is possible: why.
     Unattributed(String),
@@ -107,8 +111,20 @@ impl Method {
             Method::NativeSymbols { in_worker: true } => {
                 format!("{clock}, named by the loaded library's symbols")
             }
-            Method::EngineUnnamed { why, pooled } => format!(
+            Method::EngineUnnamed {
+                why,
+                pooled,
+                marked: false,
+            } => format!(
                 "{clock}; {why}, so its {} samples are put on functions by the instructions each executed in a counting run of the module (docs/profiles.md)",
+                pooled.label()
+            ),
+            Method::EngineUnnamed {
+                why,
+                pooled,
+                marked: true,
+            } => format!(
+                "{clock}; {why}, so its {} samples are put on functions by the guest function the engine marked itself in, read by a second thread at the same rate (docs/profiles.md)",
                 pooled.label()
             ),
             Method::Unattributed(why) => format!("not attributable: {why}"),
@@ -140,7 +156,18 @@ thread_local! {
 struct Session {
     period: Duration,
     captures: Vec<(Capture, u32)>,
+    marks: BTreeMap<u32, u64>,
     failure: Option<String>,
+}
+
+/// What a closed session collected.
+#[derive(Debug, Default)]
+pub struct Closed {
+    /// Each capture with the pid it sampled.
+    pub captures: Vec<(Capture, u32)>,
+    /// CPU nanoseconds under an interpreter's mark by function index ([`marks`]); empty
+    /// for any other engine.
+    pub marks: BTreeMap<u32, u64>,
 }
 
 /// Opens a profile session on this thread: the execute phases run on it until
@@ -154,13 +181,32 @@ pub fn open_session(period: Duration) {
     });
 }
 
-/// Closes the session: each capture with the pid it sampled, or why sampling failed.
-pub fn close_session() -> Result<Vec<(Capture, u32)>, String> {
+/// Closes the session: what it collected, or why sampling failed.
+pub fn close_session() -> Result<Closed, String> {
     let session = SESSION.with(|s| s.borrow_mut().take()).unwrap_or_default();
     match session.failure {
         Some(why) => Err(why),
-        None => Ok(session.captures),
+        None => Ok(Closed {
+            captures: session.captures,
+            marks: session.marks,
+        }),
     }
+}
+
+/// The sampling period of the session open on this thread, if one is.
+fn session_period() -> Option<Duration> {
+    SESSION.with(|s| s.borrow().as_ref().map(|s| s.period))
+}
+
+/// Adds the CPU time under an interpreter's marks to the session open on this thread.
+fn add_marks(ns: BTreeMap<u32, u64>) {
+    SESSION.with(|s| {
+        if let Some(s) = s.borrow_mut().as_mut() {
+            for (i, n) in ns {
+                *s.marks.entry(i).or_insert(0) += n;
+            }
+        }
+    });
 }
 
 /// A sampler running for the open session.
@@ -200,7 +246,7 @@ pub fn start_process(pid: u32) -> Option<Running> {
 }
 
 fn start(target: Target) -> Option<Running> {
-    let period = SESSION.with(|s| s.borrow().as_ref().map(|s| s.period))?;
+    let period = session_period()?;
     match Sampler::start(target, period) {
         Ok(sampler) => Some(Running {
             sampler,

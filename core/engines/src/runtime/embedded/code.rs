@@ -1,8 +1,8 @@
 //! Which embedded engines show the machine code they compile, for the hot-code view
 //! (`crate::explain::hot`), each engine saying for itself ([`super::EmbeddedEngine`]):
-//! wasmtime's variants give each function's code and an address map back to wasm;
-//! wasmer's API gives neither, and the interpreters compile no machine code of the
-//! guest's functions.
+//! wasmtime's variants give each function's code and an address map back to wasm, wasmer's
+//! compilers give theirs to a watched compiler (`wasmer/watched.rs`), and the interpreters
+//! compile no machine code of the guest's functions.
 
 use super::Embedded;
 use crate::profile::code::{CompiledFunction, Compiler};
@@ -19,7 +19,7 @@ impl Compiler for EngineCode {
                 .cannot_show_code(runtime)
                 .or_else(|| (engine.feature().missing()).map(|why| format!("{runtime}: {why}"))),
             None => Some(format!(
-                "{runtime}: only the embedded wasmtime variants show the machine code they compile (a CLI runtime or a native build is another program)"
+                "{runtime}: only the embedded wasmtime and wasmer variants show the machine code they compile (a CLI runtime or a native build is another program)"
             )),
         }
     }

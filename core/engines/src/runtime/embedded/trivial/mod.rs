@@ -47,6 +47,7 @@ impl EmbeddedEngine for Trivial {
         Method::EngineUnnamed {
             why: "the trivial engine interprets".into(),
             pooled: crate::profile::symbols::Outside::Engine,
+            marked: false,
         }
     }
 

@@ -11,6 +11,8 @@ const STACK_BYTES: u32 = 64 << 10;
 
 /// A parsed module in its own environment, not yet in a runtime.
 pub struct Parsed {
+    /// The copy of wasm3 it was parsed by, which every later call must use.
+    api: &'static ffi::Api,
     env: ffi::Env,
     module: ffi::Module,
     /// wasm3 reads the module's bytes for as long as the module lives.
@@ -22,36 +24,45 @@ impl Parsed {
     /// validate, and an invalid module can crash it.
     pub fn new(bytes: Arc<[u8]>) -> Result<Parsed, String> {
         let len = u32::try_from(bytes.len()).map_err(|_| "module over 4 GiB".to_string())?;
+        let api = ffi::api();
         // SAFETY: plain constructors; NULL is checked.
-        let env = unsafe { ffi::m3_NewEnvironment() };
+        let env = unsafe { (api.new_environment)() };
         if env.is_null() {
             return Err("wasm3: cannot create an environment".into());
         }
         let mut module = std::ptr::null_mut();
         // SAFETY: `bytes` outlives the module (kept in `Parsed`, then in `Instance`).
-        let r = unsafe { ffi::m3_ParseModule(env, &mut module, bytes.as_ptr(), len) };
+        let r = unsafe { (api.parse_module)(env, &mut module, bytes.as_ptr(), len) };
         if let Some(why) = said(r) {
             // SAFETY: `env` is ours and holds nothing yet.
-            unsafe { ffi::m3_FreeEnvironment(env) };
+            unsafe { (api.free_environment)(env) };
             return Err(why);
         }
-        Ok(Parsed { env, module, bytes })
+        Ok(Parsed {
+            api,
+            env,
+            module,
+            bytes,
+        })
     }
 
     /// Loads the module into a new runtime with `wasi` linked and its memory capped at
     /// `cap_pages`, and finds `_start` (which compiles it).
     pub fn instantiate(mut self, wasi: WasiCtx, cap_pages: u32) -> Result<Instance, Loaded> {
         // SAFETY: `env` is live; NULL is checked.
-        let rt = unsafe { ffi::m3_NewRuntime(self.env, STACK_BYTES, std::ptr::null_mut()) };
+        let api = self.api;
+        let rt = unsafe { (api.new_runtime)(self.env, STACK_BYTES, std::ptr::null_mut()) };
         if rt.is_null() {
             return Err(Loaded::Error("wasm3: cannot create a runtime".into()));
         }
         let module = std::mem::replace(&mut self.module, std::ptr::null_mut());
         let mut instance = Instance {
+            api,
             env: std::mem::replace(&mut self.env, std::ptr::null_mut()),
             rt,
             start: std::ptr::null_mut(),
             host: Box::new(Host {
+                api,
                 wasi,
                 exit: None,
                 error: None,
@@ -60,22 +71,22 @@ impl Parsed {
             _bytes: self.bytes.clone(),
         };
         // SAFETY: `rt` and `module` are live; on success the runtime owns the module.
-        if let Some(why) = said(unsafe { ffi::m3_LoadModule(rt, module) }) {
+        if let Some(why) = said(unsafe { (api.load_module)(rt, module) }) {
             // SAFETY: not loaded, so still ours to free.
-            unsafe { ffi::m3_FreeModule(module) };
+            unsafe { (api.free_module)(module) };
             return Err(Loaded::Error(why));
         }
         if instance.memory_bytes() > u64::from(cap_pages) << 16 {
             return Err(Loaded::OverCap(instance.memory_bytes()));
         }
         // SAFETY: `rt` is live and has loaded the module.
-        unsafe { ffi::wasmeter_m3_cap_pages(rt, cap_pages) };
+        unsafe { (api.cap_pages)(rt, cap_pages) };
         let cookie: *mut Host = &mut *instance.host;
         for (name, sig, f) in wasi::FUNCTIONS {
             // SAFETY: the strings are NUL-terminated statics; the cookie is the boxed
             // Host, which the instance drops only after freeing the runtime.
             let r = unsafe {
-                ffi::m3_LinkRawFunctionEx(
+                (api.link_raw_function)(
                     module,
                     wasi::MODULE.as_ptr(),
                     name.as_ptr(),
@@ -84,8 +95,7 @@ impl Parsed {
                     cookie.cast(),
                 )
             };
-            // SAFETY: a static of the library.
-            if !r.is_null() && r != unsafe { ffi::m3Err_functionLookupFailed } {
+            if !r.is_null() && r != (api.lookup_failed)() {
                 return Err(Loaded::Error(format!(
                     "cannot link {}::{}: {}",
                     wasi::MODULE.to_string_lossy(),
@@ -95,7 +105,7 @@ impl Parsed {
             }
         }
         // SAFETY: `rt` is live; the name is a NUL-terminated static.
-        let r = unsafe { ffi::m3_FindFunction(&mut instance.start, rt, c"_start".as_ptr()) };
+        let r = unsafe { (api.find_function)(&mut instance.start, rt, c"_start".as_ptr()) };
         if let Some(why) = said(r) {
             return Err(Loaded::Error(format!("no _start export: {why}")));
         }
@@ -108,10 +118,10 @@ impl Drop for Parsed {
         // SAFETY: whatever was not handed on to an `Instance` is still ours.
         unsafe {
             if !self.module.is_null() {
-                ffi::m3_FreeModule(self.module);
+                (self.api.free_module)(self.module);
             }
             if !self.env.is_null() {
-                ffi::m3_FreeEnvironment(self.env);
+                (self.api.free_environment)(self.env);
             }
         }
     }
@@ -127,6 +137,7 @@ pub enum Loaded {
 
 /// A guest loaded in its own runtime, ready to run `_start` once.
 pub struct Instance {
+    api: &'static ffi::Api,
     env: ffi::Env,
     rt: ffi::Rt,
     start: ffi::Function,
@@ -150,13 +161,20 @@ pub enum Ended {
 impl Instance {
     /// Runs `_start`.
     pub fn start(&mut self) -> Ended {
+        let marking = self
+            .api
+            .marks
+            .and_then(|marks| crate::profile::marks::start(mark_reader(marks)));
         // SAFETY: `start` was found in this live runtime.
-        let r = unsafe { ffi::m3_Call(self.start) };
+        let r = unsafe { (self.api.call)(self.start) };
+        if let (Some(m), Some(marks)) = (marking, self.api.marks) {
+            // SAFETY: every mark read is a function of this runtime, still loaded.
+            m.stop(|f| u32::try_from(unsafe { (marks.function_index)(f as ffi::Function) }).ok());
+        }
         if r.is_null() {
             return Ended::Done;
         }
-        // SAFETY: a static of the library.
-        if r == unsafe { ffi::m3Err_trapExit } {
+        if r == (self.api.trap_exit)() {
             return match self.host.exit {
                 Some(0) | None => Ended::Done,
                 Some(code) => Ended::Exit(code),
@@ -179,7 +197,7 @@ impl Instance {
     pub fn memory_bytes(&self) -> u64 {
         let mut size = 0u32;
         // SAFETY: `rt` is live.
-        unsafe { ffi::m3_GetMemory(self.rt, &mut size, 0) };
+        unsafe { (self.api.get_memory)(self.rt, &mut size, 0) };
         u64::from(size)
     }
 
@@ -198,8 +216,8 @@ impl Drop for Instance {
         // SAFETY: the runtime (and the module it owns) goes first, the environment last;
         // the host functions' cookie (`host`) is dropped after both, with the fields.
         unsafe {
-            ffi::m3_FreeRuntime(self.rt);
-            ffi::m3_FreeEnvironment(self.env);
+            (self.api.free_runtime)(self.rt);
+            (self.api.free_environment)(self.env);
         }
     }
 }
@@ -295,4 +313,22 @@ fn imports(bytes: &[u8]) -> Vec<(String, String)> {
 /// Validates a module as the other engines do (wasmparser, through wasmi).
 pub fn validate(bytes: &[u8]) -> Result<(), String> {
     wasmi::Module::validate(&wasmi::Engine::default(), bytes).map_err(|e| e.to_string())
+}
+
+/// What reads this thread's mark of the guest function the marked wasm3 runs (its
+/// `op_Entry` keeps it in mark.c's thread-local), from the profiler's thread.
+fn mark_reader(marks: ffi::Marks) -> impl Fn() -> usize + Send + 'static {
+    /// The mark's address: this thread's, valid while it lives, which outlasts the reader
+    /// ([`crate::profile::marks::Marking::stop`] joins it before `start` returns).
+    struct Mark(*const std::sync::atomic::AtomicUsize);
+    // SAFETY: the address is only read through an atomic load, and only while this
+    // thread runs (above).
+    unsafe impl Send for Mark {}
+    // SAFETY: mark.c's function returns this thread's thread-local's address.
+    let mark = Mark(unsafe { (marks.mark)() });
+    move || {
+        let m = &mark;
+        // SAFETY: above; a pointer-sized aligned word, stored whole by the C side.
+        unsafe { &*m.0 }.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }

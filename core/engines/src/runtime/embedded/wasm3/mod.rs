@@ -73,6 +73,7 @@ impl EmbeddedEngine for Wasm3Engine {
         Method::EngineUnnamed {
             why: "wasm3 interprets (threaded code of shared operation handlers): no machine code belongs to one guest function".into(),
             pooled: crate::profile::symbols::Outside::Engine,
+            marked: true,
         }
     }
 

@@ -20,6 +20,9 @@ pub(super) const MODULE: &CStr = c"wasi_snapshot_preview1";
 /// What a guest's host functions share: its WASI context and how it ended, if it ended
 /// from inside one of them.
 pub(super) struct Host {
+    /// The copy of wasm3 the guest runs on: its memory and its exit's address are that
+    /// copy's.
+    pub api: &'static ffi::Api,
     pub wasi: WasiCtx,
     /// The code the guest gave `proc_exit`.
     pub exit: Option<i32>,
@@ -86,10 +89,10 @@ impl Ret for () {
 ///
 /// Safety: `rt` is the runtime of the host call in progress; the slice lives only as long
 /// as that call, during which wasm3 does not move the memory.
-unsafe fn memory<'a>(rt: ffi::Rt) -> &'a mut [u8] {
+unsafe fn memory<'a>(api: &ffi::Api, rt: ffi::Rt) -> &'a mut [u8] {
     let mut size = 0u32;
-    // SAFETY: `rt` is a live runtime (the caller's promise).
-    let base = unsafe { ffi::m3_GetMemory(rt, &mut size, 0) };
+    // SAFETY: `rt` is a live runtime of `api`'s copy (the caller's promise).
+    let base = unsafe { (api.get_memory)(rt, &mut size, 0) };
     if base.is_null() || size == 0 {
         return &mut [];
     }
@@ -118,7 +121,7 @@ macro_rules! preview1 {
                 // runtime; wasm3 runs one call at a time on one thread.
                 let host = unsafe { &mut *cookie.cast::<Host>() };
                 // SAFETY: called by wasm3 for `rt`, during this host call.
-                let mut memory = GuestMemory::Unshared(unsafe { memory(rt) });
+                let mut memory = GuestMemory::Unshared(unsafe { memory(host.api, rt) });
                 match now(p1::$name(&mut host.wasi, &mut memory, $($arg),*)) {
                     Some(Ok(r)) => {
                         let r: $ret = r.into();
@@ -129,8 +132,7 @@ macro_rules! preview1 {
                     Some(Err(e)) => match e.downcast_ref::<I32Exit>() {
                         Some(I32Exit(code)) => {
                             host.exit = Some(*code);
-                            // SAFETY: a static of the library.
-                            unsafe { ffi::m3Err_trapExit.cast() }
+                            (host.api.trap_exit)().cast()
                         }
                         None => host.fail(format!("{}: {e}", stringify!($name))),
                     },

@@ -51,10 +51,17 @@ impl EmbeddedEngine for WasmerCompiler {
         }
     }
 
-    fn cannot_show_code(&self, runtime: &str) -> Option<String> {
-        Some(format!(
-            "{runtime}: wasmer's API gives no compiled code per function, so its machine code is not shown (wasmtime's variants show theirs)"
-        ))
+    fn cannot_show_code(&self, _runtime: &str) -> Option<String> {
+        None
+    }
+
+    #[cfg(feature = "wasmer")]
+    fn module_code(
+        &self,
+        runtime: &str,
+        module: &[u8],
+    ) -> Result<Vec<crate::profile::code::CompiledFunction>, String> {
+        super::code::module_code(*self, runtime, module)
     }
 
     #[cfg(feature = "wasmer")]

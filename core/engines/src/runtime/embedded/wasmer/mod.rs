@@ -6,7 +6,9 @@
 mod engine;
 pub use engine::ENGINE;
 #[cfg(feature = "wasmer")]
-mod perf_map;
+mod code;
+#[cfg(feature = "wasmer")]
+mod watched;
 
 #[cfg(feature = "wasmer")]
 mod command;
@@ -56,26 +58,36 @@ impl WasmerCompiler {
 
 #[cfg(feature = "wasmer")]
 impl WasmerCompiler {
-    /// A wasmer engine with this compiler: the same for every suite.
+    /// A wasmer engine with this compiler: the same for every suite. A profiled worker's
+    /// writes wasmer's perf map, naming the code it compiles in /tmp/perf-PID.map.
     pub fn engine(self) -> wasmer::Engine {
+        if crate::profile::perf_maps_wanted() {
+            self.watched(true, None)
+        } else {
+            match self {
+                WasmerCompiler::Cranelift => wasmer::sys::Cranelift::default().into(),
+                WasmerCompiler::Singlepass => wasmer::sys::Singlepass::default().into(),
+            }
+        }
+    }
+
+    /// The engine with its compiler watched ([`watched`]): the same code, wasmer's perf map
+    /// when asked, and each function's code kept in `keep` when given.
+    fn watched(self, perf_map: bool, keep: Option<(watched::Kept, String)>) -> wasmer::Engine {
+        use wasmer::sys::EngineBuilder;
         match self {
-            WasmerCompiler::Cranelift => {
-                let mut c = wasmer::sys::Cranelift::default();
-                // A profiled worker names the code it compiles in /tmp/perf-PID.map.
-                if crate::profile::perf_maps_wanted() {
-                    use wasmer::sys::CompilerConfig;
-                    c.enable_perfmap();
-                }
-                c.into()
-            }
-            WasmerCompiler::Singlepass => {
-                let c = wasmer::sys::Singlepass::default();
-                if crate::profile::perf_maps_wanted() {
-                    wasmer::sys::EngineBuilder::new(perf_map::PerfMapped(c)).into()
-                } else {
-                    c.into()
-                }
-            }
+            WasmerCompiler::Cranelift => EngineBuilder::new(watched::Watched {
+                inner: wasmer::sys::Cranelift::default(),
+                perf_map,
+                keep,
+            })
+            .into(),
+            WasmerCompiler::Singlepass => EngineBuilder::new(watched::Watched {
+                inner: wasmer::sys::Singlepass::default(),
+                perf_map,
+                keep,
+            })
+            .into(),
         }
     }
 }

@@ -46,6 +46,7 @@ impl EmbeddedEngine for WasmiTranslation {
         Method::EngineUnnamed {
             why: "wasmi interprets its own bytecode: every sample lands in the interpreter's loop, not in code of the guest's functions".into(),
             pooled: crate::profile::symbols::Outside::Engine,
+            marked: false,
         }
     }
 
