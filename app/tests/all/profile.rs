@@ -569,6 +569,45 @@ fn profile_input_that_cannot_be_explained_exits_2_with_one_line() {
     assert!(shown.status.success(), "{}", stderr(&shown));
 }
 
+/// x25519 on wasm3 (its marked copy) and wasmer-singlepass (wasmer's perf map): the time is
+/// on the program's multiply functions, not in the engine — `__multi3` and `fe_mul` among
+/// the top three, the engine and host under half — and each says how it was attributed.
+#[test]
+fn x25519_on_wasm3_and_singlepass_is_on_its_multiplies() {
+    let tmp = tempfile::tempdir().unwrap();
+    profiled_run(
+        tmp.path(),
+        "compute",
+        "x25519",
+        "wasm3,wasmer-singlepass",
+        "1",
+    );
+    let e = explained(tmp.path(), &[]);
+    let t = &e["tests"][0];
+    for (k, c) in t["runtimes"].as_array().unwrap().iter().enumerate() {
+        let rt = c["runtime"].as_str().unwrap();
+        assert!(c["unattributed"].is_null(), "{rt}: {c}");
+        let method = c["method"].as_str().unwrap();
+        let how = if rt == "wasm3" {
+            "the engine marked itself in"
+        } else {
+            "named by wasmer (Singlepass)'s perf map"
+        };
+        assert!(method.contains(how), "{rt}: {method}");
+        let (mut named, outside) = shares(t, k);
+        named.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let top: Vec<&str> = named.iter().take(3).map(|(n, _)| n.as_str()).collect();
+        assert!(
+            top.contains(&"__multi3") && top.contains(&"fe_mul"),
+            "{rt}: {top:?}"
+        );
+        assert!(
+            outside < 0.5,
+            "{rt}: {outside} outside the program's functions"
+        );
+    }
+}
+
 /// The calibration suite's `shares`: three functions of different kinds, about 60/30/10 %
 /// natively, each call timed by the program itself (its `wasmeter:split` line). On every
 /// attributed runtime — sampled and named (native, the JITs, Singlepass by wasmer's perf
