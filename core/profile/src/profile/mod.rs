@@ -215,6 +215,53 @@ pub struct Running {
     pid: u32,
     mappings: Vec<Mapping>,
     this_thread: bool,
+    watcher: Option<MapsWatcher>,
+}
+
+/// How often a sampled process's mappings are read again while it runs.
+const MAPS_EVERY: Duration = Duration::from_millis(20);
+
+/// Reads a sampled process's executable mappings again every [`MAPS_EVERY`] until it is
+/// stopped. The sampler records the mappings its process's sampled thread makes, but not
+/// those its other threads make: V8 maps a wasm module's code space from its compiling
+/// threads, so the jump table every wasm call goes through (and no perf map line names)
+/// would be an address in no mapping. Whatever the process has mapped at any reading is
+/// kept: code it unmaps before its end still names the samples taken in it.
+struct MapsWatcher {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Vec<Mapping>>,
+}
+
+impl MapsWatcher {
+    fn start(pid: u32) -> Option<MapsWatcher> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let stopped = std::sync::Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("wasmeter-maps".into())
+            .spawn(move || {
+                let mut seen: Vec<Mapping> = Vec::new();
+                loop {
+                    for m in sampler::process_mappings(Some(pid)) {
+                        if !seen.contains(&m) {
+                            seen.push(m);
+                        }
+                    }
+                    if stopped.load(Ordering::Relaxed) {
+                        return seen;
+                    }
+                    std::thread::sleep(MAPS_EVERY);
+                }
+            })
+            .ok()?;
+        Some(MapsWatcher { stop, thread })
+    }
+
+    /// Every mapping read, in the order first read.
+    fn stop(self) -> Vec<Mapping> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
 }
 
 /// Starts sampling this thread, when a session is open on it.
@@ -242,6 +289,7 @@ pub fn start_process(pid: u32) -> Option<Running> {
         }
         std::thread::sleep(Duration::from_micros(200));
     }
+    running.watcher = MapsWatcher::start(pid);
     Some(running)
 }
 
@@ -256,6 +304,7 @@ fn start(target: Target) -> Option<Running> {
             },
             mappings: Vec::new(),
             this_thread: target == Target::ThisThread,
+            watcher: None,
         }),
         Err(e) => {
             SESSION.with(|s| {
@@ -277,10 +326,21 @@ impl Running {
             pid,
             mut mappings,
             this_thread,
+            watcher,
         } = self;
         let mut capture = sampler.stop();
         if this_thread {
             mappings = sampler::process_mappings(None);
+        }
+        if let Some(w) = watcher {
+            // Before the sampler's own records, which name the latest mapping of an
+            // address and so come last.
+            let more: Vec<Mapping> = w
+                .stop()
+                .into_iter()
+                .filter(|m| !mappings.contains(m))
+                .collect();
+            mappings.extend(more);
         }
         mappings.append(&mut capture.mappings);
         capture.mappings = mappings;
