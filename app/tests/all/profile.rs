@@ -155,17 +155,7 @@ fn a_profiled_run_is_explained_function_by_function_across_engines_and_native() 
                 assert!(named >= 3, "{k}: {named} named functions");
             }
             // The interpreter's time, too, is on its multiply functions, not its loop.
-            let (mut named, outside) = shares(t, 3);
-            named.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let top: Vec<&str> = named.iter().take(3).map(|(n, _)| n.as_str()).collect();
-            assert!(
-                top.contains(&"__multi3") && top.contains(&"fe_mul"),
-                "{top:?}"
-            );
-            assert!(
-                outside < 0.5,
-                "wasmi: {outside} outside the program's functions"
-            );
+            on_the_multiplies(t, 3, "wasmi");
         } else {
             // matmul's kernel is inlined into main in every build.
             assert!(row("main")["cells"][0]["share"].as_f64().unwrap() > 0.9);
@@ -594,18 +584,24 @@ fn x25519_on_wasm3_and_singlepass_is_on_its_multiplies() {
             "named by wasmer (Singlepass)'s perf map"
         };
         assert!(method.contains(how), "{rt}: {method}");
-        let (mut named, outside) = shares(t, k);
-        named.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let top: Vec<&str> = named.iter().take(3).map(|(n, _)| n.as_str()).collect();
-        assert!(
-            top.contains(&"__multi3") && top.contains(&"fe_mul"),
-            "{rt}: {top:?}"
-        );
-        assert!(
-            outside < 0.5,
-            "{rt}: {outside} outside the program's functions"
-        );
+        on_the_multiplies(t, k, rt);
     }
+}
+
+/// x25519's column `k` has `__multi3` and `fe_mul` among its top three functions, and the
+/// time outside the program's functions under half.
+fn on_the_multiplies(t: &Value, k: usize, rt: &str) {
+    let (mut named, outside) = shares(t, k);
+    named.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let top: Vec<&str> = named.iter().take(3).map(|(n, _)| n.as_str()).collect();
+    assert!(
+        top.contains(&"__multi3") && top.contains(&"fe_mul"),
+        "{rt}: {top:?}"
+    );
+    assert!(
+        outside < 0.5,
+        "{rt}: {outside} outside the program's functions"
+    );
 }
 
 /// The calibration suite's `shares`: three functions of different kinds, about 60/30/10 %

@@ -48,3 +48,25 @@ impl Compiler for EngineCode {
             .ok_or_else(|| format!("the module has no function named {function}"))
     }
 }
+
+/// The module the engines' check-counting tests compile: a function that loads and stores,
+/// one that divides, one that calls indirectly (`load`, `divide`, `indirect`).
+#[cfg(test)]
+pub fn checked_module() -> Vec<u8> {
+    wat::parse_str(
+        r#"(module
+          (type $t (func (param i32) (result i32)))
+          (memory 1)
+          (table 2 funcref)
+          (func $load (param i32) (result i32)
+            (i32.store (local.get 0) (i32.add (i32.load (local.get 0)) (i32.const 1)))
+            (i32.load offset=4 (local.get 0)))
+          (func $divide (param i32) (result i32)
+            (i32.div_s (i32.const 1000) (local.get 0)))
+          (func $indirect (param i32) (result i32)
+            (call_indirect (type $t) (local.get 0) (local.get 0)))
+          (elem (i32.const 0) $load $divide)
+          (export "indirect" (func $indirect)))"#,
+    )
+    .expect("the test module is valid text")
+}

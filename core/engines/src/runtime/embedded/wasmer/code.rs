@@ -38,22 +38,7 @@ mod tests {
     /// function has its own code and map.
     #[test]
     fn checks_are_counted_in_wasmers_code_by_what_they_guard() {
-        let module = wat::parse_str(
-            r#"(module
-              (type $t (func (param i32) (result i32)))
-              (memory 1)
-              (table 2 funcref)
-              (func $load (param i32) (result i32)
-                (i32.store (local.get 0) (i32.add (i32.load (local.get 0)) (i32.const 1)))
-                (i32.load offset=4 (local.get 0)))
-              (func $divide (param i32) (result i32)
-                (i32.div_s (i32.const 1000) (local.get 0)))
-              (func $indirect (param i32) (result i32)
-                (call_indirect (type $t) (local.get 0) (local.get 0)))
-              (elem (i32.const 0) $load $divide)
-              (export "indirect" (func $indirect)))"#,
-        )
-        .unwrap();
+        let module = crate::runtime::embedded::code::checked_module();
         for (compiler, runtime) in [
             (WasmerCompiler::Cranelift, "wasmer-cranelift"),
             (WasmerCompiler::Singlepass, "wasmer-singlepass"),
