@@ -51,7 +51,7 @@ impl Compiler for EngineCode {
 
 /// The module the engines' check-counting tests compile: a function that loads and stores,
 /// one that divides, one that calls indirectly (`load`, `divide`, `indirect`).
-#[cfg(test)]
+#[cfg(all(test, any(feature = "wasmtime", feature = "wasmer")))]
 pub fn checked_module() -> Vec<u8> {
     wat::parse_str(
         r#"(module
