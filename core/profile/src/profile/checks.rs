@@ -1,6 +1,7 @@
 //! The checks in an engine's machine code, counted per function from the code itself: every
-//! branch to a trap (x86-64 `ud2`, or Singlepass's `ud1`), classed by the wasm instruction the engine's address map
-//! says it was made for. Counted, not guessed: a function whose loads compile to no branch
+//! branch to a trap (x86-64 `ud2`, or Singlepass's `ud1`), classed by the wasm instruction
+//! the engine's address map says it was made for, or by the trap's own code where it carries
+//! one (Singlepass's). Counted, not guessed: a function whose loads compile to no branch
 //! (wasmtime's guard pages) shows no bounds checks, and one whose `call_indirect` checks
 //! its callee's signature shows those branches.
 

@@ -240,18 +240,17 @@ impl MapsWatcher {
         let thread = std::thread::Builder::new()
             .name("wasmeter-maps".into())
             .spawn(move || {
+                // The mappings as exec left them were read just before it starts.
                 let mut seen: Vec<Mapping> = Vec::new();
-                loop {
+                while !stopped.load(Ordering::Relaxed) {
+                    std::thread::sleep(MAPS_EVERY);
                     for m in sampler::process_mappings(Some(pid)) {
                         if !seen.contains(&m) {
                             seen.push(m);
                         }
                     }
-                    if stopped.load(Ordering::Relaxed) {
-                        return seen;
-                    }
-                    std::thread::sleep(MAPS_EVERY);
                 }
+                seen
             })
             .ok()?;
         Some(MapsWatcher { stop, thread })

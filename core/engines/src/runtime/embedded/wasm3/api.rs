@@ -164,10 +164,10 @@ impl Instance {
         let marking = self
             .api
             .marks
-            .and_then(|marks| crate::profile::marks::start(mark_reader(marks)));
+            .and_then(|marks| Some((marks, crate::profile::marks::start(mark_reader(marks))?)));
         // SAFETY: `start` was found in this live runtime.
         let r = unsafe { (self.api.call)(self.start) };
-        if let (Some(m), Some(marks)) = (marking, self.api.marks) {
+        if let Some((marks, m)) = marking {
             // SAFETY: every mark read is a function of this runtime, still loaded.
             m.stop(|f| u32::try_from(unsafe { (marks.function_index)(f as ffi::Function) }).ok());
         }

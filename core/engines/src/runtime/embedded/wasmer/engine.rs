@@ -43,8 +43,8 @@ impl EmbeddedEngine for WasmerCompiler {
     }
 
     fn profile_method(&self) -> Method {
-        // Both write wasmer's perf map: Cranelift by its config, Singlepass by the
-        // compiler wrapped to ask for it (`perf_map`).
+        // Both write wasmer's perf map in a profiled worker, through the watched compiler
+        // that asks for it (`watched.rs`).
         match self {
             WasmerCompiler::Cranelift => Method::EnginePerfMap("wasmer"),
             WasmerCompiler::Singlepass => Method::EnginePerfMap("wasmer (Singlepass)"),

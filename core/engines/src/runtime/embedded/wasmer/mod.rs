@@ -59,7 +59,7 @@ impl WasmerCompiler {
 #[cfg(feature = "wasmer")]
 impl WasmerCompiler {
     /// A wasmer engine with this compiler: the same for every suite. A profiled worker's
-    /// writes wasmer's perf map, naming the code it compiles in /tmp/perf-PID.map.
+    /// engine writes wasmer's perf map, naming the code it compiles in /tmp/perf-PID.map.
     pub fn engine(self) -> wasmer::Engine {
         if crate::profile::perf_maps_wanted() {
             self.watched(true, None)
