@@ -16,7 +16,7 @@ use wasmeter_core::runner::{
 };
 use wasmeter_core::store::{Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
-    ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, SuiteKind, env_var, find_modules,
+    ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, env_var, find_modules,
     with_natives,
 };
 
@@ -101,21 +101,10 @@ pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {
             outcome.status,
             outcome.dir.display()
         );
-        match run.meta.suite_kind {
-            SuiteKind::Lifecycle => print!(
-                "{}",
-                super::show::render_lifecycle(
-                    &summary,
-                    &run.meta.tests,
-                    &run.meta.not_applicable,
-                    false
-                )
-            ),
-            SuiteKind::Gateway | SuiteKind::Servers => {
-                print!("{}", super::show::render_http(&run, &summary))
-            }
-            SuiteKind::Command => print!("{}", super::show::render_summary(&summary)),
-        }
+        print!(
+            "{}",
+            super::show::render_run(&run, &summary, wasmeter_core::model::Depth::Brief)
+        );
         if let Some(s) = wasmeter_core::analysis::sweep(&run, &summary) {
             print!("{}", super::show::sweep_text(&s));
         }

@@ -6,13 +6,9 @@ use std::process::ExitCode;
 use wasmeter_core::analysis::{
     RunSummary, cell_sizes, heap_series, http_cells, noise as noise_of, run_headline, summarize,
 };
-use wasmeter_core::store::SavedRun;
-use wasmeter_core::store::{NotApplicable, TestRecord};
-use wasmeter_core::suite::SuiteKind;
-use wasmeter_core::table::{
-    Table, http_tables, lifecycle_tables, noise_tables, phases_table, sizes_tables,
-    startup_corrected_table, summary_table,
-};
+use wasmeter_core::model::{Depth, View};
+use wasmeter_core::store::{NotApplicable, SavedRun};
+use wasmeter_core::table::{RunTables, Table, noise_tables, run_tables};
 
 /// `wasmeter show RUN --noise`: where the run's noise lies, and what its pair cancelled.
 pub fn noise(ctx: &Ctx, spec: &str, json: bool) -> Result<ExitCode> {
@@ -102,26 +98,8 @@ pub fn main(
             let busy = if l.busy { " (busy)" } else { "" };
             println!("load: {}{busy}", l.describe(&m.id));
         }
-        match m.suite_kind {
-            SuiteKind::Lifecycle => print!(
-                "{}",
-                render_lifecycle(&summary, &m.tests, &m.not_applicable, phases)
-            ),
-            SuiteKind::Gateway | SuiteKind::Servers => print!("{}", render_http(&run, &summary)),
-            SuiteKind::Command => {
-                print!("{}", render_summary(&summary));
-                if phases {
-                    print!("{}", render_phases(&summary));
-                }
-                print!(
-                    "{}",
-                    tables_text(sizes_tables(&m.tests, &summary.runtimes, &cell_sizes(&run)))
-                );
-                if !m.not_applicable.is_empty() {
-                    print!("{}", render_not_applicable(&m.not_applicable));
-                }
-            }
-        }
+        let depth = if phases { Depth::All } else { Depth::Shown };
+        print!("{}", render_run(&run, &summary, depth));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -134,58 +112,39 @@ pub fn tables_text(tables: impl IntoIterator<Item = Table>) -> String {
         .collect()
 }
 
-/// A lifecycle run: the `hello` module's every measurement per runtime, then measurements
-/// against heap size (dense and sparse lines per runtime), all as median (p99) per
-/// operation; then what was not applicable and what failed.
-pub fn render_lifecycle(
-    s: &RunSummary,
-    tests: &[TestRecord],
-    not_applicable: &[NotApplicable],
-    all: bool,
-) -> String {
-    let mut out = String::from(
-        "per operation: median (p99) over the samples; each sample times a batch of operations as one\n",
-    );
-    out.push_str(&tables_text(lifecycle_tables(s, tests, all)));
-    if !all && !heap_series(s).is_empty() {
-        out.push_str("\n(--phases: every measurement against heap size)\n");
-    }
-    if !not_applicable.is_empty() {
-        out.push('\n');
-        out.push_str(&render_not_applicable(not_applicable));
-    }
-    out.push_str(&render_failures(s));
-    out
-}
-
-/// Median of each phase per runtime and test: where the time of an iteration goes, and how
-/// the guest's own timing compares with the harness's timing of `execute`.
-pub fn render_phases(s: &RunSummary) -> String {
-    tables_text([phases_table(s, None)])
-}
-
-/// The summary as a table: median per test × runtime with time relative to the baseline,
-/// then the geometric mean per runtime and the failures.
-pub fn render_summary(s: &RunSummary) -> String {
-    let mut out = summary_table(s).to_text();
-    if let Some(t) = startup_corrected_table(s) {
-        out.push('\n');
+/// A run's tables at `depth`, as its kind's views list them: the note over them, the
+/// tables, how HTTP cells were adapted to the host, what was not run (except in the brief
+/// words `run` closes with, whose notes said it before the run) and what failed.
+pub fn render_run(run: &SavedRun, s: &RunSummary, depth: Depth) -> String {
+    let m = &run.meta;
+    let shape = m.suite_kind.shape();
+    let http = if shape.has(View::Requests) {
+        http_cells(run, &s.baseline)
+    } else {
+        Vec::new()
+    };
+    let sizes = if shape.has(View::Sizes) {
+        cell_sizes(run)
+    } else {
+        Vec::new()
+    };
+    let data = RunTables {
+        summary: s,
+        tests: &m.tests,
+        http: &http,
+        sizes: &sizes,
+    };
+    let mut out = shape.note.as_ref().map(|n| format!("{n}\n")).unwrap_or_default();
+    for (i, t) in run_tables(&shape, &data, depth).iter().enumerate() {
+        if i > 0 || !out.is_empty() {
+            out.push('\n');
+        }
         out.push_str(&t.to_text());
     }
-    out.push_str(&render_failures(s));
-    out
-}
-
-/// An HTTP run: per request, the variants' cold start, latency, best throughput, memory
-/// and CPU, then requests per second at each concurrency level; then what was not run and
-/// what failed.
-pub fn render_http(run: &SavedRun, s: &RunSummary) -> String {
-    let cells = http_cells(run, &s.baseline);
-    let mut out = String::from(
-        "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server\n",
-    );
-    out.push_str(&tables_text(http_tables(&cells, &s.baseline)));
-    let mut noted = cells.iter().filter(|c| !c.notes.is_empty()).peekable();
+    if depth < Depth::All && shape.has(View::Heap) && !heap_series(s).is_empty() {
+        out.push_str("\n(--phases: every measurement against heap size)\n");
+    }
+    let mut noted = http.iter().filter(|c| !c.notes.is_empty()).peekable();
     if noted.peek().is_some() {
         out.push_str("\nhow cells were adapted to this host:\n");
         for c in noted {
@@ -194,9 +153,9 @@ pub fn render_http(run: &SavedRun, s: &RunSummary) -> String {
             }
         }
     }
-    if !run.meta.not_applicable.is_empty() {
+    if depth > Depth::Brief && !m.not_applicable.is_empty() {
         out.push('\n');
-        out.push_str(&render_not_applicable(&run.meta.not_applicable));
+        out.push_str(&render_not_applicable(&m.not_applicable));
     }
     out.push_str(&render_failures(s));
     out

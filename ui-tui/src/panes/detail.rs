@@ -33,7 +33,6 @@ use wasmeter_core::features::Matrix;
 use wasmeter_core::format::{FAILED, MISSING, format_bytes, format_ns, format_time, format_value};
 use wasmeter_core::history::HistoryQuery;
 use wasmeter_core::store::SavedRun;
-use wasmeter_core::suite::SuiteKind;
 use wasmeter_core::table::{
     Table as CellTable, explain_table, heap_table, module_table, phases_table, sizes_tables,
 };
@@ -48,6 +47,8 @@ pub enum View {
     Resources,
     /// Median of each phase for the selected test, per runtime.
     Phases,
+    /// Lifecycle runs: every operation of the selected module, per runtime.
+    Operations,
     /// Lifecycle runs: a measurement against heap size, per runtime and fill.
     Heap,
     /// HTTP runs: the selected request's variants, requests/s against connections, and
@@ -109,7 +110,11 @@ impl DetailPane {
     /// Opens a loaded run.
     pub fn new(run: SavedRun) -> DetailPane {
         let summary = summarize(&run, None);
-        let is_http = run.meta.suite_kind.is_http();
+        let is_http = run
+            .meta
+            .suite_kind
+            .shape()
+            .has(wasmeter_core::model::View::Requests);
         let sizes = sizes_tables(&run.meta.tests, &summary.runtimes, &cell_sizes(&run));
         let features = Matrix::from_run(&run)
             .ok()
@@ -120,17 +125,9 @@ impl DetailPane {
             .settings
             .profile
             .map(|_| explain(&run, &ExplainOptions::default()).map_err(|e| e.to_string()));
-        DetailPane {
+        let mut pane = DetailPane {
             headline: run_headline(&summary),
-            view: if sweep.is_some() {
-                View::Sweep
-            } else if profile.is_some() {
-                View::Profile
-            } else if is_http {
-                View::Http
-            } else {
-                View::Distribution
-            },
+            view: View::Distribution,
             sweep,
             profile,
             profile_all: false,
@@ -153,15 +150,49 @@ impl DetailPane {
                 .iter()
                 .position(|m| m.key == "instantiate")
                 .unwrap_or(0),
+        };
+        // The sweep or the profile first when the run has one, else the kind's first view.
+        let views = pane.views();
+        pane.view = [View::Sweep, View::Profile]
+            .into_iter()
+            .find(|v| views.contains(v))
+            .or(views.first().copied())
+            .unwrap_or(View::Distribution);
+        pane
+    }
+
+    /// The lower half's views of this run in the order `v` steps through them: those of
+    /// its kind's views ([`wasmeter_core::model::SuiteShape::views`]) this pane draws and
+    /// the run has data for, then the sweep and the profile when the run has them.
+    fn views(&self) -> Vec<View> {
+        use wasmeter_core::model::View as Kind;
+        let mut out = Vec::new();
+        for v in self.run.meta.suite_kind.shape().views {
+            match v.view {
+                Kind::Requests => {
+                    out.push(View::Http);
+                    if self.http.has_rates() {
+                        out.push(View::Rates);
+                    }
+                }
+                Kind::Distribution => out.push(View::Distribution),
+                Kind::Resources => out.push(View::Resources),
+                Kind::Phases => out.push(View::Phases),
+                Kind::Sizes if !self.sizes.is_empty() => out.push(View::Sizes),
+                Kind::Operations => out.push(View::Operations),
+                Kind::Heap => out.push(View::Heap),
+                // The matrix is the upper half; paired diffs open from marks (`p`, `P`);
+                // the start-up corrected figures are in the selected cell's line.
+                Kind::Matrix | Kind::StartupCorrected | Kind::Paired | Kind::Sizes => {}
+            }
         }
-    }
-
-    fn lifecycle(&self) -> bool {
-        self.run.meta.suite_kind.is_lifecycle()
-    }
-
-    fn is_http(&self) -> bool {
-        self.run.meta.suite_kind.is_http()
+        if self.sweep.is_some() {
+            out.push(View::Sweep);
+        }
+        if self.profile.is_some() {
+            out.push(View::Profile);
+        }
+        out
     }
 
     /// Indices of the tests the matrix shows: those whose name holds every word of the
@@ -220,18 +251,16 @@ impl DetailPane {
 
     fn render_matrix(&self, area: Rect, buf: &mut Buffer, focused: bool) {
         let s = &self.summary;
-        let title = match self.run.meta.suite_kind {
-            SuiteKind::Lifecycle => {
-                "Matrix: typical instantiation time per operation (lower is faster)".to_string()
-            }
-            SuiteKind::Gateway | SuiteKind::Servers => format!(
-                "Matrix: typical latency over one connection × {} (lower is faster)",
-                s.baseline
-            ),
-            SuiteKind::Command => {
-                format!("Matrix: typical time × {} (lower is faster)", s.baseline)
-            }
+        let shape = self.run.meta.suite_kind.shape();
+        let against = if shape.baseline {
+            format!(" × {}", s.baseline)
+        } else {
+            String::new()
         };
+        let title = format!(
+            "Matrix: typical {}{against} (lower is faster)",
+            shape.measure
+        );
         let block = pane_block(&title, focused);
         let inner = block.inner(area);
         block.render(area, buf);
@@ -316,7 +345,7 @@ impl DetailPane {
                 None => Line::from(MISSING).right_aligned(),
             });
         }
-        if !self.lifecycle() {
+        if shape.baseline {
             rows.push(Row::new(g));
         }
         let mut widths = vec![Constraint::Length(test_w)];
@@ -480,12 +509,6 @@ impl DetailPane {
         let Some((_, test)) = self.selected() else {
             return;
         };
-        if self.lifecycle() {
-            return self.render_measures(test, area, buf);
-        }
-        if self.is_http() {
-            return self.render_http(area, buf);
-        }
         let block = pane_block(
             &format!("Phases of {test}: median wall time per phase  (v: next view)"),
             false,
@@ -919,6 +942,11 @@ impl Component for DetailPane {
             View::Distribution => self.render_distribution(lower, buf),
             View::Resources => self.render_resources(lower, buf),
             View::Phases => self.render_phases(lower, buf),
+            View::Operations => {
+                if let Some((_, test)) = self.selected() {
+                    self.render_measures(test, lower, buf);
+                }
+            }
             View::Heap => self.render_heap(lower, buf),
             View::Http => self.render_http(lower, buf),
             View::Rates => {
@@ -963,27 +991,15 @@ impl Component for DetailPane {
                 self.col = step(self.col, self.summary.runtimes.len(), true, 1)
             }
             KeyCode::Char('v') => {
-                self.view = match self.view {
-                    View::Http if self.http.has_rates() => View::Rates,
-                    View::Http | View::Rates => View::Distribution,
-                    View::Resources if self.is_http() => View::Http,
-                    View::Distribution => View::Resources,
-                    View::Resources => View::Phases,
-                    View::Phases if self.lifecycle() => View::Heap,
-                    View::Phases | View::Heap if self.is_http() => View::Http,
-                    View::Phases if !self.sizes.is_empty() => View::Sizes,
-                    View::Phases | View::Heap | View::Sizes if self.sweep.is_some() => View::Sweep,
-                    View::Phases | View::Heap | View::Sizes | View::Sweep
-                        if self.profile.is_some() =>
-                    {
-                        View::Profile
-                    }
-                    View::Phases | View::Heap | View::Sizes | View::Sweep | View::Profile => {
-                        View::Distribution
-                    }
-                }
+                let views = self.views();
+                let at = views.iter().position(|v| *v == self.view);
+                self.view = at
+                    .and_then(|i| views.get((i + 1) % views.len()))
+                    .or(views.first())
+                    .copied()
+                    .unwrap_or(View::Distribution);
             }
-            KeyCode::Char('m') if self.lifecycle() => {
+            KeyCode::Char('m') if self.views().contains(&View::Heap) => {
                 self.measure = (self.measure + 1) % MEASURES.len();
                 self.view = View::Heap;
             }
@@ -1019,7 +1035,8 @@ impl Component for DetailPane {
                 ("esc", "clear"),
             ];
         }
-        if self.lifecycle() {
+        let views = self.views();
+        if views.contains(&View::Heap) {
             return vec![
                 ("arrows", "cell"),
                 ("/", "filter tests"),
@@ -1030,7 +1047,7 @@ impl Component for DetailPane {
                 ("e", "export"),
             ];
         }
-        if self.is_http() {
+        if views.contains(&View::Http) {
             return vec![
                 ("arrows", "cell"),
                 ("/", "filter tests"),

@@ -410,12 +410,12 @@ fn lifecycle_app(view: View) -> App {
 /// the selected module, and instantiation against heap size with dense and sparse lines.
 #[test]
 fn detail_lifecycle_measurements() {
-    insta::assert_snapshot!(render(&lifecycle_app(View::Phases), 100, 32));
+    insta::assert_snapshot!(render(&lifecycle_app(View::Operations), 100, 32));
 }
 
 #[test]
 fn detail_lifecycle_heap() {
-    let mut a = lifecycle_app(View::Phases);
+    let mut a = lifecycle_app(View::Operations);
     key(&mut a, KeyCode::Char('v'));
     let heap = render(&a, 110, 30);
     // m: the next measurement (first instantiate) against heap size.

@@ -106,6 +106,60 @@ impl SuiteKind {
     }
 }
 
+/// One table or view of a saved run. Which a kind has, in the order shown, is its shape's
+/// `views`: the CLI, the Markdown and HTML exports, the TUI and the desktop page iterate
+/// that list instead of matching on kinds, so a new kind names its views here once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum View {
+    /// The typical time per test × runtime relative to the baseline, with each runtime's
+    /// geometric mean.
+    Matrix,
+    /// CLI runtimes' whole-process times less their start-up (only where measured).
+    StartupCorrected,
+    /// Two runtimes or two tests of the run, diffed round by round.
+    Paired,
+    /// The selected cell's iterations as a distribution.
+    Distribution,
+    /// CPU and memory of the run's processes.
+    Resources,
+    /// The median of each phase per cell.
+    Phases,
+    /// Module, native and compiled sizes (only for runs that have them).
+    Sizes,
+    /// Each operation of an instance's life, per module and runtime: median (p99).
+    Operations,
+    /// Operations against heap size, dense and sparse, per runtime.
+    Heap,
+    /// Per request: cold start, latency, throughput, memory and CPU, and requests per
+    /// second at each concurrency level.
+    Requests,
+}
+
+/// How much of a run a text front end tells: the fewer tables, the shorter the words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Depth {
+    /// What `run` prints when the run ends.
+    Brief,
+    /// What `show` prints.
+    Shown,
+    /// Everything: `show --phases`, the exports, the desktop page.
+    All,
+}
+
+/// A view of a kind, and from which depth a text front end shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct KindView {
+    /// The view.
+    pub view: View,
+    /// The least depth that shows it.
+    pub from: Depth,
+}
+
 /// How every front end shows a kind of suite, decided here once: the desktop page gets
 /// the four as generated data (`suiteShapes.ts` beside its bindings) and reads these facts
 /// instead of comparing kind words.
@@ -114,6 +168,13 @@ impl SuiteKind {
 pub struct SuiteShape {
     /// The kind it describes.
     pub kind: SuiteKind,
+    /// Its tables and views, in the order every front end shows them.
+    pub views: Vec<KindView>,
+    /// What its matrix's cells are ("time", "latency over one connection"), after
+    /// "typical".
+    pub measure: String,
+    /// The sentence printed over its tables, saying what their figures are, if any.
+    pub note: Option<String>,
     /// The phases its cells measure, in the order they happen (an HTTP run adds a
     /// throughput phase per concurrency level it measured).
     pub phases: Vec<Phase>,
@@ -138,9 +199,25 @@ pub struct SuiteShape {
     pub live_value: String,
 }
 
+impl SuiteShape {
+    /// True when this kind has `view`.
+    pub fn has(&self, view: View) -> bool {
+        self.views.iter().any(|v| v.view == view)
+    }
+
+    /// The views a text front end shows at `depth`, in order.
+    pub fn views_at(&self, depth: Depth) -> impl Iterator<Item = View> + '_ {
+        self.views
+            .iter()
+            .filter(move |v| v.from <= depth)
+            .map(|v| v.view)
+    }
+}
+
 impl SuiteKind {
     /// How front ends show this kind ([`SuiteShape`]).
     pub fn shape(self) -> SuiteShape {
+        use {Depth::*, View::*};
         let (phases, default_phases, primary): (&[Phase], &[Phase], Phase) = match self {
             SuiteKind::Command => (
                 &Phase::COMMAND,
@@ -158,8 +235,54 @@ impl SuiteKind {
                 Phase::Latency,
             ),
         };
+        // Views without a text table (paired, distribution, resources) are shown by the
+        // interactive front ends at any depth.
+        let (views, measure, note): (&[(View, Depth)], &str, Option<&str>) = match self {
+            SuiteKind::Command => (
+                &[
+                    (Matrix, Brief),
+                    (StartupCorrected, Brief),
+                    (Paired, Shown),
+                    (Distribution, Shown),
+                    (Resources, Shown),
+                    (Phases, All),
+                    (Sizes, Shown),
+                ],
+                "time",
+                None,
+            ),
+            SuiteKind::Lifecycle => (
+                &[
+                    (Operations, Brief),
+                    (Heap, Brief),
+                    (Distribution, Shown),
+                    (Resources, Shown),
+                ],
+                "instantiation time per operation",
+                Some(
+                    "per operation: median (p99) over the samples; each sample times a batch of operations as one",
+                ),
+            ),
+            SuiteKind::Gateway | SuiteKind::Servers => (
+                &[
+                    (Requests, Brief),
+                    (Distribution, Shown),
+                    (Resources, Shown),
+                ],
+                "latency over one connection",
+                Some(
+                    "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server",
+                ),
+            ),
+        };
         SuiteShape {
             kind: self,
+            views: views
+                .iter()
+                .map(|&(view, from)| KindView { view, from })
+                .collect(),
+            measure: measure.into(),
+            note: note.map(Into::into),
             phases: phases.to_vec(),
             default_phases: default_phases.to_vec(),
             primary,

@@ -3,10 +3,9 @@
 
 use super::{Exporter, Report};
 use crate::analysis::{Diff, RunSummary};
-use crate::suite::SuiteKind;
+use crate::model::Depth;
 use crate::table::{
-    compare_table, diff_table, escape_markdown as cell, http_tables, lifecycle_tables,
-    phases_table, sizes_tables, startup_corrected_table, summary_table, sweep_tables,
+    RunTables, compare_table, diff_table, escape_markdown as cell, run_tables, sweep_tables,
 };
 use std::io::Write;
 
@@ -64,22 +63,17 @@ impl Exporter for MarkdownExporter {
             if !m.not_applicable.is_empty() {
                 writeln!(out)?;
             }
-            let tables = match m.suite_kind {
-                SuiteKind::Lifecycle => {
-                    writeln!(
-                        out,
-                        "Per operation: median (p99) over the samples; each sample times a batch of operations as one.\n"
-                    )?;
-                    lifecycle_tables(s, &m.tests, true)
-                }
-                SuiteKind::Gateway | SuiteKind::Servers => http_tables(&run.http, &s.baseline),
-                SuiteKind::Command => {
-                    let mut t = vec![summary_table(s), phases_table(s, None)];
-                    t.extend(startup_corrected_table(s));
-                    t.extend(sizes_tables(&m.tests, &s.runtimes, &run.cell_sizes));
-                    t
-                }
+            let shape = m.suite_kind.shape();
+            if let Some(note) = &shape.note {
+                writeln!(out, "{}.\n", sentence(note))?;
+            }
+            let data = RunTables {
+                summary: s,
+                tests: &m.tests,
+                http: &run.http,
+                sizes: &run.cell_sizes,
             };
+            let tables = run_tables(&shape, &data, Depth::All);
             for t in tables {
                 write!(out, "{}", t.to_markdown())?;
             }
@@ -187,6 +181,14 @@ pub fn diff_markdown(d: &Diff) -> String {
         table.to_markdown()
     ));
     out
+}
+
+/// A note as a sentence: its first letter a capital (the note ends without a stop).
+fn sentence(note: &str) -> String {
+    let mut c = note.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn write_failures(out: &mut dyn Write, s: &RunSummary) -> std::io::Result<()> {

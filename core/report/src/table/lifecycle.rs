@@ -142,10 +142,9 @@ pub fn module_files_tables(s: &RunSummary, tests: &[TestRecord]) -> Vec<Table> {
     out
 }
 
-/// A lifecycle run's tables: the `hello` module's every measurement, the module files'
-/// ([`module_files_tables`]), then measurements against heap size ([`HEAP_DEFAULT`], or
-/// every one when `all`).
-pub fn lifecycle_tables(s: &RunSummary, tests: &[TestRecord], all: bool) -> Vec<Table> {
+/// A lifecycle run's operations: the `hello` module's every measurement, then the module
+/// files' ([`module_files_tables`]).
+pub fn operations_tables(s: &RunSummary, tests: &[TestRecord]) -> Vec<Table> {
     let mut out: Vec<Table> = s
         .tests
         .iter()
@@ -153,12 +152,15 @@ pub fn lifecycle_tables(s: &RunSummary, tests: &[TestRecord], all: bool) -> Vec<
         .map(|t| module_table(s, t))
         .collect();
     out.extend(module_files_tables(s, tests));
-    let series = heap_series(s);
-    out.extend(
-        MEASURES
-            .iter()
-            .filter(|m| all || HEAP_DEFAULT.contains(&m.key))
-            .filter_map(|m| heap_table(s, &series, m)),
-    );
     out
+}
+
+/// Measurements against heap size: [`HEAP_DEFAULT`]'s, or every one when `all`.
+pub fn heap_tables(s: &RunSummary, all: bool) -> Vec<Table> {
+    let series = heap_series(s);
+    MEASURES
+        .iter()
+        .filter(|m| all || HEAP_DEFAULT.contains(&m.key))
+        .filter_map(|m| heap_table(s, &series, m))
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! Tables of results as text: one model (rows × columns of already formatted cells, each
 //! column aligned), built once per kind of table — the summary ([`summary_table`]), the
 //! phases ([`phases_table`]), a diff ([`diff_table`]), the lifecycle suite's
-//! ([`lifecycle_tables`]) and the HTTP suites' ([`http_tables`]) — and rendered as plain
+//! ([`operations_tables`], [`heap_tables`]) and the HTTP suites' ([`http_tables`]), and
+//! which of them a run shows ([`run_tables`], from its kind's views) — and rendered as plain
 //! text (`wasmeter show`, `wasmeter diff`), as Markdown (the export) or as ratatui tables
 //! (the terminal UI), so that every front end shows the same cells.
 
@@ -21,6 +22,7 @@ mod sizes;
 mod summary;
 mod sweep;
 mod text;
+mod views;
 
 pub use compare::compare_table;
 pub use diff::{diff_columns, diff_row, diff_table};
@@ -30,7 +32,7 @@ pub use figures::{format_cell, format_geomean, format_ratio};
 pub use history::history_table;
 pub use http::http_tables;
 pub use lifecycle::{
-    HEAP_DEFAULT, heap_table, lifecycle_tables, module_files_tables, module_table,
+    HEAP_DEFAULT, heap_table, heap_tables, module_files_tables, module_table, operations_tables,
 };
 pub use markdown::escape_markdown;
 pub use noise::noise_tables;
@@ -38,6 +40,7 @@ pub use phases::phases_table;
 pub use sizes::sizes_tables;
 pub use summary::{startup_corrected_table, summary_table};
 pub use sweep::sweep_tables;
+pub use views::{RunTables, run_tables, view_tables};
 
 /// How a column's cells line up: text to the left, numbers to the right (so that digits
 /// of the same weight stand one above the other).
