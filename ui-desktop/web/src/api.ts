@@ -78,6 +78,7 @@ import type { TestView } from './bindings/TestView';
 import type { TimeoutSource } from './bindings/TimeoutSource';
 import type { Unit } from './bindings/Unit';
 import type { Verdict } from './bindings/Verdict';
+import type { View } from './bindings/View';
 
 // Core's and the commands' types, generated from the Rust ones (`cargo test` fails when
 // they drift): the page keeps none of its own.
@@ -139,6 +140,7 @@ export type {
   TestRecord,
   TimeoutSource,
   Verdict,
+  View,
 };
 /** The page's names for generated types. */
 export type HeapUnit = Unit;

@@ -14,6 +14,8 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     "kind": "command",
     "lifecycle": false,
     "live_value": "typical",
+    "measure": "time",
+    "note": null,
     "phases": [
       "compile",
       "instantiate",
@@ -23,7 +25,37 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "execute",
     "profiles": true,
-    "servers": false
+    "servers": false,
+    "views": [
+      {
+        "from": "brief",
+        "view": "matrix"
+      },
+      {
+        "from": "brief",
+        "view": "startup_corrected"
+      },
+      {
+        "from": "shown",
+        "view": "paired"
+      },
+      {
+        "from": "shown",
+        "view": "distribution"
+      },
+      {
+        "from": "shown",
+        "view": "resources"
+      },
+      {
+        "from": "all",
+        "view": "phases"
+      },
+      {
+        "from": "shown",
+        "view": "sizes"
+      }
+    ]
   },
   "gateway": {
     "baseline": true,
@@ -34,13 +66,29 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     "kind": "gateway",
     "lifecycle": false,
     "live_value": "median",
+    "measure": "latency over one connection",
+    "note": "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server",
     "phases": [
       "cold_start",
       "latency"
     ],
     "primary": "latency",
     "profiles": false,
-    "servers": false
+    "servers": false,
+    "views": [
+      {
+        "from": "brief",
+        "view": "requests"
+      },
+      {
+        "from": "shown",
+        "view": "distribution"
+      },
+      {
+        "from": "shown",
+        "view": "resources"
+      }
+    ]
   },
   "lifecycle": {
     "baseline": false,
@@ -52,6 +100,8 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     "kind": "lifecycle",
     "lifecycle": true,
     "live_value": "median",
+    "measure": "instantiation time per operation",
+    "note": "per operation: median (p99) over the samples; each sample times a batch of operations as one",
     "phases": [
       "compile",
       "load",
@@ -63,7 +113,25 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "instantiate",
     "profiles": false,
-    "servers": false
+    "servers": false,
+    "views": [
+      {
+        "from": "brief",
+        "view": "operations"
+      },
+      {
+        "from": "brief",
+        "view": "heap"
+      },
+      {
+        "from": "shown",
+        "view": "distribution"
+      },
+      {
+        "from": "shown",
+        "view": "resources"
+      }
+    ]
   },
   "servers": {
     "baseline": true,
@@ -74,12 +142,28 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     "kind": "servers",
     "lifecycle": false,
     "live_value": "median",
+    "measure": "latency over one connection",
+    "note": "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server",
     "phases": [
       "cold_start",
       "latency"
     ],
     "primary": "latency",
     "profiles": false,
-    "servers": true
+    "servers": true,
+    "views": [
+      {
+        "from": "brief",
+        "view": "requests"
+      },
+      {
+        "from": "shown",
+        "view": "distribution"
+      },
+      {
+        "from": "shown",
+        "view": "resources"
+      }
+    ]
   }
 };

@@ -10,10 +10,10 @@
  */
 
 import { useState } from 'preact/hooks';
-import { loadRun, type Report } from '../api';
+import { loadRun, type Report, type View } from '../api';
 import { formatBytes, formatTime } from '../format';
 import { useLoad } from '../load';
-import { shapeOf } from '../shape';
+import { hasView, shapeOf } from '../shape';
 import { Distributions } from './detail/Distributions';
 import { FeatureGrid } from './detail/FeatureGrid';
 import { HeapChart } from './detail/HeapChart';
@@ -69,7 +69,9 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
   const run = loaded?.id === runId ? (loaded.report.runs[0] ?? null) : null;
   const s = run?.summary;
-  const { lifecycle, http } = run ? shapeOf(run.suite_kind) : { lifecycle: false, http: false };
+  // Which panels this run has: its kind's views, core's one list (SuiteShape.views).
+  const shape = run ? shapeOf(run.suite_kind) : null;
+  const has = (v: View) => hasView(shape, v);
   const hs = run?.settings.http;
   const selected = picked.id === runId ? picked.cell : null;
 
@@ -80,7 +82,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
         <code class="muted">{runId}</code>
         {run && <span class={`badge state-${run.status}`}>{run.status}</span>}
         <div class="spacer" />
-        {s && !lifecycle && (
+        {s && shape?.baseline && (
           <label class="inline-field">
             <span>Baseline</span>
             <select
@@ -174,7 +176,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
 
           {loaded?.report.features ? (
             <FeatureGrid matrix={loaded.report.features} />
-          ) : http ? (
+          ) : has('requests') ? (
             <>
               <p class="muted small" data-testid="http-note">
                 Per request: cold start (spawn to the first 200 OK), latency over one keep-alive connection, and throughput at each
@@ -182,7 +184,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
               </p>
               <HttpView runId={run.id} cells={run.http ?? []} runtimes={s.runtimes} baseline={s.baseline} />
             </>
-          ) : lifecycle ? (
+          ) : has('operations') ? (
             <>
               <div class="panel">
                 <h2>
@@ -193,11 +195,13 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
                 </p>
                 <LifecycleTable summary={s} />
               </div>
-              <div class="panel">
-                <HeapChart runId={run.id} summary={s} />
-              </div>
+              {has('heap') && (
+                <div class="panel">
+                  <HeapChart runId={run.id} summary={s} />
+                </div>
+              )}
             </>
-          ) : (
+          ) : has('matrix') ? (
             <div class="panel">
               <div class="panel-head">
                 <h2>
@@ -221,7 +225,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
               </div>
               <DetailMatrix summary={s} selected={selected} onSelect={(cell) => setPicked({ id: runId, cell })} />
             </div>
-          )}
+          ) : null}
 
           {loaded?.report.sweep && <SweepChart runId={run.id} sweep={loaded.report.sweep} />}
 
@@ -237,7 +241,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             </div>
           )}
 
-          {!lifecycle && !http && (s.runtimes.length >= 2 || s.tests.length >= 2) && (
+          {has('paired') && (s.runtimes.length >= 2 || s.tests.length >= 2) && (
             <div class="panel">
               <h2>
                 Two runtimes or two tests, paired <span class="muted small">(each round of one against the same round of the other)</span>
@@ -247,10 +251,7 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
           )}
 
           <div class="panel">
-            <h2>
-              Distributions{lifecycle && <span class="muted small"> (instantiate time per operation)</span>}
-              {http && <span class="muted small"> (median latency over one connection, per iteration)</span>}
-            </h2>
+            <h2>Distributions{shape && !has('matrix') && <span class="muted small"> ({shape.measure}, per iteration)</span>}</h2>
             <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
           </div>
 
@@ -266,14 +267,14 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             />
           </div>
 
-          {!lifecycle && !http && (
+          {has('phases') && (
             <div class="panel">
               <h2>Phases (medians)</h2>
               <Phases cells={s.cells} />
             </div>
           )}
 
-          {!lifecycle && !http && hasSizes(run.tests) && (
+          {has('sizes') && hasSizes(run.tests) && (
             <div class="panel">
               <h2>Sizes: module, native build, compiled artifact</h2>
               <Sizes tests={run.tests} runtimes={s.runtimes} cells={run.cell_sizes ?? []} />
