@@ -283,14 +283,11 @@ fn check_request(req: &RunRequest) -> Result<(), PlanError> {
         return Err(PlanError::Invalid("--timeout must be positive".into()));
     }
     if req.measure == Measure::Instructions {
-        match kind {
-            SuiteKind::Command => {}
-            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
-                return Err(PlanError::Invalid(format!(
-                    "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
-                    req.suite.name
-                )));
-            }
+        if !kind.shape().profiles {
+            return Err(PlanError::Invalid(format!(
+                "--measure instructions counts a command's execute phase; '{}' is a {kind} suite",
+                req.suite.name
+            )));
         }
         super::instructions::valgrind().map_err(PlanError::Invalid)?;
     }
@@ -307,14 +304,11 @@ fn check_request(req: &RunRequest) -> Result<(), PlanError> {
                 "--profile samples the execute phase's time; --measure instructions counts it under callgrind, which the samples would measure: choose one".into(),
             ));
         }
-        match kind {
-            SuiteKind::Command => {}
-            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
-                return Err(PlanError::Invalid(format!(
-                    "--profile samples a command's execute phase; '{}' is a {kind} suite",
-                    req.suite.name
-                )));
-            }
+        if !kind.shape().profiles {
+            return Err(PlanError::Invalid(format!(
+                "--profile samples a command's execute phase; '{}' is a {kind} suite",
+                req.suite.name
+            )));
         }
     }
     if let Some(p) = req.precision {

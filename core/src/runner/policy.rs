@@ -428,26 +428,25 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
             }
         }
     }
-    // A servers suite applies to the runtimes it has a server for.
-    match suite.kind {
-        SuiteKind::Command | SuiteKind::Lifecycle | SuiteKind::Gateway => Ok(()),
-        SuiteKind::Servers
-            if suite.tests.iter().any(|t| {
-                t.http()
-                    .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
-            }) =>
-        {
-            Ok(())
-        }
-        SuiteKind::Servers if crate::runtime::settings::base_id(id) != id => Err(format!(
+    // A suite that starts server programs applies to the runtimes it has a server for.
+    if !suite.kind.shape().servers
+        || suite.tests.iter().any(|t| {
+            t.http()
+                .is_some_and(|h| h.servers.iter().any(|s| s.runtime == id))
+        })
+    {
+        Ok(())
+    } else if crate::runtime::settings::base_id(id) != id {
+        Err(format!(
             "suite '{}' starts its own server programs, which take no settings: run '{}' itself",
             suite.name,
             crate::runtime::settings::base_id(id)
-        )),
-        SuiteKind::Servers => Err(format!(
+        ))
+    } else {
+        Err(format!(
             "no test of suite '{}' has a server run by '{id}'",
             suite.name
-        )),
+        ))
     }
 }
 

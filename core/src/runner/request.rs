@@ -4,7 +4,8 @@
 use crate::config::Config;
 use crate::http_suites::HttpSettings;
 use crate::store::{Measure, PairMode, RunOrder};
-use crate::suite::{Size, Suite, SuiteKind};
+pub use crate::model::Repetition;
+use crate::suite::{Size, Suite};
 use std::time::Duration;
 
 /// What the user asked for.
@@ -65,46 +66,3 @@ pub struct RunRequest {
     pub profile: Option<u32>,
 }
 
-/// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
-/// measured iterations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Repetition {
-    /// Fresh worker processes per cell.
-    pub invocations: u32,
-    /// Warm-up iterations per invocation.
-    pub warmup: u32,
-    /// Measured iterations per invocation.
-    pub runs: u32,
-}
-
-impl Repetition {
-    /// The defaults of a suite kind. Between-process noise is the larger part on a shared
-    /// machine (a kernel's speed can differ by 40 % from one process to the next, with its
-    /// code and data layout), and intervals count processes, so values are spread over
-    /// several invocations rather than piled into one: 6 × 1 finds a planted 10 % change
-    /// where 3 × 2, for the same cost, does not (docs/statistics.md §6). Every default gives
-    /// at least 3 values and 2 invocations a cell, the least a verdict needs. A command
-    /// iteration compiles, instantiates and runs afresh and the guest times only its own
-    /// loop, so a warm-up iteration buys little there; HTTP iterations start a fresh server
-    /// each and warm up per level.
-    pub fn default_for(kind: SuiteKind) -> Repetition {
-        match kind {
-            SuiteKind::Command => Repetition {
-                invocations: 6,
-                warmup: 0,
-                runs: 1,
-            },
-            SuiteKind::Lifecycle => Repetition {
-                invocations: 4,
-                warmup: 1,
-                runs: 2,
-            },
-            SuiteKind::Gateway | SuiteKind::Servers => Repetition {
-                invocations: 3,
-                warmup: 0,
-                runs: 1,
-            },
-        }
-    }
-}

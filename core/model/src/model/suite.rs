@@ -160,6 +160,26 @@ pub struct KindView {
     pub from: Depth,
 }
 
+/// How often a cell is repeated: fresh processes (invocations), each with warm-ups and
+/// measured iterations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Repetition {
+    /// Fresh worker processes per cell.
+    pub invocations: u32,
+    /// Warm-up iterations per invocation.
+    pub warmup: u32,
+    /// Measured iterations per invocation.
+    pub runs: u32,
+}
+
+impl Repetition {
+    /// The defaults of a suite kind ([`SuiteShape::repetition`]).
+    pub fn default_for(kind: SuiteKind) -> Repetition {
+        kind.shape().repetition
+    }
+}
+
 /// How every front end shows a kind of suite, decided here once: the desktop page gets
 /// the four as generated data (`suiteShapes.ts` beside its bindings) and reads these facts
 /// instead of comparing kind words.
@@ -175,6 +195,16 @@ pub struct SuiteShape {
     pub measure: String,
     /// The sentence printed over its tables, saying what their figures are, if any.
     pub note: Option<String>,
+    /// How often its cells are repeated unless asked otherwise. Between-process noise is
+    /// the larger part on a shared machine (a kernel's speed can differ by 40 % from one
+    /// process to the next, with its code and data layout), and intervals count processes,
+    /// so values are spread over several invocations rather than piled into one: 6 × 1
+    /// finds a planted 10 % change where 3 × 2, for the same cost, does not
+    /// (docs/statistics.md §6). Every default gives at least 3 values and 2 invocations a
+    /// cell, the least a verdict needs. A command iteration compiles, instantiates and runs
+    /// afresh and the guest times only its own loop, so a warm-up iteration buys little
+    /// there; HTTP iterations start a fresh server each and warm up per level.
+    pub repetition: Repetition,
     /// The phases its cells measure, in the order they happen (an HTTP run adds a
     /// throughput phase per concurrency level it measured).
     pub phases: Vec<Phase>,
@@ -190,7 +220,8 @@ pub struct SuiteShape {
     pub lifecycle: bool,
     /// Runtimes are shown relative to a baseline runtime.
     pub baseline: bool,
-    /// Runs can be profiled (`--profile`).
+    /// Runs time a command's execute phase: they can be profiled (`--profile`) and counted
+    /// (`--measure instructions`).
     pub profiles: bool,
     /// Runs start server programs: the servers suite's app and load options.
     pub servers: bool,
@@ -234,6 +265,11 @@ impl SuiteKind {
                 &[Phase::Latency],
                 Phase::Latency,
             ),
+        };
+        let (invocations, warmup, runs) = match self {
+            SuiteKind::Command => (6, 0, 1),
+            SuiteKind::Lifecycle => (4, 1, 2),
+            SuiteKind::Gateway | SuiteKind::Servers => (3, 0, 1),
         };
         // Views without a text table (paired, distribution, resources) are shown by the
         // interactive front ends at any depth.
@@ -283,6 +319,11 @@ impl SuiteKind {
                 .collect(),
             measure: measure.into(),
             note: note.map(Into::into),
+            repetition: Repetition {
+                invocations,
+                warmup,
+                runs,
+            },
             phases: phases.to_vec(),
             default_phases: default_phases.to_vec(),
             primary,

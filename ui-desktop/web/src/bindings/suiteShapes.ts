@@ -25,6 +25,11 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "execute",
     "profiles": true,
+    "repetition": {
+      "invocations": 6,
+      "runs": 1,
+      "warmup": 0
+    },
     "servers": false,
     "views": [
       {
@@ -74,6 +79,11 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "latency",
     "profiles": false,
+    "repetition": {
+      "invocations": 3,
+      "runs": 1,
+      "warmup": 0
+    },
     "servers": false,
     "views": [
       {
@@ -113,6 +123,11 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "instantiate",
     "profiles": false,
+    "repetition": {
+      "invocations": 4,
+      "runs": 2,
+      "warmup": 1
+    },
     "servers": false,
     "views": [
       {
@@ -150,6 +165,11 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "latency",
     "profiles": false,
+    "repetition": {
+      "invocations": 3,
+      "runs": 1,
+      "warmup": 0
+    },
     "servers": true,
     "views": [
       {
