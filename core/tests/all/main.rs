@@ -7,6 +7,7 @@ mod compute_suite;
 mod cpu_accounting;
 mod features;
 mod history_index;
+mod kind_cost;
 mod http_levels;
 mod lifecycle;
 mod module_cycles;
