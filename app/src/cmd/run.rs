@@ -16,8 +16,7 @@ use wasmeter_core::runner::{
 };
 use wasmeter_core::store::{Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
-    ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, env_var, find_modules,
-    with_natives,
+    ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, env_var, find_modules, with_natives,
 };
 
 pub fn main(ctx: &Ctx, args: RunArgs) -> Result<ExitCode> {

@@ -134,7 +134,11 @@ pub fn render_run(run: &SavedRun, s: &RunSummary, depth: Depth) -> String {
         http: &http,
         sizes: &sizes,
     };
-    let mut out = shape.note.as_ref().map(|n| format!("{n}\n")).unwrap_or_default();
+    let mut out = shape
+        .note
+        .as_ref()
+        .map(|n| format!("{n}\n"))
+        .unwrap_or_default();
     for (i, t) in run_tables(&shape, &data, depth).iter().enumerate() {
         if i > 0 || !out.is_empty() {
             out.push('\n');

@@ -3,8 +3,8 @@
 
 use crate::config::Config;
 use crate::http_suites::HttpSettings;
-use crate::store::{Measure, PairMode, RunOrder};
 pub use crate::model::Repetition;
+use crate::store::{Measure, PairMode, RunOrder};
 use crate::suite::{Size, Suite};
 use std::time::Duration;
 
@@ -65,4 +65,3 @@ pub struct RunRequest {
     /// time (`run --profile[=HZ]`).
     pub profile: Option<u32>,
 }
-

@@ -87,7 +87,9 @@ fn deciding_files(root: &Path) -> BTreeSet<String> {
 /// backticked path of each `- ` line.
 fn listed(doc: &str) -> BTreeSet<String> {
     let start = doc.find("<!-- kind-cost -->").expect("kind-cost marker");
-    let end = doc.find("<!-- /kind-cost -->").expect("closing kind-cost marker");
+    let end = doc
+        .find("<!-- /kind-cost -->")
+        .expect("closing kind-cost marker");
     doc[start..end]
         .lines()
         .filter_map(|l| l.trim().strip_prefix("- `"))
@@ -107,7 +109,10 @@ fn the_arm_finder_sees_every_form_of_kind_arm() {
     assert!(names_a_kind_arm("Servers if named => Ok(()),", true));
     assert!(!names_a_kind_arm("Lifecycle | Gateway => Err(", false));
     assert!(!names_a_kind_arm("HttpKind::Gateway => 1,", true));
-    assert!(names_a_kind_arm("crate::model::SuiteKind::Servers => 2,", false));
+    assert!(names_a_kind_arm(
+        "crate::model::SuiteKind::Servers => 2,",
+        false
+    ));
     assert!(!names_a_kind_arm("let kind = SuiteKind::Command;", false));
 }
 

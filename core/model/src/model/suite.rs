@@ -300,11 +300,7 @@ impl SuiteKind {
                 ),
             ),
             SuiteKind::Gateway | SuiteKind::Servers => (
-                &[
-                    (Requests, Brief),
-                    (Distribution, Shown),
-                    (Resources, Shown),
-                ],
+                &[(Requests, Brief), (Distribution, Shown), (Resources, Shown)],
                 "latency over one connection",
                 Some(
                     "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server",
