@@ -146,7 +146,7 @@ pub enum Depth {
     Brief,
     /// What `show` prints.
     Shown,
-    /// Everything: `show --phases`, the exports, the desktop page.
+    /// Everything: `show --phases` and the exports.
     All,
 }
 
