@@ -377,10 +377,7 @@ fn choose_runtimes(
             // A servers suite leaves out the runtimes it has no server for, and
             // lifecycle-only configurations picked up by a group are simply not offered
             // to command suites, unless named; everything else left out is said.
-            let said = match kind {
-                SuiteKind::Command | SuiteKind::Servers => *named,
-                SuiteKind::Lifecycle | SuiteKind::Gateway => true,
-            };
+            let said = *named || !kind.shape().quiet_left_out;
             if said && !not_applicable.iter().any(|n| &n.runtime == id) {
                 not_applicable.push(NotApplicable {
                     runtime: id.clone(),

@@ -225,6 +225,10 @@ pub struct SuiteShape {
     pub profiles: bool,
     /// Runs start server programs: the servers suite's app and load options.
     pub servers: bool,
+    /// Runtimes a group brought in that do not apply are left out without a word, unless
+    /// named: a command suite's lifecycle-only configurations, a servers suite's runtimes
+    /// without a server. Otherwise each is said as not applicable.
+    pub quiet_left_out: bool,
     /// The word over the live table's value column: a median of iterations, or the
     /// typical (median of invocation medians) time.
     pub live_value: String,
@@ -328,6 +332,10 @@ impl SuiteKind {
             baseline: !self.is_lifecycle(),
             profiles: self.is_command(),
             servers: self == SuiteKind::Servers,
+            quiet_left_out: match self {
+                SuiteKind::Command | SuiteKind::Servers => true,
+                SuiteKind::Lifecycle | SuiteKind::Gateway => false,
+            },
             live_value: if self.is_command() {
                 "typical"
             } else {

@@ -76,6 +76,12 @@ profiles: boolean,
  */
 servers: boolean, 
 /**
+ * Runtimes a group brought in that do not apply are left out without a word, unless
+ * named: a command suite's lifecycle-only configurations, a servers suite's runtimes
+ * without a server. Otherwise each is said as not applicable.
+ */
+quiet_left_out: boolean, 
+/**
  * The word over the live table's value column: a median of iterations, or the
  * typical (median of invocation medians) time.
  */

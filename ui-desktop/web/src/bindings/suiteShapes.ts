@@ -25,6 +25,7 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "execute",
     "profiles": true,
+    "quiet_left_out": true,
     "repetition": {
       "invocations": 6,
       "runs": 1,
@@ -79,6 +80,7 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "latency",
     "profiles": false,
+    "quiet_left_out": false,
     "repetition": {
       "invocations": 3,
       "runs": 1,
@@ -123,6 +125,7 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "instantiate",
     "profiles": false,
+    "quiet_left_out": false,
     "repetition": {
       "invocations": 4,
       "runs": 2,
@@ -165,6 +168,7 @@ export const SUITE_SHAPES: Record<SuiteKind, SuiteShape> = {
     ],
     "primary": "latency",
     "profiles": false,
+    "quiet_left_out": true,
     "repetition": {
       "invocations": 3,
       "runs": 1,
