@@ -182,7 +182,8 @@ impl DetailPane {
                 Kind::Operations => out.push(View::Operations),
                 Kind::Heap => out.push(View::Heap),
                 // The matrix is the upper half; paired diffs open from marks (`p`, `P`);
-                // the start-up corrected figures are in the selected cell's line.
+                // the start-up corrected figures are in the selected cell's line; a run
+                // without module sizes has no sizes view.
                 Kind::Matrix | Kind::StartupCorrected | Kind::Paired | Kind::Sizes => {}
             }
         }

@@ -250,22 +250,26 @@ export function Detail({ runId, onExport, onPickRun, onHistory }: DetailProps) {
             </div>
           )}
 
-          <div class="panel">
-            <h2>Distributions{shape && !has('matrix') && <span class="muted small"> ({shape.measure}, per iteration)</span>}</h2>
-            <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
-          </div>
+          {has('distribution') && (
+            <div class="panel">
+              <h2>Distributions{shape && !has('matrix') && <span class="muted small"> ({shape.measure}, per iteration)</span>}</h2>
+              <Distributions tests={s.tests} runtimes={s.runtimes} distributions={run.distributions} />
+            </div>
+          )}
 
-          <div class="panel">
-            <h2>Resources</h2>
-            <Resources
-              runId={run.id}
-              samples={run.samples}
-              test={selected?.test ?? s.tests[0] ?? ''}
-              runtime={selected?.runtime}
-              runtimes={s.runtimes}
-              intervalMs={run.settings.sample_interval_ms}
-            />
-          </div>
+          {has('resources') && (
+            <div class="panel">
+              <h2>Resources</h2>
+              <Resources
+                runId={run.id}
+                samples={run.samples}
+                test={selected?.test ?? s.tests[0] ?? ''}
+                runtime={selected?.runtime}
+                runtimes={s.runtimes}
+                intervalMs={run.settings.sample_interval_ms}
+              />
+            </div>
+          )}
 
           {has('phases') && (
             <div class="panel">
