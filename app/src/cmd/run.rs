@@ -14,7 +14,9 @@ use wasmeter_core::runner::{
     Event, Plan, PlanFile, RunChoices, RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute,
     resume,
 };
-use wasmeter_core::store::{Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run};
+use wasmeter_core::store::{
+    Precision, RunStatus, SavedRun, check_writable, limits, load_run, resolve_run,
+};
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, env_var, find_modules, with_natives,
 };
@@ -357,65 +359,55 @@ fn http_settings(args: &RunArgs) -> Result<HttpSettings> {
     if !args.concurrency.is_empty() {
         h.levels = args.concurrency.clone();
     }
-    let secs = |flag: &str, v: f64| -> Result<u64> {
-        if v.is_finite() && v > 0.0 && v <= 3600.0 {
-            Ok((v * 1000.0).round().max(1.0) as u64)
-        } else {
-            Err(InputError(format!("--{flag} must be over 0 and at most 3600 seconds")).into())
-        }
-    };
+    // Text to numbers only: their ranges are core's ([`limits`]), which the plan checks
+    // in the words the TUI and the desktop say too. Seconds are core's to turn into ms.
+    let secs = |limit: &limits::Limit, v: f64| limit.check_seconds(v).map_err(InputError);
     if let Some(d) = args.duration {
-        h.duration_ms = secs("duration", d)?;
+        h.duration_ms = secs(&limits::DURATION, d)?;
     }
     if let Some(d) = args.latency {
-        h.latency_ms = secs("latency", d)?;
+        h.latency_ms = secs(&limits::LATENCY, d)?;
     }
     if let Some(d) = args.ready_timeout {
-        h.ready_timeout_ms = secs("ready-timeout", d)?;
+        h.ready_timeout_ms = secs(&limits::READY_TIMEOUT, d)?;
+    }
+    if let Some(b) = args.knee_budget {
+        h.knee_budget_ms = secs(&limits::KNEE_BUDGET, b)?;
     }
     match args.threads.as_slice() {
         [] => {}
-        [s, c] if *s > 0 && *c > 0 => (h.server_threads, h.client_threads) = (*s, *c),
-        _ => {
-            return Err(InputError("--threads takes SERVER,CLIENT, both at least 1".into()).into());
-        }
+        [s, c] => (h.server_threads, h.client_threads) = (*s, *c),
+        _ => return Err(InputError("--threads takes SERVER,CLIENT".into()).into()),
     }
     if let Some(n) = args.cli_inflight {
-        h.cli_inflight = n.max(1);
+        h.cli_inflight = n;
     }
     h.rates = args
         .rates
         .iter()
-        .map(|r| match r.trim().parse::<u32>() {
-            Ok(n) if n >= 1 => Ok(n),
-            _ => Err(InputError(format!(
-                "--rates: '{r}' is not a rate; give whole requests per second of at least 1, e.g. --rates 1000,5000"
-            ))),
+        .map(|r| {
+            r.trim().parse::<u32>().map_err(|_| {
+                InputError(format!(
+                    "--rates: '{r}' is not a rate; give whole requests per second, e.g. --rates 1000,5000"
+                ))
+            })
         })
         .collect::<Result<_, _>>()?;
     if let Some(slo) = &args.slo_p99 {
         h.slo_p99_ms = slo_ms(slo).ok_or_else(|| {
             InputError(format!(
-                "--slo-p99: '{slo}' is not a positive duration (e.g. 100, 100ms, 0.5s, 800us)"
+                "--slo-p99: '{slo}' is not a duration (e.g. 100, 100ms, 0.5s, 800us)"
             ))
         })?;
     }
-    if let Some(b) = args.knee_budget {
-        if !(b.is_finite() && (0.0..=3600.0).contains(&b)) {
-            return Err(InputError("--knee-budget must be 0 to 3600 seconds".into()).into());
-        }
-        h.knee_budget_ms = (b * 1000.0).round() as u64;
-    }
     if let Some(n) = args.rate_connections {
-        if n == 0 {
-            return Err(InputError("--rate-connections must be at least 1".into()).into());
-        }
         h.rate_connections = n;
     }
     Ok(h)
 }
 
-/// A latency objective in ms: a bare number is ms; `us`, `ms` and `s` are units.
+/// A latency objective in ms: a bare number is ms; `us`, `ms` and `s` are units (its range
+/// is core's).
 fn slo_ms(s: &str) -> Option<f64> {
     let s = s.trim();
     let (num, scale) = if let Some(n) = s.strip_suffix("us") {
@@ -427,8 +419,7 @@ fn slo_ms(s: &str) -> Option<f64> {
     } else {
         (s, 1.0)
     };
-    let v = num.trim().parse::<f64>().ok()? * scale;
-    (v.is_finite() && v > 0.0).then_some(v)
+    Some(num.trim().parse::<f64>().ok()? * scale)
 }
 
 /// The request a saved run was made with, to finish it.

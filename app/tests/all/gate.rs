@@ -319,6 +319,47 @@ fn run_pair_refuses_bad_arms_in_one_line() {
     }
 }
 
+/// A number out of core's range is refused in one line, exit 2, in the words the TUI and
+/// the desktop say for the same value (ui-tui/tests/all/flow.rs,
+/// ui-desktop/tests/all/commands.rs): its range is core's (store::limits), not the CLI's.
+#[test]
+fn run_refuses_numbers_out_of_range_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (flags, want) in [
+        (
+            ["--invocations", "0"],
+            "--invocations must be from 1 to 10000, got 0",
+        ),
+        (
+            ["--runs", "100001"],
+            "--runs must be from 1 to 100000, got 100001",
+        ),
+        (
+            ["--timeout", "90000"],
+            "--timeout must be from 1 to 86400 s, got 90000",
+        ),
+        (
+            ["--budget", "200h"],
+            "--budget must be from 1 to 604800 s, got 720000",
+        ),
+        (
+            ["--sample-ms", "5"],
+            "--sample-ms must be from 10 to 60000 ms, got 5",
+        ),
+        (
+            ["--memory-mib", "8"],
+            "--memory-mib must be from 16 to 1048576 MiB, got 8",
+        ),
+    ] {
+        let mut args = vec!["run", "--suite", "compute", "--runtimes", "wasmtime"];
+        args.extend(flags);
+        let o = wasmeter(&args, tmp.path());
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {err}");
+        assert_eq!(err.trim(), format!("wasmeter: {want}"), "{flags:?}");
+    }
+}
+
 #[test]
 fn precision_adds_rounds_until_the_budget_and_says_what_fell_short() {
     let tmp = tempfile::tempdir().unwrap();

@@ -34,9 +34,8 @@ pub use plan_cases::{TimeoutCase, planned, timeout_cases};
 pub use plan_file::{PLAN_VERSION, PlanFile, PlanFileError, PlanHeader};
 pub use policy::{
     DEFAULT_BASELINE, DEFAULT_MEMORY_CAP_MIB, DEFAULT_PRECISION, DEFAULT_SAMPLE_INTERVAL_MS,
-    DEFAULT_TIMEOUT_SECS, GATEWAY_DEFAULTS, MIN_SAMPLE_INTERVAL_MS, NO_LIBRARY, NO_NATIVE,
-    RunChoices, RunDefaults, TimeoutSource, applicability, in_default_run, preselected,
-    resolve_timeout,
+    DEFAULT_TIMEOUT_SECS, GATEWAY_DEFAULTS, NO_LIBRARY, NO_NATIVE, RunChoices, RunDefaults,
+    TimeoutSource, applicability, in_default_run, preselected, resolve_timeout,
 };
 pub use precision::shortfalls;
 pub use request::{Repetition, RunRequest};

@@ -140,9 +140,6 @@ impl Plan {
                 .clone()
                 .unwrap_or_else(|| HttpSettings::for_size(req.size))
         });
-        if let Some(h) = &http {
-            check_http(h)?;
-        }
         // An HTTP iteration loads the server at every level: the timeout is on top of that.
         let timeout = req.timeout
             + http
@@ -271,16 +268,10 @@ impl Plan {
 /// checked before any runtime is looked at.
 fn check_request(req: &RunRequest) -> Result<(), PlanError> {
     let kind = req.suite.kind;
-    if req.runs == 0 {
-        return Err(PlanError::Invalid("--runs must be at least 1".into()));
-    }
-    if req.invocations == 0 {
-        return Err(PlanError::Invalid(
-            "--invocations must be at least 1".into(),
-        ));
-    }
-    if req.timeout.is_zero() {
-        return Err(PlanError::Invalid("--timeout must be positive".into()));
+    check_numbers(req).map_err(PlanError::Invalid)?;
+    // The load a front end set (a suite's own defaults are in range).
+    if let Some(h) = req.http.as_ref().filter(|_| kind.is_http()) {
+        h.check().map_err(PlanError::Invalid)?;
     }
     if req.measure == Measure::Instructions {
         if !kind.shape().profiles {
@@ -462,31 +453,21 @@ fn choose_tests(req: &RunRequest, runtimes: &[RuntimeInfo]) -> Result<Vec<TestCa
     Ok(tests)
 }
 
-/// An HTTP suite's load settings: levels, durations, rates and SLO in range.
-fn check_http(h: &HttpSettings) -> Result<(), PlanError> {
-    if h.levels.is_empty() || h.levels.contains(&0) {
-        return Err(PlanError::Invalid(
-            "concurrency levels must be whole numbers of at least 1".into(),
-        ));
-    }
-    if h.duration_ms == 0 || h.latency_ms == 0 {
-        return Err(PlanError::Invalid("load durations must be positive".into()));
-    }
-    if h.rates.contains(&0) {
-        return Err(PlanError::Invalid(
-            "rates must be whole numbers of requests per second, at least 1".into(),
-        ));
-    }
-    if !(h.slo_p99_ms.is_finite() && h.slo_p99_ms > 0.0) {
-        return Err(PlanError::Invalid(
-            "the p99 SLO must be a positive duration".into(),
-        ));
-    }
-    if h.rate_connections == 0 {
-        return Err(PlanError::Invalid(
-            "rate connections must be at least 1".into(),
-        ));
-    }
+/// The request's numbers in core's ranges ([`crate::store::limits`]), which every front end
+/// says in the same words. The timeout and the sampling interval are held as durations
+/// (a test may ask for less than a whole unit); the memory cap in bytes.
+fn check_numbers(req: &RunRequest) -> Result<(), String> {
+    use crate::store::limits::{INVOCATIONS, MEMORY_MIB, RUNS, SAMPLE_MS, TIMEOUT_SECS, WARMUP};
+    WARMUP.check(u64::from(req.warmup))?;
+    RUNS.check(u64::from(req.runs))?;
+    INVOCATIONS.check(u64::from(req.invocations))?;
+    // Whole units up, so that any time over 0 is at least the least.
+    let up = |d: std::time::Duration, unit: u128| {
+        d.as_nanos().div_ceil(unit).min(u64::MAX.into()) as u64
+    };
+    TIMEOUT_SECS.check(up(req.timeout, 1_000_000_000))?;
+    SAMPLE_MS.check(up(req.sample_interval, 1_000_000))?;
+    MEMORY_MIB.check(req.memory_cap.div_ceil(1 << 20))?;
     Ok(())
 }
 

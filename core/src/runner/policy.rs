@@ -20,8 +20,6 @@ pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
 pub const DEFAULT_MEMORY_CAP_MIB: u64 = 4096;
 /// Live sampling interval when the user does not say, ms.
 pub const DEFAULT_SAMPLE_INTERVAL_MS: u64 = 100;
-/// Shortest sampling interval: sampling more often would mostly measure the sampler.
-pub const MIN_SAMPLE_INTERVAL_MS: u64 = 10;
 /// The runtime others are compared against when the user does not say.
 pub const DEFAULT_BASELINE: &str = "native";
 
@@ -235,7 +233,7 @@ pub struct RunChoices {
     /// Memory cap per cell, MiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_cap_mib: Option<u64>,
-    /// Live sampling interval, ms (at least [`MIN_SAMPLE_INTERVAL_MS`]).
+    /// Live sampling interval, ms (in [`crate::store::limits::SAMPLE_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_interval_ms: Option<u64>,
     /// Baseline runtime.
@@ -328,11 +326,13 @@ impl RunRequest {
                 .label
                 .map(|l| l.trim().to_string())
                 .filter(|l| !l.is_empty()),
-            memory_cap: c.memory_cap_mib.unwrap_or(d.memory_cap_mib) << 20,
+            // Saturating, so that a cap past any machine stays past the plan's range.
+            memory_cap: c
+                .memory_cap_mib
+                .unwrap_or(d.memory_cap_mib)
+                .saturating_mul(1 << 20),
             sample_interval: Duration::from_millis(
-                c.sample_interval_ms
-                    .unwrap_or(d.sample_interval_ms)
-                    .max(MIN_SAMPLE_INTERVAL_MS),
+                c.sample_interval_ms.unwrap_or(d.sample_interval_ms),
             ),
             baseline: c.baseline.unwrap_or(d.baseline),
             config,
@@ -542,7 +542,7 @@ mod tests {
     }
 
     #[test]
-    fn choices_made_are_kept_blank_labels_dropped_and_sampling_bounded() {
+    fn choices_made_are_kept_and_blank_labels_dropped() {
         let c = RunChoices {
             tests: vec!["a".into()],
             runtimes: vec!["wasmtime".into()],
@@ -569,7 +569,8 @@ mod tests {
         );
         assert_eq!(req.label.as_deref(), Some("mine"));
         assert_eq!(req.memory_cap, 64 << 20);
-        assert_eq!(req.sample_interval, Duration::from_millis(10));
+        // Kept as asked: the plan refuses what is out of range, in the CLI's words.
+        assert_eq!(req.sample_interval, Duration::from_millis(1));
         assert_eq!(req.baseline, "wasmtime");
         assert!(req.skip_missing);
         // Load settings mean nothing to a command suite.

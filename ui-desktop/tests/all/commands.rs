@@ -581,6 +581,39 @@ fn bad_input_comes_back_as_code_and_message() {
         "{err}"
     );
 
+    // And any number out of core's range (store::limits): the page sends what was typed,
+    // core says the line the CLI and the TUI say for the same value
+    // (app/tests/all/gate.rs, ui-tui/tests/all/flow.rs).
+    for (choices, line) in [
+        (
+            json!({ "invocations": 0 }),
+            "--invocations must be from 1 to 10000, got 0",
+        ),
+        (
+            json!({ "runs": 100001 }),
+            "--runs must be from 1 to 100000, got 100001",
+        ),
+        (
+            json!({ "timeout_secs": 90000 }),
+            "--timeout must be from 1 to 86400 s, got 90000",
+        ),
+        (
+            json!({ "precision": { "pct": 5.0, "budget_secs": 720000 } }),
+            "--budget must be from 1 to 604800 s, got 720000",
+        ),
+    ] {
+        let mut choices = choices;
+        choices["runtimes"] = json!(["wasmtime"]);
+        let err = invoke(
+            &w,
+            "plan_scope",
+            json!({ "suite": "compute", "choices": choices }),
+        )
+        .unwrap_err();
+        assert_eq!(err["code"], "invalid_input", "{err}");
+        assert_eq!(err["message"], line, "{err}");
+    }
+
     let err = invoke(&w, "load_run", json!({ "id": "../../etc" })).unwrap_err();
     assert_eq!(err["code"], "invalid_input", "{err}");
     let err = invoke(&w, "load_run", json!({ "id": "nosuch" })).unwrap_err();

@@ -81,35 +81,31 @@ export function formatRpsTick(v: number): string {
   return String(Number(v.toPrecision(3)));
 }
 
-/** Whole numbers in [1, max] separated by commas or spaces, ascending and distinct; null if not. */
-function parseCounts(text: string, max: number): number[] | null {
+/**
+ * Whole numbers (up to a u32's largest) separated by commas or spaces, ascending and
+ * distinct, as concurrency levels and offered rates are typed (empty text is none); null
+ * if not. Their range is core's, which refuses no levels too.
+ */
+export function parseCounts(text: string): number[] | null {
   const out: number[] = [];
   for (const p of text.split(/[\s,]+/).filter((p) => p !== '')) {
-    const n = /^\d+$/.test(p) ? Number(p) : 0;
-    if (n < 1 || n > max) return null;
+    if (!/^\d+$/.test(p) || Number(p) > 4_294_967_295) return null;
+    const n = Number(p);
     if (!out.includes(n)) out.push(n);
   }
   return out.sort((a, b) => a - b);
 }
 
-/** Concurrency levels as typed: at least one, each from 1 to 100000. */
-export function parseLevels(text: string): number[] | null {
-  const levels = parseCounts(text, 100_000);
-  return levels && levels.length > 0 ? levels : null;
-}
-
-/** Offered rates as typed (requests/s, each up to 10 million); empty text is none. */
-export function parseRates(text: string): number[] | null {
-  return parseCounts(text, 10_000_000);
-}
-
-/** Seconds as typed (decimals allowed) to whole milliseconds within [min, max] s; null if not. */
-export function parseSecondsMs(text: string, min: number, max: number): number | null {
+/**
+ * Seconds as typed (decimals allowed) to whole milliseconds, null if no number: any time
+ * over 0 is at least 1 ms, as core holds it (`Limit::check_seconds`), whose range it is.
+ */
+export function parseSecondsMs(text: string): number | null {
   const t = text.trim();
   if (!/^\d+(\.\d+)?$|^\.\d+$/.test(t)) return null;
   const s = Number(t);
-  if (!Number.isFinite(s) || s < min || s > max) return null;
-  return Math.round(s * 1000);
+  const ms = s === 0 ? 0 : Math.max(1, Math.round(s * 1000));
+  return Number.isSafeInteger(ms) ? ms : null;
 }
 
 /** A cell's offered rates, ascending (none in runs without rates). */

@@ -30,6 +30,7 @@ use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
     RunOrder, TimeoutSource,
 };
+use wasmeter_core::store::limits::{self, Limit};
 use wasmeter_core::store::{PairMode, Precision};
 use wasmeter_core::suite::{ModuleRun, Preopen, Size, Suite, SuiteKind, env_var};
 
@@ -465,37 +466,25 @@ impl SettingsPane {
 
     fn set(&mut self, i: usize, text: &str) -> Result<(), String> {
         let t = text.trim();
-        let num = |min: u64| -> Result<u64, String> {
-            t.parse::<u64>()
-                .ok()
-                .filter(|v| *v >= min && *v <= 100_000)
-                .ok_or_else(|| format!("{}: a whole number from {min}", FIELDS[i]))
-        };
-        let seconds = || -> Result<u64, String> {
-            t.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v > 0.0 && *v <= 3600.0)
-                .map(|v| ((v * 1000.0).round() as u64).max(1))
-                .ok_or_else(|| format!("{}: seconds, over 0 and at most 3600", FIELDS[i]))
-        };
         match i {
             0 => self.size = t.parse()?,
+            // Core's ranges, and its words: the CLI and the desktop say the same line.
             WARMUP => {
-                let v = num(0)? as u32;
+                let v = limits::WARMUP.parse(t)? as u32;
                 self.change(|r| r.warmup = v);
             }
             RUNS => {
-                let v = num(1)? as u32;
+                let v = limits::RUNS.parse(t)? as u32;
                 self.change(|r| r.runs = v);
             }
             INVOCATIONS => {
-                let v = num(1)? as u32;
+                let v = limits::INVOCATIONS.parse(t)? as u32;
                 self.change(|r| r.invocations = v);
             }
             ORDER => self.order = t.parse().map_err(|e: String| format!("order: {e}"))?,
             // Empty: back to the suite's own timeout, or core's default.
             TIMEOUT if t.is_empty() => self.timeout = None,
-            TIMEOUT => self.timeout = Some(num(1)?),
+            TIMEOUT => self.timeout = Some(limits::TIMEOUT_SECS.parse(t)?),
             BASELINE if t.is_empty() => return Err("baseline: name a runtime".into()),
             BASELINE => self.baseline = t.to_string(),
             LABEL => self.label = t.to_string(),
@@ -543,24 +532,21 @@ impl SettingsPane {
                 self.sweep = sets;
             }
             LEVELS => {
-                let levels: Option<Vec<u32>> = t
+                let mut levels = t
                     .split([',', ' '])
                     .filter(|p| !p.is_empty())
-                    .map(|p| p.parse::<u32>().ok().filter(|v| (1..=100_000).contains(v)))
-                    .collect();
-                match levels {
-                    Some(mut l) if !l.is_empty() => {
-                        l.sort_unstable();
-                        l.dedup();
-                        self.http.levels = l;
-                    }
-                    _ => {
-                        return Err("connections: whole numbers from 1, separated by commas".into());
-                    }
-                }
+                    .map(|p| {
+                        p.parse::<u32>()
+                            .map_err(|_| format!("--concurrency takes whole numbers, not '{p}'"))
+                    })
+                    .collect::<Result<Vec<u32>, String>>()?;
+                limits::CONCURRENCY.check_all(&levels, true)?;
+                levels.sort_unstable();
+                levels.dedup();
+                self.http.levels = levels;
             }
-            DURATION => self.http.duration_ms = seconds()?,
-            LATENCY => self.http.latency_ms = seconds()?,
+            DURATION => self.http.duration_ms = limits::DURATION.parse(t)?,
+            LATENCY => self.http.latency_ms = limits::LATENCY.parse(t)?,
             // Kept as typed, even when refused: the error shows until it is fixed, and a
             // run does not start before.
             _ => {
@@ -575,12 +561,15 @@ impl SettingsPane {
     }
 
     fn nudge(&mut self, up: bool) {
-        let d = |v: u32, min: u32| {
-            if up {
-                v.saturating_add(1).min(100_000)
+        // One step within core's range.
+        let d = |v: u32, l: Limit| {
+            let v = u64::from(v);
+            let v = if up {
+                v.saturating_add(1)
             } else {
-                v.saturating_sub(1).max(min)
-            }
+                v.saturating_sub(1)
+            };
+            v.clamp(l.min, l.max) as u32
         };
         match self.field() {
             0 => {
@@ -590,9 +579,9 @@ impl SettingsPane {
                     Size::Quick
                 }
             }
-            WARMUP => self.change(|r| r.warmup = d(r.warmup, 0)),
-            RUNS => self.change(|r| r.runs = d(r.runs, 1)),
-            INVOCATIONS => self.change(|r| r.invocations = d(r.invocations, 1)),
+            WARMUP => self.change(|r| r.warmup = d(r.warmup, limits::WARMUP)),
+            RUNS => self.change(|r| r.runs = d(r.runs, limits::RUNS)),
+            INVOCATIONS => self.change(|r| r.invocations = d(r.invocations, limits::INVOCATIONS)),
             ORDER => {
                 self.order = match self.order {
                     RunOrder::Interleaved => RunOrder::Sequential,
@@ -607,11 +596,13 @@ impl SettingsPane {
             }
             TIMEOUT => {
                 let t = self.timeout_secs();
-                self.timeout = Some(if up {
+                let t = if up {
                     t.saturating_add(1)
                 } else {
-                    t.saturating_sub(1).max(1)
-                })
+                    t.saturating_sub(1)
+                };
+                let l = limits::TIMEOUT_SECS;
+                self.timeout = Some(t.clamp(l.min, l.max));
             }
             BASELINE if !self.runtime_ids.is_empty() => {
                 let n = self.runtime_ids.len();

@@ -650,6 +650,32 @@ pub fn settings_field(app: &wasmeter_tui::App, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no settings field {name}"))
 }
 
+/// A key pressed, as the event loop passes it.
+pub fn key(app: &mut wasmeter_tui::App, code: crossterm::event::KeyCode) {
+    app.on_key(crossterm::event::KeyEvent::from(code));
+}
+
+/// Each character of `s` typed.
+pub fn keys(app: &mut wasmeter_tui::App, s: &str) {
+    for c in s.chars() {
+        key(app, crossterm::event::KeyCode::Char(c));
+    }
+}
+
+/// Types `value` into the settings field named `name` (what was there cleared) and gives
+/// the error it shows, if any.
+pub fn set_setting(app: &mut wasmeter_tui::App, name: &str, value: &str) -> Option<String> {
+    use crossterm::event::KeyCode;
+    app.settings.cursor = settings_field(app, name);
+    key(app, KeyCode::Enter);
+    for _ in 0..80 {
+        key(app, KeyCode::Backspace);
+    }
+    keys(app, value);
+    key(app, KeyCode::Enter);
+    app.settings.error.clone()
+}
+
 /// What `draw` puts on a `width` × `height` screen, as lines of text.
 pub fn screen_text(
     width: u16,

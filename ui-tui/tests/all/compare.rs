@@ -3,7 +3,7 @@
 //! that cannot be compared.
 
 use crate::common::*;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -20,16 +20,6 @@ struct NoLaunch;
 impl Launcher for NoLaunch {
     fn launch(&mut self, _: Plan, _: &Path) -> anyhow::Result<RunHandle> {
         anyhow::bail!("no runs in these tests")
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::from(code));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
     }
 }
 

@@ -50,16 +50,6 @@ fn fake_app(results: &Path) -> (App, Fake) {
     (app, fake)
 }
 
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::from(code));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
-    }
-}
-
 fn screen(app: &App) -> String {
     let mut t = Terminal::new(TestBackend::new(120, 36)).unwrap();
     t.draw(|f| wasmeter_tui::ui::draw(f, app)).unwrap();
@@ -466,7 +456,7 @@ fn http_suite_settings_and_live_latency() {
         app.settings
             .error
             .as_deref()
-            .is_some_and(|e| e.starts_with("connections")),
+            .is_some_and(|e| e == "--concurrency takes whole numbers, not 'x'"),
         "{:?}",
         app.settings.error
     );
@@ -618,17 +608,7 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Pane::Settings);
-    let field = settings_field;
-    let set = |app: &mut App, name: &str, value: &str| {
-        app.settings.cursor = field(app, name);
-        key(app, KeyCode::Enter);
-        for _ in 0..30 {
-            key(app, KeyCode::Backspace);
-        }
-        keys(app, value);
-        key(app, KeyCode::Enter);
-        app.settings.error.clone()
-    };
+    let set = set_setting;
     // Refused, each with why.
     assert_eq!(
         set(&mut app, "pair", "wasmtime").as_deref(),
@@ -660,7 +640,7 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
         set(&mut app, "budget", "2 weeks").as_deref(),
         Some("--budget takes a duration such as 90s, 10m or 1h30m, not '2 weeks'")
     );
-    app.settings.cursor = field(&app, "pair mode");
+    app.settings.cursor = settings_field(&app, "pair mode");
     key(&mut app, KeyCode::Right);
     app.settings.cursor = 0;
     let s = screen(&app);
@@ -698,6 +678,51 @@ fn pair_and_precision_from_the_settings_reach_the_plan() {
     );
 }
 
+/// A number out of core's range is refused as it is typed, in core's words: the same line
+/// as the CLI's and the desktop's for the same value (app/tests/all/gate.rs,
+/// ui-desktop/tests/all/commands.rs); the value before it stays.
+#[test]
+fn numbers_out_of_range_are_refused_in_cores_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _fake) = fake_app(dir.path());
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    for (field, value, line) in [
+        (
+            "invocations",
+            "0",
+            "--invocations must be from 1 to 10000, got 0",
+        ),
+        (
+            "runs",
+            "100001",
+            "--runs must be from 1 to 100000, got 100001",
+        ),
+        (
+            "timeout (s)",
+            "90000",
+            "--timeout must be from 1 to 86400 s, got 90000",
+        ),
+        (
+            "budget",
+            "200h",
+            "--budget must be from 1 to 604800 s, got 720000",
+        ),
+        ("runs", "many", "--runs takes a whole number, not 'many'"),
+    ] {
+        assert_eq!(
+            set_setting(&mut app, field, value).as_deref(),
+            Some(line),
+            "{field} {value}"
+        );
+    }
+    let rep = app.run_request().unwrap();
+    assert_eq!((rep.invocations, rep.runs), (6, 1));
+    // In range: taken.
+    assert_eq!(set_setting(&mut app, "invocations", "10000"), None);
+    assert_eq!(app.run_request().unwrap().invocations, 10000);
+}
+
 /// A sweep typed in the settings (`--set`) puts every combination in place of its engine
 /// in the plan; a setting an engine does not have is refused with what it has.
 #[test]
@@ -706,16 +731,7 @@ fn a_sweep_from_the_settings_reaches_the_plan() {
     let (mut app, fake) = fake_app(dir.path());
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Tab);
-    let set = |app: &mut App, value: &str| {
-        app.settings.cursor = settings_field(app, "sweep");
-        key(app, KeyCode::Enter);
-        for _ in 0..80 {
-            key(app, KeyCode::Backspace);
-        }
-        keys(app, value);
-        key(app, KeyCode::Enter);
-        app.settings.error.clone()
-    };
+    let set = |app: &mut App, value: &str| set_setting(app, "sweep", value);
     let refused = set(&mut app, "wasmtime.colour=red").unwrap_or_default();
     assert!(
         refused.starts_with("wasmtime has no setting 'colour' (its settings: compiler,"),

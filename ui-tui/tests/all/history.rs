@@ -3,7 +3,7 @@
 //! no runs, errors in the status line, and a series of 10,000 runs drawn.
 
 use crate::common::*;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -24,10 +24,6 @@ impl Launcher for NoLaunch {
     fn launch(&mut self, _: Plan, _: &Path) -> anyhow::Result<RunHandle> {
         anyhow::bail!("no runs in these tests")
     }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::from(code));
 }
 
 fn render(app: &App, w: u16, h: u16) -> String {

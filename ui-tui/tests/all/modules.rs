@@ -2,7 +2,8 @@
 //! with a one-line error when it names no module, their options in the settings, and a
 //! real run of one on embedded runtimes, saved as a run of the suite `modules`.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::common::{key, keys};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -51,16 +52,6 @@ fn worker() -> WorkerCommand {
             ),
             exe.display().to_string(),
         ],
-    }
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::from(code));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
     }
 }
 

@@ -1,7 +1,7 @@
 //! Snapshot tests of every screen, rendered with `TestBackend` from deterministic data.
 
 use crate::common::*;
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
@@ -49,16 +49,6 @@ fn render(app: &App, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| wasmeter_tui::ui::draw(f, app)).unwrap();
     t.backend().to_string()
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    app.on_key(KeyEvent::from(code));
-}
-
-fn keys(app: &mut App, s: &str) {
-    for c in s.chars() {
-        key(app, KeyCode::Char(c));
-    }
 }
 
 fn m(rt: &str, test: &str, i: u32, v: f64) -> Event {

@@ -120,6 +120,28 @@ impl HttpSettings {
         )
     }
 
+    /// Every number in range ([`super::limits`]), in the words of the CLI's flags: what the
+    /// plan holds any front end's load to.
+    pub fn check(&self) -> Result<(), String> {
+        use super::limits::{
+            CLI_INFLIGHT, CONCURRENCY, DURATION, KNEE_BUDGET, LATENCY, RATE_CONNECTIONS, RATES,
+            READY_TIMEOUT, THREADS, check_slo_p99_ms,
+        };
+        CONCURRENCY.check_all(&self.levels, true)?;
+        DURATION.check(self.duration_ms)?;
+        LATENCY.check(self.latency_ms)?;
+        READY_TIMEOUT.check(self.ready_timeout_ms)?;
+        RATES.check_all(&self.rates, false)?;
+        check_slo_p99_ms(self.slo_p99_ms)?;
+        RATE_CONNECTIONS.check(u64::from(self.rate_connections))?;
+        KNEE_BUDGET.check(self.knee_budget_ms)?;
+        for n in [self.server_threads, self.client_threads] {
+            THREADS.check(n as u64)?;
+        }
+        CLI_INFLIGHT.check(self.cli_inflight as u64)?;
+        Ok(())
+    }
+
     /// The rates a test that lists `own` is loaded at, ascending: the run's when it sets
     /// any, else the test's.
     pub fn rates_for(&self, own: &[u32]) -> Vec<u32> {

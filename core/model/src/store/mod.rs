@@ -20,6 +20,7 @@
 mod columnar;
 mod histogram;
 mod http_settings;
+pub mod limits;
 mod lines;
 mod location;
 mod profiles;
@@ -259,17 +260,17 @@ impl Precision {
         Ok(p)
     }
 
-    /// The percentage is over 0 and at most 100: what every precision, however made, must
-    /// hold before a run aims at it.
+    /// The percentage is over 0 and at most 100, and the budget in [`limits::BUDGET_SECS`]:
+    /// what every precision, however made, must hold before a run aims at it.
     pub fn check(&self) -> Result<(), String> {
         let pct = self.pct;
-        if pct.is_finite() && pct > 0.0 && pct <= 100.0 {
-            Ok(())
-        } else {
-            Err(format!(
+        if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
+            return Err(format!(
                 "--precision must be a percentage over 0 and at most 100, got {pct}"
-            ))
+            ));
         }
+        self.budget_secs
+            .map_or(Ok(()), |b| limits::BUDGET_SECS.check(b).map(drop))
     }
 }
 

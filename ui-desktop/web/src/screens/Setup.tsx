@@ -34,7 +34,7 @@ import * as api from '../api';
 import { ConfirmDialog } from '../components/Modal';
 import { showError } from '../errors';
 import { parseIntField, parseNumberField } from '../fields';
-import { parseLevels, parseRates, parseSecondsMs } from '../http';
+import { parseCounts, parseSecondsMs } from '../http';
 import { useRestingCheck } from '../load';
 import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
 import { shapeOf } from '../shape';
@@ -99,13 +99,18 @@ function defaultGroupLabel(runtimes: readonly RuntimeView[], selection: Readonly
   return label ? label[0]!.toUpperCase() + label.slice(1) : 'Default';
 }
 
+/** The largest whole number a u32 setting holds; a u64 one holds all a page's numbers do exactly. */
+const U32_MAX = 4_294_967_295;
+
 interface NumField {
   key: string;
   label: string;
   value: string;
   set: (v: string) => void;
-  min: number;
-  max: number;
+  /** The CLI's flag, which core's refusal of the value names. */
+  flag: string;
+  /** The largest the setting's type holds: the range is core's (store::limits, through plan_scope). */
+  typeMax: number;
   testid: string;
   unit?: string;
   /** Empty means "not set" (the placeholder's value is used). */
@@ -113,9 +118,9 @@ interface NumField {
   placeholder?: string;
 }
 
-/** A field's text is a whole number in range, or empty where that is allowed. */
+/** A field's text is a whole number, or empty where that is allowed (whether it is in range is core's to say). */
 function validField(f: NumField): boolean {
-  return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, f.min, f.max) !== null;
+  return (f.optional === true && f.value.trim() === '') || parseIntField(f.value, 0, f.typeMax) !== null;
 }
 
 /** The settings swept, one `ENGINE.NAME=V1,V2` a line, blank lines left out. */
@@ -378,15 +383,15 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   // With arms to pair, core makes its paired rounds (20 for command suites) unless typed.
   const invocationsText = shown(invocations, pairArms !== null ? d?.pair_invocations : d?.repetition.invocations);
   const fields: NumField[] = [
-    { key: 'runs', label: 'Runs', value: runsText, set: setRuns, min: 1, max: 100000, testid: 'setting-runs' },
-    { key: 'warmup', label: 'Warm-up', value: warmupText, set: setWarmup, min: 0, max: 100000, testid: 'setting-warmup' },
+    { key: 'runs', label: 'Runs', value: runsText, set: setRuns, flag: '--runs', typeMax: U32_MAX, testid: 'setting-runs' },
+    { key: 'warmup', label: 'Warm-up', value: warmupText, set: setWarmup, flag: '--warmup', typeMax: U32_MAX, testid: 'setting-warmup' },
     {
       key: 'invocations',
       label: 'Invocations',
       value: invocationsText,
       set: setInvocations,
-      min: 1,
-      max: 10000,
+      flag: '--invocations',
+      typeMax: U32_MAX,
       testid: 'setting-invocations',
     },
     {
@@ -394,8 +399,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       label: 'Timeout',
       value: timeout,
       set: setTimeoutSecs,
-      min: 1,
-      max: 86400,
+      flag: '--timeout',
+      typeMax: Number.MAX_SAFE_INTEGER,
       testid: 'setting-timeout',
       unit: 's',
       optional: true,
@@ -406,8 +411,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       label: 'Memory cap',
       value: shown(memCap, d?.memory_cap_mib),
       set: setMemCap,
-      min: 16,
-      max: 1048576,
+      flag: '--memory-mib',
+      typeMax: Number.MAX_SAFE_INTEGER,
       testid: 'setting-memory',
       unit: 'MiB',
     },
@@ -416,8 +421,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
       label: 'Sample interval',
       value: shown(sampleMs, d?.sample_interval_ms),
       set: setSampleMs,
-      min: 10,
-      max: 60000,
+      flag: '--sample-ms',
+      typeMax: Number.MAX_SAFE_INTEGER,
       testid: 'setting-sample',
       unit: 'ms',
     },
@@ -426,44 +431,46 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const levelsText = shown(levels, d?.http?.levels.join(', '));
   const levelSecsText = shown(levelSecs, d?.http ? d.http.duration_ms / 1000 : undefined);
   const latencySecsText = shown(latencySecs, d?.http ? d.http.latency_ms / 1000 : undefined);
-  const httpLevels = parseLevels(levelsText);
-  const httpDurationMs = parseSecondsMs(levelSecsText, 0.1, 3600);
-  const httpLatencyMs = parseSecondsMs(latencySecsText, 0.1, 3600);
+  // Text to numbers only: their ranges are core's (store::limits), refused through
+  // plan_scope in the CLI's and the TUI's words.
+  const httpLevels = parseCounts(levelsText);
+  const httpDurationMs = parseSecondsMs(levelSecsText);
+  const httpLatencyMs = parseSecondsMs(latencySecsText);
   const httpInvalid = !http
     ? null
     : httpLevels === null
-      ? 'Concurrency levels must be whole numbers from 1 to 100000, separated by commas.'
+      ? 'Concurrency levels must be whole numbers, separated by commas.'
       : httpDurationMs === null
-        ? 'Seconds per level must be a number from 0.1 to 3600.'
+        ? 'Seconds per level must be a number.'
         : httpLatencyMs === null
-          ? 'Latency seconds must be a number from 0.1 to 3600.'
+          ? 'Latency seconds must be a number.'
           : null;
 
   const ratesText = shown(rates, d?.http?.rates?.join(', '));
   const sloText = shown(sloMs, d?.http?.slo_p99_ms);
-  const httpRates = parseRates(ratesText);
-  const httpSlo = parseNumberField(sloText, 0.001, 3_600_000);
+  const httpRates = parseCounts(ratesText);
+  const httpSlo = parseNumberField(sloText, 0, Number.MAX_VALUE);
   const seedValue = seed.trim() === '' ? null : parseIntField(seed, 0, Number.MAX_SAFE_INTEGER);
   // A percentage, or `off` for no precision at all (not even core's default).
   const precisionOff = precisionPct.trim().toLowerCase() === 'off';
   // Any number is sent: whether it is a percentage the run can aim at is core's rule
   // (Precision::check, through plan_scope), refused in the CLI's and the TUI's words.
   const precision = precisionPct.trim() === '' || precisionOff ? null : parseNumberField(precisionPct, 0, Number.MAX_VALUE);
-  const budget = budgetSecs.trim() === '' ? null : parseIntField(budgetSecs, 1, 7 * 86400);
+  const budget = budgetSecs.trim() === '' ? null : parseIntField(budgetSecs, 0, Number.MAX_SAFE_INTEGER);
   // Core's default precision for the suite's kind, which a run whose rounds are left to
   // core aims at (RunChoices::precision_in decides whether they are).
   const defaultPrecision = d?.precision ?? null;
   const choicesInvalid =
     http && httpRates === null
-      ? 'Offered rates must be whole numbers of requests/s from 1 to 10000000, separated by commas, or none.'
+      ? 'Offered rates must be whole numbers of requests/s, separated by commas, or none.'
       : http && httpSlo === null
-        ? 'The p99 objective must be a number of milliseconds over 0.'
+        ? 'The p99 objective must be a number of milliseconds.'
         : seed.trim() !== '' && seedValue === null
           ? 'The seed must be a whole number.'
           : precisionPct.trim() !== '' && !precisionOff && precision === null
             ? 'Precision must be a number (a percentage), or off.'
             : budgetSecs.trim() !== '' && budget === null
-              ? 'The budget must be a whole number of seconds from 1 to 604800.'
+              ? 'The budget must be a whole number of seconds.'
               : budgetSecs.trim() !== '' && precision === null && (precisionOff || defaultPrecision === null)
                 ? 'A budget needs a precision to aim at.'
                 : null;
@@ -485,7 +492,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                 : selectedRuntimes.length === 0
                   ? 'Select at least one available runtime.'
                   : invalid
-                    ? `${invalid.label} must be a whole number from ${invalid.min} to ${invalid.max}.`
+                    ? `${invalid.label} must be a whole number.`
                     : (httpInvalid ?? choicesInvalid);
 
   /** The run's choices as they stand (null while something blocks a start). */
@@ -550,6 +557,8 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   );
   const answered = scope && scope.key === choicesKey ? scope : null;
   const refused = answered?.error ?? null;
+  /** Whether core refused the value of this flag (its line names the flag first). */
+  const refusedFor = (flag: string) => refused?.startsWith(`${flag} `) ?? false;
   const shownScope = answered?.value ?? null;
   const blocked = reason ?? refused;
   const [confirming, setConfirming] = useState(false);
@@ -818,13 +827,12 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               </span>
               <input
                 type="number"
-                min={f.min}
-                max={f.max}
+                min={0}
                 step={1}
                 value={f.value}
                 placeholder={f.placeholder}
                 onInput={(e) => f.set(e.currentTarget.value)}
-                aria-invalid={!validField(f)}
+                aria-invalid={!validField(f) || refusedFor(f.flag)}
                 data-testid={f.testid}
               />
             </label>
@@ -881,7 +889,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               value={pair}
               placeholder="A, B"
               onInput={(e) => setPair(e.currentTarget.value)}
-              aria-invalid={refused?.startsWith('--pair') ?? false}
+              aria-invalid={refusedFor('--pair')}
               title="Two or more runtimes, or tests, of this run whose invocations run side by side in every round, for paired comparisons of any two (diff RUN --runtimes A,B or --tests A,B)"
               data-testid="setting-pair"
             />
@@ -909,7 +917,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               value={precisionPct}
               placeholder={defaultPrecision ? `${defaultPrecision.pct} (default)` : 'off'}
               onInput={(e) => setPrecisionPct(e.currentTarget.value)}
-              aria-invalid={precisionPct.trim() !== '' && !precisionOff && (precision === null || precision === 0)}
+              aria-invalid={(precisionPct.trim() !== '' && !precisionOff && precision === null) || refusedFor('--precision')}
               title="Adds rounds to the cells whose 95 % interval is still wider than this, until all meet it or the budget is spent; a command suite whose rounds are left to wasmeter aims at its default; off adds none"
               data-testid="setting-precision"
             />
@@ -930,7 +938,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
               <span>Budget (s)</span>
               <input
                 type="number"
-                min={1}
+                min={0}
                 step={1}
                 value={budgetSecs}
                 placeholder={
@@ -939,7 +947,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                     : 'until the round cap'
                 }
                 onInput={(e) => setBudgetSecs(e.currentTarget.value)}
-                aria-invalid={budgetSecs.trim() !== '' && budget === null}
+                aria-invalid={(budgetSecs.trim() !== '' && budget === null) || refusedFor('--budget')}
                 title="Wall time the run may take while it adds rounds for the precision (the planned rounds always run)"
                 data-testid="setting-budget"
               />
@@ -954,7 +962,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                   value={levelsText}
                   placeholder="1, 10, 50, 100"
                   onInput={(e) => setLevels(e.currentTarget.value)}
-                  aria-invalid={httpLevels === null}
+                  aria-invalid={httpLevels === null || refusedFor('--concurrency')}
                   title="Connections of each throughput phase, separated by commas"
                   data-testid="setting-http-levels"
                 />
@@ -963,12 +971,11 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                 <span>Seconds per level</span>
                 <input
                   type="number"
-                  min={0.1}
-                  max={3600}
+                  min={0}
                   step={0.1}
                   value={levelSecsText}
                   onInput={(e) => setLevelSecs(e.currentTarget.value)}
-                  aria-invalid={httpDurationMs === null}
+                  aria-invalid={httpDurationMs === null || refusedFor('--duration')}
                   data-testid="setting-http-duration"
                 />
               </label>
@@ -976,12 +983,11 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                 <span>Latency (s)</span>
                 <input
                   type="number"
-                  min={0.1}
-                  max={3600}
+                  min={0}
                   step={0.1}
                   value={latencySecsText}
                   onInput={(e) => setLatencySecs(e.currentTarget.value)}
-                  aria-invalid={httpLatencyMs === null}
+                  aria-invalid={httpLatencyMs === null || refusedFor('--latency')}
                   title="How long latency is measured over one keep-alive connection"
                   data-testid="setting-http-latency"
                 />
@@ -993,7 +999,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                   value={ratesText}
                   placeholder="none"
                   onInput={(e) => setRates(e.currentTarget.value)}
-                  aria-invalid={httpRates === null}
+                  aria-invalid={httpRates === null || refusedFor('--rates')}
                   title="Open-model load: requests per second offered at a fixed arrival rate, separated by commas; latency is corrected for coordinated omission"
                   data-testid="setting-http-rates"
                 />
@@ -1002,11 +1008,11 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
                 <span>p99 objective (ms)</span>
                 <input
                   type="number"
-                  min={0.001}
+                  min={0}
                   step={1}
                   value={sloText}
                   onInput={(e) => setSloMs(e.currentTarget.value)}
-                  aria-invalid={httpSlo === null}
+                  aria-invalid={httpSlo === null || refusedFor('--slo-p99')}
                   title="The knee is the highest offered rate whose corrected p99 stays within this"
                   data-testid="setting-http-slo"
                 />
@@ -1081,9 +1087,10 @@ function RepetitionNote({
   runs: string;
   policy: RunPolicy | null;
 }) {
-  const k = parseIntField(invocations, 1, 10000);
-  const w = parseIntField(warmup, 0, 100000);
-  const n = parseIntField(runs, 1, 100000);
+  const k = parseIntField(invocations, 1, U32_MAX);
+  const w = parseIntField(warmup, 0, U32_MAX);
+  const n = parseIntField(runs, 1, U32_MAX);
+  // Nothing to count yet: what core refuses, it says beside.
   if (k === null || w === null || n === null) return null;
   const few = policy !== null && (k < policy.min_invocations || k * n < policy.min_values);
   return (

@@ -184,7 +184,16 @@ describe('App', () => {
   });
 
   it('says why start is disabled', async () => {
-    backend();
+    // Core's refusal of a number out of its range, as plan_scope gives it
+    // (ui-desktop/tests/all/commands.rs holds the real command to this line).
+    backend({
+      plan_scope: (p) => {
+        const k = (p.choices as RunChoices).invocations;
+        if (k !== undefined && !(k >= 1 && k <= 10000))
+          throw { code: 'invalid_input', message: `--invocations must be from 1 to 10000, got ${k}` };
+        return { text: 'scope', confirm: false };
+      },
+    });
     await renderReady();
     const start = screen.getByTestId('start-run') as HTMLButtonElement;
     expect(start.disabled).toBe(false);
@@ -192,12 +201,15 @@ describe('App', () => {
     expect(start.disabled).toBe(true);
     expect(screen.getByTestId('start-reason').textContent).toBe('Select at least one test.');
     fireEvent.click(screen.getByTestId('tests-all'));
-    fireEvent.input(input('setting-runs'), { target: { value: '0' } });
+    // Text that is no whole number is the page's to say; a number out of range, core's.
+    fireEvent.input(input('setting-runs'), { target: { value: '1.5' } });
     expect(start.disabled).toBe(true);
-    expect(screen.getByTestId('start-reason').textContent).toContain('Runs must be a whole number');
+    expect(screen.getByTestId('start-reason').textContent).toBe('Runs must be a whole number.');
     fireEvent.input(input('setting-runs'), { target: { value: '3' } });
     fireEvent.input(input('setting-invocations'), { target: { value: '0' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('Invocations must be a whole number from 1 to 10000.');
+    await waitFor(() => expect(screen.getByTestId('start-reason').textContent).toBe('--invocations must be from 1 to 10000, got 0'));
+    expect(start.disabled).toBe(true);
+    expect(input('setting-invocations').getAttribute('aria-invalid')).toBe('true');
     // One invocation can run, but no diff of it can tell a change: the page says so.
     fireEvent.input(input('setting-invocations'), { target: { value: '1' } });
     expect(start.disabled).toBe(false);
@@ -256,6 +268,9 @@ describe('App', () => {
         const pct = (p.choices as RunChoices).precision?.pct;
         if (pct !== undefined && !(pct > 0 && pct <= 100))
           throw { code: 'invalid_input', message: `--precision must be a percentage over 0 and at most 100, got ${pct}` };
+        const budget = (p.choices as RunChoices).precision?.budget_secs;
+        if (budget != null && !(budget >= 1 && budget <= 604800))
+          throw { code: 'invalid_input', message: `--budget must be from 1 to 604800 s, got ${budget}` };
         return { text: 'scope', confirm: false };
       },
     });
@@ -303,7 +318,9 @@ describe('App', () => {
     expect(screen.getByTestId('start-reason').textContent).toBe('Precision must be a number (a percentage), or off.');
     fireEvent.input(input('setting-precision'), { target: { value: '5' } });
     fireEvent.input(input('setting-budget'), { target: { value: '0' } });
-    expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds from 1 to 604800.');
+    await waitFor(() => expect(screen.getByTestId('start-reason').textContent).toBe('--budget must be from 1 to 604800 s, got 0'));
+    fireEvent.input(input('setting-budget'), { target: { value: '2.5' } });
+    expect(screen.getByTestId('start-reason').textContent).toBe('The budget must be a whole number of seconds.');
     fireEvent.input(input('setting-budget'), { target: { value: '480' } });
     // A sweep, one setting a line; core expands and checks it when the run is planned.
     fireEvent.input(screen.getByTestId('setting-sweep'), { target: { value: 'wasmtime.cow=on,off\n\n wasmtime.opt-level=none ' } });
