@@ -507,7 +507,7 @@ fn check_pair(
 /// time (an HTTP or lifecycle cell drives servers and engines of its own, and callgrind
 /// counts a whole worker), else side by side in processes of their own.
 fn pair_mode(req: &RunRequest, kind: SuiteKind) -> Result<Option<PairMode>, PlanError> {
-    let can_alternate = kind.is_command() && req.measure.is_time();
+    let can_alternate = kind.execution().runs_commands() && req.measure.is_time();
     match (&req.pair, req.pair_mode) {
         (None, None) => Ok(None),
         (None, Some(_)) => Err(PlanError::Invalid(

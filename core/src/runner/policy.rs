@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::http_suites::HttpSettings;
 use crate::runtime::{RuntimeInfo, applies_to};
 use crate::store::{Measure, RunOrder};
-use crate::suite::{Build, SuiteKind};
+use crate::suite::{Build, Execution, SuiteKind};
 use crate::suite::{Size, Suite, TestCase};
 use serde::Serialize;
 use std::time::Duration;
@@ -62,12 +62,12 @@ pub const GATEWAY_DEFAULTS: [&str; 6] = [
 ];
 
 /// Whether a runtime joins a run of a suite of this kind that names no runtimes (when it is
-/// available and applies): for the gateway [`GATEWAY_DEFAULTS`], else every runtime but
-/// those that run only when named ([`crate::runtime::in_defaults`]).
+/// available and applies): where the gateway serves each request [`GATEWAY_DEFAULTS`],
+/// else every runtime but those that run only when named ([`crate::runtime::in_defaults`]).
 pub fn in_default_run(id: &str, kind: SuiteKind) -> bool {
-    match kind {
-        SuiteKind::Gateway => GATEWAY_DEFAULTS.contains(&id),
-        SuiteKind::Command | SuiteKind::Lifecycle | SuiteKind::Servers => {
+    match kind.execution() {
+        Execution::PerRequest => GATEWAY_DEFAULTS.contains(&id),
+        Execution::Commands | Execution::InProcess | Execution::ServerPrograms => {
             crate::runtime::in_defaults(id)
         }
     }
@@ -166,10 +166,12 @@ impl RunDefaults {
     /// The defaults of a run of `suite`.
     pub fn for_suite(suite: &Suite) -> RunDefaults {
         let (timeout_secs, timeout_source) = resolve_timeout(None, suite);
+        // Commands timed by the guest aim at a precision and pair in many rounds.
+        let commands = suite.kind.execution().runs_commands();
         RunDefaults {
             repetition: Repetition::default_for(suite.kind),
-            precision: (suite.kind == SuiteKind::Command).then_some(DEFAULT_PRECISION),
-            pair_invocations: if suite.kind == SuiteKind::Command {
+            precision: commands.then_some(DEFAULT_PRECISION),
+            pair_invocations: if commands {
                 crate::analysis::DEFAULT_PAIR_ROUNDS
             } else {
                 Repetition::default_for(suite.kind).invocations
@@ -382,7 +384,7 @@ fn serves(suite: &Suite, id: &str) -> Result<(), String> {
         };
     }
     if id == "native"
-        && suite.kind.is_command()
+        && suite.kind.execution().runs_commands()
         && suite.modules_only()
         && runs.iter().all(|r| r.native.is_none())
     {
@@ -509,7 +511,7 @@ mod tests {
 
     #[test]
     fn choices_not_made_take_the_suite_kinds_defaults() {
-        for kind in SuiteKind::ALL {
+        for &kind in SuiteKind::ALL {
             let s = suite(kind, None);
             let d = RunDefaults::for_suite(&s);
             assert_eq!(d.repetition, Repetition::default_for(kind));

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::config::Config;
 use crate::model::RuntimeInfo;
-use crate::suite::SuiteKind;
+use crate::suite::{Execution, SuiteKind};
 
 /// Runtimes that only make sense for the lifecycle suite: for a WASI command, turning
 /// copy-on-write off changes nothing worth a column, and one-thread or lazy compilation
@@ -23,48 +23,51 @@ pub fn serves_components(id: &str) -> bool {
 }
 
 /// Whether a runtime can run a kind of suite; if not, why (shown as "not applicable").
-/// Each rule that names kinds matches on every kind, so a new kind has to be placed.
+/// Each rule says how the kind's cells run ([`Execution`]), never its name, and matches on
+/// every way, so a new way of running has to be placed and a new kind that runs as one of
+/// these costs nothing here.
 pub fn applies_to(info: &RuntimeInfo, kind: SuiteKind) -> Result<(), String> {
-    use SuiteKind::{Command, Gateway, Lifecycle, Servers};
+    use Execution::{Commands, InProcess, PerRequest, ServerPrograms};
     let id = info.id.as_str();
-    let engine_rule = || match super::embedded::Embedded::parse(id).and_then(|e| e.not_for(kind)) {
+    let how = kind.execution();
+    let engine_rule = || match super::embedded::Embedded::parse(id).and_then(|e| e.not_for(how)) {
         Some(why) => Err(why.into()),
         None => Ok(()),
     };
-    match kind {
-        Lifecycle if info.kind != RuntimeKind::Embedded => Err(
+    match how {
+        InProcess if info.kind != RuntimeKind::Embedded => Err(
             "the lifecycle suite drives an engine in-process; native and CLI runtimes have none"
                 .into(),
         ),
-        k if id == NATIVE_DLOPEN => match k {
-            Command => Ok(()),
-            Lifecycle | Gateway | Servers => Err(
+        h if id == NATIVE_DLOPEN => match h {
+            Commands => Ok(()),
+            InProcess | PerRequest | ServerPrograms => Err(
                 "loads a C test into the worker and calls its main: command suites only".into(),
             ),
         },
-        k if crate::runtime::container::is_variant(id) => match k {
-            Gateway => Ok(()),
-            Command | Lifecycle | Servers => {
+        h if crate::runtime::container::is_variant(id) => match h {
+            PerRequest => Ok(()),
+            Commands | InProcess | ServerPrograms => {
                 Err("the container variants are the gateway suite's".into())
             }
         },
-        Gateway | Servers if serves_components(id) => Ok(()),
-        Servers if info.kind == RuntimeKind::Embedded => Err(
+        PerRequest | ServerPrograms if serves_components(id) => Ok(()),
+        ServerPrograms if info.kind == RuntimeKind::Embedded => Err(
             "the servers suite starts server programs; an embedded engine runs none (the gateway suite measures embedded serving)"
                 .into(),
         ),
         _ if id == super::cli::WASMTIME_SERVE => {
             Err("serves wasi:http components: the gateway and servers suites only".into())
         }
-        k if is_server_only(id) => match k {
-            Servers => engine_rule(),
-            Command | Lifecycle | Gateway => Err(
+        h if is_server_only(id) => match h {
+            ServerPrograms => engine_rule(),
+            Commands | InProcess | PerRequest => Err(
                 "a JS runtime for the servers suite only: it runs no WASI command module".into(),
             ),
         },
-        k if LIFECYCLE_ONLY.contains(&id) => match k {
-            Lifecycle => engine_rule(),
-            Command | Gateway | Servers => {
+        h if LIFECYCLE_ONLY.contains(&id) => match h {
+            InProcess => engine_rule(),
+            Commands | PerRequest | ServerPrograms => {
                 Err("a configuration for the lifecycle suite only".into())
             }
         },
@@ -335,7 +338,7 @@ mod tests {
                 id == super::super::WASMTIME_SERVE
                     || super::Embedded::parse(id).is_some_and(|e| {
                         e.cannot_run_components().is_none()
-                            && e.not_for(crate::suite::SuiteKind::Command).is_some()
+                            && e.not_for(crate::suite::Execution::Commands).is_some()
                     }),
                 "{id}"
             );

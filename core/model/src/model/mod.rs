@@ -18,4 +18,6 @@ pub use phase::{Metric, Phase, PhaseValue};
 pub use primary::{PRIMARY_SOURCES, PrimarySource, Statistic};
 pub use runtime::{CliCommand, RuntimeInfo, RuntimeKind};
 pub use runtime_id::{SettingsPairs, base_id, settings_pairs};
-pub use suite::{Depth, HttpKind, KindView, Repetition, Size, SuiteKind, SuiteShape, View};
+pub use suite::{
+    Depth, Execution, HttpKind, KindView, Repetition, Size, SuiteKind, SuiteShape, View,
+};

@@ -60,15 +60,21 @@ pub enum SuiteKind {
     Gateway,
     /// External HTTP servers, one command per runtime, started and measured under load.
     Servers,
+    /// A kind made in this crate's tests only (`suite/trivial_kind`), to show and check
+    /// what a new kind costs: its entries in this table and its manifest reader, no more.
+    #[cfg(test)]
+    Trivial,
 }
 
 impl SuiteKind {
     /// Every kind.
-    pub const ALL: [SuiteKind; 4] = [
+    pub const ALL: &[SuiteKind] = &[
         SuiteKind::Command,
         SuiteKind::Lifecycle,
         SuiteKind::Gateway,
         SuiteKind::Servers,
+        #[cfg(test)]
+        SuiteKind::Trivial,
     ];
 
     /// The word used in manifests and saved runs.
@@ -78,30 +84,86 @@ impl SuiteKind {
             SuiteKind::Lifecycle => "lifecycle",
             SuiteKind::Gateway => "gateway",
             SuiteKind::Servers => "servers",
+            #[cfg(test)]
+            SuiteKind::Trivial => "trivial",
+        }
+    }
+
+    /// How its cells run, which decides what can run them ([`Execution`]).
+    pub fn execution(self) -> Execution {
+        match self {
+            SuiteKind::Command => Execution::Commands,
+            SuiteKind::Lifecycle => Execution::InProcess,
+            SuiteKind::Gateway => Execution::PerRequest,
+            SuiteKind::Servers => Execution::ServerPrograms,
+            #[cfg(test)]
+            SuiteKind::Trivial => Execution::Commands,
         }
     }
 
     /// True for the HTTP suites, measured with the load generator.
     pub fn is_http(self) -> bool {
-        match self {
-            SuiteKind::Gateway | SuiteKind::Servers => true,
-            SuiteKind::Command | SuiteKind::Lifecycle => false,
-        }
+        self.execution().is_http()
     }
 
-    /// True for [`SuiteKind::Command`] (the default, left out of saved metadata).
+    /// True for [`SuiteKind::Command`] itself: the default, left out of saved metadata.
     pub fn is_command(&self) -> bool {
+        *self == SuiteKind::Command
+    }
+
+    /// True for a kind driven in-process: host-driven, on embedded engines only.
+    pub fn is_lifecycle(self) -> bool {
+        self.execution().is_in_process()
+    }
+}
+
+/// How a kind's cells run, which decides the runtimes that can take part. A runtime says
+/// what it can run by these, never by a kind's name: a new kind that runs as one of these
+/// costs no runtime a decision (docs/architecture.md counts what it does cost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Execution {
+    /// Each iteration runs a WASI command, or the native program, timed by the guest.
+    Commands,
+    /// The worker drives an embedded engine through an instance's life itself.
+    InProcess,
+    /// wasmeter's gateway answers each request by running the guest: embedded, by a
+    /// CLI, natively or in a container.
+    PerRequest,
+    /// Each runtime starts a server program of its own.
+    ServerPrograms,
+}
+
+impl Execution {
+    /// Cells run commands whose execute phase is timed: they can be profiled, counted,
+    /// paired in one worker, and aim at a precision by default.
+    pub fn runs_commands(self) -> bool {
         match self {
-            SuiteKind::Command => true,
-            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => false,
+            Execution::Commands => true,
+            Execution::InProcess | Execution::PerRequest | Execution::ServerPrograms => false,
         }
     }
 
-    /// True for [`SuiteKind::Lifecycle`]: host-driven, on embedded engines only.
-    pub fn is_lifecycle(self) -> bool {
+    /// Cells are requests under load, measured with the load generator.
+    pub fn is_http(self) -> bool {
         match self {
-            SuiteKind::Lifecycle => true,
-            SuiteKind::Command | SuiteKind::Gateway | SuiteKind::Servers => false,
+            Execution::PerRequest | Execution::ServerPrograms => true,
+            Execution::Commands | Execution::InProcess => false,
+        }
+    }
+
+    /// The worker drives an engine itself.
+    pub fn is_in_process(self) -> bool {
+        match self {
+            Execution::InProcess => true,
+            Execution::Commands | Execution::PerRequest | Execution::ServerPrograms => false,
+        }
+    }
+
+    /// Runtimes start server programs of their own.
+    pub fn starts_servers(self) -> bool {
+        match self {
+            Execution::ServerPrograms => true,
+            Execution::Commands | Execution::InProcess | Execution::PerRequest => false,
         }
     }
 }
@@ -269,11 +331,15 @@ impl SuiteKind {
                 &[Phase::Latency],
                 Phase::Latency,
             ),
+            #[cfg(test)]
+            SuiteKind::Trivial => (&[Phase::Execute], &[Phase::Execute], Phase::Execute),
         };
         let (invocations, warmup, runs) = match self {
             SuiteKind::Command => (6, 0, 1),
             SuiteKind::Lifecycle => (4, 1, 2),
             SuiteKind::Gateway | SuiteKind::Servers => (3, 0, 1),
+            #[cfg(test)]
+            SuiteKind::Trivial => (2, 0, 2),
         };
         // Views without a text table (paired, distribution, resources) are shown by the
         // interactive front ends at any depth.
@@ -310,6 +376,8 @@ impl SuiteKind {
                     "medians over iterations; latency over one keep-alive connection; each iteration starts a fresh server",
                 ),
             ),
+            #[cfg(test)]
+            SuiteKind::Trivial => (&[(Matrix, Brief), (Distribution, Shown)], "time", None),
         };
         SuiteShape {
             kind: self,
@@ -330,13 +398,15 @@ impl SuiteKind {
             http: self.is_http(),
             lifecycle: self.is_lifecycle(),
             baseline: !self.is_lifecycle(),
-            profiles: self.is_command(),
-            servers: self == SuiteKind::Servers,
+            profiles: self.execution().runs_commands(),
+            servers: self.execution().starts_servers(),
             quiet_left_out: match self {
                 SuiteKind::Command | SuiteKind::Servers => true,
                 SuiteKind::Lifecycle | SuiteKind::Gateway => false,
+                #[cfg(test)]
+                SuiteKind::Trivial => false,
             },
-            live_value: if self.is_command() {
+            live_value: if self.execution().runs_commands() {
                 "typical"
             } else {
                 "median"

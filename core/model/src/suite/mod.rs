@@ -13,7 +13,7 @@ mod modules;
 mod output;
 mod test;
 
-pub use crate::model::{HttpKind, Size, SuiteKind};
+pub use crate::model::{Execution, HttpKind, Size, SuiteKind};
 pub use definition::Suite;
 pub use discovery::{
     BrokenSuite, SuiteCatalog, build_scripts, default_suites_dir, generated_suites_dir,

@@ -1,8 +1,8 @@
 //! One test of a suite, by kind: each kind holds only the fields it uses, so a lifecycle
 //! test has no source, a servers test no guest, and `untimed` cannot lack a check step.
 
+use super::ModuleRun;
 use super::{LifecycleModule, ModuleSpec};
-use super::{ModuleRun, SuiteKind};
 use std::path::{Path, PathBuf};
 
 /// One number or a list of them (a manifest's `connections = 50` or `[50, 400]`).
@@ -202,16 +202,6 @@ impl TestCase {
             description: String::new(),
             tags: Vec::new(),
             kind,
-        }
-    }
-
-    /// The kind of suite this test belongs to.
-    pub fn suite_kind(&self) -> SuiteKind {
-        match self.kind {
-            TestKind::Command(_) => SuiteKind::Command,
-            TestKind::Lifecycle(_) => SuiteKind::Lifecycle,
-            TestKind::Gateway(_) => SuiteKind::Gateway,
-            TestKind::Servers(_) => SuiteKind::Servers,
         }
     }
 

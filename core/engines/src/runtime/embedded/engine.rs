@@ -11,7 +11,7 @@ use crate::runtime::settings::EngineSettings;
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 use crate::runtime::suite_api::lifecycle::Engine as LifecycleEngine;
 use crate::runtime::{Failure, Runtime};
-use crate::suite::SuiteKind;
+use crate::suite::Execution;
 
 /// An embedded engine in one configuration. The methods without a body are what every
 /// engine must say; the others default to "can", or to the engine taking no part. The
@@ -31,9 +31,10 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
         Err(format!("{self:?} has no setting '{name}'"))
     }
 
-    /// Why this engine cannot take part in a kind of suite, if it cannot.
-    fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
-        let _ = kind;
+    /// Why this engine cannot run cells that run this way ([`Execution`]), if it cannot:
+    /// said by how a kind runs, never by its name, so a new kind costs no engine a word.
+    fn not_for(&self, how: Execution) -> Option<&'static str> {
+        let _ = how;
         None
     }
 
@@ -78,7 +79,7 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
     fn lifecycle(&self) -> Result<Box<dyn LifecycleEngine>, Failure> {
         Err(Failure::Unavailable(
             self.feature().missing().unwrap_or_else(|| {
-                self.not_for(SuiteKind::Lifecycle)
+                self.not_for(Execution::InProcess)
                     .unwrap_or("this engine has no lifecycle implementation")
                     .into()
             }),
@@ -90,7 +91,7 @@ pub trait EmbeddedEngine: std::fmt::Debug + Send + Sync {
     fn gateway(&self, spec: &GatewaySpec) -> Result<Box<dyn Backend>, String> {
         let _ = spec;
         Err(self.feature().missing().unwrap_or_else(|| {
-            self.not_for(SuiteKind::Gateway)
+            self.not_for(Execution::PerRequest)
                 .unwrap_or("this engine has no gateway backend")
                 .into()
         }))

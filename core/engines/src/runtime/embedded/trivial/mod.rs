@@ -6,7 +6,7 @@
 
 use super::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
 use crate::profile::Method;
-use crate::suite::SuiteKind;
+use crate::suite::Execution;
 
 /// The engine, in its one configuration.
 #[derive(Debug, Clone, Copy)]
@@ -34,10 +34,10 @@ impl EmbeddedEngine for Trivial {
         }
     }
 
-    fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
-        match kind {
-            SuiteKind::Command => None,
-            SuiteKind::Lifecycle | SuiteKind::Gateway | SuiteKind::Servers => {
+    fn not_for(&self, how: Execution) -> Option<&'static str> {
+        match how {
+            Execution::Commands => None,
+            Execution::InProcess | Execution::PerRequest | Execution::ServerPrograms => {
                 Some("the trivial engine runs command suites only")
             }
         }

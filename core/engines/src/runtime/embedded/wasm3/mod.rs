@@ -26,7 +26,7 @@ pub use command::Wasm3;
 
 use super::{Embedded, EmbeddedEngine, Feature, Preset, Registration};
 use crate::profile::Method;
-use crate::suite::SuiteKind;
+use crate::suite::Execution;
 
 /// wasm3 (it has no configurations).
 #[derive(Debug, Clone, Copy)]
@@ -54,14 +54,14 @@ impl EmbeddedEngine for Wasm3Engine {
         }
     }
 
-    fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
-        match kind {
-            SuiteKind::Lifecycle => Some(
+    fn not_for(&self, how: Execution) -> Option<&'static str> {
+        match how {
+            Execution::InProcess => Some(
                 "a wasm3 module belongs to the one runtime it is loaded into: each instance \
                  parses the module again, so it has no instantiation apart from its \
                  compilation for the lifecycle suite to measure",
             ),
-            SuiteKind::Command | SuiteKind::Gateway | SuiteKind::Servers => None,
+            Execution::Commands | Execution::PerRequest | Execution::ServerPrograms => None,
         }
     }
 

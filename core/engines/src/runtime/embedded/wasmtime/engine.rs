@@ -9,7 +9,7 @@ use crate::runtime::embedded::{Embedded, EmbeddedEngine, Feature, Preset, Regist
 use crate::runtime::suite_api::gateway::{Backend, GatewaySpec};
 #[cfg(feature = "wasmtime")]
 use crate::runtime::{Failure, Runtime};
-use crate::suite::SuiteKind;
+use crate::suite::Execution;
 
 /// wasmtime's registration: its presets and its settings.
 pub const ENGINE: Registration = Registration {
@@ -143,12 +143,12 @@ impl EmbeddedEngine for WasmtimeHttp {
         FEATURE
     }
 
-    fn not_for(&self, kind: SuiteKind) -> Option<&'static str> {
-        match kind {
-            SuiteKind::Command | SuiteKind::Lifecycle => {
+    fn not_for(&self, how: Execution) -> Option<&'static str> {
+        match how {
+            Execution::Commands | Execution::InProcess => {
                 Some("serves wasi:http components per request: the gateway and servers suites only")
             }
-            SuiteKind::Gateway | SuiteKind::Servers => None,
+            Execution::PerRequest | Execution::ServerPrograms => None,
         }
     }
 
@@ -163,7 +163,7 @@ impl EmbeddedEngine for WasmtimeHttp {
     #[cfg(feature = "wasmtime")]
     fn runtime(&self) -> Result<Box<dyn Runtime>, Failure> {
         Err(Failure::Unavailable(
-            self.not_for(SuiteKind::Command).unwrap_or_default().into(),
+            self.not_for(Execution::Commands).unwrap_or_default().into(),
         ))
     }
 
