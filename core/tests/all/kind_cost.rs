@@ -3,11 +3,12 @@
 //! and, for a kind that runs in a new way, the files that decide per `Execution`.
 //! docs/architecture.md lists them between `<!-- kind-cost -->` and `<!-- execution-cost
 //! -->` markers; this test finds them in the source and fails when a list and the source
-//! differ, so the counts the page gives are the true ones. The first list was checked
-//! against the compiler on 2026-12-07 by adding a variant to `SuiteKind` in a copy of the
-//! workspace and running `cargo check --workspace --all-targets` until it built: it named
-//! exactly these files. The trivial kind (core/model/src/suite/manifest/trivial.rs) is such
-//! a variant, compiled in the model's tests.
+//! differ, so the counts the page gives are the true ones. Both lists were checked against
+//! the compiler on 2026-12-07 by adding a variant to `SuiteKind` (then, apart, to
+//! `Execution`) in a copy of the workspace and running `cargo check --workspace
+//! --all-targets` in rounds until it built: each named exactly its list's files. The trivial
+//! kind (core/model/src/suite/manifest/trivial.rs) is such a variant, compiled in the
+//! model's tests.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
