@@ -334,7 +334,7 @@ fn test(
         SuiteKind::Gateway => http::gateway_test(m, suite, t, &name)?,
         SuiteKind::Servers => http::servers_test(m, t, &name)?,
         #[cfg(test)]
-        SuiteKind::Trivial => trivial::test(m, suite, t, &name)?,
+        SuiteKind::Trivial => command::test(m, suite, t, &name)?,
     };
     Ok(TestCase {
         name,

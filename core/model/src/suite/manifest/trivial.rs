@@ -1,22 +1,10 @@
 //! A trivial suite kind, compiled in this crate's tests only, to show (and check) what a new
 //! kind costs, as `runtime/embedded/trivial` does for an engine: its entries in the kind's
-//! table (`model/suite.rs`: its word, how it runs, its shape) and this reader, which its
-//! manifest's tests go through. Nothing else in wasmeter names a kind: which runtimes run it
-//! follows from how it runs (`Execution`), and every front end shows it from its shape
-//! (core/tests/all/kind_cost.rs holds that to docs/architecture.md).
-
-use super::{Manifest, RawSuite, RawTest};
-use crate::suite::{SuiteError, TestKind};
-
-/// A trivial test: a command test, read as one.
-pub(super) fn test(
-    m: &Manifest,
-    suite: &RawSuite,
-    t: &RawTest,
-    name: &str,
-) -> Result<TestKind, SuiteError> {
-    super::command::test(m, suite, t, name)
-}
+//! table (`model/suite.rs`: its word, how it runs, its shape) and its arm in the manifest's
+//! dispatch (its tests are command tests, read by `command.rs`). Nothing else in wasmeter
+//! names a kind: which runtimes run it follows from how it runs (`Execution`), and every
+//! front end shows it from its shape (core/tests/all/kind_cost.rs holds that to
+//! docs/architecture.md).
 
 #[cfg(test)]
 mod tests {
