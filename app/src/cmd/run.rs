@@ -10,13 +10,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 use wasmeter_core::analysis::summarize;
 use wasmeter_core::http_suites::HttpSettings;
+use wasmeter_core::model::limits;
 use wasmeter_core::runner::{
     Event, Plan, PlanFile, RunChoices, RunOutcome, RunRequest, SUITE_COPY, WorkerCommand, execute,
     resume,
 };
-use wasmeter_core::store::{
-    Precision, RunStatus, SavedRun, check_writable, limits, load_run, resolve_run,
-};
+use wasmeter_core::store::{Precision, RunStatus, SavedRun, check_writable, load_run, resolve_run};
 use wasmeter_core::suite::{
     ModuleRun, ModuleStaging, Preopen, Suite, SuiteCatalog, env_var, find_modules, with_natives,
 };

@@ -321,7 +321,7 @@ fn run_pair_refuses_bad_arms_in_one_line() {
 
 /// A number out of core's range is refused in one line, exit 2, in the words the TUI and
 /// the desktop say for the same value (ui-tui/tests/all/flow.rs,
-/// ui-desktop/tests/all/commands.rs): its range is core's (store::limits), not the CLI's.
+/// ui-desktop/tests/all/commands.rs): its range is core's (model::limits), not the CLI's.
 #[test]
 fn run_refuses_numbers_out_of_range_in_one_line() {
     let tmp = tempfile::tempdir().unwrap();

@@ -214,7 +214,7 @@ fn bad_load_settings_exit_2_with_one_line() {
     let tmp = tempfile::tempdir().unwrap();
     for (flags, words) in [
         // Text that is no number is the CLI's to say; a number out of range is core's
-        // (store::limits), in the words the TUI and the desktop say too.
+        // (model::limits), in the words the TUI and the desktop say too.
         (
             &["--rates", "0"][..],
             "--rates must be from 1 to 10000000 requests/s, got 0",

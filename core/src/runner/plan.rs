@@ -453,11 +453,11 @@ fn choose_tests(req: &RunRequest, runtimes: &[RuntimeInfo]) -> Result<Vec<TestCa
     Ok(tests)
 }
 
-/// The request's numbers in core's ranges ([`crate::store::limits`]), which every front end
+/// The request's numbers in core's ranges ([`crate::model::limits`]), which every front end
 /// says in the same words. The timeout and the sampling interval are held as durations
 /// (a test may ask for less than a whole unit); the memory cap in bytes.
 fn check_numbers(req: &RunRequest) -> Result<(), String> {
-    use crate::store::limits::{INVOCATIONS, MEMORY_MIB, RUNS, SAMPLE_MS, TIMEOUT_SECS, WARMUP};
+    use crate::model::limits::{INVOCATIONS, MEMORY_MIB, RUNS, SAMPLE_MS, TIMEOUT_SECS, WARMUP};
     WARMUP.check(u64::from(req.warmup))?;
     RUNS.check(u64::from(req.runs))?;
     INVOCATIONS.check(u64::from(req.invocations))?;

@@ -235,7 +235,7 @@ pub struct RunChoices {
     /// Memory cap per cell, MiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_cap_mib: Option<u64>,
-    /// Live sampling interval, ms (in [`crate::store::limits::SAMPLE_MS`]).
+    /// Live sampling interval, ms (in [`crate::model::limits::SAMPLE_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_interval_ms: Option<u64>,
     /// Baseline runtime.

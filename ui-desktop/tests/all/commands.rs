@@ -581,7 +581,7 @@ fn bad_input_comes_back_as_code_and_message() {
         "{err}"
     );
 
-    // And any number out of core's range (store::limits): the page sends what was typed,
+    // And any number out of core's range (model::limits): the page sends what was typed,
     // core says the line the CLI and the TUI say for the same value
     // (app/tests/all/gate.rs, ui-tui/tests/all/flow.rs).
     for (choices, line) in [

@@ -26,11 +26,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use wasmeter_core::analysis::{MIN_INVOCATIONS, MIN_VALUES};
 use wasmeter_core::http_suites::HttpSettings;
+use wasmeter_core::model::limits::{self, Limit};
 use wasmeter_core::runner::{
     DEFAULT_MEMORY_CAP_MIB, DEFAULT_SAMPLE_INTERVAL_MS, Repetition, RunChoices, RunDefaults,
     RunOrder, TimeoutSource,
 };
-use wasmeter_core::store::limits::{self, Limit};
 use wasmeter_core::store::{PairMode, Precision};
 use wasmeter_core::suite::{ModuleRun, Preopen, Size, Suite, SuiteKind, env_var};
 

@@ -6,6 +6,7 @@
 
 mod failure;
 mod feature_flags;
+pub mod limits;
 mod phase;
 mod primary;
 mod runtime;

@@ -120,10 +120,10 @@ impl HttpSettings {
         )
     }
 
-    /// Every number in range ([`super::limits`]), in the words of the CLI's flags: what the
+    /// Every number in range ([`crate::model::limits`]), in the words of the CLI's flags: what the
     /// plan holds any front end's load to.
     pub fn check(&self) -> Result<(), String> {
-        use super::limits::{
+        use crate::model::limits::{
             CLI_INFLIGHT, CONCURRENCY, DURATION, KNEE_BUDGET, LATENCY, RATE_CONNECTIONS, RATES,
             READY_TIMEOUT, THREADS, check_slo_p99_ms,
         };

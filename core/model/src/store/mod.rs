@@ -20,7 +20,6 @@
 mod columnar;
 mod histogram;
 mod http_settings;
-pub mod limits;
 mod lines;
 mod location;
 mod profiles;
@@ -260,7 +259,7 @@ impl Precision {
         Ok(p)
     }
 
-    /// The percentage is over 0 and at most 100, and the budget in [`limits::BUDGET_SECS`]:
+    /// The percentage is over 0 and at most 100, and the budget in [`crate::model::limits::BUDGET_SECS`]:
     /// what every precision, however made, must hold before a run aims at it.
     pub fn check(&self) -> Result<(), String> {
         let pct = self.pct;
@@ -269,8 +268,9 @@ impl Precision {
                 "--precision must be a percentage over 0 and at most 100, got {pct}"
             ));
         }
-        self.budget_secs
-            .map_or(Ok(()), |b| limits::BUDGET_SECS.check(b).map(drop))
+        self.budget_secs.map_or(Ok(()), |b| {
+            crate::model::limits::BUDGET_SECS.check(b).map(drop)
+        })
     }
 }
 

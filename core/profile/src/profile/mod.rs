@@ -243,7 +243,8 @@ impl MapsWatcher {
                 // The mappings as exec left them were read just before it starts.
                 let mut seen: Vec<Mapping> = Vec::new();
                 while !stopped.load(Ordering::Relaxed) {
-                    std::thread::sleep(MAPS_EVERY);
+                    // Woken at once by `stop`, which then waits for one last read only.
+                    std::thread::park_timeout(MAPS_EVERY);
                     for m in sampler::process_mappings(Some(pid)) {
                         if !seen.contains(&m) {
                             seen.push(m);
@@ -259,6 +260,7 @@ impl MapsWatcher {
     /// Every mapping read, in the order first read.
     fn stop(self) -> Vec<Mapping> {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.thread().unpark();
         self.thread.join().unwrap_or_default()
     }
 }

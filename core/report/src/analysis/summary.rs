@@ -342,213 +342,264 @@ pub fn default_baseline(run: &SavedRun) -> &str {
 
 /// Summarises a run against `baseline` (default: [`default_baseline`]).
 pub fn summarize(run: &SavedRun, baseline: Option<&str>) -> RunSummary {
-    let baseline = baseline.unwrap_or(default_baseline(run)).to_string();
-    let run_id = run.meta.id.as_str();
+    let s = Summarizing::of(run, baseline.unwrap_or(default_baseline(run)));
     let tests: Vec<String> = run.meta.tests.iter().map(|t| t.name.clone()).collect();
     let runtimes: Vec<String> = run.meta.runtimes.iter().map(|r| r.id.clone()).collect();
-    let index = Index::of_run(run);
-    // What a cell without values (a failed one) is compared by.
-    let default_primary = run.meta.suite_kind.shape().primary;
-    let failures: HashMap<(&str, &str), String> = run
-        .cells
-        .iter()
-        .filter_map(|c| {
-            c.failure
-                .as_ref()
-                .map(|f| ((c.runtime.as_str(), c.test.as_str()), f.to_string()))
-        })
-        .collect();
-    let planned = run.meta.settings.invocations;
-    let ended = ended_invocations(run);
-    // Each CLI runtime's start-up: its whole-process time for the empty module.
-    let startup: HashMap<&str, Stats> = run
-        .meta
-        .runtimes
-        .iter()
-        .filter(|r| r.kind == crate::model::RuntimeKind::Cli)
-        .filter(|r| !failures.contains_key(&(r.id.as_str(), STARTUP_TEST)))
-        .filter_map(|r| match index.primary(&r.id, STARTUP_TEST)? {
-            (v, "process", _) => Some((r.id.as_str(), Stats::of(&v)?)),
-            _ => None,
-        })
-        .collect();
-    // The baseline's own start-up (its whole-process time for the empty module), which a
-    // process-timed baseline less it makes comparable with an execute phase timed alone.
-    let base_startup: Option<Stats> = (!failures.contains_key(&(baseline.as_str(), STARTUP_TEST)))
-        .then(|| index.primary(&baseline, STARTUP_TEST))
-        .flatten()
-        .and_then(|(v, src, _)| (src == "process").then(|| Stats::of(&v)).flatten());
     let mut cells = Vec::with_capacity(tests.len() * runtimes.len());
     for test in &tests {
-        let base_failed = failures.contains_key(&(baseline.as_str(), test.as_str()));
-        let base_partial = ended
-            .get(&(baseline.as_str(), test.as_str()))
-            .copied()
-            .unwrap_or(0)
-            < planned;
-        let base = (!base_failed)
-            .then(|| index.primary(&baseline, test))
-            .flatten();
-        for rt in &runtimes {
-            let failure = failures.get(&(rt.as_str(), test.as_str())).cloned();
-            let primary = if failure.is_some() {
-                None
-            } else {
-                index.primary(rt, test)
-            };
-            let partial = failure.is_none()
-                && primary.is_some()
-                && ended
-                    .get(&(rt.as_str(), test.as_str()))
-                    .copied()
-                    .unwrap_or(0)
-                    < planned;
-            let stats = primary.and_then(|(v, _, _)| Stats::of(&v));
-            let halfwidth_pct = stats.and_then(|s| {
-                let (lo, hi) = (s.ci_low?, s.ci_high?);
-                (s.typical() > 0.0).then(|| 50.0 * (hi - lo) / s.typical())
-            });
-            let mut phases = BTreeMap::new();
-            let mut phase_stats = BTreeMap::new();
-            for ph in Phase::ALL {
-                if let Some(v) = index.get(rt, test, ph, Metric::WallNs)
-                    && let Some(s) = Stats::describe(v)
-                {
-                    phases.insert(ph.as_str().to_string(), s.median);
-                    phase_stats.insert(ph.as_str().to_string(), s);
-                }
-            }
-            let mut metrics = BTreeMap::new();
-            for (ph, m) in OTHER_METRICS {
-                if let Some(v) = index.get(rt, test, ph, m)
-                    && let Some(s) = Stats::describe(v)
-                {
-                    metrics.insert(m.as_str().to_string(), s);
-                }
-            }
-            // Relative to the baseline only when both are whole and timed alike.
-            let mut note = None;
-            let relative = match (primary, base) {
-                (None, _) => None,
-                _ if partial => {
-                    note = Some(format!(
-                        "partial: {} of {planned} invocations",
-                        ended
-                            .get(&(rt.as_str(), test.as_str()))
-                            .copied()
-                            .unwrap_or(0)
-                    ));
-                    None
-                }
-                _ if base_failed => {
-                    note = Some(format!("baseline {baseline} failed"));
-                    None
-                }
-                (Some(_), None) => None,
-                _ if rt != &baseline && base_partial => {
-                    note = Some(format!("baseline {baseline} is partial"));
-                    None
-                }
-                (Some((v, "wall", _)), Some((b, "process", _)))
-                    if test != STARTUP_TEST && base_startup.is_some() =>
-                {
-                    let corrected = less_startup(&v, &b, base_startup.as_ref());
-                    note = Some(match &corrected {
-                        Some(_) => format!(
-                            "relative to {baseline} less its start-up ({} for an empty program): its process time against this runtime's execute phase",
-                            crate::format::format_ns(base_startup.map_or(0.0, |s| s.typical()))
-                        ),
-                        None => format!(
-                            "not comparable: {baseline}'s process time is within its start-up"
-                        ),
-                    });
-                    corrected
-                }
-                (Some((_, src, _)), Some((_, base_src, _))) if src != base_src => {
-                    note = Some(format!(
-                        "not comparable: timing sources differ ({src} vs {base_src})"
-                    ));
-                    None
-                }
-                _ if rt == &baseline => Some((1.0, Some(1.0), Some(1.0))),
-                (Some((v, _, _)), Some((b, _, _))) => match ratio_estimate(&b, &v, None) {
-                    Some(e) => Some((e.ratio, Some(e.low), Some(e.high))),
-                    // A side with a single value: the ratio, and no interval to claim.
-                    None => median_ratio(b.values, v.values).map(|r| (r, None, None)),
-                },
-            };
-            let startup_ns = match (&stats, primary, phases.get("total")) {
-                (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
-                _ => None,
-            };
-            let startup_corrected = match (&stats, primary, startup.get(rt.as_str())) {
-                (Some(s), Some((_, "process", _)), Some(empty)) if test != STARTUP_TEST => {
-                    Some(Corrected::of(s, empty))
-                }
-                _ => None,
-            };
-            if let Some(na) = run
-                .meta
-                .not_applicable
-                .iter()
-                .find(|n| n.test.is_some() && n.covers(rt, test))
-            {
-                note = Some(format!("n/a (not run): {}", na.why));
-            }
-            cells.push(CellSummary {
-                typical: stats.map(|s| s.typical()),
-                runtime: rt.clone(),
-                test: test.clone(),
-                source: primary.map(|(_, s, _)| s.to_string()).unwrap_or_default(),
-                primary_phase: primary
-                    .map(|(_, _, p)| p)
-                    .unwrap_or(default_primary)
-                    .as_str()
-                    .to_string(),
-                invocations: primary.map(|(g, _, _)| g.invocations() as u32).unwrap_or(0),
-                stats,
-                relative: relative.map(|r| r.0),
-                relative_low: relative.and_then(|r| r.1),
-                relative_high: relative.and_then(|r| r.2),
-                startup_ns,
-                startup_corrected,
-                phases,
-                phase_stats,
-                metrics,
-                failure,
-                partial,
-                halfwidth_pct,
-                note,
-            });
-        }
+        let base = s.base(test);
+        cells.extend(runtimes.iter().map(|rt| s.cell(test, rt, &base)));
     }
     let per_runtime = runtimes
         .iter()
-        .map(|rt| {
-            let mine = cells.iter().filter(|c| &c.runtime == rt);
-            // The empty module measures start-up, not a program: no part of the mean.
-            let rel: Vec<f64> = mine
-                .clone()
-                .filter(|c| c.test != STARTUP_TEST)
-                .filter_map(|c| c.relative)
-                .collect();
-            RuntimeSummary {
-                runtime: rt.clone(),
-                geomean_relative: geomean(&rel),
-                tests_compared: rel.len(),
-                tests_total: tests.iter().filter(|t| *t != STARTUP_TEST).count(),
-                failed: mine.filter(|c| c.failure.is_some()).count(),
-            }
-        })
+        .map(|rt| per_runtime(rt, &cells, &tests))
         .collect();
     RunSummary {
-        run_id: run_id.to_string(),
-        baseline,
+        run_id: run.meta.id.clone(),
+        baseline: s.baseline.to_string(),
         tests,
         runtimes,
         cells,
         per_runtime,
         load: super::RunLoad::of(run),
+    }
+}
+
+/// A runtime's row under the matrix: the geometric mean of its ratios, how many tests it
+/// was compared on and how many failed.
+fn per_runtime(rt: &str, cells: &[CellSummary], tests: &[String]) -> RuntimeSummary {
+    let mine = cells.iter().filter(|c| c.runtime == rt);
+    // The empty module measures start-up, not a program: no part of the mean.
+    let rel: Vec<f64> = mine
+        .clone()
+        .filter(|c| c.test != STARTUP_TEST)
+        .filter_map(|c| c.relative)
+        .collect();
+    RuntimeSummary {
+        runtime: rt.to_string(),
+        geomean_relative: geomean(&rel),
+        tests_compared: rel.len(),
+        tests_total: tests.iter().filter(|t| *t != STARTUP_TEST).count(),
+        failed: mine.filter(|c| c.failure.is_some()).count(),
+    }
+}
+
+/// A cell's primary values: the values, their source and the phase they are shown as
+/// ([`Index::primary`]).
+type Primary<'a> = (Groups<'a>, &'static str, Phase);
+
+/// A ratio to the baseline and its interval, when it has one.
+type Relative = (f64, Option<f64>, Option<f64>);
+
+/// What every cell of a run is summarised against: its values, its failures and ended
+/// invocations, the baseline, and the runtimes' start-ups.
+struct Summarizing<'a> {
+    run: &'a SavedRun,
+    baseline: &'a str,
+    index: Index<'a>,
+    failures: HashMap<(&'a str, &'a str), String>,
+    ended: HashMap<(&'a str, &'a str), u32>,
+    planned: u32,
+    /// Each CLI runtime's start-up: its whole-process time for the empty module.
+    startup: HashMap<&'a str, Stats>,
+    /// The baseline's own start-up (its whole-process time for the empty module), which a
+    /// process-timed baseline less it makes comparable with an execute phase timed alone.
+    base_startup: Option<Stats>,
+    /// What a cell without values (a failed one) is compared by.
+    default_primary: Phase,
+}
+
+/// The baseline's cell of one test, as every runtime's cell of it is compared with.
+struct Base<'a> {
+    failed: bool,
+    partial: bool,
+    values: Option<Primary<'a>>,
+}
+
+impl<'a> Summarizing<'a> {
+    fn of(run: &'a SavedRun, baseline: &'a str) -> Summarizing<'a> {
+        let index = Index::of_run(run);
+        let failures: HashMap<(&str, &str), String> = run
+            .cells
+            .iter()
+            .filter_map(|c| {
+                c.failure
+                    .as_ref()
+                    .map(|f| ((c.runtime.as_str(), c.test.as_str()), f.to_string()))
+            })
+            .collect();
+        let startup: HashMap<&str, Stats> = run
+            .meta
+            .runtimes
+            .iter()
+            .filter(|r| r.kind == crate::model::RuntimeKind::Cli)
+            .filter(|r| !failures.contains_key(&(r.id.as_str(), STARTUP_TEST)))
+            .filter_map(|r| match index.primary(&r.id, STARTUP_TEST)? {
+                (v, "process", _) => Some((r.id.as_str(), Stats::of(&v)?)),
+                _ => None,
+            })
+            .collect();
+        let base_startup = (!failures.contains_key(&(baseline, STARTUP_TEST)))
+            .then(|| index.primary(baseline, STARTUP_TEST))
+            .flatten()
+            .and_then(|(v, src, _)| (src == "process").then(|| Stats::of(&v)).flatten());
+        Summarizing {
+            run,
+            baseline,
+            failures,
+            ended: ended_invocations(run),
+            planned: run.meta.settings.invocations,
+            startup,
+            base_startup,
+            default_primary: run.meta.suite_kind.shape().primary,
+            index,
+        }
+    }
+
+    /// Invocations of a cell that ended.
+    fn ended(&self, rt: &str, test: &str) -> u32 {
+        self.ended.get(&(rt, test)).copied().unwrap_or(0)
+    }
+
+    fn base(&self, test: &str) -> Base<'_> {
+        let failed = self.failures.contains_key(&(self.baseline, test));
+        Base {
+            failed,
+            partial: self.ended(self.baseline, test) < self.planned,
+            values: (!failed)
+                .then(|| self.index.primary(self.baseline, test))
+                .flatten(),
+        }
+    }
+
+    fn cell(&self, test: &str, rt: &str, base: &Base<'_>) -> CellSummary {
+        let failure = self.failures.get(&(rt, test)).cloned();
+        let primary = if failure.is_some() {
+            None
+        } else {
+            self.index.primary(rt, test)
+        };
+        let partial = failure.is_none() && primary.is_some() && self.ended(rt, test) < self.planned;
+        let stats = primary.and_then(|(v, _, _)| Stats::of(&v));
+        let halfwidth_pct = stats.and_then(|s| {
+            let (lo, hi) = (s.ci_low?, s.ci_high?);
+            (s.typical() > 0.0).then(|| 50.0 * (hi - lo) / s.typical())
+        });
+        let mut phases = BTreeMap::new();
+        let mut phase_stats = BTreeMap::new();
+        for ph in Phase::ALL {
+            if let Some(v) = self.index.get(rt, test, ph, Metric::WallNs)
+                && let Some(s) = Stats::describe(v)
+            {
+                phases.insert(ph.as_str().to_string(), s.median);
+                phase_stats.insert(ph.as_str().to_string(), s);
+            }
+        }
+        let mut metrics = BTreeMap::new();
+        for (ph, m) in OTHER_METRICS {
+            if let Some(v) = self.index.get(rt, test, ph, m)
+                && let Some(s) = Stats::describe(v)
+            {
+                metrics.insert(m.as_str().to_string(), s);
+            }
+        }
+        let (relative, mut note) = self.relative(test, rt, primary, base, partial);
+        let startup_ns = match (&stats, primary, phases.get("total")) {
+            (Some(s), Some((_, "self", _)), Some(total)) => Some(total - s.median),
+            _ => None,
+        };
+        let startup_corrected = match (&stats, primary, self.startup.get(rt)) {
+            (Some(s), Some((_, "process", _)), Some(empty)) if test != STARTUP_TEST => {
+                Some(Corrected::of(s, empty))
+            }
+            _ => None,
+        };
+        if let Some(na) = self
+            .run
+            .meta
+            .not_applicable
+            .iter()
+            .find(|n| n.test.is_some() && n.covers(rt, test))
+        {
+            note = Some(format!("n/a (not run): {}", na.why));
+        }
+        CellSummary {
+            typical: stats.map(|s| s.typical()),
+            runtime: rt.to_string(),
+            test: test.to_string(),
+            source: primary.map(|(_, s, _)| s.to_string()).unwrap_or_default(),
+            primary_phase: primary
+                .map(|(_, _, p)| p)
+                .unwrap_or(self.default_primary)
+                .as_str()
+                .to_string(),
+            invocations: primary.map(|(g, _, _)| g.invocations() as u32).unwrap_or(0),
+            stats,
+            relative: relative.map(|r| r.0),
+            relative_low: relative.and_then(|r| r.1),
+            relative_high: relative.and_then(|r| r.2),
+            startup_ns,
+            startup_corrected,
+            phases,
+            phase_stats,
+            metrics,
+            failure,
+            partial,
+            halfwidth_pct,
+            note,
+        }
+    }
+
+    /// A cell relative to the baseline, only when both are whole and timed alike, and
+    /// the note that says why not (or how it was made comparable).
+    fn relative(
+        &self,
+        test: &str,
+        rt: &str,
+        primary: Option<Primary<'_>>,
+        base: &Base<'_>,
+        partial: bool,
+    ) -> (Option<Relative>, Option<String>) {
+        let baseline = self.baseline;
+        let why = |note: String| (None, Some(note));
+        match (primary, base.values) {
+            (None, _) => (None, None),
+            _ if partial => why(format!(
+                "partial: {} of {} invocations",
+                self.ended(rt, test),
+                self.planned
+            )),
+            _ if base.failed => why(format!("baseline {baseline} failed")),
+            (Some(_), None) => (None, None),
+            _ if rt != baseline && base.partial => why(format!("baseline {baseline} is partial")),
+            (Some((v, "wall", _)), Some((b, "process", _)))
+                if test != STARTUP_TEST && self.base_startup.is_some() =>
+            {
+                let corrected = less_startup(&v, &b, self.base_startup.as_ref());
+                let note = match &corrected {
+                    Some(_) => format!(
+                        "relative to {baseline} less its start-up ({} for an empty program): its process time against this runtime's execute phase",
+                        crate::format::format_ns(self.base_startup.map_or(0.0, |s| s.typical()))
+                    ),
+                    None => {
+                        format!("not comparable: {baseline}'s process time is within its start-up")
+                    }
+                };
+                (corrected, Some(note))
+            }
+            (Some((_, src, _)), Some((_, base_src, _))) if src != base_src => why(format!(
+                "not comparable: timing sources differ ({src} vs {base_src})"
+            )),
+            _ if rt == baseline => (Some((1.0, Some(1.0), Some(1.0))), None),
+            (Some((v, _, _)), Some((b, _, _))) => match ratio_estimate(&b, &v, None) {
+                Some(e) => (Some((e.ratio, Some(e.low), Some(e.high))), None),
+                // A side with a single value: the ratio, and no interval to claim.
+                None => (
+                    median_ratio(b.values, v.values).map(|r| (r, None, None)),
+                    None,
+                ),
+            },
+        }
     }
 }
 

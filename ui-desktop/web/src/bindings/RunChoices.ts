@@ -61,7 +61,7 @@ label?: string,
  */
 memory_cap_mib?: number, 
 /**
- * Live sampling interval, ms (in [`crate::store::limits::SAMPLE_MS`]).
+ * Live sampling interval, ms (in [`crate::model::limits::SAMPLE_MS`]).
  */
 sample_interval_ms?: number, 
 /**

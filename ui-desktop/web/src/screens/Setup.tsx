@@ -109,7 +109,7 @@ interface NumField {
   set: (v: string) => void;
   /** The CLI's flag, which core's refusal of the value names. */
   flag: string;
-  /** The largest the setting's type holds: the range is core's (store::limits, through plan_scope). */
+  /** The largest the setting's type holds: the range is core's (model::limits, through plan_scope). */
   typeMax: number;
   testid: string;
   unit?: string;
@@ -431,7 +431,7 @@ export function Setup({ runtimes: listedRuntimes, suites: listedSuites, policy, 
   const levelsText = shown(levels, d?.http?.levels.join(', '));
   const levelSecsText = shown(levelSecs, d?.http ? d.http.duration_ms / 1000 : undefined);
   const latencySecsText = shown(latencySecs, d?.http ? d.http.latency_ms / 1000 : undefined);
-  // Text to numbers only: their ranges are core's (store::limits), refused through
+  // Text to numbers only: their ranges are core's (model::limits), refused through
   // plan_scope in the CLI's and the TUI's words.
   const httpLevels = parseCounts(levelsText);
   const httpDurationMs = parseSecondsMs(levelSecsText);

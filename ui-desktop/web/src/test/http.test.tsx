@@ -48,7 +48,7 @@ describe('HTTP data', () => {
   it('parses levels and seconds as typed', () => {
     expect(parseCounts('1, 10,50 100')).toEqual([1, 10, 50, 100]);
     expect(parseCounts('50, 1, 10, 10')).toEqual([1, 10, 50]);
-    // Text to numbers only: no levels, or 0, is core's to refuse (store::limits).
+    // Text to numbers only: no levels, or 0, is core's to refuse (model::limits).
     expect(parseCounts('')).toEqual([]);
     expect(parseCounts('1, 0')).toEqual([0, 1]);
     expect(parseCounts('4294967296')).toBeNull();

@@ -289,12 +289,16 @@ fn suite_section(m: &Manifest, raw: &RawSuite) -> Result<Suite, SuiteError> {
         "self_timed_iterations",
         raw.self_timed_iterations.as_ref().map(span),
     )?;
-    at_least_one(
-        "timeout_secs",
-        raw.timeout_secs
-            .as_ref()
-            .map(|n| (n.span().start, *n.get_ref())),
-    )?;
+    // A suite's own timeout is held to the range `--timeout` is (model::limits).
+    if let Some(n) = &raw.timeout_secs {
+        let l = crate::model::limits::TIMEOUT_SECS;
+        if l.check(*n.get_ref()).is_err() {
+            return Err(m.err(
+                n.span().start,
+                format!("'timeout_secs' must be from {} to {} seconds", l.min, l.max),
+            ));
+        }
+    }
     Ok(Suite {
         name,
         kind,
@@ -801,6 +805,16 @@ mod tests {
                 good.replace("self_timed_iterations = 5", "self_timed_iterations = 0"),
                 3,
                 "'self_timed_iterations' must be at least 1",
+            ),
+            (
+                good.replace("timeout_secs = 600", "timeout_secs = 0"),
+                4,
+                "'timeout_secs' must be from 1 to 86400 seconds",
+            ),
+            (
+                good.replace("timeout_secs = 600", "timeout_secs = 90000"),
+                4,
+                "'timeout_secs' must be from 1 to 86400 seconds",
             ),
         ] {
             std::fs::write(dir.path().join("suite.toml"), &manifest).unwrap();
