@@ -1,9 +1,10 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { describe, expect, it, vi } from 'vitest';
-import type { Report, RunListItem, RuntimeView } from '../api';
+import type { Report, RunListItem, RuntimeView, SampleRow } from '../api';
 import { Detail } from '../screens/Detail';
 import { DiffScreen, diffRows, verdictCounts } from '../screens/Diff';
+import { Resources } from '../screens/detail/Resources';
 import { olderFirst, Runs } from '../screens/Runs';
 import { defaultRuntimes } from '../screens/Setup';
 import diffFixture from './fixtures/diff.json';
@@ -218,6 +219,18 @@ describe('Detail screen', () => {
     expect(res.dataset.test).toBe(other);
     // Issue 61: a clicked cell drew all nine runtimes, its own lost among them.
     expect(res.dataset.runtimes).toBe('wasmtime');
+  });
+
+  it('marks the points of a runtime sampled once or twice an invocation, so its cells are seen', () => {
+    // Issue 61: a short cell's one or two samples an invocation were drawn as a line of
+    // nothing. native: one sample per invocation; wasmtime: a stretch of four.
+    const s = (runtime: string, t_ms: number): SampleRow => ({ t_ms, runtime, test: 't', cpu_pct: 90, rss_bytes: 4e6 });
+    const samples = [s('native', 0), s('native', 80_000), ...[0, 100, 200, 300].map((t) => s('wasmtime', 200_000 + t))];
+    render(<Resources runId="r" samples={samples} test="t" runtimes={['native', 'wasmtime']} intervalMs={100} />);
+    const res = screen.getByTestId('resources');
+    expect(res.dataset.runtimes).toBe('native,wasmtime');
+    // The chart's own series spec: native's points drawn, wasmtime's line alone.
+    expect(res.dataset.marked).toBe('native');
   });
 
   it('diffs two runtimes of the run, paired, as `diff RUN --runtimes A,B` does', async () => {

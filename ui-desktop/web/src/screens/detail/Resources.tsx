@@ -56,6 +56,10 @@ export function Resources({
       data-test={test}
       data-runtimes={data.runtimes.join(',')}
       data-colors={specs.cpu.series.map((s) => s.color).join(',')}
+      data-marked={specs.cpu.series
+        .filter((s) => s.points)
+        .map((s) => s.label)
+        .join(',')}
     >
       <p class="muted small">
         {runtime && data.runtimes.length === 1 ? `${runtime} × ${test}` : test}: each runtime on its own cell’s clock (its invocations one
