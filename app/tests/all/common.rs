@@ -63,6 +63,15 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
 }
 
+/// Runs wasmeter on bad input: it must exit 2 with one line on stderr, which is returned.
+pub fn refused(args: &[&str], results: &Path) -> String {
+    let out = wasmeter(args, results);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
 /// Each cell's failure message, or "ok", in plan order.
 pub fn failures(v: &Value) -> Vec<String> {
     v["cells"]

@@ -341,6 +341,7 @@ fn choose_runtimes(
     } else {
         expand_groups(&asked, all)
     };
+    let quiet_left_out = kind.shape().quiet_left_out;
     let mut runtimes: Vec<RuntimeInfo> = Vec::new();
     for (id, named) in &selected {
         let swept;
@@ -368,7 +369,7 @@ fn choose_runtimes(
             // A servers suite leaves out the runtimes it has no server for, and
             // lifecycle-only configurations picked up by a group are simply not offered
             // to command suites, unless named; everything else left out is said.
-            let said = *named || !kind.shape().quiet_left_out;
+            let said = *named || !quiet_left_out;
             if said && !not_applicable.iter().any(|n| &n.runtime == id) {
                 not_applicable.push(NotApplicable {
                     runtime: id.clone(),

@@ -6,6 +6,7 @@
  * exports show.
  */
 import type { HttpCell, HttpKnee, HttpLevel, HttpRatePoint } from './api';
+import { parseIntField, U32_MAX } from './fields';
 import { MISSING, sig3 } from './format';
 
 /** `throughput_c50` → 50; null for any other phase. */
@@ -89,8 +90,8 @@ export function formatRpsTick(v: number): string {
 export function parseCounts(text: string): number[] | null {
   const out: number[] = [];
   for (const p of text.split(/[\s,]+/).filter((p) => p !== '')) {
-    if (!/^\d+$/.test(p) || Number(p) > 4_294_967_295) return null;
-    const n = Number(p);
+    const n = parseIntField(p, 0, U32_MAX);
+    if (n === null) return null;
     if (!out.includes(n)) out.push(n);
   }
   return out.sort((a, b) => a - b);

@@ -562,15 +562,7 @@ impl SettingsPane {
 
     fn nudge(&mut self, up: bool) {
         // One step within core's range.
-        let d = |v: u32, l: Limit| {
-            let v = u64::from(v);
-            let v = if up {
-                v.saturating_add(1)
-            } else {
-                v.saturating_sub(1)
-            };
-            v.clamp(l.min, l.max) as u32
-        };
+        let d = |v: u32, l: Limit| l.step(u64::from(v), up) as u32;
         match self.field() {
             0 => {
                 self.size = if self.size == Size::Quick {
@@ -595,14 +587,7 @@ impl SettingsPane {
                 self.pair_mode = modes[if up { (i + 1) % 3 } else { (i + 2) % 3 }];
             }
             TIMEOUT => {
-                let t = self.timeout_secs();
-                let t = if up {
-                    t.saturating_add(1)
-                } else {
-                    t.saturating_sub(1)
-                };
-                let l = limits::TIMEOUT_SECS;
-                self.timeout = Some(t.clamp(l.min, l.max));
+                self.timeout = Some(limits::TIMEOUT_SECS.step(self.timeout_secs(), up));
             }
             BASELINE if !self.runtime_ids.is_empty() => {
                 let n = self.runtime_ids.len();

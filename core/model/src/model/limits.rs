@@ -70,6 +70,16 @@ impl Limit {
         }
     }
 
+    /// `v` one step up or down, kept in range: what a front end's ± keys do.
+    pub fn step(&self, v: u64, up: bool) -> u64 {
+        let v = if up {
+            v.saturating_add(1)
+        } else {
+            v.saturating_sub(1)
+        };
+        v.clamp(self.min, self.max)
+    }
+
     /// Each of a list (`--concurrency 1,10,100`, `--rates`): at least one when the list
     /// must have one (`at_least_one`), each in range.
     pub fn check_all(&self, vs: &[u32], at_least_one: bool) -> Result<(), String> {
@@ -192,6 +202,9 @@ mod tests {
             Err("--runs takes a whole number, not 'x'".into())
         );
         assert_eq!(WARMUP.parse("0"), Ok(0));
+        assert_eq!((RUNS.step(1, false), RUNS.step(1, true)), (1, 2));
+        assert_eq!(INVOCATIONS.step(10_000, true), 10_000);
+        assert_eq!(WARMUP.step(0, false), 0);
     }
 
     #[test]

@@ -60,8 +60,8 @@ pub enum SuiteKind {
     Gateway,
     /// External HTTP servers, one command per runtime, started and measured under load.
     Servers,
-    /// A kind made in this crate's tests only (`suite/trivial_kind`), to show and check
-    /// what a new kind costs: its entries in this table and its manifest reader, no more.
+    /// A kind made in this crate's tests only (`suite/manifest/trivial.rs`), to show and
+    /// check what a new kind costs: its entries in this table and its manifest arm, no more.
     #[cfg(test)]
     Trivial,
 }

@@ -33,7 +33,7 @@ import type {
 import * as api from '../api';
 import { ConfirmDialog } from '../components/Modal';
 import { showError } from '../errors';
-import { parseIntField, parseNumberField } from '../fields';
+import { parseIntField, parseNumberField, U32_MAX } from '../fields';
 import { parseCounts, parseSecondsMs } from '../http';
 import { useRestingCheck } from '../load';
 import { addPaths, baseName, MODULES_SUITE, type ModuleOptionsText, modulesRequest, NO_OPTIONS } from '../modules';
@@ -98,9 +98,6 @@ function defaultGroupLabel(runtimes: readonly RuntimeView[], selection: Readonly
   const label = kinds.map((k) => KIND_WORD[k] ?? k).join(' + ');
   return label ? label[0]!.toUpperCase() + label.slice(1) : 'Default';
 }
-
-/** The largest whole number a u32 setting holds; a u64 one holds all a page's numbers do exactly. */
-const U32_MAX = 4_294_967_295;
 
 interface NumField {
   key: string;
